@@ -18,6 +18,7 @@
 //! - Marketplace `text_search` matches a case-insensitive substring of a product's name or
 //!   description.
 
+pub mod countries;
 pub mod enums;
 pub mod marketplace;
 pub mod money;

@@ -1,0 +1,251 @@
+# Gifting Console: build, run, test and bench from a fresh machine.
+#
+#   make run     install what is missing, build the console and the sandbox,
+#                serve both at http://$(ADDR) (ADDR=host:port make run)
+#   make test    everything CI checks (see README.md "What `make test` runs")
+#   make bench   first-load weight of dist/ against the budget, plus any
+#                further scripts/bench-*.sh and tests/bench/*.mjs
+#
+# Every install step checks the installed version, not just its presence,
+# and does nothing when it is already right.
+
+SHELL := /bin/bash
+.SHELLFLAGS := -euo pipefail -c
+.DEFAULT_GOAL := help
+MAKEFLAGS += --no-print-directory
+
+ADDR ?= 127.0.0.1:8080
+
+# --- pinned versions ---------------------------------------------------------
+TRUNK_VERSION := 0.21.14
+# wasm-bindgen-cli must be exactly the wasm-bindgen that Cargo.lock pins.
+WASM_BINDGEN_VERSION := $(shell sed -n '/^name = "wasm-bindgen"$$/{n;s/^version = "\(.*\)"/\1/p;q}' Cargo.lock)
+# The versions Trunk.toml demands (Trunk refuses anything else, offline).
+TRUNK_TOML_WASM_BINDGEN := $(shell sed -n 's/^wasm_bindgen = "\(.*\)".*/\1/p' Trunk.toml)
+TRUNK_TOML_WASM_OPT := $(shell sed -n 's/^wasm_opt = "\(version_[0-9]*\)".*/\1/p' Trunk.toml)
+
+APT_TEST_PACKAGES := chromium chromium-driver
+APT_BENCH_PACKAGES := brotli
+
+# node_modules/.bin first: Trunk must find binaryen's wasm-opt (npm), never
+# Debian's wasm-opt 108, which builds a blank page.
+CARGO_HOME ?= $(HOME)/.cargo
+export PATH := $(CURDIR)/node_modules/.bin:$(CARGO_HOME)/bin:$(PATH)
+
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+NPM_STAMP := node_modules/.npm-ci.stamp
+# Honours CARGO_TARGET_DIR (tests/e2e/harness.mjs does too).
+TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)
+SANDBOX_BIN := $(TARGET_DIR)/release/gifting-sandbox
+
+# Browser tests: one spec file per area, run one at a time (each starts its
+# own sandbox and Chromium). Node 20 does not match *.spec.mjs when given a
+# directory, so the files are listed explicitly.
+E2E_SPECS = $(sort $(wildcard tests/e2e/*.spec.mjs))
+E2E_TEST_TIMEOUT_MS ?= 90000
+WASM_BINDGEN_TEST_TIMEOUT ?= 60
+
+# The steps of `make test`, in order; the first failure stops the run.
+TEST_STEPS := fmt clippy clippy-wasm test-native test-wasm build e2e
+
+.PHONY: help run build test bench tools test-tools bench-tools \
+        rust-target trunk wasm-bindgen node-packages apt-test apt-bench check-pins \
+        fmt clippy clippy-wasm test-native test-wasm e2e \
+        $(addprefix step-,$(TEST_STEPS))
+
+help:
+	@echo "make run     build the console and the sandbox, serve at http://$(ADDR)"
+	@echo "make test    fmt, clippy (host + wasm), native tests, wasm tests in Chromium,"
+	@echo "             release build, browser end-to-end suite"
+	@echo "make bench   first-load weight of dist/ (raw, gzip -9, brotli) vs the budget"
+	@echo "make tools / test-tools   only install what is missing"
+
+# --- tools -------------------------------------------------------------------
+
+tools: check-pins rust-target trunk wasm-bindgen node-packages
+
+test-tools: tools apt-test
+
+bench-tools: tools apt-bench
+
+check-pins:
+	@if [ -z "$(WASM_BINDGEN_VERSION)" ]; then \
+	  echo "error: no wasm-bindgen in Cargo.lock" >&2; exit 1; fi
+	@if [ "$(TRUNK_TOML_WASM_BINDGEN)" != "$(WASM_BINDGEN_VERSION)" ]; then \
+	  echo "error: Trunk.toml pins wasm_bindgen = \"$(TRUNK_TOML_WASM_BINDGEN)\" but Cargo.lock has wasm-bindgen $(WASM_BINDGEN_VERSION): make them equal" >&2; \
+	  exit 1; fi
+	@if [ -z "$(TRUNK_TOML_WASM_OPT)" ]; then \
+	  echo "error: Trunk.toml must pin [tools] wasm_opt = \"version_N\"" >&2; exit 1; fi
+
+rust-target:
+	@if rustup target list --installed | grep -qx wasm32-unknown-unknown; then \
+	  echo "ok    rust target wasm32-unknown-unknown"; \
+	else \
+	  echo "install rust target wasm32-unknown-unknown"; \
+	  rustup target add wasm32-unknown-unknown; \
+	fi
+
+trunk:
+	@have="$$(trunk --version 2>/dev/null || true)"; \
+	if [ "$$have" = "trunk $(TRUNK_VERSION)" ]; then \
+	  echo "ok    trunk $(TRUNK_VERSION)"; \
+	else \
+	  echo "install trunk $(TRUNK_VERSION) (found: $${have:-none}; takes ~5 min)"; \
+	  cargo install trunk --version $(TRUNK_VERSION) --locked; \
+	fi
+
+# No --locked: the registry mirror lags one of wasm-bindgen-cli's pinned deps.
+wasm-bindgen:
+	@have="$$(wasm-bindgen --version 2>/dev/null || true)"; \
+	have_runner="$$(wasm-bindgen-test-runner --version 2>/dev/null || true)"; \
+	if [ "$$have" = "wasm-bindgen $(WASM_BINDGEN_VERSION)" ] && \
+	   [ "$$have_runner" = "wasm-bindgen-test-runner $(WASM_BINDGEN_VERSION)" ]; then \
+	  echo "ok    wasm-bindgen-cli $(WASM_BINDGEN_VERSION)"; \
+	else \
+	  echo "install wasm-bindgen-cli $(WASM_BINDGEN_VERSION) (found: $${have:-none}; takes ~2 min)"; \
+	  cargo install wasm-bindgen-cli --version $(WASM_BINDGEN_VERSION) --force; \
+	fi
+
+# binaryen (wasm-opt) and playwright-core, exactly as package-lock.json says.
+# npm ci runs only when the lockfile is newer than the last install.
+node-packages: $(NPM_STAMP)
+	@have="$$(wasm-opt --version 2>/dev/null || true)"; \
+	case "$$have" in \
+	  *"($(TRUNK_TOML_WASM_OPT))"*) echo "ok    wasm-opt $(TRUNK_TOML_WASM_OPT) ($$(command -v wasm-opt))";; \
+	  *) echo "error: wasm-opt on PATH is '$$have', Trunk.toml wants $(TRUNK_TOML_WASM_OPT): fix the binaryen version in package.json" >&2; exit 1;; \
+	esac
+
+$(NPM_STAMP): package.json package-lock.json
+	@if ! command -v npm >/dev/null; then \
+	  echo "install nodejs + npm (Debian)"; \
+	  $(SUDO) apt-get update && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends nodejs npm; \
+	fi
+	npm ci --no-audit --no-fund
+	@touch $@
+
+# Installs the missing Debian packages; apt-get update only when needed.
+# chromium and chromium-driver must be the same build.
+define apt_ensure
+	@missing=""; \
+	for p in $(1); do \
+	  if ! dpkg-query -W -f='$${Status}' "$$p" 2>/dev/null | grep -q "install ok installed"; then \
+	    missing="$$missing $$p"; fi; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "install (apt):$$missing"; \
+	  $(SUDO) apt-get update; \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $$missing; \
+	fi; \
+	for p in $(1); do \
+	  v="$$(dpkg-query -W -f='$${Status} $${Version}' "$$p" 2>/dev/null || true)"; \
+	  case "$$v" in "install ok installed "*) echo "ok    $$p $${v#install ok installed }";; \
+	    *) echo "error: $$p is not installed" >&2; exit 1;; esac; \
+	done
+endef
+
+apt-test:
+	$(call apt_ensure,$(APT_TEST_PACKAGES))
+	@b="$$(dpkg-query -W -f='$${Version}' chromium)"; d="$$(dpkg-query -W -f='$${Version}' chromium-driver)"; \
+	if [ "$$b" != "$$d" ]; then \
+	  echo "chromium $$b and chromium-driver $$d differ: upgrading both"; \
+	  $(SUDO) apt-get update; \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $(APT_TEST_PACKAGES); \
+	fi
+
+apt-bench:
+	$(call apt_ensure,$(APT_BENCH_PACKAGES))
+
+# --- build and run -----------------------------------------------------------
+
+build: tools step-build
+
+# Trunk runs cargo with --offline (Trunk.toml), so crates are fetched first.
+step-build:
+	cargo fetch
+	trunk build --release
+	@# A truncated wasm (e.g. two trunk builds racing in one checkout) is a blank page.
+	node scripts/check-dist.mjs dist
+	cargo build --release -p gifting-sandbox
+
+run: build
+	@echo
+	@echo "Gifting Console: http://$(ADDR)/   (Ctrl-C stops the sandbox)"
+	@echo
+	exec $(SANDBOX_BIN) --addr $(ADDR) --static dist
+
+# --- test --------------------------------------------------------------------
+
+# Runs TEST_STEPS in order, stops at the first failure (KEEP_GOING=1 runs
+# them all), then prints each step's result and time and the number of tests
+# the runners reported.
+test: test-tools
+	@log="$$(mktemp)"; summary=""; failed=""; started=$$(date +%s); \
+	for step in $(TEST_STEPS); do \
+	  echo; echo "==> $$step"; t0=$$(date +%s); \
+	  if $(MAKE) step-$$step 2>&1 | tee -a "$$log"; then status=ok; else status=FAILED; failed="$$failed $$step"; fi; \
+	  summary+="$$(printf '  %-12s %-7s %5ss' "$$step" "$$status" "$$(( $$(date +%s) - t0 ))")"$$'\n'; \
+	  [ -z "$$failed" ] || [ -n "$(KEEP_GOING)" ] || break; \
+	done; \
+	read passed fails skipped < <(awk ' \
+	  /^test result: / { for (i = 1; i <= NF; i++) { \
+	      if ($$(i+1) ~ /^passed;?$$/) p += $$i; \
+	      if ($$(i+1) ~ /^failed;?$$/) f += $$i; \
+	      if ($$(i+1) ~ /^ignored;?$$/) s += $$i } } \
+	  /^(# |ℹ )pass [0-9]+$$/ { p += $$3 } \
+	  /^(# |ℹ )fail [0-9]+$$/ { f += $$3 } \
+	  /^(# |ℹ )skipped [0-9]+$$/ { s += $$3 } \
+	  END { print p + 0, f + 0, s + 0 }' "$$log"); \
+	rm -f "$$log"; \
+	echo; echo "==> make test summary ($$(( $$(date +%s) - started ))s)"; \
+	printf '%s' "$$summary"; \
+	if [ -n "$$failed" ]; then echo "  failed:$$failed"; fi; \
+	echo "tests: $$passed passed, $$fails failed, $$skipped skipped"; \
+	[ -z "$$failed" ]
+
+step-fmt:
+	cargo fmt --all --check
+
+step-clippy:
+	cargo clippy --workspace --all-targets -- -D warnings
+
+step-clippy-wasm:
+	cargo clippy -p gifting-console --target wasm32-unknown-unknown --all-targets -- -D warnings
+
+step-test-native:
+	cargo test -p gifting-api -p gifting-sandbox
+
+# The runner (.cargo/config.toml) drives /usr/bin/chromium through
+# chromedriver with the flags in webdriver.json.
+step-test-wasm:
+	CHROMEDRIVER=/usr/bin/chromedriver WASM_BINDGEN_TEST_TIMEOUT=$(WASM_BINDGEN_TEST_TIMEOUT) \
+	  cargo test -p gifting-console --target wasm32-unknown-unknown
+
+step-e2e:
+	@if [ -z "$(E2E_SPECS)" ]; then echo "error: no tests/e2e/*.spec.mjs" >&2; exit 1; fi
+	@test -x $(SANDBOX_BIN) && test -s dist/index.html || \
+	  { echo "error: run the release build first (make build)" >&2; exit 1; }
+	node --test --test-concurrency=1 --test-timeout=$(E2E_TEST_TIMEOUT_MS) --test-reporter=spec $(E2E_SPECS)
+
+# Single steps with their prerequisites, for working on one part.
+fmt: step-fmt
+clippy: step-clippy
+clippy-wasm: tools step-clippy-wasm
+test-native: step-test-native
+test-wasm: test-tools step-test-wasm
+e2e: test-tools build step-e2e
+
+# --- bench -------------------------------------------------------------------
+
+# Each scripts/bench-*.sh and tests/bench/*.mjs runs in turn after the
+# release build; a bench that misses its budget exits non-zero, and
+# `make bench` fails after running all of them.
+bench: bench-tools build
+	@failed=""; \
+	for b in $(sort $(wildcard scripts/bench-*.sh)) $(sort $(wildcard tests/bench/*.mjs)); do \
+	  echo; echo "==> $$b"; \
+	  case "$$b" in *.mjs) runner=node;; *) runner=bash;; esac; \
+	  $$runner "$$b" || failed="$$failed $$b"; \
+	done; \
+	echo; \
+	if [ -n "$$failed" ]; then echo "bench: over budget or failed:$$failed"; exit 1; fi; \
+	echo "bench: all within budget"

@@ -1,0 +1,136 @@
+//! Command line flags. The same struct configures the in-process server of the tests.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+use clap::Parser;
+
+/// A local stand-in for the gifting platform: OAuth 2.0, SCIM, REST v3, marketplace and a
+/// small image CDN, with seeded data and optional fault injection.
+#[derive(Debug, Clone, Parser)]
+#[command(name = "gifting-sandbox", version, about)]
+pub struct Config {
+    /// Address to listen on; port 0 picks a free port (the real one is printed).
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    pub addr: SocketAddr,
+
+    /// Serve the built console from this directory, with index.html as the fallback for
+    /// client-side routes.
+    #[arg(long = "static", value_name = "DIR")]
+    pub static_dir: Option<PathBuf>,
+
+    /// Lifetime of access tokens in seconds (`expires_in`).
+    #[arg(long, default_value_t = 7200, value_parser = clap::value_parser!(u64).range(1..))]
+    pub token_ttl: u64,
+
+    /// Lifetime of authorization codes in seconds.
+    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..))]
+    pub code_ttl: u64,
+
+    /// Seed of the generated data (same seed, same data) and of the fault dice.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+
+    /// An extra redirect URI to register for the client (repeatable). The loopback
+    /// `/auth/callback` URIs of the bound port are always registered.
+    #[arg(long = "redirect-uri", value_name = "URI")]
+    pub redirect_uris: Vec<String>,
+
+    /// An origin allowed to call the API from a browser (CORS and CSP connect-src; repeatable).
+    #[arg(long = "allow-origin", value_name = "ORIGIN")]
+    pub allow_origins: Vec<String>,
+
+    /// Share of /api requests (0.0..=1.0) answered with a random fault: 500, 503, 429 or a
+    /// dropped connection.
+    #[arg(long, default_value_t = 0.0, value_parser = parse_rate)]
+    pub fault_rate: f64,
+
+    /// Delay each /api response by a random 0..=N milliseconds.
+    #[arg(long, default_value_t = 0)]
+    pub latency_ms: u64,
+
+    /// Allow N /api requests per second per token; the rest get 429 (0 = no limit).
+    #[arg(long, default_value_t = 0)]
+    pub rate_limit: u32,
+
+    /// Enable the test inspection routes under /__sandbox (stats, user deletion).
+    #[arg(long)]
+    pub test_hooks: bool,
+
+    /// Largest accepted request body in bytes; bigger ones get 413.
+    #[arg(long, default_value_t = 64 * 1024)]
+    pub body_limit: usize,
+}
+
+fn parse_rate(s: &str) -> Result<f64, String> {
+    let v: f64 = s.parse().map_err(|_| format!("`{s}` is not a number"))?;
+    if (0.0..=1.0).contains(&v) {
+        Ok(v)
+    } else {
+        Err("must be between 0.0 and 1.0".into())
+    }
+}
+
+impl Default for Config {
+    /// Defaults as the binary has them, but on a free loopback port (what tests want).
+    fn default() -> Self {
+        Self {
+            addr: SocketAddr::from(([127, 0, 0, 1], 0)),
+            static_dir: None,
+            token_ttl: 7200,
+            code_ttl: 60,
+            seed: 1,
+            redirect_uris: Vec::new(),
+            allow_origins: Vec::new(),
+            fault_rate: 0.0,
+            latency_ms: 0,
+            rate_limit: 0,
+            test_hooks: false,
+            body_limit: 64 * 1024,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_every_flag() {
+        let c = Config::try_parse_from([
+            "gifting-sandbox",
+            "--addr",
+            "127.0.0.1:0",
+            "--static",
+            "dist",
+            "--token-ttl",
+            "5",
+            "--seed",
+            "9",
+            "--redirect-uri",
+            "http://a.example/cb",
+            "--redirect-uri",
+            "http://b.example/cb",
+            "--allow-origin",
+            "http://localhost:3000",
+            "--fault-rate",
+            "0.25",
+            "--latency-ms",
+            "40",
+            "--rate-limit",
+            "10",
+            "--test-hooks",
+        ])
+        .expect("flags parse");
+        assert_eq!(c.token_ttl, 5);
+        assert_eq!(c.redirect_uris.len(), 2);
+        assert_eq!(c.fault_rate, 0.25);
+        assert!(c.test_hooks);
+    }
+
+    #[test]
+    fn refuses_fault_rate_out_of_range() {
+        assert!(Config::try_parse_from(["gifting-sandbox", "--fault-rate", "1.5"]).is_err());
+        assert!(Config::try_parse_from(["gifting-sandbox", "--token-ttl", "0"]).is_err());
+    }
+}

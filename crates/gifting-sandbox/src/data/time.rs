@@ -1,0 +1,70 @@
+//! ISO 8601 formatting of Unix seconds with a fixed UTC offset, without a date crate: the data
+//! only ever needs "seconds since epoch -> civil time", which is a few lines of arithmetic.
+
+/// The organization's offset. A non-zero offset makes clients prove they parse offsets rather
+/// than assume `Z`.
+pub const ORG_OFFSET_MINUTES: i64 = -5 * 60;
+
+/// 2025-01-01T00:00:00Z
+pub const YEAR_2025: i64 = 1_735_689_600;
+/// 2026-01-01T00:00:00Z
+pub const YEAR_2026: i64 = 1_767_225_600;
+/// 2026-06-30T00:00:00Z: the newest timestamp the seeded data uses.
+pub const DATA_END: i64 = 1_782_777_600;
+
+pub const DAY: i64 = 86_400;
+
+/// Days since 1970-01-01 to (year, month, day), proleptic Gregorian (Howard Hinnant's
+/// `civil_from_days`).
+fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = if z >= 0 { z } else { z - 146_096 } / 146_097;
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let y = yoe + era * 400;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    (if m <= 2 { y + 1 } else { y }, m, d)
+}
+
+/// `2025-03-14T09:26:53-05:00`
+pub fn iso8601(unix: i64, offset_minutes: i64) -> String {
+    let local = unix + offset_minutes * 60;
+    let days = local.div_euclid(DAY);
+    let secs = local.rem_euclid(DAY);
+    let (y, m, d) = civil_from_days(days);
+    let sign = if offset_minutes < 0 { '-' } else { '+' };
+    let off = offset_minutes.abs();
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}{sign}{:02}:{:02}",
+        secs / 3600,
+        secs % 3600 / 60,
+        secs % 60,
+        off / 60,
+        off % 60
+    )
+}
+
+/// The organization's local time, which is what the platform's REST v3 data carries.
+pub fn org_time(unix: i64) -> String {
+    iso8601(unix, ORG_OFFSET_MINUTES)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formats_utc_and_offsets() {
+        assert_eq!(iso8601(0, 0), "1970-01-01T00:00:00+00:00");
+        assert_eq!(iso8601(YEAR_2025, 0), "2025-01-01T00:00:00+00:00");
+        assert_eq!(iso8601(YEAR_2025, -300), "2024-12-31T19:00:00-05:00");
+        assert_eq!(
+            iso8601(YEAR_2026 + 59 * DAY, 330),
+            "2026-03-01T05:30:00+05:30"
+        );
+        assert_eq!(iso8601(DATA_END, 0), "2026-06-30T00:00:00+00:00");
+    }
+}

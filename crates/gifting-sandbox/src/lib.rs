@@ -1,0 +1,189 @@
+//! The gifting platform sandbox: a local stand-in for the platform's OAuth 2.0, SCIM,
+//! REST v3 and marketplace APIs, with seeded data, a tiny image CDN, fault injection, and
+//! hosting of the built console.
+//!
+//! The binary is a thin wrapper over [`bind`] and [`serve`]; tests start the same server
+//! in-process with [`spawn`].
+
+pub mod api_auth;
+pub mod cdn;
+pub mod config;
+pub mod data;
+pub mod errors;
+pub mod extract;
+pub mod faults;
+pub mod hooks;
+pub mod host;
+pub mod marketplace;
+pub mod oauth;
+pub mod scim;
+pub mod server;
+pub mod state;
+pub mod static_files;
+pub mod v3;
+
+use std::future::Future;
+use std::io;
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use axum::extract::DefaultBodyLimit;
+use axum::http::{header, HeaderValue, Method};
+use axum::middleware::{from_fn, from_fn_with_state};
+use axum::routing::any;
+use axum::Router;
+use tokio::net::TcpListener;
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+use tower_http::catch_panic::CatchPanicLayer;
+use tower_http::compression::CompressionLayer;
+use tower_http::cors::{AllowOrigin, CorsLayer};
+use tower_http::set_header::SetResponseHeaderLayer;
+
+pub use config::Config;
+pub use state::{AppState, Shared, CLIENT_ID, CLIENT_SECRET};
+
+/// The /api tree: faults and rate limit first, then the bearer check, then each area's gate.
+fn api(state: &Shared) -> Router<Shared> {
+    Router::new()
+        .nest(
+            "/scim/v2",
+            scim::router().route_layer(from_fn(api_auth::require_scim_admin)),
+        )
+        .nest(
+            "/v3/marketplace",
+            marketplace::router().route_layer(from_fn(api_auth::require_marketplace)),
+        )
+        .nest("/v3", v3::router())
+        .fallback(v3::not_found)
+        .method_not_allowed_fallback(v3::method_not_allowed)
+        .layer(from_fn_with_state(state.clone(), api_auth::require_bearer))
+        .layer(from_fn_with_state(state.clone(), faults::api_chaos))
+}
+
+fn cors(origins: &[String]) -> Option<CorsLayer> {
+    let list: Vec<HeaderValue> = origins
+        .iter()
+        .filter_map(|o| match HeaderValue::from_str(o.trim_end_matches('/')) {
+            Ok(v) => Some(v),
+            Err(_) => {
+                tracing::warn!("ignoring --allow-origin {o:?}: not a valid header value");
+                None
+            }
+        })
+        .collect();
+    (!list.is_empty()).then(|| {
+        CorsLayer::new()
+            .allow_origin(AllowOrigin::list(list))
+            .allow_methods([Method::GET, Method::POST, Method::PUT])
+            .allow_headers([header::AUTHORIZATION, header::CONTENT_TYPE, header::ACCEPT])
+            .expose_headers([
+                header::RETRY_AFTER,
+                header::WWW_AUTHENTICATE,
+                header::LOCATION,
+            ])
+            .max_age(Duration::from_secs(600))
+    })
+}
+
+/// The whole application for an already-built state.
+pub fn app(state: Shared) -> Router {
+    let cfg = &state.config;
+    let csp = static_files::console_csp(&cfg.allow_origins);
+    // A nested router does not see its bare `/prefix/`; route those explicitly so they
+    // get their family's 404 rather than the console's index.html.
+    let mut router = Router::new()
+        .nest("/api", api(&state))
+        .route("/api/", any(v3::not_found))
+        .nest("/oauth", oauth::router())
+        .route("/oauth/", any(oauth::not_found))
+        .nest("/cdn", cdn::router())
+        .route("/cdn/", any(cdn::not_found));
+    if cfg.test_hooks {
+        router = router
+            .nest("/__sandbox", hooks::router())
+            .route("/__sandbox/", any(hooks::not_found));
+    }
+    router = router
+        .merge(static_files::router(cfg.static_dir.as_deref(), &csp))
+        .layer(DefaultBodyLimit::max(cfg.body_limit))
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::X_CONTENT_TYPE_OPTIONS,
+            HeaderValue::from_static("nosniff"),
+        ))
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::REFERRER_POLICY,
+            HeaderValue::from_static("no-referrer"),
+        ));
+    if let Some(cors) = cors(&cfg.allow_origins) {
+        router = router.layer(cors);
+    }
+    router
+        .layer(CatchPanicLayer::custom(panic_response))
+        .layer(CompressionLayer::new())
+        .with_state(state)
+}
+
+/// A bug must not take a connection down with it: answer 500 with a JSON message (and no
+/// details; the panic itself goes to stderr).
+fn panic_response(_: Box<dyn std::any::Any + Send + 'static>) -> axum::response::Response {
+    axum::response::IntoResponse::into_response(errors::ApiError::new(
+        axum::http::StatusCode::INTERNAL_SERVER_ERROR,
+        "The sandbox hit an internal error.",
+    ))
+}
+
+/// Binds `config.addr` and builds the state for the port actually bound.
+pub async fn bind(config: Config) -> io::Result<(TcpListener, Shared)> {
+    let listener = TcpListener::bind(config.addr).await?;
+    let port = listener.local_addr()?.port();
+    Ok((listener, AppState::new(config, port)))
+}
+
+/// Serves until `shutdown` resolves, then drains in-flight requests.
+pub async fn serve(
+    listener: TcpListener,
+    state: Shared,
+    shutdown: impl Future<Output = ()>,
+) -> io::Result<()> {
+    server::run(listener, app(state), shutdown).await
+}
+
+/// A sandbox running in the background of the current tokio runtime (for tests and benches).
+pub struct RunningSandbox {
+    pub addr: SocketAddr,
+    pub state: Shared,
+    stop: Option<oneshot::Sender<()>>,
+    task: JoinHandle<io::Result<()>>,
+}
+
+impl RunningSandbox {
+    /// `http://127.0.0.1:PORT`
+    pub fn url(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    /// Stops accepting, drains, and waits for the server to finish.
+    pub async fn stop(mut self) -> io::Result<()> {
+        if let Some(tx) = self.stop.take() {
+            let _ = tx.send(());
+        }
+        self.task.await.unwrap_or(Ok(()))
+    }
+}
+
+/// Binds and serves in a background task.
+pub async fn spawn(config: Config) -> io::Result<RunningSandbox> {
+    let (listener, state) = bind(config).await?;
+    let addr = listener.local_addr()?;
+    let (tx, rx) = oneshot::channel::<()>();
+    let task = tokio::spawn(serve(listener, state.clone(), async {
+        let _ = rx.await;
+    }));
+    Ok(RunningSandbox {
+        addr,
+        state,
+        stop: Some(tx),
+        task,
+    })
+}

@@ -1,0 +1,448 @@
+//! Authorization codes, access tokens and refresh tokens.
+//!
+//! Only SHA-256 digests of codes and tokens are kept, so a dump of the state (or a debug
+//! print) never shows a usable credential. Every token belongs to a grant (one code
+//! exchange); revoking any token of a grant, or replaying its code, ends the whole grant.
+
+use std::collections::HashMap;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use gifting_api::oauth;
+use rand::TryRngCore as _;
+use sha2::{Digest, Sha256};
+
+use super::scope::Scopes;
+
+type Digest32 = [u8; 32];
+
+fn digest(raw: &str) -> Digest32 {
+    Sha256::digest(raw.as_bytes()).into()
+}
+
+/// 256 bits from the OS random source, base64url: opaque and unguessable.
+pub fn random_secret() -> String {
+    let mut buf = [0u8; 32];
+    if rand::rngs::OsRng.try_fill_bytes(&mut buf).is_err() {
+        // ThreadRng is a CSPRNG seeded from the OS; only reached if the OS source hiccups.
+        rand::RngCore::fill_bytes(&mut rand::rng(), &mut buf);
+    }
+    oauth::base64url(&buf)
+}
+
+#[derive(Debug, Clone)]
+pub struct CodeGrant {
+    pub client_id: String,
+    pub redirect_uri: String,
+    pub user_id: u64,
+    pub scopes: Scopes,
+    /// PKCE S256 challenge; a code issued with one is redeemable by a public client.
+    pub code_challenge: Option<String>,
+    expires: Instant,
+}
+
+#[derive(Debug, Clone)]
+struct AccessToken {
+    grant: u64,
+    user_id: u64,
+    scopes: Scopes,
+    expires: Instant,
+}
+
+#[derive(Debug, Clone)]
+struct RefreshToken {
+    grant: u64,
+    user_id: u64,
+    scopes: Scopes,
+    client_id: String,
+    /// Issued through PKCE without a secret: refreshable without a secret too.
+    public: bool,
+}
+
+/// What a live access token grants.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Bearer {
+    pub user_id: u64,
+    pub scopes: Scopes,
+}
+
+/// A freshly minted token pair (the raw values leave the store only here).
+#[derive(Debug, Clone)]
+pub struct IssuedTokens {
+    pub access_token: String,
+    pub refresh_token: String,
+    pub scopes: Scopes,
+    pub expires_in: u64,
+    pub created_at: u64,
+}
+
+/// Why a grant was refused (mapped to RFC 6749 §5.2 errors by the token endpoint).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum GrantError {
+    /// Unknown, expired, used or mismatched code / refresh token, or a bad PKCE verifier.
+    InvalidGrant(&'static str),
+    /// The client did not authenticate the way this grant requires.
+    InvalidClient(&'static str),
+}
+
+/// How the client authenticated at the token endpoint.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ClientAuth {
+    /// A correct client secret.
+    Secret,
+    /// No secret (a public client); only acceptable with PKCE.
+    Public,
+}
+
+#[derive(Debug)]
+pub struct OAuthStore {
+    codes: HashMap<Digest32, CodeGrant>,
+    /// Codes already exchanged, with the grant they produced: a replay revokes that grant
+    /// (RFC 6749 §4.1.2).
+    used_codes: HashMap<Digest32, (u64, Instant)>,
+    access: HashMap<Digest32, AccessToken>,
+    refresh: HashMap<Digest32, RefreshToken>,
+    next_grant: u64,
+    token_ttl: Duration,
+    code_ttl: Duration,
+}
+
+impl OAuthStore {
+    pub fn new(token_ttl: Duration, code_ttl: Duration) -> Self {
+        Self {
+            codes: HashMap::new(),
+            used_codes: HashMap::new(),
+            access: HashMap::new(),
+            refresh: HashMap::new(),
+            next_grant: 1,
+            token_ttl,
+            code_ttl,
+        }
+    }
+
+    pub fn issue_code(
+        &mut self,
+        client_id: &str,
+        redirect_uri: &str,
+        user_id: u64,
+        scopes: Scopes,
+        code_challenge: Option<String>,
+    ) -> String {
+        self.purge();
+        let raw = random_secret();
+        self.codes.insert(
+            digest(&raw),
+            CodeGrant {
+                client_id: client_id.to_owned(),
+                redirect_uri: redirect_uri.to_owned(),
+                user_id,
+                scopes,
+                code_challenge,
+                expires: Instant::now() + self.code_ttl,
+            },
+        );
+        raw
+    }
+
+    /// The authorization_code grant.
+    pub fn exchange_code(
+        &mut self,
+        code: &str,
+        client_id: &str,
+        redirect_uri: &str,
+        code_verifier: Option<&str>,
+        auth: ClientAuth,
+    ) -> Result<IssuedTokens, GrantError> {
+        let key = digest(code);
+        if let Some((grant, _)) = self.used_codes.get(&key).copied() {
+            self.revoke_grant(grant);
+            return Err(GrantError::InvalidGrant(
+                "The authorization code was already used; the tokens it produced are revoked.",
+            ));
+        }
+        let Some(grant) = self.codes.get(&key).cloned() else {
+            return Err(GrantError::InvalidGrant(
+                "The authorization code is unknown.",
+            ));
+        };
+        if grant.expires <= Instant::now() {
+            self.codes.remove(&key);
+            return Err(GrantError::InvalidGrant(
+                "The authorization code has expired.",
+            ));
+        }
+        if grant.client_id != client_id {
+            return Err(GrantError::InvalidGrant(
+                "The authorization code was issued to another client.",
+            ));
+        }
+        if grant.redirect_uri != redirect_uri {
+            return Err(GrantError::InvalidGrant(
+                "redirect_uri does not match the one of the authorization request.",
+            ));
+        }
+        match (&grant.code_challenge, code_verifier) {
+            (Some(challenge), Some(verifier)) => {
+                if !pkce_matches(challenge, verifier) {
+                    return Err(GrantError::InvalidGrant(
+                        "code_verifier does not match the code_challenge.",
+                    ));
+                }
+            }
+            (Some(_), None) => {
+                return Err(GrantError::InvalidGrant(
+                    "code_verifier is required: the authorization request used PKCE.",
+                ))
+            }
+            (None, Some(_)) => {
+                return Err(GrantError::InvalidGrant(
+                    "code_verifier was sent but the authorization request had no code_challenge.",
+                ))
+            }
+            (None, None) => {
+                if auth == ClientAuth::Public {
+                    return Err(GrantError::InvalidClient(
+                        "Client authentication failed: client_secret is required without PKCE.",
+                    ));
+                }
+            }
+        }
+        // Single use: the code is gone whatever happens next.
+        self.codes.remove(&key);
+        let public = auth == ClientAuth::Public;
+        let grant_id = self.new_grant();
+        self.used_codes
+            .insert(key, (grant_id, Instant::now() + self.code_ttl * 10));
+        Ok(self.mint(grant_id, grant.user_id, grant.scopes, client_id, public))
+    }
+
+    /// The refresh_token grant: single use, rotating. `narrow` is an optional `scope`
+    /// parameter, which may only shrink the grant.
+    pub fn refresh(
+        &mut self,
+        refresh_token: &str,
+        client_id: &str,
+        auth: ClientAuth,
+        narrow: Option<Scopes>,
+    ) -> Result<IssuedTokens, GrantError> {
+        let key = digest(refresh_token);
+        let Some(old) = self.refresh.get(&key).cloned() else {
+            return Err(GrantError::InvalidGrant(
+                "The refresh token is unknown, already used or revoked.",
+            ));
+        };
+        if old.client_id != client_id {
+            return Err(GrantError::InvalidGrant(
+                "The refresh token was issued to another client.",
+            ));
+        }
+        if auth == ClientAuth::Public && !old.public {
+            return Err(GrantError::InvalidClient(
+                "Client authentication failed: this grant was issued to a confidential client.",
+            ));
+        }
+        let scopes = match narrow {
+            Some(s) if !s.is_subset_of(old.scopes) => {
+                return Err(GrantError::InvalidGrant(
+                    "The requested scope exceeds the scope originally granted.",
+                ))
+            }
+            Some(s) => s,
+            None => old.scopes,
+        };
+        self.refresh.remove(&key);
+        Ok(self.mint(old.grant, old.user_id, scopes, client_id, old.public))
+    }
+
+    /// RFC 7009: revoke an access or a refresh token, and with it the whole grant. Returns
+    /// whether anything was revoked (the endpoint answers 200 either way).
+    pub fn revoke(&mut self, token: &str) -> bool {
+        let key = digest(token);
+        let grant = self
+            .access
+            .get(&key)
+            .map(|t| t.grant)
+            .or_else(|| self.refresh.get(&key).map(|t| t.grant));
+        match grant {
+            Some(g) => {
+                self.revoke_grant(g);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Ends every token of a user (the user was deleted).
+    pub fn revoke_user(&mut self, user_id: u64) {
+        self.access.retain(|_, t| t.user_id != user_id);
+        self.refresh.retain(|_, t| t.user_id != user_id);
+    }
+
+    /// The grant behind a live access token.
+    pub fn bearer(&self, access_token: &str) -> Option<Bearer> {
+        let t = self.access.get(&digest(access_token))?;
+        (t.expires > Instant::now()).then_some(Bearer {
+            user_id: t.user_id,
+            scopes: t.scopes,
+        })
+    }
+
+    fn new_grant(&mut self) -> u64 {
+        let g = self.next_grant;
+        self.next_grant += 1;
+        g
+    }
+
+    fn mint(
+        &mut self,
+        grant: u64,
+        user_id: u64,
+        scopes: Scopes,
+        client_id: &str,
+        public: bool,
+    ) -> IssuedTokens {
+        let access_token = random_secret();
+        let refresh_token = random_secret();
+        self.access.insert(
+            digest(&access_token),
+            AccessToken {
+                grant,
+                user_id,
+                scopes,
+                expires: Instant::now() + self.token_ttl,
+            },
+        );
+        self.refresh.insert(
+            digest(&refresh_token),
+            RefreshToken {
+                grant,
+                user_id,
+                scopes,
+                client_id: client_id.to_owned(),
+                public,
+            },
+        );
+        IssuedTokens {
+            access_token,
+            refresh_token,
+            scopes,
+            expires_in: self.token_ttl.as_secs(),
+            created_at: SystemTime::now()
+                .duration_since(UNIX_EPOCH)
+                .map(|d| d.as_secs())
+                .unwrap_or(0),
+        }
+    }
+
+    fn revoke_grant(&mut self, grant: u64) {
+        self.access.retain(|_, t| t.grant != grant);
+        self.refresh.retain(|_, t| t.grant != grant);
+    }
+
+    /// Drops what can never be used again, so a long-running sandbox does not grow.
+    fn purge(&mut self) {
+        let now = Instant::now();
+        self.codes.retain(|_, c| c.expires > now);
+        self.used_codes.retain(|_, (_, until)| *until > now);
+        self.access.retain(|_, t| t.expires > now);
+    }
+}
+
+/// RFC 7636 S256: BASE64URL(SHA256(verifier)) == challenge, with the verifier's syntax checked
+/// (43..=128 unreserved characters).
+pub fn pkce_matches(challenge: &str, verifier: &str) -> bool {
+    oauth::is_valid_verifier(verifier)
+        && constant_time_eq(
+            oauth::code_challenge_s256(verifier).as_bytes(),
+            challenge.as_bytes(),
+        )
+}
+
+/// Compares secrets without an early exit, so timing does not reveal a matching prefix.
+pub fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn store() -> OAuthStore {
+        OAuthStore::new(Duration::from_secs(60), Duration::from_secs(60))
+    }
+
+    const CB: &str = "http://127.0.0.1:1/auth/callback";
+
+    #[test]
+    fn tokens_are_stored_only_as_digests() {
+        let mut s = store();
+        let code = s.issue_code("c", CB, 1, Scopes::SCIM, None);
+        let t = s
+            .exchange_code(&code, "c", CB, None, ClientAuth::Secret)
+            .expect("exchange");
+        let dump = format!("{s:?}");
+        assert!(!dump.contains(&t.access_token));
+        assert!(!dump.contains(&t.refresh_token));
+        assert!(!dump.contains(&code));
+        assert_eq!(s.bearer(&t.access_token).map(|b| b.user_id), Some(1));
+    }
+
+    #[test]
+    fn code_replay_revokes_the_grant() {
+        let mut s = store();
+        let code = s.issue_code("c", CB, 1, Scopes::SCIM, None);
+        let t = s
+            .exchange_code(&code, "c", CB, None, ClientAuth::Secret)
+            .expect("exchange");
+        assert!(matches!(
+            s.exchange_code(&code, "c", CB, None, ClientAuth::Secret),
+            Err(GrantError::InvalidGrant(_))
+        ));
+        assert!(s.bearer(&t.access_token).is_none());
+    }
+
+    #[test]
+    fn refresh_rotates_and_is_single_use() {
+        let mut s = store();
+        let code = s.issue_code("c", CB, 1, Scopes::SCIM, None);
+        let t = s
+            .exchange_code(&code, "c", CB, None, ClientAuth::Secret)
+            .expect("exchange");
+        let t2 = s
+            .refresh(&t.refresh_token, "c", ClientAuth::Secret, None)
+            .expect("refresh");
+        assert_ne!(t2.refresh_token, t.refresh_token);
+        assert!(s
+            .refresh(&t.refresh_token, "c", ClientAuth::Secret, None)
+            .is_err());
+        assert!(s.revoke(&t2.access_token));
+        assert!(s.bearer(&t2.access_token).is_none());
+        assert!(s
+            .refresh(&t2.refresh_token, "c", ClientAuth::Secret, None)
+            .is_err());
+    }
+
+    #[test]
+    fn public_client_needs_pkce() {
+        let mut s = store();
+        let code = s.issue_code("c", CB, 1, Scopes::SCIM, None);
+        assert!(matches!(
+            s.exchange_code(&code, "c", CB, None, ClientAuth::Public),
+            Err(GrantError::InvalidClient(_))
+        ));
+    }
+
+    #[test]
+    fn pkce_rfc7636_appendix_b() {
+        assert!(pkce_matches(
+            "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
+            "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"
+        ));
+        assert!(!pkce_matches(
+            "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
+            "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXj"
+        ));
+    }
+}

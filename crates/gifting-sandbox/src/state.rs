@@ -1,0 +1,189 @@
+//! The sandbox's whole state, in memory.
+//!
+//! The organization's data and the OAuth store share one `RwLock`, so every write (a SCIM
+//! change, a token exchange, deleting a user and ending their tokens) is applied all at once
+//! and no reader ever sees half of it. No lock is held across an `.await`.
+
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, RwLock, RwLockReadGuard, RwLockWriteGuard};
+use std::time::Duration;
+
+use gifting_api::marketplace::CategoryGroup;
+use gifting_api::rest::{Campaign, Send, TeamGroup};
+use serde::Serialize;
+
+use crate::config::Config;
+use crate::data::catalog::ProductRecord;
+use crate::data::people::UserRecord;
+use crate::data::{self, prng::SplitMix64};
+use crate::faults::RateLimiter;
+use crate::oauth::store::OAuthStore;
+
+pub const CLIENT_ID: &str = "gifting-console";
+pub const CLIENT_SECRET: &str = "sandbox-secret";
+
+/// The organization's data.
+#[derive(Debug)]
+pub struct Db {
+    pub groups: Vec<TeamGroup>,
+    pub users: BTreeMap<u64, UserRecord>,
+    pub next_user_id: u64,
+    /// Newest first.
+    pub touches: Vec<Campaign>,
+    /// Newest first.
+    pub sends: Vec<Send>,
+    pub products: Vec<ProductRecord>,
+    pub categories: Vec<CategoryGroup>,
+}
+
+impl Db {
+    pub fn seeded(seed: u64) -> Self {
+        let d = data::generate(seed);
+        let next_user_id = d.users.iter().map(|u| u.id).max().unwrap_or(1000) + 1;
+        Db {
+            groups: d.groups,
+            users: d.users.into_iter().map(|u| (u.id, u)).collect(),
+            next_user_id,
+            touches: d.touches,
+            sends: d.sends,
+            products: d.products,
+            categories: d.categories,
+        }
+    }
+
+    pub fn group_by_name(&self, name: &str) -> Option<&TeamGroup> {
+        self.groups.iter().find(|g| g.name == name)
+    }
+
+    pub fn group_name(&self, id: u64) -> String {
+        self.groups
+            .iter()
+            .find(|g| g.id == id)
+            .map(|g| g.name.clone())
+            .unwrap_or_default()
+    }
+
+    pub fn user_by_email(&self, email: &str) -> Option<&UserRecord> {
+        self.users
+            .values()
+            .find(|u| u.email.eq_ignore_ascii_case(email))
+    }
+}
+
+/// Data and credentials, under one lock.
+#[derive(Debug)]
+pub struct World {
+    pub db: Db,
+    pub oauth: OAuthStore,
+}
+
+/// Counters for tests (`GET /__sandbox/stats`).
+#[derive(Debug, Default)]
+pub struct Stats {
+    pub token_refreshes: AtomicU64,
+    pub token_refresh_failures: AtomicU64,
+    pub authorization_codes_issued: AtomicU64,
+    pub authorization_codes_exchanged: AtomicU64,
+    pub revocations: AtomicU64,
+    pub tokens_revoked: AtomicU64,
+    pub api_requests: AtomicU64,
+    pub faults_injected: AtomicU64,
+    pub rate_limited: AtomicU64,
+}
+
+#[derive(Debug, Serialize)]
+pub struct StatsSnapshot {
+    pub token_refreshes: u64,
+    pub token_refresh_failures: u64,
+    pub authorization_codes_issued: u64,
+    pub authorization_codes_exchanged: u64,
+    /// Same as `authorization_codes_exchanged`, under the name the team guide uses.
+    pub token_codes: u64,
+    pub revocations: u64,
+    pub tokens_revoked: u64,
+    pub api_requests: u64,
+    pub faults_injected: u64,
+    pub rate_limited: u64,
+}
+
+impl Stats {
+    pub fn bump(counter: &AtomicU64) {
+        counter.fetch_add(1, Ordering::Relaxed);
+    }
+
+    pub fn snapshot(&self) -> StatsSnapshot {
+        let get = |c: &AtomicU64| c.load(Ordering::Relaxed);
+        StatsSnapshot {
+            token_refreshes: get(&self.token_refreshes),
+            token_refresh_failures: get(&self.token_refresh_failures),
+            authorization_codes_issued: get(&self.authorization_codes_issued),
+            authorization_codes_exchanged: get(&self.authorization_codes_exchanged),
+            token_codes: get(&self.authorization_codes_exchanged),
+            revocations: get(&self.revocations),
+            tokens_revoked: get(&self.tokens_revoked),
+            api_requests: get(&self.api_requests),
+            faults_injected: get(&self.faults_injected),
+            rate_limited: get(&self.rate_limited),
+        }
+    }
+}
+
+pub struct AppState {
+    pub config: Config,
+    /// The port actually bound (the loopback redirect URIs and /config.json use it).
+    pub port: u16,
+    /// Every redirect URI registered for the client.
+    pub redirect_uris: Vec<String>,
+    world: RwLock<World>,
+    pub stats: Stats,
+    /// Fault and latency dice, seeded from `--seed` so a sequential test run is repeatable.
+    dice: Mutex<SplitMix64>,
+    limiter: Mutex<RateLimiter>,
+}
+
+pub type Shared = Arc<AppState>;
+
+impl AppState {
+    pub fn new(config: Config, port: u16) -> Shared {
+        let mut redirect_uris = vec![
+            format!("http://127.0.0.1:{port}/auth/callback"),
+            format!("http://localhost:{port}/auth/callback"),
+        ];
+        redirect_uris.extend(config.redirect_uris.iter().cloned());
+        let oauth = OAuthStore::new(
+            Duration::from_secs(config.token_ttl),
+            Duration::from_secs(config.code_ttl),
+        );
+        Arc::new(AppState {
+            world: RwLock::new(World {
+                db: Db::seeded(config.seed),
+                oauth,
+            }),
+            dice: Mutex::new(SplitMix64::fork(config.seed, "faults")),
+            limiter: Mutex::new(RateLimiter::new(config.rate_limit)),
+            port,
+            redirect_uris,
+            stats: Stats::default(),
+            config,
+        })
+    }
+
+    // A panic while holding a lock cannot leave these structures half-written in a way that
+    // matters more than refusing service forever, so poisoning is ignored.
+    pub fn read(&self) -> RwLockReadGuard<'_, World> {
+        self.world.read().unwrap_or_else(|e| e.into_inner())
+    }
+
+    pub fn write(&self) -> RwLockWriteGuard<'_, World> {
+        self.world.write().unwrap_or_else(|e| e.into_inner())
+    }
+
+    pub fn dice(&self) -> MutexGuard<'_, SplitMix64> {
+        self.dice.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    pub fn limiter(&self) -> MutexGuard<'_, RateLimiter> {
+        self.limiter.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}

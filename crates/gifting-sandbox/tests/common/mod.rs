@@ -1,0 +1,216 @@
+//! Shared helpers of the integration tests: an in-process sandbox on a free port, an HTTP
+//! client that does not follow redirects, and the real OAuth sign-in flow.
+#![allow(dead_code)]
+
+use gifting_api::oauth::{code_challenge_s256, TokenResponse};
+use gifting_sandbox::{spawn, Config, RunningSandbox, CLIENT_ID, CLIENT_SECRET};
+use reqwest::{Client, Response, StatusCode};
+use serde::de::DeserializeOwned;
+
+pub const VERIFIER: &str = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk";
+
+pub struct Sandbox {
+    pub running: RunningSandbox,
+    pub url: String,
+    pub http: Client,
+}
+
+impl Sandbox {
+    pub fn redirect_uri(&self) -> String {
+        format!("{}/auth/callback", self.url)
+    }
+
+    pub fn at(&self, path: &str) -> String {
+        format!("{}{path}", self.url)
+    }
+
+    /// GET with a bearer token.
+    pub async fn get(&self, path: &str, token: &str) -> Response {
+        self.http
+            .get(self.at(path))
+            .bearer_auth(token)
+            .send()
+            .await
+            .expect("request")
+    }
+
+    /// GET with a bearer token, expecting 200 and a body of type `T`.
+    pub async fn get_ok<T: DeserializeOwned>(&self, path: &str, token: &str) -> T {
+        let res = self.get(path, token).await;
+        assert_eq!(res.status(), StatusCode::OK, "GET {path}");
+        res.json().await.expect("body of the contract type")
+    }
+
+    /// The authorization request's query for this sandbox.
+    pub fn authorize_query(&self, scope: &str, challenge: Option<&str>) -> Vec<(String, String)> {
+        let mut q = vec![
+            ("client_id".to_owned(), CLIENT_ID.to_owned()),
+            ("redirect_uri".to_owned(), self.redirect_uri()),
+            ("response_type".to_owned(), "code".to_owned()),
+            ("scope".to_owned(), scope.to_owned()),
+            ("state".to_owned(), "st4te".to_owned()),
+        ];
+        if let Some(c) = challenge {
+            q.push(("code_challenge".to_owned(), c.to_owned()));
+            q.push(("code_challenge_method".to_owned(), "S256".to_owned()));
+        }
+        q
+    }
+
+    /// Shows the consent page, then posts the decision; returns the redirect `Location`.
+    pub async fn consent(&self, query: &[(String, String)], email: &str, decision: &str) -> String {
+        let page = self
+            .http
+            .get(self.at("/oauth/authorize"))
+            .query(query)
+            .send()
+            .await
+            .expect("consent page");
+        assert_eq!(page.status(), StatusCode::OK);
+        let mut form = query.to_vec();
+        form.push(("user".to_owned(), email.to_owned()));
+        form.push(("decision".to_owned(), decision.to_owned()));
+        let res = self
+            .http
+            .post(self.at("/oauth/authorize"))
+            .form(&form)
+            .send()
+            .await
+            .expect("decision");
+        assert_eq!(res.status(), StatusCode::FOUND);
+        res.headers()
+            .get("location")
+            .and_then(|v| v.to_str().ok())
+            .expect("Location")
+            .to_owned()
+    }
+
+    /// Allows as `email` and returns the code from the redirect.
+    pub async fn code(&self, email: &str, scope: &str, challenge: Option<&str>) -> String {
+        let location = self
+            .consent(&self.authorize_query(scope, challenge), email, "allow")
+            .await;
+        query_param(&location, "code").expect("code in redirect")
+    }
+
+    /// The token endpoint with a form body.
+    pub async fn token_form(&self, form: &[(&str, &str)]) -> Response {
+        self.http
+            .post(self.at("/oauth/token"))
+            .form(form)
+            .send()
+            .await
+            .expect("token request")
+    }
+
+    /// A full confidential-client sign-in.
+    pub async fn sign_in(&self, email: &str, scope: &str) -> TokenResponse {
+        let code = self.code(email, scope, None).await;
+        let redirect = self.redirect_uri();
+        let res = self
+            .token_form(&[
+                ("grant_type", "authorization_code"),
+                ("code", &code),
+                ("redirect_uri", &redirect),
+                ("client_id", CLIENT_ID),
+                ("client_secret", CLIENT_SECRET),
+            ])
+            .await;
+        assert_eq!(res.status(), StatusCode::OK);
+        res.json().await.expect("token response")
+    }
+
+    /// A full public-client (PKCE) sign-in.
+    pub async fn sign_in_pkce(&self, email: &str, scope: &str) -> TokenResponse {
+        let challenge = code_challenge_s256(VERIFIER);
+        let code = self.code(email, scope, Some(&challenge)).await;
+        let redirect = self.redirect_uri();
+        let res = self
+            .token_form(&[
+                ("grant_type", "authorization_code"),
+                ("code", &code),
+                ("redirect_uri", &redirect),
+                ("client_id", CLIENT_ID),
+                ("code_verifier", VERIFIER),
+            ])
+            .await;
+        assert_eq!(res.status(), StatusCode::OK);
+        res.json().await.expect("token response")
+    }
+
+    /// An admin token with both scopes.
+    pub async fn admin(&self) -> String {
+        self.sign_in("admin@example.com", "scim marketplace")
+            .await
+            .access_token
+    }
+
+    pub async fn stats(&self) -> serde_json::Value {
+        self.http
+            .get(self.at("/__sandbox/stats"))
+            .send()
+            .await
+            .expect("stats")
+            .json()
+            .await
+            .expect("stats json")
+    }
+}
+
+/// Starts a sandbox with test hooks on a free loopback port; `tweak` adjusts the config.
+pub async fn start_with(tweak: impl FnOnce(&mut Config)) -> Sandbox {
+    let mut config = Config {
+        test_hooks: true,
+        ..Config::default()
+    };
+    tweak(&mut config);
+    let running = spawn(config).await.expect("sandbox starts");
+    let url = running.url();
+    let http = Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .expect("client");
+    Sandbox { running, url, http }
+}
+
+pub async fn start() -> Sandbox {
+    start_with(|_| {}).await
+}
+
+/// A decoded query parameter of a URL.
+pub fn query_param(url: &str, name: &str) -> Option<String> {
+    let query = url.split_once('?')?.1;
+    gifting_api::query::parse_pairs(query)
+        .into_iter()
+        .find(|(k, _)| k == name)
+        .map(|(_, v)| v)
+}
+
+/// Asserts a REST v3 error: status and a `{"message"}` body.
+pub async fn assert_rest_error(res: Response, status: StatusCode) -> String {
+    assert_eq!(res.status(), status);
+    assert!(res
+        .headers()
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|ct| ct.starts_with("application/json")));
+    let body: gifting_api::rest::RestError = res.json().await.expect("{\"message\"} body");
+    assert!(!body.message.is_empty());
+    body.message
+}
+
+/// Asserts an OAuth error body.
+pub async fn assert_oauth_error(res: Response, status: StatusCode, error: &str) {
+    assert_eq!(res.status(), status);
+    let body: gifting_api::oauth::OAuthError = res.json().await.expect("OAuth error body");
+    assert_eq!(body.error, error, "{:?}", body.error_description);
+}
+
+/// Asserts a SCIM error body.
+pub async fn assert_scim_error(res: Response, status: StatusCode, scim_type: Option<&str>) {
+    assert_eq!(res.status(), status);
+    let body: gifting_api::scim::ScimError = res.json().await.expect("SCIM error body");
+    assert_eq!(body.schemas, [gifting_api::scim::ERROR_SCHEMA]);
+    assert_eq!(body.status, status.as_u16().to_string());
+    assert_eq!(body.scim_type.as_deref(), scim_type, "{}", body.detail);
+}

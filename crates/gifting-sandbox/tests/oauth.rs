@@ -1,0 +1,664 @@
+//! The OAuth life cycle against a running sandbox.
+
+mod common;
+
+use common::{assert_oauth_error, assert_rest_error, query_param, start, start_with, VERIFIER};
+use gifting_api::oauth::{basic_auth_header, code_challenge_s256, TokenResponse};
+use gifting_sandbox::{CLIENT_ID, CLIENT_SECRET};
+use reqwest::StatusCode;
+
+#[tokio::test]
+async fn consent_page_lists_demo_accounts_first_with_the_agreed_form() {
+    let s = start().await;
+    let res = s
+        .http
+        .get(s.at("/oauth/authorize"))
+        .query(&s.authorize_query("scim marketplace", None))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+    let csp = res.headers()["content-security-policy"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    assert!(csp.contains("default-src 'none'"));
+    assert!(csp.contains("frame-ancestors 'none'"));
+    assert!(!csp.contains("unsafe-inline"));
+    let html = res.text().await.unwrap();
+    let admin = html
+        .find("value=\"admin@example.com\"")
+        .expect("admin radio");
+    let manager = html
+        .find("value=\"manager@example.com\"")
+        .expect("manager radio");
+    let sender = html
+        .find("value=\"sender@example.com\"")
+        .expect("sender radio");
+    assert!(admin < manager && manager < sender);
+    assert!(html[admin..admin + 80].contains("checked"));
+    assert!(html.contains("name=\"decision\" value=\"allow\">Allow</button>"));
+    assert!(html.contains("name=\"decision\" value=\"deny\">Deny</button>"));
+    assert!(html.contains("<input type=\"hidden\" name=\"state\" value=\"st4te\">"));
+    assert!(html.contains("<label for=\"user-0\">admin@example.com"));
+    // Seeded hostile names are shown as text, never as markup; no inline script or style.
+    assert!(html.contains("&lt;img src=x onerror=alert(1)&gt;"));
+    assert!(!html.contains("<img"));
+    assert!(!html.contains("<script"));
+    assert!(!html.contains("style="));
+    // Inactive users cannot be picked; every active one can.
+    let token = s.admin().await;
+    let users: gifting_api::scim::ListResponse = s.get_ok("/api/scim/v2/Users", &token).await;
+    let inactive: Vec<_> = users.resources.iter().filter(|u| !u.active).collect();
+    assert!(!inactive.is_empty());
+    for u in &users.resources {
+        let radio = format!("value=\"{}\"", u.user_name);
+        assert_eq!(html.contains(&radio), u.active, "{}", u.user_name);
+    }
+    let css = s.http.get(s.at("/oauth/consent.css")).send().await.unwrap();
+    assert_eq!(css.status(), StatusCode::OK);
+    assert!(css.headers()["content-type"]
+        .to_str()
+        .unwrap()
+        .starts_with("text/css"));
+}
+
+#[tokio::test]
+async fn state_and_hostile_parameters_are_escaped_on_the_page() {
+    let s = start().await;
+    let mut q = s.authorize_query("scim", None);
+    q.retain(|(k, _)| k != "state");
+    q.push(("state".into(), "\"><script>alert(1)</script>".into()));
+    let html = s
+        .http
+        .get(s.at("/oauth/authorize"))
+        .query(&q)
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(!html.contains("<script>alert(1)</script>"));
+    assert!(html.contains("&quot;&gt;&lt;script&gt;"));
+}
+
+#[tokio::test]
+async fn full_life_cycle_with_client_secret() {
+    let s = start().await;
+    let location = s
+        .consent(
+            &s.authorize_query("scim marketplace", None),
+            "admin@example.com",
+            "allow",
+        )
+        .await;
+    assert!(location.starts_with(&s.redirect_uri()));
+    assert_eq!(query_param(&location, "state").as_deref(), Some("st4te"));
+    let code = query_param(&location, "code").unwrap();
+    assert!(code.len() >= 22, "at least 128 bits");
+    let redirect = s.redirect_uri();
+    let exchange = [
+        ("grant_type", "authorization_code"),
+        ("code", code.as_str()),
+        ("redirect_uri", redirect.as_str()),
+        ("client_id", CLIENT_ID),
+        ("client_secret", CLIENT_SECRET),
+    ];
+    let res = s.token_form(&exchange).await;
+    assert_eq!(res.status(), StatusCode::OK);
+    assert_eq!(
+        res.headers()["content-type"],
+        "application/json;charset=UTF-8"
+    );
+    assert_eq!(res.headers()["cache-control"], "no-store");
+    assert_eq!(res.headers()["pragma"], "no-cache");
+    let raw: serde_json::Value = res.json().await.unwrap();
+    assert!(raw["expires_in"].is_u64(), "expires_in is a number");
+    assert!(raw["created_at"].is_u64(), "created_at is Unix seconds");
+    let t: TokenResponse = serde_json::from_value(raw).unwrap();
+    assert_eq!(t.token_type, "bearer");
+    assert_eq!(t.expires_in, 7200);
+    assert_eq!(t.scope, "scim marketplace");
+    let me: gifting_api::rest::CurrentUser = s.get_ok("/api/v3/me", &t.access_token).await;
+    assert_eq!(me.email, "admin@example.com");
+
+    // A code is single use; replaying it also ends the grant it produced.
+    let again = s.token_form(&exchange).await;
+    assert_oauth_error(again, StatusCode::BAD_REQUEST, "invalid_grant").await;
+    let res = s.get("/api/v3/me", &t.access_token).await;
+    assert_rest_error(res, StatusCode::UNAUTHORIZED).await;
+}
+
+#[tokio::test]
+async fn refresh_rotates_and_old_refresh_tokens_are_dead() {
+    let s = start().await;
+    let t = s.sign_in("admin@example.com", "scim").await;
+    let refresh = |rt: String| {
+        let s = &s;
+        async move {
+            s.token_form(&[
+                ("grant_type", "refresh_token"),
+                ("refresh_token", &rt),
+                ("client_id", CLIENT_ID),
+                ("client_secret", CLIENT_SECRET),
+            ])
+            .await
+        }
+    };
+    let res = refresh(t.refresh_token.clone()).await;
+    assert_eq!(res.status(), StatusCode::OK);
+    assert_eq!(res.headers()["cache-control"], "no-store");
+    let t2: TokenResponse = res.json().await.unwrap();
+    assert_ne!(t2.access_token, t.access_token);
+    assert_ne!(t2.refresh_token, t.refresh_token);
+    assert_eq!(t2.scope, "scim");
+    let _: gifting_api::rest::CurrentUser = s.get_ok("/api/v3/me", &t2.access_token).await;
+    let reused = refresh(t.refresh_token.clone()).await;
+    assert_oauth_error(reused, StatusCode::BAD_REQUEST, "invalid_grant").await;
+    let stats = s.stats().await;
+    assert_eq!(stats["token_refreshes"], 1);
+    assert_eq!(stats["authorization_codes_exchanged"], 1);
+}
+
+#[tokio::test]
+async fn revocation_with_basic_auth_then_401_and_dead_refresh() {
+    let s = start().await;
+    let t = s.sign_in("admin@example.com", "scim").await;
+    let res = s
+        .http
+        .post(s.at(&gifting_api::paths::oauth_revoke(&t.access_token)))
+        .header(
+            "authorization",
+            basic_auth_header(CLIENT_ID, Some(CLIENT_SECRET)),
+        )
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+    let res = s.get("/api/v3/me", &t.access_token).await;
+    assert_eq!(
+        res.headers()["www-authenticate"],
+        "Bearer error=\"invalid_token\""
+    );
+    assert_rest_error(res, StatusCode::UNAUTHORIZED).await;
+    let refresh = s
+        .token_form(&[
+            ("grant_type", "refresh_token"),
+            ("refresh_token", &t.refresh_token),
+            ("client_id", CLIENT_ID),
+            ("client_secret", CLIENT_SECRET),
+        ])
+        .await;
+    assert_oauth_error(refresh, StatusCode::BAD_REQUEST, "invalid_grant").await;
+    // Unknown tokens: still 200 (RFC 7009).
+    let res = s
+        .http
+        .post(s.at("/oauth/revoke?token=nonsense"))
+        .header(
+            "authorization",
+            basic_auth_header(CLIENT_ID, Some(CLIENT_SECRET)),
+        )
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+    assert_eq!(s.stats().await["revocations"], 2);
+}
+
+#[tokio::test]
+async fn revocation_refuses_missing_or_wrong_client_auth_and_missing_token() {
+    let s = start().await;
+    let t = s.sign_in("admin@example.com", "scim").await;
+    let path = gifting_api::paths::oauth_revoke(&t.access_token);
+    let none = s.http.post(s.at(&path)).send().await.unwrap();
+    assert_eq!(
+        none.headers()["www-authenticate"],
+        "Basic realm=\"gifting-sandbox\""
+    );
+    assert_oauth_error(none, StatusCode::UNAUTHORIZED, "invalid_client").await;
+    let wrong = s
+        .http
+        .post(s.at(&path))
+        .header("authorization", basic_auth_header(CLIENT_ID, Some("nope")))
+        .send()
+        .await
+        .unwrap();
+    assert_oauth_error(wrong, StatusCode::UNAUTHORIZED, "invalid_client").await;
+    let garbled = s
+        .http
+        .post(s.at(&path))
+        .header("authorization", "Basic !!!")
+        .send()
+        .await
+        .unwrap();
+    assert_oauth_error(garbled, StatusCode::UNAUTHORIZED, "invalid_client").await;
+    let no_token = s
+        .http
+        .post(s.at("/oauth/revoke"))
+        .header(
+            "authorization",
+            basic_auth_header(CLIENT_ID, Some(CLIENT_SECRET)),
+        )
+        .send()
+        .await
+        .unwrap();
+    assert_oauth_error(no_token, StatusCode::BAD_REQUEST, "invalid_request").await;
+    // The token survived all of that.
+    let _: gifting_api::rest::CurrentUser = s.get_ok("/api/v3/me", &t.access_token).await;
+}
+
+#[tokio::test]
+async fn public_client_pkce_sign_in_refresh_and_revoke() {
+    let s = start().await;
+    let t = s
+        .sign_in_pkce("manager@example.com", "scim marketplace")
+        .await;
+    let me: gifting_api::rest::CurrentUser = s.get_ok("/api/v3/me", &t.access_token).await;
+    assert_eq!(me.email, "manager@example.com");
+    // A public grant refreshes without a secret.
+    let res = s
+        .token_form(&[
+            ("grant_type", "refresh_token"),
+            ("refresh_token", &t.refresh_token),
+            ("client_id", CLIENT_ID),
+        ])
+        .await;
+    assert_eq!(res.status(), StatusCode::OK);
+    let t2: TokenResponse = res.json().await.unwrap();
+    // And revokes with `base64(client_id:)`.
+    let res = s
+        .http
+        .post(s.at(&gifting_api::paths::oauth_revoke(&t2.access_token)))
+        .header("authorization", basic_auth_header(CLIENT_ID, None))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+    assert_eq!(
+        s.get("/api/v3/me", &t2.access_token).await.status(),
+        StatusCode::UNAUTHORIZED
+    );
+    // Revoking the grant ended the first access token too.
+    assert_eq!(
+        s.get("/api/v3/me", &t.access_token).await.status(),
+        StatusCode::UNAUTHORIZED
+    );
+}
+
+#[tokio::test]
+async fn pkce_bad_or_missing_verifier_is_invalid_grant() {
+    let s = start().await;
+    let challenge = code_challenge_s256(VERIFIER);
+    let redirect = s.redirect_uri();
+    let code = s.code("admin@example.com", "scim", Some(&challenge)).await;
+    let wrong_verifier = "x".repeat(43);
+    let bad = s
+        .token_form(&[
+            ("grant_type", "authorization_code"),
+            ("code", &code),
+            ("redirect_uri", &redirect),
+            ("client_id", CLIENT_ID),
+            ("code_verifier", &wrong_verifier),
+        ])
+        .await;
+    assert_oauth_error(bad, StatusCode::BAD_REQUEST, "invalid_grant").await;
+    let code = s.code("admin@example.com", "scim", Some(&challenge)).await;
+    let missing = s
+        .token_form(&[
+            ("grant_type", "authorization_code"),
+            ("code", &code),
+            ("redirect_uri", &redirect),
+            ("client_id", CLIENT_ID),
+        ])
+        .await;
+    assert_oauth_error(missing, StatusCode::BAD_REQUEST, "invalid_grant").await;
+    // A public client without PKCE cannot redeem a code at all.
+    let code = s.code("admin@example.com", "scim", None).await;
+    let public = s
+        .token_form(&[
+            ("grant_type", "authorization_code"),
+            ("code", &code),
+            ("redirect_uri", &redirect),
+            ("client_id", CLIENT_ID),
+        ])
+        .await;
+    assert_oauth_error(public, StatusCode::UNAUTHORIZED, "invalid_client").await;
+}
+
+#[tokio::test]
+async fn token_endpoint_reads_json_and_basic_client_auth() {
+    let s = start().await;
+    let code = s.code("admin@example.com", "scim", None).await;
+    let res = s
+        .http
+        .post(s.at("/oauth/token"))
+        .json(&gifting_api::oauth::TokenRequest::authorization_code(
+            &code,
+            &s.redirect_uri(),
+            CLIENT_ID,
+            Some(CLIENT_SECRET),
+            None,
+        ))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+    let t: TokenResponse = res.json().await.unwrap();
+    let res = s
+        .http
+        .post(s.at("/oauth/token"))
+        .header(
+            "authorization",
+            basic_auth_header(CLIENT_ID, Some(CLIENT_SECRET)),
+        )
+        .form(&[
+            ("grant_type", "refresh_token"),
+            ("refresh_token", &t.refresh_token),
+        ])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+}
+
+#[tokio::test]
+async fn token_endpoint_errors() {
+    let s = start().await;
+    let redirect = s.redirect_uri();
+    let code = s.code("admin@example.com", "scim", None).await;
+    let base = |code: &str| {
+        vec![
+            ("grant_type", "authorization_code".to_owned()),
+            ("code", code.to_owned()),
+            ("redirect_uri", redirect.clone()),
+            ("client_id", CLIENT_ID.to_owned()),
+            ("client_secret", CLIENT_SECRET.to_owned()),
+        ]
+    };
+    let send = |form: Vec<(&'static str, String)>| {
+        let s = &s;
+        async move {
+            s.http
+                .post(s.at("/oauth/token"))
+                .form(&form)
+                .send()
+                .await
+                .unwrap()
+        }
+    };
+    let mut wrong_secret = base(&code);
+    wrong_secret[4].1 = "nope".into();
+    assert_oauth_error(
+        send(wrong_secret).await,
+        StatusCode::UNAUTHORIZED,
+        "invalid_client",
+    )
+    .await;
+    let mut wrong_client = base(&code);
+    wrong_client[3].1 = "someone-else".into();
+    assert_oauth_error(
+        send(wrong_client).await,
+        StatusCode::UNAUTHORIZED,
+        "invalid_client",
+    )
+    .await;
+    let mut wrong_redirect = base(&code);
+    wrong_redirect[2].1 = format!("{}/elsewhere", s.url);
+    assert_oauth_error(
+        send(wrong_redirect).await,
+        StatusCode::BAD_REQUEST,
+        "invalid_grant",
+    )
+    .await;
+    let unknown = base("not-a-code");
+    assert_oauth_error(
+        send(unknown).await,
+        StatusCode::BAD_REQUEST,
+        "invalid_grant",
+    )
+    .await;
+    let mut no_code = base(&code);
+    no_code.remove(1);
+    assert_oauth_error(
+        send(no_code).await,
+        StatusCode::BAD_REQUEST,
+        "invalid_request",
+    )
+    .await;
+    let mut grant = base(&code);
+    grant[0].1 = "password".into();
+    assert_oauth_error(
+        send(grant).await,
+        StatusCode::BAD_REQUEST,
+        "unsupported_grant_type",
+    )
+    .await;
+    let mut no_grant = base(&code);
+    no_grant.remove(0);
+    assert_oauth_error(
+        send(no_grant).await,
+        StatusCode::BAD_REQUEST,
+        "invalid_request",
+    )
+    .await;
+    // Malformed bodies: broken JSON, wrong JSON types.
+    let res = s
+        .http
+        .post(s.at("/oauth/token"))
+        .header("content-type", "application/json")
+        .body("{not json")
+        .send()
+        .await
+        .unwrap();
+    assert_oauth_error(res, StatusCode::BAD_REQUEST, "invalid_request").await;
+    let res = s
+        .http
+        .post(s.at("/oauth/token"))
+        .json(&serde_json::json!({"grant_type": 5}))
+        .send()
+        .await
+        .unwrap();
+    assert_oauth_error(res, StatusCode::BAD_REQUEST, "invalid_request").await;
+    // After all those failures the code is still good (none of them consumed it).
+    assert_eq!(send(base(&code)).await.status(), StatusCode::OK);
+}
+
+#[tokio::test]
+async fn codes_expire() {
+    let s = start_with(|c| c.code_ttl = 1).await;
+    let code = s.code("admin@example.com", "scim", None).await;
+    tokio::time::sleep(std::time::Duration::from_millis(1100)).await;
+    let redirect = s.redirect_uri();
+    let res = s
+        .token_form(&[
+            ("grant_type", "authorization_code"),
+            ("code", &code),
+            ("redirect_uri", &redirect),
+            ("client_id", CLIENT_ID),
+            ("client_secret", CLIENT_SECRET),
+        ])
+        .await;
+    assert_oauth_error(res, StatusCode::BAD_REQUEST, "invalid_grant").await;
+}
+
+#[tokio::test]
+async fn access_tokens_expire_with_token_ttl() {
+    let s = start_with(|c| c.token_ttl = 1).await;
+    let t = s.sign_in("admin@example.com", "scim").await;
+    assert_eq!(t.expires_in, 1);
+    assert_eq!(
+        s.get("/api/v3/me", &t.access_token).await.status(),
+        StatusCode::OK
+    );
+    tokio::time::sleep(std::time::Duration::from_millis(1100)).await;
+    assert_eq!(
+        s.get("/api/v3/me", &t.access_token).await.status(),
+        StatusCode::UNAUTHORIZED
+    );
+}
+
+#[tokio::test]
+async fn deny_redirects_with_access_denied_and_state() {
+    let s = start().await;
+    let location = s
+        .consent(
+            &s.authorize_query("scim", None),
+            "admin@example.com",
+            "deny",
+        )
+        .await;
+    assert!(location.starts_with(&s.redirect_uri()));
+    assert_eq!(
+        query_param(&location, "error").as_deref(),
+        Some("access_denied")
+    );
+    assert_eq!(query_param(&location, "state").as_deref(), Some("st4te"));
+    assert_eq!(query_param(&location, "code"), None);
+}
+
+#[tokio::test]
+async fn bad_client_or_redirect_uri_shows_a_page_and_never_redirects() {
+    let s = start_with(|c| c.redirect_uris = vec!["http://app.example.com/cb".into()]).await;
+    let cases = [
+        ("client_id", "evil-client".to_owned()),
+        (
+            "redirect_uri",
+            "http://evil.example.com/auth/callback".to_owned(),
+        ),
+        ("redirect_uri", format!("{}/auth/callback/extra", s.url)),
+    ];
+    for (name, value) in cases {
+        let mut q = s.authorize_query("scim", None);
+        for pair in q.iter_mut().filter(|(k, _)| k == name) {
+            pair.1 = value.clone();
+        }
+        let get = s
+            .http
+            .get(s.at("/oauth/authorize"))
+            .query(&q)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(get.status(), StatusCode::BAD_REQUEST, "{name}={value}");
+        assert!(get.headers().get("location").is_none());
+        assert!(get
+            .text()
+            .await
+            .unwrap()
+            .contains("Sign-in request refused"));
+        let mut form = q.clone();
+        form.push(("user".into(), "admin@example.com".into()));
+        form.push(("decision".into(), "allow".into()));
+        let post = s
+            .http
+            .post(s.at("/oauth/authorize"))
+            .form(&form)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(post.status(), StatusCode::BAD_REQUEST, "{name}={value}");
+        assert!(post.headers().get("location").is_none());
+    }
+    // Both loopback names and the extra URI are registered.
+    for redirect in [
+        format!("http://localhost:{}/auth/callback", s.running.addr.port()),
+        "http://app.example.com/cb".to_owned(),
+    ] {
+        let mut q = s.authorize_query("scim", None);
+        q[1].1 = redirect;
+        let res = s
+            .http
+            .get(s.at("/oauth/authorize"))
+            .query(&q)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), StatusCode::OK);
+    }
+}
+
+#[tokio::test]
+async fn other_request_errors_go_back_through_the_redirect() {
+    let s = start().await;
+    let cases = [
+        ("response_type", "token", "unsupported_response_type"),
+        ("scope", "scim admin", "invalid_scope"),
+    ];
+    for (name, value, error) in cases {
+        let mut q = s.authorize_query("scim", None);
+        for pair in q.iter_mut().filter(|(k, _)| k == name) {
+            pair.1 = value.to_owned();
+        }
+        let res = s
+            .http
+            .get(s.at("/oauth/authorize"))
+            .query(&q)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), StatusCode::FOUND);
+        let location = res.headers()["location"].to_str().unwrap().to_owned();
+        assert_eq!(query_param(&location, "error").as_deref(), Some(error));
+        assert_eq!(query_param(&location, "state").as_deref(), Some("st4te"));
+    }
+    let mut plain = s.authorize_query("scim", None);
+    plain.push(("code_challenge".into(), "x".repeat(43)));
+    plain.push(("code_challenge_method".into(), "plain".into()));
+    let res = s
+        .http
+        .get(s.at("/oauth/authorize"))
+        .query(&plain)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::FOUND);
+    let location = res.headers()["location"].to_str().unwrap().to_owned();
+    assert_eq!(
+        query_param(&location, "error").as_deref(),
+        Some("invalid_request")
+    );
+}
+
+#[tokio::test]
+async fn scope_omitted_means_scim_and_unknown_user_is_asked_again() {
+    let s = start().await;
+    let mut q = s.authorize_query("scim", None);
+    q.retain(|(k, _)| k != "scope");
+    let location = s.consent(&q, "sender@example.com", "allow").await;
+    let code = query_param(&location, "code").unwrap();
+    let redirect = s.redirect_uri();
+    let t: TokenResponse = s
+        .token_form(&[
+            ("grant_type", "authorization_code"),
+            ("code", &code),
+            ("redirect_uri", &redirect),
+            ("client_id", CLIENT_ID),
+            ("client_secret", CLIENT_SECRET),
+        ])
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(t.scope, "scim");
+    let mut form = s.authorize_query("scim", None);
+    form.push(("user".into(), "nobody@example.com".into()));
+    form.push(("decision".into(), "allow".into()));
+    let res = s
+        .http
+        .post(s.at("/oauth/authorize"))
+        .form(&form)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::BAD_REQUEST);
+    assert!(res.text().await.unwrap().contains("role=\"alert\""));
+}
+
+#[tokio::test]
+async fn oauth_is_not_behind_faults_even_at_rate_one() {
+    let s = start_with(|c| c.fault_rate = 1.0).await;
+    // The whole flow works; only /api is faulty.
+    let t = s.sign_in_pkce("admin@example.com", "scim").await;
+    assert_eq!(t.token_type, "bearer");
+}

@@ -1,0 +1,293 @@
+//! Hosting the console, /config.json, security headers, compression, test hooks, and the
+//! binary itself (its stdout line, its logs, and a clean stop on SIGTERM).
+
+mod common;
+
+use std::io::{BufRead, BufReader, Read};
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+use common::{start, start_with};
+use reqwest::StatusCode;
+
+const INDEX: &str =
+    "<!doctype html><html><head><title>Gifting Console</title></head><body></body></html>";
+
+fn dist(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("gifting-sandbox-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("assets")).unwrap();
+    std::fs::write(dir.join("index.html"), INDEX).unwrap();
+    std::fs::write(
+        dir.join("gifting-console-3f2a9c0b1d4e5f67.js"),
+        "export function start() {}\n".repeat(40),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("favicon.svg"),
+        "<svg xmlns=\"http://www.w3.org/2000/svg\"/>",
+    )
+    .unwrap();
+    dir
+}
+
+#[tokio::test]
+async fn serves_files_with_index_fallback_csp_and_cache_headers() {
+    let dir = dist("static");
+    let s = start_with(|c| {
+        c.static_dir = Some(dir.clone());
+        c.allow_origins = vec!["http://localhost:3000".into()];
+    })
+    .await;
+    let csp_expected = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; \
+        img-src 'self' data: http: https:; connect-src 'self' http://localhost:3000; object-src 'none'; \
+        base-uri 'self'; form-action 'self'; frame-ancestors 'none'";
+    for path in [
+        "/",
+        "/index.html",
+        "/users",
+        "/sends/30001",
+        "/catalog?after=x",
+    ] {
+        let res = s.http.get(s.at(path)).send().await.unwrap();
+        assert_eq!(res.status(), StatusCode::OK, "{path}");
+        assert_eq!(res.headers()["content-security-policy"], csp_expected);
+        assert_eq!(res.headers()["x-content-type-options"], "nosniff");
+        assert_eq!(res.headers()["referrer-policy"], "no-referrer");
+        assert_eq!(res.headers()["cache-control"], "no-cache", "{path}");
+        assert_eq!(res.text().await.unwrap(), INDEX);
+    }
+    let js = s
+        .http
+        .get(s.at("/gifting-console-3f2a9c0b1d4e5f67.js"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(js.status(), StatusCode::OK);
+    assert!(js.headers()["cache-control"]
+        .to_str()
+        .unwrap()
+        .contains("immutable"));
+    assert!(js.headers()["content-type"]
+        .to_str()
+        .unwrap()
+        .contains("javascript"));
+    assert!(js.headers().contains_key("content-security-policy"));
+    let icon = s.http.get(s.at("/favicon.svg")).send().await.unwrap();
+    assert_eq!(icon.headers()["cache-control"], "no-cache");
+    // Reserved prefixes never fall back to the console.
+    let api = s.http.get(s.at("/api/v3/nothing")).send().await.unwrap();
+    assert_eq!(api.status(), StatusCode::UNAUTHORIZED);
+    for path in ["/api/", "/oauth/nothing", "/oauth/", "/cdn/x"] {
+        let res = s.http.get(s.at(path)).send().await.unwrap();
+        assert_eq!(res.status(), StatusCode::NOT_FOUND, "{path}");
+        assert_ne!(res.text().await.unwrap(), INDEX);
+    }
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[tokio::test]
+async fn compresses_static_and_api_responses() {
+    let dir = dist("gzip");
+    let s = start_with(|c| c.static_dir = Some(dir.clone())).await;
+    let t = s.admin().await;
+    for encoding in ["gzip", "br"] {
+        let res = s
+            .http
+            .get(s.at("/api/v3/send?per_page=100"))
+            .bearer_auth(&t)
+            .header("accept-encoding", encoding)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), StatusCode::OK);
+        assert_eq!(res.headers()["content-encoding"], encoding);
+        let js = s
+            .http
+            .get(s.at("/gifting-console-3f2a9c0b1d4e5f67.js"))
+            .header("accept-encoding", encoding)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(js.headers()["content-encoding"], encoding);
+    }
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[tokio::test]
+async fn config_json_follows_the_request_host() {
+    let s = start().await;
+    let port = s.running.addr.port();
+    let cfg: serde_json::Value = s
+        .http
+        .get(s.at("/config.json"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(
+        cfg,
+        serde_json::json!({
+            "base_url": format!("http://127.0.0.1:{port}"),
+            "auth_url": format!("http://127.0.0.1:{port}"),
+            "client_id": "gifting-console",
+            "scope": "scim marketplace",
+            "redirect_path": "/auth/callback"
+        })
+    );
+    let local: serde_json::Value = s
+        .http
+        .get(s.at("/config.json"))
+        .header("host", format!("localhost:{port}"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(local["base_url"], format!("http://localhost:{port}"));
+    let forged: serde_json::Value = s
+        .http
+        .get(s.at("/config.json"))
+        .header("host", "evil\"host")
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(forged["base_url"], format!("http://127.0.0.1:{port}"));
+    assert!(cfg.get("client_secret").is_none());
+}
+
+#[tokio::test]
+async fn cors_preflight_for_allowed_origins_only() {
+    let s = start_with(|c| c.allow_origins = vec!["http://localhost:3000".into()]).await;
+    let preflight = |origin: &'static str| {
+        let s = &s;
+        async move {
+            s.http
+                .request(reqwest::Method::OPTIONS, s.at("/api/v3/send"))
+                .header("origin", origin)
+                .header("access-control-request-method", "GET")
+                .header("access-control-request-headers", "authorization")
+                .send()
+                .await
+                .unwrap()
+        }
+    };
+    let ok = preflight("http://localhost:3000").await;
+    assert_eq!(
+        ok.headers()["access-control-allow-origin"],
+        "http://localhost:3000"
+    );
+    let other = preflight("http://evil.example.com").await;
+    assert!(other.headers().get("access-control-allow-origin").is_none());
+}
+
+#[tokio::test]
+async fn test_hooks_exist_only_when_enabled() {
+    let on = start().await;
+    let stats = on.stats().await;
+    for key in [
+        "token_refreshes",
+        "authorization_codes_exchanged",
+        "revocations",
+        "token_codes",
+    ] {
+        assert!(stats[key].is_u64(), "{key}");
+    }
+    let off = start_with(|c| c.test_hooks = false).await;
+    let res = off
+        .http
+        .get(off.at("/__sandbox/stats"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::NOT_FOUND);
+    let res = off
+        .http
+        .post(off.at("/__sandbox/users/1005/delete"))
+        .send()
+        .await
+        .unwrap();
+    assert_ne!(res.status(), StatusCode::NO_CONTENT);
+}
+
+#[tokio::test]
+async fn graceful_stop_in_process() {
+    let s = start().await;
+    let url = s.url.clone();
+    s.running.stop().await.expect("clean stop");
+    assert!(reqwest::get(format!("{url}/config.json")).await.is_err());
+}
+
+/// The real binary: one stdout line with the bound port, request logs on stderr without
+/// queries or tokens, and SIGTERM ends it cleanly.
+#[test]
+fn binary_prints_its_address_logs_safely_and_stops_on_sigterm() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gifting-sandbox"))
+        .args(["--addr", "127.0.0.1:0", "--test-hooks"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("binary starts");
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut line = String::new();
+    stdout.read_line(&mut line).unwrap();
+    let url = line
+        .trim()
+        .strip_prefix("gifting-sandbox listening on ")
+        .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
+        .to_owned();
+    assert!(url.starts_with("http://127.0.0.1:"));
+    assert_ne!(url, "http://127.0.0.1:0");
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let secret_token = "tok-should-never-be-logged-123";
+    rt.block_on(async {
+        let http = reqwest::Client::new();
+        let cfg = http.get(format!("{url}/config.json")).send().await.unwrap();
+        assert_eq!(cfg.status(), StatusCode::OK);
+        let res = http
+            .post(format!("{url}/oauth/revoke?token={secret_token}"))
+            .header(
+                "authorization",
+                "Basic Z2lmdGluZy1jb25zb2xlOnNhbmRib3gtc2VjcmV0",
+            )
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), StatusCode::OK);
+        let res = http
+            .get(format!("{url}/api/v3/me"))
+            .bearer_auth(secret_token)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), StatusCode::UNAUTHORIZED);
+    });
+    let status = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let exit = child.wait().unwrap();
+    assert!(exit.success(), "clean exit on SIGTERM: {exit:?}");
+    let mut rest = String::new();
+    stdout.read_to_string(&mut rest).unwrap();
+    assert_eq!(rest, "", "exactly one stdout line");
+    let mut logs = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut logs)
+        .unwrap();
+    assert!(logs.contains("/oauth/revoke"), "{logs}");
+    assert!(logs.contains("/config.json"));
+    assert!(logs.contains("401"));
+    assert!(!logs.contains(secret_token), "{logs}");
+    assert!(!logs.contains("sandbox-secret"));
+    assert!(!logs.contains("?token"));
+}

@@ -1,0 +1,59 @@
+// Checks a Trunk release build before anything serves it: the page loads the
+// app through boot.js (no inline script), every local file it names exists,
+// and the wasm is a complete, valid module. A broken dist/ would otherwise
+// show up only as a blank page in the browser.
+//
+//   node scripts/check-dist.mjs [DIST]      (default: dist)
+
+import { existsSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+
+const dist = process.argv[2] ?? "dist";
+const problems = [];
+const indexPath = path.join(dist, "index.html");
+
+if (!existsSync(indexPath)) {
+  console.error(`error: ${indexPath} is missing`);
+  process.exit(1);
+}
+const html = readFileSync(indexPath, "utf8");
+
+for (const tag of html.match(/<script\b[^>]*>/g) ?? []) {
+  if (!/\bsrc=/.test(tag)) problems.push(`inline script (the CSP blocks it): ${tag}`);
+}
+const boot = /<script\b[^>]*\bdata-gifting-boot\b[^>]*>/.exec(html)?.[0];
+if (!boot) {
+  problems.push("no <script data-gifting-boot> loader: check pattern_script in Trunk.toml");
+} else {
+  for (const attr of ["src", "data-js", "data-wasm"]) {
+    if (!new RegExp(`\\b${attr}="/[^"]+"`).test(boot)) problems.push(`loader tag lacks ${attr}: ${boot}`);
+  }
+}
+
+// Every root-relative file the page names must be in dist/.
+const referenced = new Set();
+for (const match of html.matchAll(/\b(?:src|href|data-js|data-wasm)="\/([^"?#]+)"/g)) {
+  referenced.add(match[1]);
+}
+for (const file of referenced) {
+  const full = path.join(dist, file);
+  if (!existsSync(full)) problems.push(`index.html names /${file}, which is not in ${dist}/`);
+  else if (statSync(full).size === 0) problems.push(`${full} is empty`);
+}
+
+for (const file of referenced) {
+  if (!file.endsWith(".wasm") || !existsSync(path.join(dist, file))) continue;
+  try {
+    new WebAssembly.Module(readFileSync(path.join(dist, file)));
+  } catch (error) {
+    problems.push(`${path.join(dist, file)} is not a valid wasm module: ${error.message}`);
+  }
+}
+if (![...referenced].some((file) => file.endsWith(".wasm"))) problems.push("index.html names no .wasm");
+
+if (problems.length > 0) {
+  for (const problem of problems) console.error(`error: ${problem}`);
+  console.error("(if another trunk build ran at the same time in this checkout, run make build again)");
+  process.exit(1);
+}
+console.log(`ok    ${dist}/: loader, ${referenced.size} files, wasm valid`);

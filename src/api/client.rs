@@ -1,0 +1,225 @@
+//! The one HTTP client of the console: bearer token, refresh, retries, timeouts, cancellation
+//! and typed errors, so pages only say what they want.
+
+use std::time::Duration;
+
+use gloo_net::http::Method;
+use leptos::prelude::*;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+
+use super::cancel::CancelScope;
+use super::error::ApiError;
+use super::retry::{
+    parse_retry_after, Decision, Outcome, RequestKind, RetryPolicy, REQUEST_TIMEOUT_MS,
+};
+use super::status::NetStatus;
+use super::transport::{send_once, Outgoing, RawResponse, SendError};
+use crate::auth::{Auth, SessionEnd};
+use crate::browser::{navigator_online, now_ms, sleep};
+
+/// A successful answer with what pages may need beyond the body.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ApiResponse<T> {
+    /// 2xx status, e.g. 201 after a SCIM create.
+    pub status: u16,
+    /// The `Location` header, e.g. the created SCIM user's URL.
+    pub location: Option<String>,
+    pub body: T,
+}
+
+/// The console's platform client. Get one with [`super::use_api`] in a component's body; its
+/// requests are cancelled when that component goes away. `Copy`: move it into closures.
+#[derive(Clone, Copy)]
+pub struct ApiClient {
+    auth: Auth,
+    net: NetStatus,
+    /// Disposed with the component that asked for this client; gone means cancelled.
+    scope: StoredValue<CancelScope, LocalStorage>,
+}
+
+impl ApiClient {
+    /// A client whose requests end with `scope`. Pages use [`super::use_api`] instead.
+    pub fn new(auth: Auth, net: NetStatus, scope: CancelScope) -> Self {
+        Self {
+            auth,
+            net,
+            scope: StoredValue::new_local(scope),
+        }
+    }
+
+    /// GET `path_and_query` (e.g. `/api/v3/send?page=2&per_page=25`) and decode the JSON body.
+    /// Retried on network errors, 5xx and 429.
+    pub async fn get_json<T: DeserializeOwned>(&self, path_and_query: &str) -> Result<T, ApiError> {
+        self.get(path_and_query).await.map(|r| r.body)
+    }
+
+    /// As [`ApiClient::get_json`], keeping the status and `Location`.
+    pub async fn get<T: DeserializeOwned>(
+        &self,
+        path_and_query: &str,
+    ) -> Result<ApiResponse<T>, ApiError> {
+        let raw = self.request(Method::GET, path_and_query, None).await?;
+        decode(Method::GET, path_and_query, raw)
+    }
+
+    /// POST a JSON body. Never retried automatically: a create is not idempotent, so the page
+    /// reports the error and keeps the user's input for a resend.
+    pub async fn post_json<B: Serialize + ?Sized, T: DeserializeOwned>(
+        &self,
+        path: &str,
+        body: &B,
+    ) -> Result<ApiResponse<T>, ApiError> {
+        self.write(Method::POST, path, body).await
+    }
+
+    /// PUT a JSON body. Never retried automatically, as [`ApiClient::post_json`].
+    pub async fn put_json<B: Serialize + ?Sized, T: DeserializeOwned>(
+        &self,
+        path: &str,
+        body: &B,
+    ) -> Result<ApiResponse<T>, ApiError> {
+        self.write(Method::PUT, path, body).await
+    }
+
+    /// Aborts this client's requests in flight and refuses new ones.
+    pub fn cancel(&self) {
+        if let Some(scope) = self.scope.try_get_value() {
+            scope.cancel();
+        }
+    }
+
+    async fn write<B: Serialize + ?Sized, T: DeserializeOwned>(
+        &self,
+        method: Method,
+        path: &str,
+        body: &B,
+    ) -> Result<ApiResponse<T>, ApiError> {
+        let json = serde_json::to_string(body).map_err(|e| ApiError::Decode {
+            endpoint: endpoint_name(&method, path),
+            detail: format!("the request could not be encoded: {e}"),
+        })?;
+        let raw = self.request(method.clone(), path, Some(json)).await?;
+        decode(method, path, raw)
+    }
+
+    /// Sends until success or a final error: bearer token (refreshed ahead of expiry), one
+    /// refresh-and-retry on 401, and for reads the retry policy.
+    async fn request(
+        &self,
+        method: Method,
+        path: &str,
+        body: Option<String>,
+    ) -> Result<RawResponse, ApiError> {
+        let Some(scope) = self.scope.try_get_value() else {
+            return Err(ApiError::Cancelled);
+        };
+        let policy = RetryPolicy::default();
+        let kind = if method == Method::GET {
+            RequestKind::Read
+        } else {
+            RequestKind::Write
+        };
+        let url = self.auth.config().api_url(path);
+        let media = if path.starts_with("/api/scim/") {
+            "application/scim+json"
+        } else {
+            "application/json"
+        };
+        let mut tries = 0;
+        let mut refreshed_after_401 = false;
+        loop {
+            if scope.is_cancelled() {
+                return Err(ApiError::Cancelled);
+            }
+            let token = self.auth.access_token().await?;
+            let mut headers = vec![
+                ("Authorization", format!("Bearer {token}")),
+                ("Accept", format!("{media}, application/json")),
+            ];
+            if body.is_some() {
+                headers.push(("Content-Type", media.to_string()));
+            }
+            let outgoing = Outgoing {
+                method: method.clone(),
+                url: &url,
+                headers,
+                body: body.clone(),
+            };
+            tries += 1;
+            let (outcome, response) = match send_once(outgoing, &scope, REQUEST_TIMEOUT_MS).await {
+                Ok(response) if (200..300).contains(&response.status) => return Ok(response),
+                Ok(response) if response.status == 401 => {
+                    if refreshed_after_401 {
+                        // A fresh token was refused too: the grant is gone.
+                        self.auth.end(SessionEnd::Expired);
+                        return Err(ApiError::Unauthorized);
+                    }
+                    refreshed_after_401 = true;
+                    self.auth.recover_from_unauthorized(&token).await?;
+                    // The retry after a refresh is not one of the policy's tries.
+                    tries -= 1;
+                    continue;
+                }
+                Ok(response) => (Outcome::Status(response.status), Some(response)),
+                Err(SendError::Cancelled) => return Err(ApiError::Cancelled),
+                Err(SendError::Timeout) => return Err(ApiError::Timeout),
+                Err(SendError::Network) if !navigator_online() => {
+                    // Retrying now is pointless; the screen retries when the browser is back.
+                    self.net.note_offline();
+                    return Err(ApiError::Offline);
+                }
+                Err(SendError::Network) => (Outcome::Network, None),
+            };
+            let retry_after_ms = response
+                .as_ref()
+                .and_then(|r| r.headers.get("Retry-After"))
+                .and_then(|v| parse_retry_after(&v, now_ms()));
+            match policy.decide(kind, tries, outcome, retry_after_ms, js_sys::Math::random()) {
+                Decision::Retry { delay_ms, busy } => {
+                    if busy {
+                        self.net.note_busy_until(now_ms() + delay_ms as i64);
+                    }
+                    sleep(Duration::from_millis(delay_ms)).await;
+                    if busy {
+                        self.net.note_busy_over();
+                    }
+                }
+                Decision::GiveUp => {
+                    return Err(match response {
+                        Some(r) => ApiError::from_response(r.status, &r.body, retry_after_ms),
+                        None => ApiError::Network,
+                    })
+                }
+            }
+        }
+    }
+}
+
+/// "GET /api/v3/send": the method and path, without the query, for error messages.
+fn endpoint_name(method: &Method, path: &str) -> String {
+    let path = path.split('?').next().unwrap_or(path);
+    format!("{method} {path}")
+}
+
+fn decode<T: DeserializeOwned>(
+    method: Method,
+    path: &str,
+    raw: RawResponse,
+) -> Result<ApiResponse<T>, ApiError> {
+    // An empty 2xx body reads as JSON null, so `()` and `Option<_>` callers work.
+    let text = if raw.body.trim().is_empty() {
+        "null"
+    } else {
+        raw.body.as_str()
+    };
+    let body = serde_json::from_str(text).map_err(|e| ApiError::Decode {
+        endpoint: endpoint_name(&method, path),
+        detail: e.to_string(),
+    })?;
+    Ok(ApiResponse {
+        status: raw.status,
+        location: raw.headers.get("Location"),
+        body,
+    })
+}

@@ -1,0 +1,44 @@
+//! The request layer every page uses. Pages never call `gloo-net` themselves.
+//!
+//! ```ignore
+//! let api = use_api(); // in the component body: ties the requests to this screen
+//! let sends = LocalResource::new(move || async move {
+//!     api.get_json::<SendPage>("/api/v3/send?page=1").await
+//! });
+//! ```
+//!
+//! What the layer does for every request: adds the bearer token (refreshed a little before it
+//! expires, single-flight), refreshes once and retries once on a 401, retries reads on network
+//! errors / 5xx / 429 (see [`retry`]), aborts after 15 s, aborts when the screen that asked is
+//! left, and maps every failure to an [`ApiError`] with a plain [`ApiError::user_message`].
+
+pub mod cancel;
+mod client;
+mod error;
+pub mod retry;
+mod status;
+pub(crate) mod transport;
+
+pub use cancel::CancelScope;
+pub use client::{ApiClient, ApiResponse};
+pub use error::ApiError;
+pub use status::NetStatus;
+
+use crate::auth::use_auth;
+use leptos::prelude::use_context;
+
+/// The platform client for the calling component. Call it in the component body (not inside
+/// an async block): the requests it makes are aborted when this component is disposed, so
+/// an answer for a screen the user left never lands on the next one.
+pub fn use_api() -> ApiClient {
+    ApiClient::new(
+        use_auth(),
+        use_net_status(),
+        CancelScope::for_current_owner(),
+    )
+}
+
+/// The console-wide connection state (offline, busy).
+pub fn use_net_status() -> NetStatus {
+    use_context::<NetStatus>().expect("use_net_status() called outside the console's <App/>")
+}

@@ -1,0 +1,83 @@
+//! One HTTP exchange: send, read the whole body, with a timeout and the screen's cancel scope.
+//! Retries, tokens and error mapping live above this, in [`super::client`].
+
+use std::cell::Cell;
+use std::rc::Rc;
+
+use gloo_net::http::{Headers, Method, RequestBuilder};
+
+use super::cancel::CancelScope;
+use crate::browser::Timer;
+
+/// An answer with its whole body read.
+pub(crate) struct RawResponse {
+    pub status: u16,
+    pub headers: Headers,
+    pub body: String,
+}
+
+/// Why no answer came.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum SendError {
+    Network,
+    Timeout,
+    Cancelled,
+}
+
+/// A request about to be sent.
+pub(crate) struct Outgoing<'a> {
+    pub method: Method,
+    pub url: &'a str,
+    pub headers: Vec<(&'static str, String)>,
+    pub body: Option<String>,
+}
+
+/// Sends `request` once; aborted after `timeout_ms` or when `scope` is cancelled.
+pub(crate) async fn send_once(
+    request: Outgoing<'_>,
+    scope: &CancelScope,
+    timeout_ms: u32,
+) -> Result<RawResponse, SendError> {
+    let flight = scope.enter().ok_or(SendError::Cancelled)?;
+    let timed_out = Rc::new(Cell::new(false));
+    let _timer = {
+        let timed_out = timed_out.clone();
+        let controller = flight.controller.clone();
+        Timer::once(timeout_ms, move || {
+            timed_out.set(true);
+            controller.abort();
+        })
+    };
+
+    let signal = flight.controller.signal();
+    let mut builder = RequestBuilder::new(request.url)
+        .method(request.method)
+        .abort_signal(Some(&signal));
+    for (name, value) in &request.headers {
+        builder = builder.header(name, value);
+    }
+    let built = match request.body {
+        Some(body) => builder.body(body),
+        None => builder.build(),
+    };
+    let result = match built {
+        Ok(req) => match req.send().await {
+            Ok(response) => response.text().await.map(|body| RawResponse {
+                status: response.status(),
+                headers: response.headers(),
+                body,
+            }),
+            Err(e) => Err(e),
+        },
+        Err(e) => Err(e),
+    };
+    result.map_err(|_| {
+        if timed_out.get() {
+            SendError::Timeout
+        } else if scope.is_cancelled() {
+            SendError::Cancelled
+        } else {
+            SendError::Network
+        }
+    })
+}

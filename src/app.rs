@@ -1,0 +1,200 @@
+//! The application: configuration, shell, sign-in gate and routes.
+//!
+//! Adding a screen takes two lines here: its entry in [`SCREENS`] (navigation and home) and
+//! its `<Route>` in [`AppRoutes`].
+
+use std::sync::Arc;
+
+use leptos::either::EitherOf3;
+use leptos::prelude::*;
+use leptos_router::components::{Route, Router, Routes};
+use leptos_router::hooks::use_location;
+use leptos_router::path;
+
+use crate::api::{ApiClient, CancelScope, NetStatus};
+use crate::auth::flow::CallbackParams;
+use crate::auth::{use_auth, Auth};
+use crate::components::Loading;
+use crate::config::{load_config, Config, ConfigError};
+use crate::pages::callback::Callback;
+use crate::pages::campaigns::{CampaignPage, CampaignsPage};
+use crate::pages::catalog::CatalogRoutes;
+use crate::pages::home::Home;
+use crate::pages::not_found::NotFound;
+use crate::pages::sends::SendsPage;
+use crate::pages::signin::SignIn;
+use crate::pages::teams::{ActiveUsersPage, TeamPage, TeamsPage};
+use crate::pages::users::{NewUserPage, UserPage, UsersPage};
+use crate::shell::{provide_current_user, Banners, Header, MainNav};
+
+/// A screen in the main navigation and on the home screen.
+pub struct Screen {
+    /// Route path, e.g. `/sends`.
+    pub path: &'static str,
+    /// Navigation label in the platform's words, e.g. "Sends".
+    pub label: &'static str,
+    /// One sentence for the home screen.
+    pub summary: &'static str,
+}
+
+/// The screens that exist, in navigation order. One line per screen, e.g.
+/// `Screen { path: "/sends", label: "Sends", summary: "Every gift sent in the organization." },`
+/// Only screens that are built belong here: the navigation never shows a stub.
+pub const SCREENS: &[Screen] = &[
+    Screen {
+        path: "/users",
+        label: "Users",
+        summary: "Find, add and change the people of the organization.",
+    },
+    Screen {
+        path: "/teams",
+        label: "Teams",
+        summary: "Team groups, their budgets and members.",
+    },
+    Screen {
+        path: "/sends",
+        label: "Sends",
+        summary: "Every gift sent in the organization: status, history, spend and export.",
+    },
+    Screen {
+        path: "/campaigns",
+        label: "Campaigns",
+        summary: "The active campaigns (touches) gifts are sent from.",
+    },
+    Screen {
+        path: "/catalog",
+        label: "Catalog",
+        summary: "The marketplace's gifts, with their prices, variants and filters.",
+    },
+];
+
+/// The routes of the signed-in console. One line per screen, next to its [`SCREENS`] entry.
+#[component]
+fn AppRoutes() -> impl IntoView {
+    view! {
+        <Routes fallback=|| view! { <NotFound /> }>
+            <Route path=path!("/") view=Home />
+            <Route path=path!("/users") view=UsersPage />
+            <Route path=path!("/users/new") view=NewUserPage />
+            <Route path=path!("/users/:id") view=UserPage />
+            <Route path=path!("/teams") view=TeamsPage />
+            <Route path=path!("/teams/users") view=ActiveUsersPage />
+            <Route path=path!("/teams/:id") view=TeamPage />
+            <Route path=path!("/sends") view=SendsPage />
+            <Route path=path!("/campaigns") view=CampaignsPage />
+            <Route path=path!("/campaigns/:id") view=CampaignPage />
+            <CatalogRoutes />
+        </Routes>
+    }
+}
+
+/// The whole console: reads `/config.json`, then starts the app or explains what is wrong.
+#[component]
+pub fn Root() -> impl IntoView {
+    // Before anything renders: take `code`/`state` out of the address bar.
+    let callback = CallbackParams::capture_from_address_bar();
+    let config = LocalResource::new(load_config);
+    // Not a <Suspense>: a screen reading a resource without its own boundary would otherwise
+    // blank the whole console while it loads.
+    move || match config.get() {
+        None => EitherOf3::A(view! {
+            <main id="main">
+                <Loading />
+            </main>
+        }),
+        Some(Ok(config)) => {
+            EitherOf3::B(view! { <App config=Arc::new(config) callback=callback.clone() /> })
+        }
+        Some(Err(error)) => EitherOf3::C(view! { <ConfigErrorScreen error /> }),
+    }
+}
+
+#[component]
+fn ConfigErrorScreen(error: ConfigError) -> impl IntoView {
+    view! {
+        <header class="site-header">
+            <span class="brand">"Gifting Console"</span>
+        </header>
+        <main id="main">
+            <section class="panel config-error" role="alert" data-testid="config-error">
+                <h1>"The console is not configured correctly"</h1>
+                <p>{error.to_string()}</p>
+                <p>
+                    "Whoever deployed the console can fix this in config.json; then reload this page."
+                </p>
+            </section>
+        </main>
+    }
+}
+
+#[component]
+fn App(config: Arc<Config>, callback: Option<CallbackParams>) -> impl IntoView {
+    let net = NetStatus::new();
+    net.listen_to_browser();
+    provide_context(net);
+    let auth = Auth::new(config.clone());
+    provide_context(auth);
+    // The header's request lives as long as the app, not as long as one screen.
+    provide_current_user(ApiClient::new(auth, net, CancelScope::new()));
+
+    view! {
+        <Router>
+            <a class="skip-link" href="#main">
+                "Skip to main content"
+            </a>
+            <Header />
+            <MainNav />
+            <Banners />
+            <main id="main" tabindex="-1">
+                <ErrorBoundary fallback=|errors| view! { <ViewErrors errors /> }>
+                    <Content redirect_path=config.redirect_path.clone() callback />
+                </ErrorBoundary>
+            </main>
+        </Router>
+    }
+}
+
+/// The callback route, the sign-in gate, or the signed-in routes.
+#[component]
+fn Content(redirect_path: String, callback: Option<CallbackParams>) -> impl IntoView {
+    let auth = use_auth();
+    let location = use_location();
+    let on_callback = Memo::new(move |_| location.pathname.with(|p| *p == redirect_path));
+    let signed_in = Memo::new(move |_| auth.is_signed_in());
+    // The callback's parameters are used once: a later visit to the route gets none.
+    let callback = StoredValue::new(callback);
+    move || {
+        if on_callback.get() {
+            let params = callback.try_update_value(Option::take).flatten();
+            EitherOf3::A(view! { <Callback params /> })
+        } else if !signed_in.get() {
+            EitherOf3::B(view! { <SignIn /> })
+        } else {
+            EitherOf3::C(view! { <AppRoutes /> })
+        }
+    }
+}
+
+/// Shown when a view produced an error nothing closer handled.
+#[component]
+fn ViewErrors(errors: ArcRwSignal<Errors>) -> impl IntoView {
+    let list = {
+        let errors = errors.clone();
+        move || {
+            errors
+                .get()
+                .into_iter()
+                .map(|(_, e)| view! { <li>{e.to_string()}</li> })
+                .collect_view()
+        }
+    };
+    view! {
+        <section class="error-panel" role="alert">
+            <h1>"Something went wrong on this screen"</h1>
+            <ul>{list}</ul>
+            <button type="button" class="button" on:click=move |_| errors.update(|e| *e = Errors::default())>
+                "Try again"
+            </button>
+        </section>
+    }
+}

@@ -1,0 +1,202 @@
+//! Sign-in, the session, refresh and sign-out.
+//!
+//! Pages only need [`use_auth`] for questions such as "was the `marketplace` scope granted?"
+//! ([`Auth::has_scope`]); requests go through [`crate::api::use_api`], which asks this module
+//! for a valid token.
+
+pub mod flow;
+pub mod refresh;
+pub mod session;
+pub mod token_endpoint;
+
+use std::rc::Rc;
+use std::sync::Arc;
+
+use leptos::prelude::*;
+
+use crate::api::ApiError;
+use crate::browser::{now_ms, origin};
+use crate::config::Config;
+use flow::{check_callback, CallbackError, CallbackParams};
+use refresh::{RefreshError, RefreshTransport, Refresher};
+use session::{PendingSignIn, Session, SessionStore};
+
+/// Why the tab is signed out, so the sign-in screen can say so.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SessionEnd {
+    /// The user pressed "Sign out".
+    SignedOut,
+    /// The session could not be renewed (refresh refused, token revoked elsewhere).
+    Expired,
+}
+
+/// The tab's sign-in state and the OAuth client. `Copy`: use it freely in view closures.
+/// Lives as long as the reactive owner that created it (the app).
+#[derive(Clone, Copy)]
+pub struct Auth {
+    config: StoredValue<Arc<Config>>,
+    store: SessionStore,
+    refresher: StoredValue<Refresher, LocalStorage>,
+    ended: RwSignal<Option<SessionEnd>>,
+}
+
+impl Auth {
+    /// Loads the session this tab already has, if any; refreshes through the token endpoint.
+    pub fn new(config: Arc<Config>) -> Self {
+        let for_transport = config.clone();
+        let transport: RefreshTransport = Rc::new(move |refresh_token: String| {
+            let config = for_transport.clone();
+            Box::pin(async move { token_endpoint::refresh(&config, &refresh_token).await })
+        });
+        Self::with_transport(config, transport)
+    }
+
+    /// As [`Auth::new`], with the refresh request replaced (tests count refreshes with it).
+    pub fn with_transport(config: Arc<Config>, transport: RefreshTransport) -> Self {
+        Auth {
+            config: StoredValue::new(config),
+            store: SessionStore::load(),
+            refresher: StoredValue::new_local(Refresher::new(transport)),
+            ended: RwSignal::new(None),
+        }
+    }
+
+    pub fn config(&self) -> Arc<Config> {
+        self.config.get_value()
+    }
+
+    pub fn store(&self) -> SessionStore {
+        self.store
+    }
+
+    /// `None` once the app that owns this `Auth` is gone.
+    fn refresher(&self) -> Option<Refresher> {
+        self.refresher.try_get_value()
+    }
+
+    /// Reactive: whether this tab has a session.
+    pub fn is_signed_in(&self) -> bool {
+        self.store.with(|s| s.is_some())
+    }
+
+    /// Reactive: whether the session's granted scope includes `scope`, e.g.
+    /// [`gifting_api::oauth::SCOPE_MARKETPLACE`]. False when signed out.
+    pub fn has_scope(&self, scope: &str) -> bool {
+        self.store.with(|s| s.is_some_and(|s| s.has_scope(scope)))
+    }
+
+    /// Reactive: the granted scopes, space-separated ("" when signed out).
+    pub fn granted_scope(&self) -> String {
+        self.store
+            .with(|s| s.map(|s| s.scope.clone()).unwrap_or_default())
+    }
+
+    /// Reactive: why the tab is signed out, if it was signed in before.
+    pub fn ended(&self) -> Option<SessionEnd> {
+        self.ended.get()
+    }
+
+    /// Starts a sign-in: remembers `state`, the PKCE verifier and `return_to` for this tab,
+    /// then leaves for the authorization server. `Err` only when the browser cannot provide
+    /// random numbers or refuses the navigation.
+    pub fn begin_sign_in(&self, return_to: &str) -> Result<(), String> {
+        let state = flow::new_state()?;
+        let verifier = flow::new_verifier()?;
+        let config = self.config();
+        let url = flow::authorize_url(&config, &origin(), &state, &verifier);
+        session::save_pending(&PendingSignIn {
+            state,
+            verifier,
+            return_to: flow::safe_return_to(return_to, &config.redirect_path),
+        });
+        crate::browser::go_to(&url)
+    }
+
+    /// Finishes a sign-in from the callback's parameters: checks `state` against this tab's
+    /// pending sign-in (used up either way), exchanges the code, stores the session.
+    /// Returns the route to open.
+    pub async fn complete_sign_in(&self, params: &CallbackParams) -> Result<String, CallbackError> {
+        let pending = session::take_pending();
+        let code = check_callback(params, pending.as_ref())?;
+        let Some(pending) = pending else {
+            return Err(CallbackError::StateMismatch);
+        };
+        let config = self.config();
+        let redirect_uri = config.redirect_uri(&origin());
+        let token = token_endpoint::exchange_code(&config, &code, &redirect_uri, &pending.verifier)
+            .await
+            .map_err(|failure| CallbackError::Exchange(failure.user_message()))?;
+        let session = Session::from_token_response(&token, now_ms(), &config.scope);
+        self.ended.set(None);
+        self.store.set(session);
+        Ok(pending.return_to)
+    }
+
+    /// Revokes the token, then clears the session whatever the revocation's outcome.
+    pub async fn sign_out(&self) {
+        if let Some(session) = self.store.current() {
+            // Best effort: an unreachable platform must not keep the user signed in here.
+            let _ = token_endpoint::revoke(&self.config(), &session.access_token).await;
+        }
+        let _ = session::take_pending();
+        self.end(SessionEnd::SignedOut);
+    }
+
+    /// Clears the session and records why.
+    pub fn end(&self, reason: SessionEnd) {
+        self.store.clear();
+        self.ended.set(Some(reason));
+    }
+
+    /// A token for the next request, refreshed first when it is about to expire (or joining a
+    /// refresh already running).
+    pub(crate) async fn access_token(&self) -> Result<String, ApiError> {
+        let Some(session) = self.store.current() else {
+            return Err(ApiError::Unauthorized);
+        };
+        let refresher = self.refresher().ok_or(ApiError::Cancelled)?;
+        if !session.needs_refresh(now_ms()) && !refresher.is_running() {
+            return Ok(session.access_token);
+        }
+        match refresher.refresh(self.store).await {
+            Ok(fresh) => Ok(fresh.access_token),
+            Err(RefreshError::Rejected) => {
+                self.end(SessionEnd::Expired);
+                Err(ApiError::Unauthorized)
+            }
+            // The old token may still have a little life in it; the request will tell.
+            Err(RefreshError::Unavailable) if !session.is_expired(now_ms()) => {
+                Ok(session.access_token)
+            }
+            Err(RefreshError::Unavailable) => Err(ApiError::Network),
+        }
+    }
+
+    /// After a 401 for `rejected_token`: refresh once (single-flight), unless another request
+    /// already replaced that token, in which case the caller just retries with the new one.
+    pub(crate) async fn recover_from_unauthorized(
+        &self,
+        rejected_token: &str,
+    ) -> Result<(), ApiError> {
+        let Some(session) = self.store.current() else {
+            return Err(ApiError::Unauthorized);
+        };
+        if session.access_token != rejected_token {
+            return Ok(());
+        }
+        let refresher = self.refresher().ok_or(ApiError::Cancelled)?;
+        match refresher.refresh(self.store).await {
+            Ok(_) => Ok(()),
+            Err(RefreshError::Rejected) => {
+                self.end(SessionEnd::Expired);
+                Err(ApiError::Unauthorized)
+            }
+            Err(RefreshError::Unavailable) => Err(ApiError::Network),
+        }
+    }
+}
+
+/// The tab's [`Auth`]. Panics outside the console's app tree (a programming error).
+pub fn use_auth() -> Auth {
+    use_context::<Auth>().expect("use_auth() called outside the console's <App/>")
+}

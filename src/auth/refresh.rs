@@ -1,0 +1,113 @@
+//! Single-flight token refresh.
+//!
+//! Refresh tokens are single use: if two requests refreshed at once, the second would present a
+//! spent token, get `invalid_grant`, and sign the user out. So however many callers ask while a
+//! refresh is running, exactly one refresh request goes out and they all get its result.
+//!
+//! The refresh runs as its own task, not inside any caller: if every caller is cancelled (the
+//! user left the screen), the refresh still finishes and stores the new tokens, because the
+//! platform has already spent the old refresh token.
+
+use std::cell::RefCell;
+use std::future::Future;
+use std::pin::Pin;
+use std::rc::Rc;
+
+use futures::channel::oneshot;
+use gifting_api::oauth::TokenResponse;
+
+use super::session::{Session, SessionStore};
+use crate::browser::now_ms;
+
+/// Why a refresh did not produce a session.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RefreshError {
+    /// The authorization server refused (`invalid_grant`: expired, used or revoked). The
+    /// session is over and has been cleared.
+    Rejected,
+    /// No usable answer (network, 5xx). The session is kept: the refresh token may still work.
+    Unavailable,
+}
+
+/// The future a [`RefreshTransport`] returns.
+pub type RefreshFuture = Pin<Box<dyn Future<Output = Result<TokenResponse, RefreshError>>>>;
+
+/// Performs one refresh request with the given refresh token. Injectable so tests can count
+/// calls; the app's sends `grant_type=refresh_token` to the token endpoint.
+pub type RefreshTransport = Rc<dyn Fn(String) -> RefreshFuture>;
+
+type Waiters = Vec<oneshot::Sender<Result<Session, RefreshError>>>;
+
+/// Runs refreshes one at a time, sharing each result with everyone who asked meanwhile.
+#[derive(Clone)]
+pub struct Refresher {
+    transport: RefreshTransport,
+    /// `Some` while a refresh runs: the callers waiting for it.
+    in_flight: Rc<RefCell<Option<Waiters>>>,
+}
+
+impl Refresher {
+    pub fn new(transport: RefreshTransport) -> Self {
+        Self {
+            transport,
+            in_flight: Rc::new(RefCell::new(None)),
+        }
+    }
+
+    /// Whether a refresh is running now.
+    pub fn is_running(&self) -> bool {
+        self.in_flight.borrow().is_some()
+    }
+
+    /// Refreshes the session in `store`, or joins the refresh already running.
+    /// On success the store holds the new session; on [`RefreshError::Rejected`] it is cleared.
+    pub async fn refresh(&self, store: SessionStore) -> Result<Session, RefreshError> {
+        let (sender, receiver) = oneshot::channel();
+        let start = {
+            let mut in_flight = self.in_flight.borrow_mut();
+            match in_flight.as_mut() {
+                Some(waiters) => {
+                    waiters.push(sender);
+                    false
+                }
+                None => {
+                    *in_flight = Some(vec![sender]);
+                    true
+                }
+            }
+        };
+        if start {
+            let transport = self.transport.clone();
+            let in_flight = self.in_flight.clone();
+            wasm_bindgen_futures::spawn_local(async move {
+                let result = run_once(&transport, store).await;
+                let waiters = in_flight.borrow_mut().take().unwrap_or_default();
+                for waiter in waiters {
+                    let _ = waiter.send(result.clone());
+                }
+            });
+        }
+        receiver.await.unwrap_or(Err(RefreshError::Unavailable))
+    }
+}
+
+async fn run_once(
+    transport: &RefreshTransport,
+    store: SessionStore,
+) -> Result<Session, RefreshError> {
+    let Some(current) = store.current() else {
+        return Err(RefreshError::Rejected);
+    };
+    match transport(current.refresh_token.clone()).await {
+        Ok(token) => {
+            let session = Session::from_token_response(&token, now_ms(), &current.scope);
+            store.set(session.clone());
+            Ok(session)
+        }
+        Err(RefreshError::Rejected) => {
+            store.clear();
+            Err(RefreshError::Rejected)
+        }
+        Err(RefreshError::Unavailable) => Err(RefreshError::Unavailable),
+    }
+}

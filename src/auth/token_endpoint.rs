@@ -1,0 +1,146 @@
+//! The OAuth endpoints over HTTP: code exchange, refresh, revocation.
+//!
+//! These requests never run in a screen's cancel scope: a refresh or exchange abandoned halfway
+//! would leave the platform holding a spent code or refresh token the console never learned
+//! the successor of.
+
+use gifting_api::oauth::{basic_auth_header, OAuthError, TokenRequest, TokenResponse};
+use gifting_api::paths;
+use gloo_net::http::Method;
+
+use super::refresh::RefreshError;
+use crate::api::cancel::CancelScope;
+use crate::api::retry::REQUEST_TIMEOUT_MS;
+use crate::api::transport::{send_once, Outgoing, SendError};
+use crate::config::Config;
+
+/// Why the token endpoint gave no token.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TokenFailure {
+    /// RFC 6749 §5.2 error from the authorization server.
+    Refused(OAuthError),
+    /// No answer.
+    Unreachable,
+    /// An answer that is neither a token nor an OAuth error (e.g. a 502 page).
+    Unexpected { status: u16 },
+}
+
+impl TokenFailure {
+    /// A sentence for the sign-in screen.
+    pub fn user_message(&self) -> String {
+        match self {
+            TokenFailure::Refused(e) => {
+                let what = match e.error.as_str() {
+                    "invalid_grant" => "the sign-in code was not accepted (it may have expired or been used already)",
+                    "invalid_client" => "the console's client id or secret was not accepted",
+                    _ => "the sign-in was refused",
+                };
+                match e
+                    .error_description
+                    .as_deref()
+                    .map(str::trim)
+                    .filter(|d| !d.is_empty())
+                {
+                    Some(d) => format!("Sign-in failed: {what}. The platform said: {d}"),
+                    None => format!("Sign-in failed: {what} ({}).", e.error),
+                }
+            }
+            TokenFailure::Unreachable => {
+                "Sign-in failed: the sign-in service could not be reached.".into()
+            }
+            TokenFailure::Unexpected { status } => format!(
+                "Sign-in failed: the sign-in service answered unexpectedly (HTTP {status})."
+            ),
+        }
+    }
+}
+
+async fn post_token(
+    config: &Config,
+    request: &TokenRequest,
+) -> Result<TokenResponse, TokenFailure> {
+    let url = config.auth_endpoint(paths::OAUTH_TOKEN);
+    let outgoing = Outgoing {
+        method: Method::POST,
+        url: &url,
+        headers: vec![
+            ("Content-Type", "application/x-www-form-urlencoded".into()),
+            ("Accept", "application/json".into()),
+        ],
+        body: Some(request.to_form()),
+    };
+    let response = send_once(outgoing, &CancelScope::new(), REQUEST_TIMEOUT_MS)
+        .await
+        .map_err(|e| match e {
+            SendError::Network | SendError::Timeout | SendError::Cancelled => {
+                TokenFailure::Unreachable
+            }
+        })?;
+    if (200..300).contains(&response.status) {
+        return serde_json::from_str(&response.body).map_err(|_| TokenFailure::Unexpected {
+            status: response.status,
+        });
+    }
+    match serde_json::from_str::<OAuthError>(&response.body) {
+        Ok(error) if (400..500).contains(&response.status) => Err(TokenFailure::Refused(error)),
+        _ => Err(TokenFailure::Unexpected {
+            status: response.status,
+        }),
+    }
+}
+
+/// Exchanges an authorization code, proving possession of the PKCE verifier.
+/// The client secret goes along only when the deployment configured one.
+pub async fn exchange_code(
+    config: &Config,
+    code: &str,
+    redirect_uri: &str,
+    verifier: &str,
+) -> Result<TokenResponse, TokenFailure> {
+    let request = TokenRequest::authorization_code(
+        code,
+        redirect_uri,
+        &config.client_id,
+        config.client_secret.as_deref(),
+        Some(verifier),
+    );
+    post_token(config, &request).await
+}
+
+/// One `grant_type=refresh_token` request.
+pub async fn refresh(config: &Config, refresh_token: &str) -> Result<TokenResponse, RefreshError> {
+    let request = TokenRequest::refresh(
+        refresh_token,
+        &config.client_id,
+        config.client_secret.as_deref(),
+    );
+    post_token(config, &request)
+        .await
+        .map_err(|failure| match failure {
+            // The grant is gone (used, expired, revoked) or the client is not accepted: only a new
+            // sign-in helps.
+            TokenFailure::Refused(_) => RefreshError::Rejected,
+            TokenFailure::Unreachable | TokenFailure::Unexpected { .. } => {
+                RefreshError::Unavailable
+            }
+        })
+}
+
+/// Revokes `access_token` (and with it its refresh token). `Err` when the platform did not
+/// confirm; the caller clears the session either way.
+pub async fn revoke(config: &Config, access_token: &str) -> Result<(), ()> {
+    let url = config.auth_endpoint(&paths::oauth_revoke(access_token));
+    let outgoing = Outgoing {
+        method: Method::POST,
+        url: &url,
+        headers: vec![(
+            "Authorization",
+            basic_auth_header(&config.client_id, config.client_secret.as_deref()),
+        )],
+        body: None,
+    };
+    match send_once(outgoing, &CancelScope::new(), REQUEST_TIMEOUT_MS).await {
+        Ok(response) if (200..300).contains(&response.status) => Ok(()),
+        _ => Err(()),
+    }
+}

@@ -1,0 +1,125 @@
+//! Thin wrappers over the few browser APIs the console uses outside the view layer.
+
+use std::time::Duration;
+
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+
+/// The page's `sessionStorage`, if the browser grants it (private modes may refuse).
+pub fn session_storage() -> Option<web_sys::Storage> {
+    web_sys::window()?.session_storage().ok().flatten()
+}
+
+/// The page's `localStorage`; only used to make sure nothing of ours is in it.
+pub fn local_storage() -> Option<web_sys::Storage> {
+    web_sys::window()?.local_storage().ok().flatten()
+}
+
+/// `N` bytes from `crypto.getRandomValues`, the browser's CSPRNG.
+pub fn random_bytes<const N: usize>() -> Result<[u8; N], String> {
+    let mut bytes = [0u8; N];
+    let crypto = web_sys::window()
+        .ok_or("no window")?
+        .crypto()
+        .map_err(|_| "this browser offers no crypto.getRandomValues")?;
+    crypto
+        .get_random_values_with_u8_array(&mut bytes)
+        .map_err(|_| "crypto.getRandomValues failed")?;
+    Ok(bytes)
+}
+
+/// Current time, Unix milliseconds.
+pub fn now_ms() -> i64 {
+    js_sys::Date::now() as i64
+}
+
+/// `navigator.onLine`; `true` when unknown.
+pub fn navigator_online() -> bool {
+    web_sys::window()
+        .map(|w| w.navigator().on_line())
+        .unwrap_or(true)
+}
+
+/// The page's origin, e.g. `http://127.0.0.1:8080`.
+pub fn origin() -> String {
+    web_sys::window()
+        .and_then(|w| w.location().origin().ok())
+        .unwrap_or_default()
+}
+
+/// Path, query and fragment of the current address.
+pub fn current_route() -> String {
+    let Some(location) = web_sys::window().map(|w| w.location()) else {
+        return "/".into();
+    };
+    format!(
+        "{}{}{}",
+        location.pathname().unwrap_or_else(|_| "/".into()),
+        location.search().unwrap_or_default(),
+        location.hash().unwrap_or_default()
+    )
+}
+
+/// Replaces the current history entry's URL without navigating (used to drop `code`/`state`).
+pub fn replace_url(url: &str) {
+    if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
+        let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(url));
+    }
+}
+
+/// Leaves the console for another address (the authorization server).
+pub fn go_to(url: &str) -> Result<(), String> {
+    web_sys::window()
+        .ok_or("no window")?
+        .location()
+        .assign(url)
+        .map_err(|_| "the browser refused to open the sign-in page".to_string())
+}
+
+/// Resolves after `duration` (a `setTimeout` promise).
+pub async fn sleep(duration: Duration) {
+    let ms = duration.as_millis().min(i32::MAX as u128) as i32;
+    let promise = js_sys::Promise::new(&mut |resolve, _reject| {
+        if let Some(window) = web_sys::window() {
+            let _ = window.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms);
+        }
+    });
+    let _ = JsFuture::from(promise).await;
+}
+
+/// A `setTimeout` that is cleared when dropped.
+pub struct Timer {
+    id: Option<i32>,
+    _callback: wasm_bindgen::closure::Closure<dyn FnMut()>,
+}
+
+impl Timer {
+    /// Calls `f` once after `ms` milliseconds unless the timer is dropped first.
+    pub fn once(ms: u32, f: impl FnOnce() + 'static) -> Self {
+        let mut f = Some(f);
+        let callback = wasm_bindgen::closure::Closure::<dyn FnMut()>::new(move || {
+            if let Some(f) = f.take() {
+                f();
+            }
+        });
+        let id = web_sys::window().and_then(|w| {
+            w.set_timeout_with_callback_and_timeout_and_arguments_0(
+                callback.as_ref().unchecked_ref(),
+                ms.min(i32::MAX as u32) as i32,
+            )
+            .ok()
+        });
+        Self {
+            id,
+            _callback: callback,
+        }
+    }
+}
+
+impl Drop for Timer {
+    fn drop(&mut self) {
+        if let (Some(id), Some(window)) = (self.id, web_sys::window()) {
+            window.clear_timeout_with_handle(id);
+        }
+    }
+}

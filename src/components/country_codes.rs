@@ -1,0 +1,39 @@
+//! ISO country codes as a compact list: the code on screen, the country's name as a hover
+//! title and as visually hidden text, so a screen reader says "United States", not "U S".
+
+use gifting_api::countries;
+use leptos::prelude::*;
+
+/// `<CountryCodes codes=campaign.ship_to_countries.clone() />`
+#[component]
+pub fn CountryCodes(
+    codes: Vec<String>,
+    /// Read before the list by screen readers, e.g. "Ships to".
+    #[prop(into, optional)]
+    label: Option<String>,
+) -> impl IntoView {
+    if codes.is_empty() {
+        return view! { <span class="muted">"None"</span> }.into_any();
+    }
+    let items = codes
+        .into_iter()
+        .map(|code| {
+            let known = countries::country_name(&code);
+            let name = known.unwrap_or(&code).to_string();
+            let known = known.is_some();
+            let spoken = known.then(|| name.clone());
+            view! {
+                <li class="country-codes__item" title=name>
+                    <span aria-hidden=known.then_some("true")>{code}</span>
+                    {spoken.map(|name| view! { <span class="visually-hidden">{name}</span> })}
+                </li>
+            }
+        })
+        .collect_view();
+    view! {
+        <ul class="country-codes" aria-label=label>
+            {items}
+        </ul>
+    }
+    .into_any()
+}

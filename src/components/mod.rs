@@ -1,0 +1,15 @@
+//! Building blocks the screens share. Every one renders text nodes only (never `inner_html`).
+
+pub mod badge;
+pub mod confirm_dialog;
+pub mod country_codes;
+pub mod download;
+pub mod format;
+pub mod page_state;
+pub mod pager;
+pub mod query_href;
+
+pub use badge::{Badge, Tone};
+pub use confirm_dialog::ConfirmDialog;
+pub use page_state::{Empty, ErrorPanel, Loaded, Loading};
+pub use pager::{page_query_from, showing_text, use_page_query, Pager, PAGE_SIZES};

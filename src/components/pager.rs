@@ -1,0 +1,153 @@
+//! Paging for REST v3 lists, with the address bar as the source of truth: `?page=&per_page=`
+//! survive a reload, can be bookmarked, and the back button pages back.
+
+use gifting_api::query::QueryBuilder;
+use gifting_api::rest::{effective_page, effective_per_page, page_count, PageQuery};
+use leptos::either::Either;
+use leptos::prelude::*;
+use leptos_router::hooks::{use_location, use_navigate, use_query_map};
+use leptos_router::params::ParamsMap;
+use leptos_router::NavigateOptions;
+
+/// Page sizes offered; the platform's maximum is 100.
+pub const PAGE_SIZES: [u32; 4] = [10, 25, 50, 100];
+
+/// `page` and `per_page` as the platform will read them from this query (absent or not a
+/// number: the defaults, 1 and 25; out of range: clamped).
+pub fn page_query_from(query: &ParamsMap) -> PageQuery {
+    let number = |key: &str| query.get(key).and_then(|v| v.trim().parse::<i64>().ok());
+    PageQuery::new(
+        effective_page(number("page")),
+        effective_per_page(number("per_page")),
+    )
+}
+
+/// The current screen's paging, following the address bar. Use its `to_query_string()` in the
+/// request: `format!("{}{}", paths::V3_SENDS, paging.get().to_query_string())`.
+pub fn use_page_query() -> Memo<PageQuery> {
+    let query = use_query_map();
+    Memo::new(move |_| query.with(page_query_from))
+}
+
+/// "Showing 26–50 of 63" (en dash), or a sentence for the empty and past-the-end cases.
+pub fn showing_text(page: u32, per_page: u32, total: u64) -> String {
+    if total == 0 {
+        return "Nothing to show".into();
+    }
+    let start = u64::from(page - 1) * u64::from(per_page) + 1;
+    if start > total {
+        return format!("Page {page} is past the end: there are {total} in all");
+    }
+    let end = (start + u64::from(per_page) - 1).min(total);
+    format!("Showing {start}\u{2013}{end} of {total}")
+}
+
+/// The current address with `page` and `per_page` replaced, other parameters kept.
+fn href_for(path: &str, query: &ParamsMap, page: u64, per_page: u32) -> String {
+    let mut builder = QueryBuilder::new();
+    for (key, value) in query.clone() {
+        if key != "page" && key != "per_page" {
+            builder = builder.push(&key, value);
+        }
+    }
+    let builder = builder.push("page", page).push("per_page", per_page);
+    format!("{path}{}", builder.build())
+}
+
+/// A pager link, or its label marked disabled when there is nowhere to go.
+fn page_link(label: &'static str, href: Option<String>) -> impl IntoView {
+    match href {
+        Some(href) => Either::Left(view! { <a class="pager__link" href=href>{label}</a> }),
+        None => Either::Right(view! {
+            <span class="pager__link" aria-disabled="true">{label}</span>
+        }),
+    }
+}
+
+/// First / previous / next / last links, "Showing 26–50 of 63", and a page-size select.
+/// Place it under a list whose envelope gave `total`.
+#[component]
+pub fn Pager(
+    /// The list's total count from the platform (`total_count`, `total_users`, …).
+    total: u64,
+) -> impl IntoView {
+    let query = use_query_map();
+    let location = use_location();
+    let navigate = use_navigate();
+    let paging = use_page_query();
+
+    let current = move || paging.get().page.unwrap_or(1);
+    let size = move || paging.get().per_page.unwrap_or(25);
+    let last = move || page_count(total, size());
+    // The link to page `want` (clamped), or none when it is the page shown.
+    let href_to = move |want: i64| {
+        let to = want.clamp(1, last() as i64) as u64;
+        (to != u64::from(current()))
+            .then(|| href_for(&location.pathname.get(), &query.get(), to, size()))
+    };
+
+    let on_size = move |ev: leptos::ev::Event| {
+        let Ok(per_page) = event_target_value(&ev).parse::<u32>() else {
+            return;
+        };
+        // Keep the first row on screen in view after the size change.
+        let first_row = u64::from(current() - 1) * u64::from(size());
+        let page = first_row / u64::from(per_page) + 1;
+        let href = href_for(
+            &location.pathname.get_untracked(),
+            &query.get_untracked(),
+            page,
+            per_page,
+        );
+        navigate(&href, NavigateOptions::default());
+    };
+
+    view! {
+        <nav class="pager" aria-label="Pages">
+            <p class="pager__summary" aria-live="polite">
+                {move || showing_text(current(), size(), total)}
+            </p>
+            <div class="pager__links">
+                {move || page_link("First", href_to(1))}
+                {move || page_link("Previous", href_to(i64::from(current()) - 1))}
+                <span class="pager__position">
+                    {move || format!("Page {} of {}", current(), last())}
+                </span>
+                {move || page_link("Next", href_to(i64::from(current()) + 1))}
+                {move || page_link("Last", href_to(last() as i64))}
+            </div>
+            <label class="pager__size">
+                "Rows per page "
+                <select on:change=on_size prop:value=move || size().to_string()>
+                    {PAGE_SIZES
+                        .into_iter()
+                        .map(|n| {
+                            view! {
+                                <option value=n.to_string() selected=move || size() == n>
+                                    {n.to_string()}
+                                </option>
+                            }
+                        })
+                        .collect_view()}
+                </select>
+            </label>
+        </nav>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn showing_text_covers_first_middle_last_and_empty() {
+        assert_eq!(showing_text(1, 25, 63), "Showing 1–25 of 63");
+        assert_eq!(showing_text(2, 25, 63), "Showing 26–50 of 63");
+        assert_eq!(showing_text(3, 25, 63), "Showing 51–63 of 63");
+        assert_eq!(showing_text(1, 25, 0), "Nothing to show");
+        assert_eq!(
+            showing_text(9, 25, 63),
+            "Page 9 is past the end: there are 63 in all"
+        );
+    }
+}

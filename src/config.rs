@@ -1,0 +1,376 @@
+//! Runtime configuration: `/config.json`, read once at start.
+//!
+//! One built `dist/` serves every environment: only this file changes. Every field is checked
+//! here, so a typo shows a screen naming the field instead of failing later in some request.
+
+use std::fmt;
+
+use serde_json::{Map, Value};
+
+/// Where the console finds its configuration, relative to the page's origin.
+pub const CONFIG_PATH: &str = "/config.json";
+/// Used when `scope` is absent.
+pub const DEFAULT_SCOPE: &str = "scim marketplace";
+/// Used when `redirect_path` is absent.
+pub const DEFAULT_REDIRECT_PATH: &str = "/auth/callback";
+
+/// The validated configuration. URLs carry no trailing slash, so `base_url + path` is right.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Config {
+    /// Origin (and optional path prefix) of the platform API, e.g. `https://api.example.com`.
+    pub base_url: String,
+    /// Origin (and optional path prefix) of the OAuth endpoints.
+    pub auth_url: String,
+    pub client_id: String,
+    /// Sent to the token endpoint when present. Anyone who loads the console can read it, so
+    /// a public deployment leaves it out and relies on PKCE.
+    pub client_secret: Option<String>,
+    /// Space-separated scopes to ask for, normalised to single spaces.
+    pub scope: String,
+    /// Path of the OAuth callback route on this origin; starts with `/`.
+    pub redirect_path: String,
+}
+
+/// What is wrong with the configuration. `field` is `None` when the file itself is the problem.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConfigError {
+    pub field: Option<&'static str>,
+    pub problem: String,
+}
+
+impl ConfigError {
+    fn field(field: &'static str, problem: impl Into<String>) -> Self {
+        Self {
+            field: Some(field),
+            problem: problem.into(),
+        }
+    }
+
+    fn file(problem: impl Into<String>) -> Self {
+        Self {
+            field: None,
+            problem: problem.into(),
+        }
+    }
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.field {
+            Some(field) => write!(f, "{CONFIG_PATH}: `{field}` {}", self.problem),
+            None => write!(f, "{CONFIG_PATH}: {}", self.problem),
+        }
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+impl Config {
+    /// The absolute URL of the OAuth callback on the origin the console runs on.
+    pub fn redirect_uri(&self, origin: &str) -> String {
+        format!("{}{}", origin.trim_end_matches('/'), self.redirect_path)
+    }
+
+    /// `base_url` joined with an API path such as `/api/v3/me?x=1`.
+    pub fn api_url(&self, path_and_query: &str) -> String {
+        format!("{}{path_and_query}", self.base_url)
+    }
+
+    /// `auth_url` joined with an OAuth path such as `/oauth/token`.
+    pub fn auth_endpoint(&self, path_and_query: &str) -> String {
+        format!("{}{path_and_query}", self.auth_url)
+    }
+}
+
+/// Parses and checks the text of `/config.json`.
+pub fn parse_config(text: &str) -> Result<Config, ConfigError> {
+    let value: Value = serde_json::from_str(text)
+        .map_err(|e| ConfigError::file(format!("is not valid JSON ({e})")))?;
+    let Value::Object(map) = value else {
+        return Err(ConfigError::file("must be a JSON object"));
+    };
+    Ok(Config {
+        base_url: http_url(&map, "base_url")?,
+        auth_url: http_url(&map, "auth_url")?,
+        client_id: client_id(&map)?,
+        client_secret: client_secret(&map)?,
+        scope: scope(&map)?,
+        redirect_path: redirect_path(&map)?,
+    })
+}
+
+/// A string field; `Ok(None)` when absent or null.
+fn optional_string(
+    map: &Map<String, Value>,
+    field: &'static str,
+) -> Result<Option<String>, ConfigError> {
+    match map.get(field) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s.clone())),
+        Some(other) => Err(ConfigError::field(
+            field,
+            format!("must be a string, found {}", json_kind(other)),
+        )),
+    }
+}
+
+fn required_string(map: &Map<String, Value>, field: &'static str) -> Result<String, ConfigError> {
+    optional_string(map, field)?.ok_or_else(|| ConfigError::field(field, "is missing"))
+}
+
+fn json_kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// An absolute `http` or `https` URL with a host, without query or fragment.
+fn http_url(map: &Map<String, Value>, field: &'static str) -> Result<String, ConfigError> {
+    let raw = required_string(map, field)?;
+    let url = raw.trim();
+    let bad = |why: &str| {
+        ConfigError::field(
+            field,
+            format!("must be an absolute http(s) URL ({why}), got \"{url}\""),
+        )
+    };
+    let lower = url.to_ascii_lowercase();
+    let rest = if lower.starts_with("https://") {
+        &url[8..]
+    } else if lower.starts_with("http://") {
+        &url[7..]
+    } else {
+        return Err(bad("it must start with http:// or https://"));
+    };
+    if url.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        return Err(bad("it contains spaces"));
+    }
+    if url.contains('?') || url.contains('#') {
+        return Err(bad("it must not carry a query or fragment"));
+    }
+    let host = rest.split('/').next().unwrap_or_default();
+    let host_ok = !host.is_empty()
+        && !host.contains('@')
+        && host
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | ':' | '[' | ']'));
+    if !host_ok {
+        return Err(bad("the host is missing or invalid"));
+    }
+    Ok(url.trim_end_matches('/').to_string())
+}
+
+fn client_id(map: &Map<String, Value>) -> Result<String, ConfigError> {
+    let id = required_string(map, "client_id")?;
+    let id = id.trim();
+    if id.is_empty() {
+        return Err(ConfigError::field("client_id", "must not be empty"));
+    }
+    Ok(id.to_string())
+}
+
+/// Optional; an empty string counts as absent (templated deployments leave it blank).
+fn client_secret(map: &Map<String, Value>) -> Result<Option<String>, ConfigError> {
+    Ok(optional_string(map, "client_secret")?.filter(|s| !s.trim().is_empty()))
+}
+
+/// RFC 6749 §3.3 scope tokens, separated by spaces.
+fn scope(map: &Map<String, Value>) -> Result<String, ConfigError> {
+    let Some(raw) = optional_string(map, "scope")? else {
+        return Ok(DEFAULT_SCOPE.to_string());
+    };
+    let tokens: Vec<&str> = raw.split(' ').filter(|t| !t.is_empty()).collect();
+    if tokens.is_empty() {
+        return Err(ConfigError::field(
+            "scope",
+            "must name at least one scope, e.g. \"scim marketplace\"",
+        ));
+    }
+    let valid = |t: &&str| {
+        t.bytes()
+            .all(|b| b == 0x21 || (0x23..=0x5B).contains(&b) || (0x5D..=0x7E).contains(&b))
+    };
+    if let Some(bad) = tokens.iter().find(|t| !valid(t)) {
+        return Err(ConfigError::field(
+            "scope",
+            format!("contains an invalid scope \"{bad}\""),
+        ));
+    }
+    Ok(tokens.join(" "))
+}
+
+fn redirect_path(map: &Map<String, Value>) -> Result<String, ConfigError> {
+    let Some(path) = optional_string(map, "redirect_path")? else {
+        return Ok(DEFAULT_REDIRECT_PATH.to_string());
+    };
+    let path = path.trim();
+    if !path.starts_with('/') || path.starts_with("//") {
+        return Err(ConfigError::field(
+            "redirect_path",
+            format!("must be a path on this site starting with a single '/', got \"{path}\""),
+        ));
+    }
+    if path.len() == 1 {
+        return Err(ConfigError::field(
+            "redirect_path",
+            "must not be \"/\": that is the home screen",
+        ));
+    }
+    if path
+        .chars()
+        .any(|c| c.is_whitespace() || c.is_control() || c == '?' || c == '#')
+    {
+        return Err(ConfigError::field(
+            "redirect_path",
+            format!("must be a plain path without spaces, query or fragment, got \"{path}\""),
+        ));
+    }
+    Ok(path.to_string())
+}
+
+/// Fetches and checks `/config.json` from the console's own origin.
+pub async fn load_config() -> Result<Config, ConfigError> {
+    use gloo_net::http::Request;
+    use web_sys::RequestCache;
+
+    let response = Request::get(CONFIG_PATH)
+        // A stale copy would keep pointing at an old platform after the file was edited.
+        .cache(RequestCache::NoStore)
+        .send()
+        .await
+        .map_err(|_| ConfigError::file("could not be loaded: the server did not answer"))?;
+    if !response.ok() {
+        return Err(ConfigError::file(format!(
+            "could not be loaded: the server answered HTTP {}",
+            response.status()
+        )));
+    }
+    let text = response
+        .text()
+        .await
+        .map_err(|_| ConfigError::file("could not be read"))?;
+    parse_config(&text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GOOD: &str = r#"{"base_url":"http://127.0.0.1:8080/","auth_url":"https://auth.example.com",
+        "client_id":"gifting-console"}"#;
+
+    #[test]
+    fn defaults_apply_and_urls_lose_their_trailing_slash() {
+        let c = parse_config(GOOD).expect("valid");
+        assert_eq!(c.base_url, "http://127.0.0.1:8080");
+        assert_eq!(c.auth_url, "https://auth.example.com");
+        assert_eq!(c.scope, "scim marketplace");
+        assert_eq!(c.redirect_path, "/auth/callback");
+        assert_eq!(c.client_secret, None);
+        assert_eq!(
+            c.redirect_uri("http://localhost:9"),
+            "http://localhost:9/auth/callback"
+        );
+        assert_eq!(c.api_url("/api/v3/me"), "http://127.0.0.1:8080/api/v3/me");
+    }
+
+    fn field_of(text: &str) -> Option<&'static str> {
+        parse_config(text).expect_err("must be refused").field
+    }
+
+    #[test]
+    fn each_bad_field_is_named() {
+        assert_eq!(
+            field_of(r#"{"auth_url":"http://a","client_id":"c"}"#),
+            Some("base_url")
+        );
+        assert_eq!(
+            field_of(r#"{"base_url":"ftp://a","auth_url":"http://a","client_id":"c"}"#),
+            Some("base_url")
+        );
+        assert_eq!(
+            field_of(r#"{"base_url":"/api","auth_url":"http://a","client_id":"c"}"#),
+            Some("base_url")
+        );
+        assert_eq!(
+            field_of(r#"{"base_url":"http://","auth_url":"http://a","client_id":"c"}"#),
+            Some("base_url")
+        );
+        assert_eq!(
+            field_of(r#"{"base_url":"http://a","auth_url":"http://a?x=1","client_id":"c"}"#),
+            Some("auth_url")
+        );
+        assert_eq!(
+            field_of(r#"{"base_url":"http://a","auth_url":"http://a","client_id":" "}"#),
+            Some("client_id")
+        );
+        assert_eq!(
+            field_of(r#"{"base_url":"http://a","auth_url":"http://a","client_id":7}"#),
+            Some("client_id")
+        );
+        assert_eq!(
+            field_of(
+                r#"{"base_url":"http://a","auth_url":"http://a","client_id":"c","client_secret":1}"#
+            ),
+            Some("client_secret")
+        );
+        assert_eq!(
+            field_of(
+                r#"{"base_url":"http://a","auth_url":"http://a","client_id":"c","scope":"  "}"#
+            ),
+            Some("scope")
+        );
+        assert_eq!(
+            field_of(
+                r#"{"base_url":"http://a","auth_url":"http://a","client_id":"c","scope":"a\"b"}"#
+            ),
+            Some("scope")
+        );
+        assert_eq!(
+            field_of(
+                r#"{"base_url":"http://a","auth_url":"http://a","client_id":"c","redirect_path":"cb"}"#
+            ),
+            Some("redirect_path")
+        );
+        assert_eq!(
+            field_of(
+                r#"{"base_url":"http://a","auth_url":"http://a","client_id":"c","redirect_path":"//evil"}"#
+            ),
+            Some("redirect_path")
+        );
+        assert_eq!(field_of("[1]"), None);
+        assert_eq!(field_of("{"), None);
+    }
+
+    #[test]
+    fn messages_say_what_is_wrong() {
+        let err = parse_config(r#"{"base_url":"nope","auth_url":"http://a","client_id":"c"}"#)
+            .unwrap_err();
+        let text = err.to_string();
+        assert!(text.contains("`base_url`"), "{text}");
+        assert!(text.contains("absolute http(s) URL"), "{text}");
+        assert!(text.contains("\"nope\""), "{text}");
+    }
+
+    #[test]
+    fn optional_fields_are_read() {
+        let c = parse_config(
+            r#"{"base_url":"http://a","auth_url":"http://a","client_id":"c",
+                "client_secret":"s","scope":"scim   marketplace","redirect_path":"/cb"}"#,
+        )
+        .expect("valid");
+        assert_eq!(c.client_secret.as_deref(), Some("s"));
+        assert_eq!(c.scope, "scim marketplace");
+        assert_eq!(c.redirect_path, "/cb");
+        let blank = parse_config(
+            r#"{"base_url":"http://a","auth_url":"http://a","client_id":"c","client_secret":""}"#,
+        )
+        .expect("valid");
+        assert_eq!(blank.client_secret, None);
+    }
+}

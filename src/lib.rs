@@ -1,0 +1,40 @@
+//! The Gifting Console: an admin web console for the gifting platform (Leptos, client-side).
+//!
+//! Layers, bottom up:
+//! - [`config`]: `/config.json`, checked field by field.
+//! - [`auth`]: OAuth sign-in (authorization code + PKCE + state), the session in
+//!   `sessionStorage`, single-flight refresh, sign-out with revocation.
+//! - [`api`]: the one HTTP client pages use ([`api::use_api`]), with retries, timeouts,
+//!   cancellation and typed errors.
+//! - [`components`]: loading/error/empty states, pager, badges, formatting.
+//! - [`pages`]: one module per screen; [`app`] routes to them.
+//!
+//! A screen in a nutshell:
+//! ```ignore
+//! #[component]
+//! pub fn SendsPage() -> impl IntoView {
+//!     let api = use_api();
+//!     let paging = use_page_query();
+//!     let sends = LocalResource::new(move || {
+//!         let path = format!("{}{}", paths::V3_SENDS, paging.get().to_query_string());
+//!         async move { api.get_json::<SendPage>(&path).await }
+//!     });
+//!     view! {
+//!         <h1>"Sends"</h1>
+//!         <Loaded resource=sends let:list>
+//!             <SendsTable sends=list.sends.clone() />
+//!             <Pager total=list.total_count />
+//!         </Loaded>
+//!     }
+//! }
+//! ```
+
+pub mod api;
+pub mod app;
+pub mod auth;
+pub mod browser;
+pub mod components;
+pub mod config;
+pub mod pages;
+pub mod panic;
+pub mod shell;

@@ -1,0 +1,65 @@
+//! The OAuth callback: checks the answer of the authorization server and finishes sign-in.
+//! The parameters were already taken out of the address bar at start-up.
+
+use leptos::either::Either;
+use leptos::prelude::*;
+use leptos_router::hooks::use_navigate;
+use leptos_router::NavigateOptions;
+
+use crate::auth::flow::CallbackParams;
+use crate::auth::use_auth;
+use crate::components::Loading;
+use crate::pages::signin::SignIn;
+
+#[component]
+pub fn Callback(params: Option<CallbackParams>) -> impl IntoView {
+    let auth = use_auth();
+    let navigate = use_navigate();
+    let (failure, set_failure) = signal(None::<String>);
+    let replace = NavigateOptions {
+        replace: true,
+        ..Default::default()
+    };
+
+    let Some(params) = params else {
+        // Nothing came back (a reload or a bookmark of this address).
+        if auth.is_signed_in() {
+            // After this render, not during it.
+            leptos::task::spawn_local(async move { navigate("/", replace) });
+        }
+        return Either::Left(view! { <SignIn /> });
+    };
+
+    leptos::task::spawn_local(async move {
+        match auth.complete_sign_in(&params).await {
+            Ok(route) => navigate(&route, replace),
+            Err(error) => {
+                set_failure.try_set(Some(error.user_message()));
+            }
+        }
+    });
+
+    let start_again = move |_| {
+        if let Err(message) = auth.begin_sign_in("/") {
+            set_failure.set(Some(message));
+        }
+    };
+    let view = move || match failure.get() {
+        None => Either::Left(view! {
+            <section class="panel">
+                <h1>"Signing you in"</h1>
+                <Loading />
+            </section>
+        }),
+        Some(message) => Either::Right(view! {
+            <section class="panel signin">
+                <h1>"Sign-in did not complete"</h1>
+                <p class="error-panel" role="alert" data-testid="signin-error">{message}</p>
+                <button type="button" class="button button--primary" on:click=start_again>
+                    "Sign in"
+                </button>
+            </section>
+        }),
+    };
+    Either::Right(view)
+}

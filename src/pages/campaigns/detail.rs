@@ -1,0 +1,153 @@
+//! `/campaigns/:id`: one campaign with every field the platform gives. An id the platform
+//! does not know shows its own "Touch not found" sentence, not an empty page.
+
+use gifting_api::countries;
+use gifting_api::paths;
+use gifting_api::rest::{Campaign, TouchResponse};
+use leptos::either::EitherOf3;
+use leptos::prelude::*;
+use leptos_router::hooks::use_params_map;
+
+use super::display::{delivery_label, price_text};
+use crate::api::{use_api, ApiError};
+use crate::components::format::{amount, date_time};
+use crate::components::{ErrorPanel, Loading};
+
+#[component]
+pub fn CampaignPage() -> impl IntoView {
+    let api = use_api();
+    let params = use_params_map();
+    let raw_id = Memo::new(move |_| params.with(|p| p.get("id").unwrap_or_default()));
+    let touch = LocalResource::new(move || {
+        let raw = raw_id.get();
+        async move {
+            match raw.trim().parse::<u64>() {
+                Ok(id) => api
+                    .get_json::<TouchResponse>(&paths::v3_touch(id))
+                    .await
+                    .map(|r| r.touch),
+                // Not an id at all: the platform could only say it does not know it.
+                Err(_) => Err(ApiError::NotFound {
+                    message: format!("“{raw}” is not a campaign id."),
+                }),
+            }
+        }
+    });
+    let retry = Callback::new(move |()| touch.refetch());
+    view! {
+        <p class="breadcrumb">
+            <a href="/campaigns">"← All campaigns"</a>
+        </p>
+        <Suspense fallback=|| view! { <Loading /> }>
+            {move || Suspend::new(async move {
+                match touch.await {
+                    Ok(campaign) => EitherOf3::A(view! { <CampaignFacts campaign /> }),
+                    Err(ApiError::NotFound { message }) => EitherOf3::B(view! {
+                        <section class="panel not-found" role="alert" data-testid="campaign-not-found">
+                            <h1>"Campaign not found"</h1>
+                            <p>
+                                {if message.trim().is_empty() {
+                                    "The platform does not know this campaign.".to_string()
+                                } else {
+                                    message
+                                }}
+                            </p>
+                        </section>
+                    }),
+                    Err(error) => EitherOf3::C(view! {
+                        <h1>"Campaign"</h1>
+                        <ErrorPanel error on_retry=retry />
+                    }),
+                }
+            })}
+        </Suspense>
+    }
+}
+
+fn or_none(value: Option<String>) -> String {
+    value
+        .filter(|v| !v.trim().is_empty())
+        .unwrap_or_else(|| "None".to_string())
+}
+
+#[component]
+fn CampaignFacts(campaign: Campaign) -> impl IntoView {
+    let Campaign {
+        id,
+        name,
+        start_date,
+        end_date,
+        description,
+        created_at,
+        user_id,
+        gift_id,
+        starting_egift_price,
+        ending_egift_price,
+        status,
+        is_default_price,
+        delivery_type,
+        crm_key,
+        ship_to_countries,
+        currency,
+    } = campaign.clone();
+    let price = price_text(&campaign);
+    let range_end = |v: Option<String>| match v {
+        Some(v) => format!("{currency} {}", amount(&v)),
+        None => "None".to_string(),
+    };
+    let countries = ship_to_countries
+        .into_iter()
+        .map(|code| view! { <li>{countries::country_label(&code)}</li> })
+        .collect_view();
+    view! {
+        <h1 class="campaign-title">{name}</h1>
+        <dl class="facts campaign-facts" data-testid="campaign-facts">
+            <dt>"Campaign id"</dt>
+            <dd>{id.to_string()}</dd>
+            <dt>"Status"</dt>
+            <dd>{status}</dd>
+            <dt>"Delivery type"</dt>
+            <dd>{delivery_label(&delivery_type)}</dd>
+            <dt>"Description"</dt>
+            <dd class="campaign-facts__description">{description}</dd>
+            <dt>"Price"</dt>
+            <dd>{price}</dd>
+            <dt>"Fixed price"</dt>
+            <dd>{if is_default_price { "Yes" } else { "No: the sender picks from the range" }}</dd>
+            <dt>"Lowest eGift price"</dt>
+            <dd>{range_end(starting_egift_price)}</dd>
+            <dt>"Highest eGift price"</dt>
+            <dd>{range_end(ending_egift_price)}</dd>
+            <dt>"Currency"</dt>
+            <dd>{currency.clone()}</dd>
+            <dt>"Starts"</dt>
+            <dd>
+                <time datetime=start_date.clone()>{date_time(&start_date)}</time>
+            </dd>
+            <dt>"Ends"</dt>
+            <dd>
+                {match end_date {
+                    Some(end) => view! { <time datetime=end.clone()>{date_time(&end)}</time> }.into_any(),
+                    None => "No end date".into_any(),
+                }}
+            </dd>
+            <dt>"Created"</dt>
+            <dd>
+                <time datetime=created_at.clone()>{date_time(&created_at)}</time>
+            </dd>
+            <dt>"Created by"</dt>
+            <dd>{format!("User {user_id}")}</dd>
+            <dt>"Gift id"</dt>
+            <dd>{gift_id.to_string()}</dd>
+            <dt>"CRM key"</dt>
+            <dd>{or_none(crm_key)}</dd>
+            <dt>"Ships to"</dt>
+            <dd>
+                <ul class="campaign-facts__countries">{countries}</ul>
+            </dd>
+        </dl>
+        <p>
+            <a href=format!("/sends?campaign={id}")>"Loaded sends from this campaign"</a>
+        </p>
+    }
+}

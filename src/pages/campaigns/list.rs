@@ -1,0 +1,177 @@
+//! `/campaigns?page=&per_page=&delivery_type=`: the active campaigns, newest first.
+
+use gifting_api::paths;
+use gifting_api::rest::{Campaign, TouchPage, TouchesQuery};
+use gifting_api::DeliveryType;
+use leptos::either::Either;
+use leptos::prelude::*;
+use leptos_router::hooks::{use_location, use_navigate, use_query_map};
+use leptos_router::NavigateOptions;
+
+use super::display::{delivery_label, price_text, DeliveryFilter, KEY_DELIVERY};
+use crate::api::use_api;
+use crate::components::country_codes::CountryCodes;
+use crate::components::format::date;
+use crate::components::query_href::href_with_first_page;
+use crate::components::{use_page_query, Empty, Loaded, Pager};
+
+#[component]
+pub fn CampaignsPage() -> impl IntoView {
+    let api = use_api();
+    let query = use_query_map();
+    let paging = use_page_query();
+    let delivery =
+        Memo::new(move |_| query.with(|q| DeliveryFilter::parse(q.get_str(KEY_DELIVERY))));
+
+    let touches = LocalResource::new(move || {
+        let query = TouchesQuery {
+            page: paging.get(),
+            delivery_type: delivery.with(DeliveryFilter::query_value),
+        };
+        async move {
+            let path = format!("{}{}", paths::V3_TOUCHES, query.to_query_string());
+            api.get_json::<TouchPage>(&path).await
+        }
+    });
+
+    let unknown_note = move || {
+        delivery.with(|d| match d {
+            DeliveryFilter::Unknown(text) => Some(view! {
+                <p class="notice" role="status">
+                    {format!("“{text}” is not a delivery type; showing all campaigns.")}
+                </p>
+            }),
+            _ => None,
+        })
+    };
+
+    view! {
+        <h1>"Campaigns"</h1>
+        <p class="muted">"Active campaigns (the platform calls them touches), newest first."</p>
+        <DeliveryChoice delivery />
+        {unknown_note}
+        <Loaded resource=touches let:page>
+            {
+                let total = page.total_posts;
+                if page.touches.is_empty() {
+                    Either::Left(view! {
+                        <Empty message="No active campaigns match." />
+                        <Pager total />
+                    })
+                } else {
+                    Either::Right(view! {
+                        <CampaignsTable campaigns=page.touches />
+                        <Pager total />
+                    })
+                }
+            }
+        </Loaded>
+    }
+}
+
+/// "All / Physical (mail) / eGift (email)" as radio buttons; a choice rewrites the address.
+#[component]
+fn DeliveryChoice(delivery: Memo<DeliveryFilter>) -> impl IntoView {
+    let query = use_query_map();
+    let location = use_location();
+    let navigate = use_navigate();
+    let choose = move |value: Option<DeliveryType>| {
+        let href = query.with_untracked(|q| {
+            href_with_first_page(
+                &location.pathname.get_untracked(),
+                q,
+                &[(KEY_DELIVERY, value.map(|d| d.as_str().to_string()))],
+            )
+        });
+        navigate(
+            &href,
+            NavigateOptions {
+                scroll: false,
+                ..NavigateOptions::default()
+            },
+        );
+    };
+    let options: [(Option<DeliveryType>, &'static str); 3] = [
+        (None, "All"),
+        (Some(DeliveryType::Mail), "Physical (mail)"),
+        (Some(DeliveryType::Email), "eGift (email)"),
+    ];
+    let radios = options
+        .into_iter()
+        .map(|(value, label)| {
+            let id = format!("delivery-{}", value.as_ref().map_or("all", |d| d.as_str()));
+            let checked = {
+                let value = value.clone();
+                move || delivery.with(|d| d.query_value() == value)
+            };
+            let choose = choose.clone();
+            view! {
+                <span class="choice">
+                    <input
+                        type="radio"
+                        name="delivery_type"
+                        id=id.clone()
+                        value=value.as_ref().map_or("", |d| d.as_str()).to_string()
+                        prop:checked=checked
+                        on:change=move |_| choose(value.clone())
+                    />
+                    <label for=id>{label}</label>
+                </span>
+            }
+        })
+        .collect_view();
+    view! {
+        <fieldset class="delivery-choice">
+            <legend>"Delivery type"</legend>
+            {radios}
+        </fieldset>
+    }
+}
+
+#[component]
+fn CampaignsTable(campaigns: Vec<Campaign>) -> impl IntoView {
+    let rows = campaigns
+        .into_iter()
+        .map(|c| {
+            let price = price_text(&c);
+            let end = c
+                .end_date
+                .as_deref()
+                .map_or_else(|| "No end date".to_string(), date);
+            view! {
+                <tr data-campaign-id=c.id.to_string() data-delivery=c.delivery_type.as_str().to_string()>
+                    <th scope="row">
+                        <a href=format!("/campaigns/{}", c.id)>{c.name}</a>
+                    </th>
+                    <td>{delivery_label(&c.delivery_type)}</td>
+                    <td>{price}</td>
+                    <td>
+                        <time datetime=c.start_date.clone()>{date(&c.start_date)}</time>
+                    </td>
+                    <td>{end}</td>
+                    <td>
+                        <CountryCodes codes=c.ship_to_countries label="Ships to" />
+                    </td>
+                </tr>
+            }
+        })
+        .collect_view();
+    view! {
+        <div class="table-wrap">
+            <table class="campaigns-table" data-testid="campaigns-table">
+                <caption class="visually-hidden">"Active campaigns, newest first"</caption>
+                <thead>
+                    <tr>
+                        <th scope="col">"Name"</th>
+                        <th scope="col">"Delivery"</th>
+                        <th scope="col">"Price"</th>
+                        <th scope="col">"Starts"</th>
+                        <th scope="col">"Ends"</th>
+                        <th scope="col">"Ships to"</th>
+                    </tr>
+                </thead>
+                <tbody>{rows}</tbody>
+            </table>
+        </div>
+    }
+}

@@ -1,0 +1,46 @@
+//! One product in the grid: thumbnail, name (the link to its details) and price range.
+
+use std::sync::Arc;
+
+use gifting_api::marketplace::Product;
+use leptos::prelude::*;
+
+use super::image::FallbackImage;
+use super::price::price_range_text;
+
+/// Thumbnails are drawn at the grid's column width; these only fix the aspect ratio.
+pub const THUMB_SIZE: u32 = 240;
+
+#[component]
+pub fn ProductCard(product: Arc<Product>, href: String) -> impl IntoView {
+    // The first variant's first picture, as the platform orders them.
+    let candidates: Vec<String> = product
+        .variants
+        .first()
+        .and_then(|v| v.images.first())
+        .map(|image| image.thumbnail_candidates().map(str::to_string).collect())
+        .unwrap_or_default();
+    let name = product.name.clone();
+    let price = price_range_text(&product);
+    view! {
+        <li class="product-card" data-product-id=product.id.clone()>
+            <FallbackImage
+                candidates
+                alt=name.clone()
+                width=THUMB_SIZE
+                height=THUMB_SIZE
+                class="product-card__image"
+            />
+            <h3 class="product-card__name">
+                // The link covers the whole card (CSS), but its accessible name is the name only.
+                // A plain anchor (the router still handles the click) rather than `<A>`, which
+                // would watch the location for `aria-current` in each of hundreds of cards;
+                // `data-noscroll` keeps the grid where it is under the dialog.
+                <a href=href data-noscroll="">
+                    {name}
+                </a>
+            </h3>
+            <p class="product-card__price">{price}</p>
+        </li>
+    }
+}

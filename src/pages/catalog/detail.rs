@@ -1,0 +1,202 @@
+//! `/catalog/:id`: a product's details in a modal dialog over the grid, so closing it returns
+//! to the same place in the same loaded set.
+//!
+//! The product comes from the loaded set. Opened cold (a shared link, a reload), it is looked
+//! for by walking the pages of the address's filters, as the grid behind loads them, until it
+//! appears or the catalog ends; then the dialog says it was not found with these filters.
+//! The platform has no single-product endpoint, so this is the only way to find it.
+
+use gifting_api::marketplace::{ProductsQuery, Variant};
+use gifting_api::money::format_money;
+use leptos::either::EitherOf4;
+use leptos::prelude::*;
+use leptos_router::hooks::{use_location, use_navigate, use_params_map};
+use leptos_router::NavigateOptions;
+
+use super::image::FallbackImage;
+use super::price::price_range_text;
+use super::store::CatalogStore;
+use super::url::{catalog_href, filters_from_search, product_href};
+use crate::components::{ErrorPanel, Loading};
+
+/// Main images are 600 px squares on the platform's CDN; CSS scales them down.
+const MAIN_SIZE: u32 = 600;
+
+#[component]
+pub fn ProductDetail() -> impl IntoView {
+    let store = use_context::<CatalogStore>()?;
+    let feed = store.feed();
+    let params = use_params_map();
+    let location = use_location();
+    let navigate = StoredValue::new_local(use_navigate());
+    let id = Memo::new(move |_| params.with(|p| p.get("id").unwrap_or_default()));
+    let filters = Memo::new(move |_| location.search.with(|s| filters_from_search(s).query));
+    let back_href = Memo::new(move |_| filters.with(catalog_href));
+
+    // Not in the loaded set yet: load the next page, until found or the end.
+    Effect::new(move |_| {
+        let wanted = id.get();
+        let missing =
+            feed.with(|f| f.has_first_page() && f.find(&wanted).is_none() && f.can_load_more());
+        if missing {
+            store.load_more();
+        }
+    });
+
+    let dialog = NodeRef::<leptos::html::Dialog>::new();
+    Effect::new(move |_| {
+        if let Some(dialog) = dialog.get() {
+            open_when_connected(dialog, 10);
+        }
+    });
+    // Every way of closing (button, Escape) ends in the dialog's `close` event, which goes back
+    // to the grid; the browser then returns focus to the card that opened it.
+    let on_close = move |_| {
+        let navigate = navigate.get_value();
+        navigate(
+            &back_href.get_untracked(),
+            NavigateOptions {
+                scroll: false,
+                ..Default::default()
+            },
+        );
+    };
+    let close = move |_| {
+        if let Some(dialog) = dialog.get_untracked() {
+            dialog.close();
+        }
+    };
+
+    // Memos, so the dialog re-renders when its product or the search state changes, not on
+    // every page the grid behind appends.
+    let found = Memo::new(move |_| {
+        let wanted = id.get();
+        feed.with(|f| f.find(&wanted))
+    });
+    let search = Memo::new(move |_| {
+        feed.with(|f| {
+            (
+                f.is_loading() || !f.has_first_page() || f.can_load_more(),
+                f.error().cloned(),
+                f.at_end(),
+            )
+        })
+    });
+
+    let content = move || {
+        let wanted = id.get();
+        let found = found.get();
+        let (busy, error, end) = if found.is_some() {
+            (false, None, true)
+        } else {
+            search.get()
+        };
+        match (found, error) {
+            (Some(product), _) => {
+                let variants = product.variants.len();
+                EitherOf4::A(view! {
+                    <h2 id="product-dialog-title">{product.name.clone()}</h2>
+                    <p class="product-detail__price">{price_range_text(&product)}</p>
+                    <h3>"Description"</h3>
+                    <p class="product-detail__description">
+                        {if product.description.trim().is_empty() {
+                            "No description.".to_string()
+                        } else {
+                            product.description.clone()
+                        }}
+                    </p>
+                    <h3>{format!("Variants ({variants})")}</h3>
+                    <ul class="variant-list">
+                        {product
+                            .variants
+                            .iter()
+                            .enumerate()
+                            .map(|(n, variant)| variant_view(&product.name, n, variant))
+                            .collect_view()}
+                    </ul>
+                })
+            }
+            (None, Some(error)) => EitherOf4::B(view! {
+                <h2 id="product-dialog-title">"Product"</h2>
+                <ErrorPanel error on_retry=move |()| store.load_more() />
+            }),
+            (None, None) if busy || !end => EitherOf4::C(view! {
+                <h2 id="product-dialog-title">"Looking for the product…"</h2>
+                <Loading />
+            }),
+            (None, None) => {
+                let unfiltered = filters.with(|f| *f != ProductsQuery::default());
+                EitherOf4::D(view! {
+                    <h2 id="product-dialog-title">"Product not found"</h2>
+                    <p>
+                        "No product with the id \u{201c}" {wanted.clone()}
+                        "\u{201d} is in the catalog"
+                        {if unfiltered { " with the current filters." } else { "." }}
+                    </p>
+                    {unfiltered
+                        .then(|| {
+                            view! {
+                                <p>
+                                    <a href=product_href(&wanted, &ProductsQuery::default())>
+                                        "Look for it in the whole catalog"
+                                    </a>
+                                </p>
+                            }
+                        })}
+                })
+            }
+        }
+    };
+
+    Some(view! {
+        <dialog
+            class="product-dialog"
+            node_ref=dialog
+            aria-labelledby="product-dialog-title"
+            data-testid="product-dialog"
+            on:close=on_close
+        >
+            <div class="product-dialog__bar">
+                <button type="button" class="button" on:click=close>
+                    "Close"
+                </button>
+            </div>
+            <div class="product-dialog__body">{content}</div>
+        </dialog>
+    })
+}
+
+/// `showModal()` fails on a dialog not yet in the document, which is the case on a cold load
+/// (the route renders before the app is mounted): try again on the next frames.
+fn open_when_connected(dialog: web_sys::HtmlDialogElement, tries: u32) {
+    if dialog.open() {
+        return;
+    }
+    if dialog.is_connected() {
+        let _ = dialog.show_modal();
+    } else if tries > 0 {
+        request_animation_frame(move || open_when_connected(dialog, tries - 1));
+    }
+}
+
+fn variant_view(name: &str, n: usize, variant: &Variant) -> impl IntoView {
+    let candidates: Vec<String> = variant
+        .images
+        .first()
+        .map(|image| image.main_candidates().map(str::to_string).collect())
+        .unwrap_or_default();
+    let price = &variant.estimated_total_price;
+    view! {
+        <li class="variant" data-variant-id=variant.id.clone()>
+            <FallbackImage
+                candidates
+                alt=format!("{name}, variant {}", n + 1)
+                width=MAIN_SIZE
+                height=MAIN_SIZE
+                class="variant__image"
+            />
+            <p class="variant__name">{format!("Variant {}", n + 1)}</p>
+            <p class="variant__price">{format_money(&price.currency, &price.price_per_unit)}</p>
+        </li>
+    }
+}

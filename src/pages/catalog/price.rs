@@ -1,0 +1,205 @@
+//! Prices on the catalog: the range a product's variants span, and the filter's dollar bounds.
+//! Exact decimals throughout (the contract's [`Decimal`]), never floats.
+
+use gifting_api::marketplace::Product;
+use gifting_api::money::{format_money, Decimal};
+
+/// Largest bound the form accepts: far above any gift, and well inside `u32`.
+pub const MAX_USD: u32 = 1_000_000;
+
+/// "USD 25.00", "USD 25.00 – 40.00", or one range per currency when variants are priced in
+/// several ("EUR 20.00 · USD 25.00 – 30.00"). Prices that are not decimals are left out; a
+/// product with no readable price says so.
+pub fn price_range_text(product: &Product) -> String {
+    // (currency, min, max), in the order currencies first appear.
+    let mut ranges: Vec<(&str, Decimal, Decimal)> = Vec::new();
+    for variant in &product.variants {
+        let price = &variant.estimated_total_price;
+        let Some(value) = Decimal::parse(&price.price_per_unit) else {
+            continue;
+        };
+        let currency = price.currency.trim();
+        match ranges.iter_mut().find(|(c, _, _)| *c == currency) {
+            Some((_, min, max)) => {
+                if value.cmp_value(*min).is_lt() {
+                    *min = value;
+                }
+                if value.cmp_value(*max).is_gt() {
+                    *max = value;
+                }
+            }
+            None => ranges.push((currency, value, value)),
+        }
+    }
+    if ranges.is_empty() {
+        return "Price not available".into();
+    }
+    ranges
+        .iter()
+        .map(|(currency, min, max)| {
+            let low = format_money(currency, &min.to_string());
+            if min.cmp_value(*max).is_eq() {
+                low
+            } else {
+                format!("{low} \u{2013} {}", max.format_grouped(2))
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" \u{b7} ")
+}
+
+/// The price filter's two fields as typed, checked.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PriceBounds {
+    pub min: Option<u32>,
+    pub max: Option<u32>,
+}
+
+/// The error to show next to each price field, if any.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PriceErrors {
+    pub min: Option<String>,
+    pub max: Option<String>,
+}
+
+impl PriceErrors {
+    pub fn is_empty(&self) -> bool {
+        self.min.is_none() && self.max.is_none()
+    }
+}
+
+/// One bound: empty means none; otherwise whole US dollars, 0 to [`MAX_USD`].
+fn parse_bound(label: &str, text: &str) -> Result<Option<u32>, String> {
+    let text = text.trim();
+    let text = text.strip_prefix('$').unwrap_or(text).trim();
+    if text.is_empty() {
+        return Ok(None);
+    }
+    if text.starts_with('-') {
+        return Err(format!("The {label} price cannot be negative."));
+    }
+    if !text.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!(
+            "Enter the {label} price as a whole number of US dollars, like 25."
+        ));
+    }
+    match text.parse::<u32>() {
+        Ok(value) if value <= MAX_USD => Ok(Some(value)),
+        _ => Err(format!(
+            "The {label} price can be at most {MAX_USD} US dollars."
+        )),
+    }
+}
+
+/// Checks both fields: whole dollars, and the minimum not above the maximum (reported on the
+/// maximum, the field to fix after typing the minimum).
+pub fn validate_prices(min: &str, max: &str) -> Result<PriceBounds, PriceErrors> {
+    let low = parse_bound("minimum", min);
+    let high = parse_bound("maximum", max);
+    match (low, high) {
+        (Ok(Some(low)), Ok(Some(high))) if low > high => Err(PriceErrors {
+            min: None,
+            max: Some(format!(
+                "The maximum price must be at least the minimum ({low} US dollars)."
+            )),
+        }),
+        (Ok(min), Ok(max)) => Ok(PriceBounds { min, max }),
+        (low, high) => Err(PriceErrors {
+            min: low.err(),
+            max: high.err(),
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gifting_api::marketplace::{EstimatedPrice, Variant};
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    fn product(prices: &[(&str, &str)]) -> Product {
+        Product {
+            id: "p".into(),
+            name: "P".into(),
+            description: String::new(),
+            variants: prices
+                .iter()
+                .enumerate()
+                .map(|(i, (currency, price))| Variant {
+                    id: format!("v{i}"),
+                    estimated_total_price: EstimatedPrice {
+                        currency: (*currency).into(),
+                        price_per_unit: (*price).into(),
+                    },
+                    images: Vec::new(),
+                })
+                .collect(),
+        }
+    }
+
+    #[wasm_bindgen_test(unsupported = test)]
+    fn range_spans_the_variants_exactly() {
+        assert_eq!(
+            price_range_text(&product(&[("USD", "40"), ("USD", "9.5"), ("USD", "25.00")])),
+            "USD 9.50 \u{2013} 40.00"
+        );
+        // 10 > 9.99 although "10" < "9.99" as text.
+        assert_eq!(
+            price_range_text(&product(&[("USD", "9.99"), ("USD", "10")])),
+            "USD 9.99 \u{2013} 10.00"
+        );
+        assert_eq!(
+            price_range_text(&product(&[("EUR", "1234.5"), ("EUR", "1234.50")])),
+            "EUR 1,234.50"
+        );
+    }
+
+    #[wasm_bindgen_test(unsupported = test)]
+    fn mixed_currencies_and_unreadable_prices() {
+        assert_eq!(
+            price_range_text(&product(&[("USD", "30"), ("EUR", "20"), ("USD", "25")])),
+            "USD 25.00 \u{2013} 30.00 \u{b7} EUR 20.00"
+        );
+        assert_eq!(
+            price_range_text(&product(&[("USD", "n/a"), ("USD", "12")])),
+            "USD 12.00"
+        );
+        assert_eq!(price_range_text(&product(&[])), "Price not available");
+        assert_eq!(
+            price_range_text(&product(&[("USD", "1e3")])),
+            "Price not available"
+        );
+    }
+
+    #[wasm_bindgen_test(unsupported = test)]
+    fn bounds_are_whole_dollars_in_order() {
+        assert_eq!(validate_prices("", " "), Ok(PriceBounds::default()));
+        assert_eq!(
+            validate_prices("10", "$100"),
+            Ok(PriceBounds {
+                min: Some(10),
+                max: Some(100)
+            })
+        );
+        assert_eq!(
+            validate_prices("50", "50"),
+            Ok(PriceBounds {
+                min: Some(50),
+                max: Some(50)
+            })
+        );
+        let errors = validate_prices("12.50", "abc").unwrap_err();
+        assert!(errors.min.unwrap().contains("whole number"));
+        assert!(errors.max.unwrap().contains("whole number"));
+        let errors = validate_prices("-5", "").unwrap_err();
+        assert!(errors.min.unwrap().contains("negative"));
+        let errors = validate_prices("100", "20").unwrap_err();
+        assert_eq!(errors.min, None);
+        assert!(errors.max.unwrap().contains("at least the minimum (100"));
+        assert!(validate_prices("", "99999999999")
+            .unwrap_err()
+            .max
+            .is_some());
+        assert!(PriceErrors::default().is_empty());
+    }
+}

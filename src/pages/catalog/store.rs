@@ -1,0 +1,116 @@
+//! The catalog's state, shared by the grid and the product dialog: one [`Feed`] and the
+//! requests that fill it.
+//!
+//! Why not a `LocalResource`: a resource replaces its value on every run, while the catalog
+//! appends cursor pages to what is already on screen and must keep them when a product is
+//! opened. The feed is that state; this store only sends its requests.
+
+use gifting_api::marketplace::{ProductsPage, ProductsQuery};
+use gifting_api::paths;
+use leptos::prelude::*;
+use leptos::reactive::owner::WeakOwner;
+
+use super::feed::{Feed, PageRequest};
+use crate::api::{use_net_status, ApiClient, CancelScope, NetStatus};
+use crate::auth::{use_auth, Auth};
+
+/// The requests of one filter generation: cleaning up `owner` aborts them.
+struct Requests {
+    owner: Owner,
+    api: ApiClient,
+}
+
+#[derive(Clone, Copy)]
+pub struct CatalogStore {
+    feed: RwSignal<Feed>,
+    auth: Auth,
+    net: NetStatus,
+    /// The screen's owner (weak: it owns this store): each generation's requests live in a
+    /// child of it, so leaving the screen aborts them too.
+    owner: StoredValue<Option<WeakOwner>, LocalStorage>,
+    requests: StoredValue<Option<Requests>, LocalStorage>,
+}
+
+impl CatalogStore {
+    /// Call in the catalog screen's body and share with `provide_context`.
+    pub fn for_current_screen() -> Self {
+        CatalogStore {
+            feed: RwSignal::new(Feed::new()),
+            auth: use_auth(),
+            net: use_net_status(),
+            owner: StoredValue::new_local(Owner::current().map(|o| o.downgrade())),
+            requests: StoredValue::new_local(None),
+        }
+    }
+
+    /// The loaded set, to read reactively (`store.feed().with(|f| …)`).
+    pub fn feed(&self) -> ReadSignal<Feed> {
+        self.feed.read_only()
+    }
+
+    /// Shows the catalog for `filters`: starts again from the first page unless these are
+    /// already the filters shown. Requests for the previous filters are aborted.
+    pub fn show(&self, filters: ProductsQuery) {
+        let current = self
+            .feed
+            .with_untracked(|f| f.generation() > 0 && *f.filters() == filters);
+        if current {
+            return;
+        }
+        if let Some(old) = self.requests.try_update_value(Option::take).flatten() {
+            old.owner.cleanup();
+        }
+        let Some(request) = self.feed.try_update(|f| f.restart(filters)) else {
+            return;
+        };
+        self.send(request);
+    }
+
+    /// Asks for the next page (or retries the one that failed); does nothing while a page is
+    /// on its way or at the end.
+    pub fn load_more(&self) {
+        if let Some(Some(request)) = self.feed.try_update(Feed::next_request) {
+            self.send(request);
+        }
+    }
+
+    /// This generation's client, created on first use.
+    fn client(&self) -> Option<ApiClient> {
+        if let Some(api) = self.requests.with_value(|r| r.as_ref().map(|r| r.api)) {
+            return Some(api);
+        }
+        let parent = self
+            .owner
+            .with_value(|o| o.as_ref().and_then(WeakOwner::upgrade))?;
+        let owner = parent.child();
+        let (auth, net) = (self.auth, self.net);
+        let api = owner.with(|| ApiClient::new(auth, net, CancelScope::for_current_owner()));
+        self.requests.set_value(Some(Requests { owner, api }));
+        Some(api)
+    }
+
+    fn send(&self, request: PageRequest) {
+        let store = *self;
+        let Some(api) = self.client() else {
+            return;
+        };
+        let path = format!(
+            "{}{}",
+            paths::MARKETPLACE_PRODUCTS,
+            request.query.to_query_string()
+        );
+        let generation = request.generation;
+        leptos::task::spawn_local(async move {
+            let result = api.get_json::<ProductsPage>(&path).await;
+            // `try_`: the screen may be gone by the time the answer arrives.
+            store.feed.try_update(|feed| match result {
+                Ok(page) => {
+                    feed.accept(generation, page);
+                }
+                Err(error) => {
+                    feed.fail(generation, error);
+                }
+            });
+        });
+    }
+}

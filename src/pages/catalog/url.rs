@@ -1,0 +1,178 @@
+//! The catalog's filters live in the address bar, written and read with the contract's
+//! [`ProductsQuery`], so a filtered catalog can be shared, bookmarked and reloaded.
+//!
+//! The address never carries a cursor: the grid is several pages long, and reopening it starts
+//! from the first page of the same filters.
+
+use gifting_api::marketplace::ProductsQuery;
+use gifting_api::query::{encode_component, parse_pairs};
+
+use super::price::{validate_prices, PriceErrors};
+
+/// The filters read from an address, with what was wrong in it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct UrlFilters {
+    /// What is asked of the platform: the readable filters, no cursor.
+    pub query: ProductsQuery,
+    /// The price fields exactly as the address wrote them, for the form.
+    pub min_text: String,
+    pub max_text: String,
+    /// Price bounds that were refused (dropped from `query`) or contradict each other.
+    pub problems: PriceErrors,
+}
+
+/// Reads `?text_search=…&price_gte_usd=…` (with or without the `?`). A price that is not a
+/// whole number is left out of the request and reported for its field, rather than failing
+/// the whole address.
+pub fn filters_from_search(search: &str) -> UrlFilters {
+    let search = search.strip_prefix('?').unwrap_or(search);
+    let raw = |key: &str| {
+        parse_pairs(search)
+            .into_iter()
+            .rev()
+            .find(|(k, v)| k == key && !v.is_empty())
+            .map(|(_, v)| v)
+            .unwrap_or_default()
+    };
+    let min_text = raw("price_gte_usd");
+    let max_text = raw("price_lte_usd");
+    let problems = validate_prices(&min_text, &max_text)
+        .err()
+        .unwrap_or_default();
+
+    // The other filters never fail to parse; the prices come from the check above.
+    let without_prices: Vec<String> = search
+        .split('&')
+        .filter(|part| {
+            let key = part.split('=').next().unwrap_or("");
+            key != "price_gte_usd" && key != "price_lte_usd"
+        })
+        .map(str::to_string)
+        .collect();
+    let mut query = ProductsQuery::parse(&without_prices.join("&")).unwrap_or_default();
+    query.after = None;
+    // Each bound readable on its own is kept; a minimum above the maximum stays too (the
+    // platform then answers with nothing, and the form says why).
+    query.price_gte_usd = whole(&min_text);
+    query.price_lte_usd = whole(&max_text);
+    query.text_search = query
+        .text_search
+        .map(|t| t.trim().to_string())
+        .filter(|t| !t.is_empty());
+    normalise_list(&mut query.ship_to_country_codes, true);
+    normalise_list(&mut query.category_ids, false);
+    UrlFilters {
+        query,
+        min_text,
+        max_text,
+        problems,
+    }
+}
+
+fn whole(text: &str) -> Option<u32> {
+    validate_prices(text, "").ok().and_then(|b| b.min)
+}
+
+/// Trimmed, without blanks or repeats (country codes upper-cased), in first-seen order.
+fn normalise_list(list: &mut Vec<String>, upper: bool) {
+    let mut out: Vec<String> = Vec::with_capacity(list.len());
+    for item in list.drain(..) {
+        let item = item.trim();
+        let item = if upper {
+            item.to_ascii_uppercase()
+        } else {
+            item.to_string()
+        };
+        if !item.is_empty() && !out.contains(&item) {
+            out.push(item);
+        }
+    }
+    *list = out;
+}
+
+/// The filter part of the address: `?…` or empty. Never a cursor.
+pub fn filters_query_string(filters: &ProductsQuery) -> String {
+    ProductsQuery {
+        after: None,
+        ..filters.clone()
+    }
+    .to_query_string()
+}
+
+/// `/catalog?…` for these filters.
+pub fn catalog_href(filters: &ProductsQuery) -> String {
+    format!("/catalog{}", filters_query_string(filters))
+}
+
+/// `/catalog/{id}?…`: a product, opened over the grid of the same filters.
+pub fn product_href(id: &str, filters: &ProductsQuery) -> String {
+    format!(
+        "/catalog/{}{}",
+        encode_component(id),
+        filters_query_string(filters)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    #[wasm_bindgen_test(unsupported = test)]
+    fn address_round_trips_through_the_contract_query() {
+        let filters = ProductsQuery {
+            after: Some("cursor".into()),
+            price_gte_usd: Some(10),
+            price_lte_usd: Some(80),
+            ship_to_country_codes: vec!["CA".into(), "GB".into()],
+            category_ids: vec!["101".into()],
+            text_search: Some("tea & cake".into()),
+        };
+        let href = catalog_href(&filters);
+        assert!(href.starts_with("/catalog?price_gte_usd=10&price_lte_usd=80&"));
+        assert!(!href.contains("after="), "{href}");
+        let back = filters_from_search(href.trim_start_matches("/catalog"));
+        assert_eq!(
+            back.query,
+            ProductsQuery {
+                after: None,
+                ..filters.clone()
+            }
+        );
+        assert!(back.problems.is_empty());
+        assert_eq!(back.min_text, "10");
+        assert_eq!(catalog_href(&ProductsQuery::default()), "/catalog");
+        assert_eq!(
+            product_href("prd_1/x", &ProductsQuery::default()),
+            "/catalog/prd_1%2Fx"
+        );
+    }
+
+    #[wasm_bindgen_test(unsupported = test)]
+    fn a_bad_price_is_reported_not_fatal() {
+        let read = filters_from_search("?text_search=mug&price_gte_usd=ten&price_lte_usd=40");
+        assert_eq!(read.query.text_search.as_deref(), Some("mug"));
+        assert_eq!(read.query.price_gte_usd, None);
+        assert_eq!(read.query.price_lte_usd, Some(40));
+        assert!(read.problems.min.is_some());
+        assert_eq!(read.problems.max, None);
+        assert_eq!(read.min_text, "ten");
+
+        let crossed = filters_from_search("price_gte_usd=90&price_lte_usd=10");
+        assert_eq!(crossed.query.price_gte_usd, Some(90));
+        assert_eq!(crossed.query.price_lte_usd, Some(10));
+        assert!(crossed.problems.max.is_some());
+    }
+
+    #[wasm_bindgen_test(unsupported = test)]
+    fn lists_are_cleaned_and_cursor_dropped() {
+        let read = filters_from_search(
+            "after=abc&ship_to_country_codes%5B%5D=ca&ship_to_country_codes%5B%5D=CA\
+             &ship_to_country_codes[]=%20&category_ids[]=101&category_ids[]=101&text_search=%20%20",
+        );
+        assert_eq!(read.query.after, None);
+        assert_eq!(read.query.ship_to_country_codes, ["CA"]);
+        assert_eq!(read.query.category_ids, ["101"]);
+        assert_eq!(read.query.text_search, None);
+    }
+}

@@ -1,0 +1,80 @@
+//! The signed-in landing screen: who you are, your balances, and the screens there are.
+
+use gifting_api::oauth::{SCOPE_MARKETPLACE, SCOPE_SCIM};
+use leptos::prelude::*;
+use leptos_router::components::A;
+
+use crate::app::SCREENS;
+use crate::auth::use_auth;
+use crate::components::format::amount;
+use crate::components::{Empty, Loaded};
+use crate::shell::{display_name, use_current_user};
+
+#[component]
+pub fn Home() -> impl IntoView {
+    let auth = use_auth();
+    let me = use_current_user();
+    let scope_notes = move || {
+        let mut notes = Vec::new();
+        if !auth.has_scope(SCOPE_SCIM) {
+            notes.push("This session was not granted the \"scim\" scope, so users cannot be listed or changed.");
+        }
+        if !auth.has_scope(SCOPE_MARKETPLACE) {
+            notes.push("This session was not granted the \"marketplace\" scope, so the catalog is unavailable.");
+        }
+        notes
+            .into_iter()
+            .map(|note| view! { <p class="notice">{note}</p> })
+            .collect_view()
+    };
+    let screens = if SCREENS.is_empty() {
+        view! { <Empty message="No screens are available in this version of the console yet." /> }
+            .into_any()
+    } else {
+        view! {
+            <ul class="screen-list">
+                {SCREENS
+                    .iter()
+                    .map(|screen| {
+                        view! {
+                            <li>
+                                <A href=screen.path>{screen.label}</A>
+                                <span class="muted">" " {screen.summary}</span>
+                            </li>
+                        }
+                    })
+                    .collect_view()}
+            </ul>
+        }
+        .into_any()
+    };
+
+    view! {
+        <h1>"Welcome"</h1>
+        <section class="panel" aria-labelledby="you">
+            <h2 id="you">"You"</h2>
+            <Loaded resource=me let:user>
+                <p>"Signed in as " {display_name(&user)} " (" {user.email.clone()} ")."</p>
+                <dl class="facts">
+                    <div>
+                        <dt>"Role"</dt>
+                        <dd>{user.role.as_str().to_string()}</dd>
+                    </div>
+                    <div>
+                        <dt>"Balance"</dt>
+                        <dd>{amount(&user.balance)}</dd>
+                    </div>
+                    <div>
+                        <dt>"Team balance"</dt>
+                        <dd>{amount(&user.team_balance)}</dd>
+                    </div>
+                </dl>
+            </Loaded>
+            {scope_notes}
+        </section>
+        <section class="panel" aria-labelledby="screens">
+            <h2 id="screens">"Screens"</h2>
+            {screens}
+        </section>
+    }
+}

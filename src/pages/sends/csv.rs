@@ -1,0 +1,217 @@
+//! The sends export: CSV built in the browser, one row per send.
+//!
+//! - RFC 4180: CRLF line ends; a field holding a quote, comma, CR or LF is quoted and its
+//!   quotes doubled. A UTF-8 byte order mark leads the file so spreadsheet programs read
+//!   names such as "Zoë" or Arabic text as UTF-8.
+//! - Formula injection: a text cell starting with `=`, `+`, `-`, `@`, tab or CR would run as a
+//!   formula when the file is opened in a spreadsheet (recipient names are typed by outsiders).
+//!   Such cells are prefixed with `'`, which spreadsheets show as plain text. Plain decimal
+//!   numbers (a cost of "-5.00") are not formulas and stay as they are.
+//! - Timestamps stay as the platform sent them (ISO 8601 with offset), so the file sorts and
+//!   imports the same in every time zone.
+//! - The status history is one column: `status @ time` entries joined by `"; "`, oldest first.
+
+use gifting_api::money::Decimal;
+use gifting_api::rest::Send;
+
+/// The header row. Every cell below it is written by [`field_text`]: RFC 4180 quoting, and
+/// a leading `'` on text starting with `=`, `+`, `-`, `@`, tab or CR (formula injection), so
+/// e.g. a recipient named `=HYPERLINK(…)` reads back as `'=HYPERLINK(…)`.
+pub const HEADER: [&str; 19] = [
+    "send_id",
+    "send_gid",
+    "created_at",
+    "recipient_name",
+    "recipient_email",
+    "recipient_company",
+    "sender_id",
+    "sender_name",
+    "sender_email",
+    "sender_team",
+    "campaign_id",
+    "campaign_name",
+    "type",
+    "subtype",
+    "status",
+    "status_group",
+    "currency",
+    "current_total_cost",
+    "status_history",
+];
+
+const BOM: char = '\u{feff}';
+
+/// The whole file, header row first.
+pub fn sends_csv<'a>(sends: impl IntoIterator<Item = &'a Send>) -> String {
+    let mut out = String::new();
+    out.push(BOM);
+    push_row(&mut out, HEADER.iter().map(|h| h.to_string()));
+    for send in sends {
+        push_row(&mut out, row(send).into_iter());
+    }
+    out
+}
+
+fn row(send: &Send) -> [String; 19] {
+    [
+        send.id.to_string(),
+        send.send_gid.clone(),
+        send.created_at.clone(),
+        send.recipient.name.clone(),
+        send.recipient.email.clone(),
+        send.recipient.company_name.clone(),
+        send.sender.id.to_string(),
+        send.sender.name.clone(),
+        send.sender.email.clone(),
+        send.sender.team_name.clone(),
+        send.touch.id.to_string(),
+        send.touch.name.clone(),
+        send.kind.to_string(),
+        send.subtype.to_string(),
+        send.status.to_string(),
+        send.status.group().label().to_string(),
+        send.currency.clone(),
+        send.current_total_cost.clone(),
+        history(send),
+    ]
+}
+
+/// `"pending @ 2026-03-01T14:05:00+00:00; Delivered @ 2026-03-02T09:00:00+00:00"`
+pub fn history(send: &Send) -> String {
+    send.status_updates
+        .iter()
+        .map(|u| format!("{} @ {}", u.status, u.occurred_at))
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+fn push_row(out: &mut String, fields: impl Iterator<Item = String>) {
+    for (i, field) in fields.enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str(&field_text(&field));
+    }
+    out.push_str("\r\n");
+}
+
+/// One field, neutralised and quoted as needed.
+pub fn field_text(raw: &str) -> String {
+    let safe = neutralise_formula(raw);
+    if safe.contains(['"', ',', '\r', '\n']) {
+        format!("\"{}\"", safe.replace('"', "\"\""))
+    } else {
+        safe
+    }
+}
+
+/// `=1+1` → `'=1+1`; `-5.00` stays (a number, not a formula).
+pub fn neutralise_formula(raw: &str) -> String {
+    let risky = raw.starts_with(['=', '+', '-', '@', '\t', '\r']);
+    if risky && Decimal::parse(raw).is_none() {
+        format!("'{raw}")
+    } else {
+        raw.to_string()
+    }
+}
+
+/// `sends-2026-03-01.csv` for the given local date (`YYYY-MM-DD`).
+pub fn file_name(local_date: &str) -> String {
+    format!("sends-{local_date}.csv")
+}
+
+#[cfg(test)]
+mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    use super::*;
+    use crate::pages::sends::loaded::tests::send;
+
+    /// A small RFC 4180 reader, so the tests check what a consumer would read back.
+    fn parse(text: &str) -> Vec<Vec<String>> {
+        let text = text.strip_prefix(BOM).expect("BOM first");
+        let mut rows = Vec::new();
+        let mut row = Vec::new();
+        let mut field = String::new();
+        let mut quoted = false;
+        let mut chars = text.chars().peekable();
+        while let Some(c) = chars.next() {
+            match (quoted, c) {
+                (true, '"') if chars.peek() == Some(&'"') => {
+                    chars.next();
+                    field.push('"');
+                }
+                (true, '"') => quoted = false,
+                (true, c) => field.push(c),
+                (false, '"') => quoted = true,
+                (false, ',') => row.push(std::mem::take(&mut field)),
+                (false, '\r') => {
+                    assert_eq!(chars.next(), Some('\n'), "CR only before LF");
+                    row.push(std::mem::take(&mut field));
+                    rows.push(std::mem::take(&mut row));
+                }
+                (false, c) => field.push(c),
+            }
+        }
+        assert!(row.is_empty() && field.is_empty(), "file ends with CRLF");
+        rows
+    }
+
+    #[test]
+    fn quotes_what_needs_quoting_and_nothing_else() {
+        assert_eq!(field_text("plain"), "plain");
+        assert_eq!(field_text("a,b"), "\"a,b\"");
+        assert_eq!(field_text("say \"hi\""), "\"say \"\"hi\"\"\"");
+        assert_eq!(field_text("two\nlines"), "\"two\nlines\"");
+        assert_eq!(field_text("cr\rhere"), "\"cr\rhere\"");
+        assert_eq!(
+            field_text("<script>alert(1)</script>"),
+            "<script>alert(1)</script>"
+        );
+    }
+
+    #[test]
+    fn formulas_are_neutralised_but_numbers_are_not() {
+        assert_eq!(
+            neutralise_formula("=HYPERLINK(\"x\")"),
+            "'=HYPERLINK(\"x\")"
+        );
+        assert_eq!(neutralise_formula("+1"), "+1");
+        assert_eq!(
+            neutralise_formula("+1+cmd|' /C calc'!A0"),
+            "'+1+cmd|' /C calc'!A0"
+        );
+        assert_eq!(neutralise_formula("-2+3"), "'-2+3");
+        assert_eq!(neutralise_formula("@SUM(A1)"), "'@SUM(A1)");
+        assert_eq!(neutralise_formula("\t=1"), "'\t=1");
+        assert_eq!(neutralise_formula("-5.00"), "-5.00");
+        assert_eq!(neutralise_formula("a=b"), "a=b");
+        assert_eq!(field_text("=1,2"), "\"'=1,2\"");
+    }
+
+    #[test]
+    fn one_row_per_send_and_hostile_text_reads_back_intact() {
+        let mut a = send(30001);
+        a.recipient.name = "O'Reilly \"Quoted\", Partners\r\n<b>x</b>".into();
+        a.recipient.company_name = "=cmd|' /C calc'!A0".into();
+        let b = send(30002);
+        let text = sends_csv([&a, &b]);
+        assert!(text.ends_with("\r\n"));
+        let rows = parse(&text);
+        assert_eq!(rows.len(), 3);
+        assert_eq!(rows[0], HEADER.map(String::from).to_vec());
+        assert!(rows.iter().all(|r| r.len() == HEADER.len()));
+        assert_eq!(rows[1][0], "30001");
+        assert_eq!(rows[1][3], a.recipient.name);
+        assert_eq!(rows[1][5], "'=cmd|' /C calc'!A0");
+        assert_eq!(rows[1][15], "Delivered or used");
+        assert_eq!(
+            rows[1][18],
+            "pending @ 2026-03-01T14:05:00+00:00; Delivered @ 2026-03-02T09:00:00+00:00"
+        );
+        assert_eq!(rows[2][0], "30002");
+        assert_eq!(file_name("2026-03-01"), "sends-2026-03-01.csv");
+        assert_eq!(parse(&sends_csv(std::iter::empty())).len(), 1);
+    }
+}

@@ -1,0 +1,231 @@
+//! Filters over the loaded sends, read from and written to the address bar:
+//! `?status=problem&sender=12&campaign=2001&q=acme`.
+
+use std::collections::BTreeMap;
+
+use gifting_api::rest::{Send, StatusGroup};
+
+pub const KEY_STATUS: &str = "status";
+pub const KEY_SENDER: &str = "sender";
+pub const KEY_CAMPAIGN: &str = "campaign";
+pub const KEY_SEARCH: &str = "q";
+pub const KEYS: [&str; 4] = [KEY_STATUS, KEY_SENDER, KEY_CAMPAIGN, KEY_SEARCH];
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SendFilter {
+    pub group: Option<StatusGroup>,
+    pub sender: Option<u64>,
+    pub campaign: Option<u64>,
+    /// Matched case-insensitively against the recipient's name, email and company.
+    pub search: String,
+    /// Parameters present in the address but not understood, to say so instead of
+    /// silently showing everything.
+    pub ignored: Vec<String>,
+}
+
+impl SendFilter {
+    /// Reads the filter from query parameters (`get` returns a parameter's decoded value).
+    pub fn from_query(get: impl Fn(&str) -> Option<String>) -> SendFilter {
+        let mut ignored = Vec::new();
+        let group = get(KEY_STATUS).filter(|v| !v.is_empty()).and_then(|v| {
+            let group = StatusGroup::from_slug(&v);
+            if group.is_none() {
+                ignored.push(format!("status “{v}”"));
+            }
+            group
+        });
+        let mut id = |key: &str, what: &str| {
+            get(key).filter(|v| !v.is_empty()).and_then(|v| {
+                let id = v.trim().parse::<u64>().ok();
+                if id.is_none() {
+                    ignored.push(format!("{what} “{v}”"));
+                }
+                id
+            })
+        };
+        let sender = id(KEY_SENDER, "sender");
+        let campaign = id(KEY_CAMPAIGN, "campaign");
+        SendFilter {
+            group,
+            sender,
+            campaign,
+            search: get(KEY_SEARCH).unwrap_or_default(),
+            ignored,
+        }
+    }
+
+    pub fn is_active(&self) -> bool {
+        self.group.is_some()
+            || self.sender.is_some()
+            || self.campaign.is_some()
+            || !self.search.trim().is_empty()
+    }
+
+    /// A predicate for many sends: the search text is lowered once, not per send.
+    pub fn matcher(&self) -> impl Fn(&Send) -> bool + '_ {
+        let needle = self.search.trim().to_lowercase();
+        move |send: &Send| {
+            self.group.is_none_or(|g| send.status.group() == g)
+                && self.sender.is_none_or(|id| send.sender.id == id)
+                && self.campaign.is_none_or(|id| send.touch.id == id)
+                && (needle.is_empty() || recipient_matches(send, &needle))
+        }
+    }
+}
+
+fn recipient_matches(send: &Send, needle: &str) -> bool {
+    let r = &send.recipient;
+    [&r.name, &r.email, &r.company_name]
+        .into_iter()
+        .any(|field| field.to_lowercase().contains(needle))
+}
+
+/// One choice of a filter's select, with how many loaded sends it matches.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Choice {
+    pub id: u64,
+    pub label: String,
+    pub count: u64,
+}
+
+/// The senders among `sends` ("Sam Lee (Sales)"), by label.
+pub fn sender_choices<'a>(sends: impl IntoIterator<Item = &'a Send>) -> Vec<Choice> {
+    choices(sends, |s| {
+        (
+            s.sender.id,
+            format!("{} ({})", s.sender.name, s.sender.team_name),
+        )
+    })
+}
+
+/// The campaigns among `sends`, by name.
+pub fn campaign_choices<'a>(sends: impl IntoIterator<Item = &'a Send>) -> Vec<Choice> {
+    choices(sends, |s| (s.touch.id, s.touch.name.clone()))
+}
+
+fn choices<'a>(
+    sends: impl IntoIterator<Item = &'a Send>,
+    key: impl Fn(&Send) -> (u64, String),
+) -> Vec<Choice> {
+    let mut by_id: BTreeMap<u64, Choice> = BTreeMap::new();
+    for send in sends {
+        let (id, label) = key(send);
+        by_id
+            .entry(id)
+            .or_insert(Choice {
+                id,
+                label,
+                count: 0,
+            })
+            .count += 1;
+    }
+    let mut out: Vec<Choice> = by_id.into_values().collect();
+    out.sort_by(|a, b| {
+        a.label
+            .to_lowercase()
+            .cmp(&b.label.to_lowercase())
+            .then(a.id.cmp(&b.id))
+    });
+    out
+}
+
+/// Loaded sends per status group, for the status select's labels.
+pub fn group_counts<'a>(sends: impl IntoIterator<Item = &'a Send>) -> BTreeMap<StatusGroup, u64> {
+    let mut counts = BTreeMap::new();
+    for send in sends {
+        *counts.entry(send.status.group()).or_default() += 1;
+    }
+    counts
+}
+
+#[cfg(test)]
+mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    use super::*;
+    use crate::pages::sends::loaded::tests::send;
+    use gifting_api::SendStatus;
+    use std::collections::HashMap;
+
+    fn filter(pairs: &[(&str, &str)]) -> SendFilter {
+        let map: HashMap<String, String> = pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        SendFilter::from_query(|k| map.get(k).cloned())
+    }
+
+    #[test]
+    fn reads_the_address_and_reports_what_it_cannot_use() {
+        let f = filter(&[("status", "problem"), ("sender", "12"), ("q", "Acme")]);
+        assert_eq!(f.group, Some(StatusGroup::Problem));
+        assert_eq!(f.sender, Some(12));
+        assert_eq!(f.campaign, None);
+        assert!(f.is_active());
+        assert!(f.ignored.is_empty());
+        let bad = filter(&[("status", "lost"), ("campaign", "x1"), ("q", "  ")]);
+        assert_eq!((bad.group, bad.campaign), (None, None));
+        assert_eq!(bad.ignored, vec!["status “lost”", "campaign “x1”"]);
+        assert!(!bad.is_active());
+        assert!(!filter(&[]).is_active());
+    }
+
+    #[test]
+    fn every_criterion_narrows_and_search_ignores_case() {
+        let mut a = send(1);
+        a.recipient.name = "Zoë Müller".into();
+        let mut b = send(2);
+        b.status = SendStatus::Undeliverable;
+        b.sender.id = 9;
+        b.recipient.company_name = "Globex".into();
+        let mut c = send(3);
+        c.touch.id = 2001;
+        c.recipient.email = "CFO@Initech.example".into();
+        let sends = [a, b, c];
+        let ids = |f: &SendFilter| -> Vec<u64> {
+            let m = f.matcher();
+            sends.iter().filter(|s| m(s)).map(|s| s.id).collect()
+        };
+        assert_eq!(ids(&filter(&[])), vec![1, 2, 3]);
+        assert_eq!(ids(&filter(&[("status", "problem")])), vec![2]);
+        assert_eq!(ids(&filter(&[("sender", "3")])), vec![1, 3]);
+        assert_eq!(ids(&filter(&[("campaign", "2001")])), vec![3]);
+        assert_eq!(ids(&filter(&[("q", "MÜLLER")])), vec![1]);
+        assert_eq!(ids(&filter(&[("q", "globex")])), vec![2]);
+        assert_eq!(ids(&filter(&[("q", "cfo@initech")])), vec![3]);
+        assert_eq!(
+            ids(&filter(&[("sender", "3"), ("status", "delivered")])),
+            vec![1, 3]
+        );
+        assert!(ids(&filter(&[("sender", "3"), ("q", "globex")])).is_empty());
+    }
+
+    #[test]
+    fn choices_count_and_sort_by_label() {
+        let mut a = send(1);
+        a.sender.id = 5;
+        a.sender.name = "ada Byron".into();
+        let b = send(2);
+        let c = send(3);
+        let senders = sender_choices([&a, &b, &c]);
+        assert_eq!(
+            senders,
+            vec![
+                Choice {
+                    id: 5,
+                    label: "ada Byron (Sales)".into(),
+                    count: 1
+                },
+                Choice {
+                    id: 3,
+                    label: "Sam Lee (Sales)".into(),
+                    count: 2
+                },
+            ]
+        );
+        assert_eq!(campaign_choices([&a, &b]).len(), 1);
+        let counts = group_counts([&a, &b]);
+        assert_eq!(counts.get(&StatusGroup::DeliveredOrUsed), Some(&2));
+    }
+}

@@ -1,0 +1,247 @@
+//! The sends this screen has fetched so far, kept by their position in the platform's list.
+//!
+//! The API has no server-side filters, so filters, the overview and the export all work over
+//! what was loaded. Keeping each send at its row position (page and `per_page` give the
+//! offset) lets the screen say exactly which pages that covers, whatever page sizes were used
+//! to fetch them, and a send fetched twice is kept once.
+
+use std::collections::{BTreeMap, HashMap};
+
+use gifting_api::rest::{page_count, Send};
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct LoadedSends {
+    /// Row position in the platform's list (0-based) → send.
+    rows: BTreeMap<u64, Send>,
+    /// Send id → its row position, so a send seen again moves instead of doubling.
+    positions: HashMap<u64, u64>,
+    /// The platform's `total_count` from the latest answer.
+    total: Option<u64>,
+    /// Set when a new total made the earlier pages stale and they were dropped.
+    reset_by_new_total: bool,
+}
+
+impl LoadedSends {
+    /// Records one answer: `sends` of page `page` at `per_page`, with the list's `total`.
+    pub fn insert_page(&mut self, page: u32, per_page: u32, total: u64, sends: &[Send]) {
+        if self.total.is_some_and(|known| known != total) {
+            // Sends were added or removed since: the old positions no longer line up.
+            *self = LoadedSends {
+                reset_by_new_total: true,
+                ..LoadedSends::default()
+            };
+        }
+        self.total = Some(total);
+        let offset = u64::from(page.max(1) - 1) * u64::from(per_page);
+        for (i, send) in sends.iter().enumerate() {
+            let at = offset + i as u64;
+            if let Some(old_at) = self.positions.insert(send.id, at) {
+                if old_at != at {
+                    self.rows.remove(&old_at);
+                }
+            }
+            if let Some(displaced) = self.rows.insert(at, send.clone()) {
+                if displaced.id != send.id && self.positions.get(&displaced.id) == Some(&at) {
+                    self.positions.remove(&displaced.id);
+                }
+            }
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.rows.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.rows.is_empty()
+    }
+
+    pub fn total(&self) -> Option<u64> {
+        self.total
+    }
+
+    pub fn was_reset(&self) -> bool {
+        self.reset_by_new_total
+    }
+
+    /// Whether every send of the list is loaded.
+    pub fn is_complete(&self) -> bool {
+        self.total.is_some_and(|t| self.rows.len() as u64 >= t)
+    }
+
+    /// The loaded sends in the platform's order (newest first).
+    pub fn iter(&self) -> impl Iterator<Item = &Send> {
+        self.rows.values()
+    }
+
+    /// Pages (1-based, at `per_page`) whose every row is loaded.
+    pub fn complete_pages(&self, per_page: u32) -> Vec<u64> {
+        let Some(total) = self.total else {
+            return Vec::new();
+        };
+        let per_page = u64::from(per_page.max(1));
+        (1..=page_count(total, per_page as u32))
+            .filter(|&p| {
+                let start = (p - 1) * per_page;
+                let end = (p * per_page).min(total);
+                end > start && self.rows.range(start..end).count() as u64 == end - start
+            })
+            .collect()
+    }
+
+    /// "pages 1–3 of 12 at 25 a page, 75 of 300 sends": what the loaded sends cover.
+    pub fn coverage_text(&self, per_page: u32) -> String {
+        let Some(total) = self.total else {
+            return "No sends loaded yet".into();
+        };
+        let sends = format!("{} of {total} sends", self.rows.len());
+        if total == 0 {
+            return "The platform has no sends".into();
+        }
+        let pages = self.complete_pages(per_page);
+        let of = page_count(total, per_page);
+        if pages.is_empty() {
+            return format!("{sends} loaded");
+        }
+        let noun = if pages.len() == 1 { "page" } else { "pages" };
+        format!(
+            "{noun} {} of {of} at {per_page} a page, {sends}",
+            page_ranges(&pages)
+        )
+    }
+}
+
+/// `[1, 2, 3, 5, 7, 8]` → `"1–3, 5, 7–8"`.
+pub fn page_ranges(pages: &[u64]) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < pages.len() {
+        let start = pages[i];
+        let mut end = start;
+        while i + 1 < pages.len() && pages[i + 1] == end + 1 {
+            i += 1;
+            end = pages[i];
+        }
+        parts.push(if start == end {
+            start.to_string()
+        } else {
+            format!("{start}\u{2013}{end}")
+        });
+        i += 1;
+    }
+    parts.join(", ")
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    use super::*;
+    use gifting_api::rest::{Recipient, SendTouch, Sender, StatusUpdate};
+    use gifting_api::{SendStatus, SendSubtype, SendType};
+
+    /// A send for tests; the caller changes what it cares about.
+    pub(crate) fn send(id: u64) -> Send {
+        Send {
+            id,
+            send_gid: format!("snd_{id}"),
+            kind: SendType::EGiftsUsa,
+            subtype: SendSubtype::EGiftCardsUsa,
+            currency: "USD".into(),
+            current_total_cost: "25.00".into(),
+            status: SendStatus::Delivered,
+            created_at: "2026-03-01T14:05:00+00:00".into(),
+            touch: SendTouch {
+                id: 7,
+                name: "Spring thank-you".into(),
+            },
+            recipient: Recipient {
+                name: format!("Recipient {id}"),
+                email: format!("r{id}@example.org"),
+                company_name: "Acme".into(),
+            },
+            sender: Sender {
+                id: 3,
+                name: "Sam Lee".into(),
+                email: "sam@example.com".into(),
+                team_id: 1,
+                team_name: "Sales".into(),
+            },
+            sent_via: "web".into(),
+            status_updates: vec![
+                StatusUpdate {
+                    status: SendStatus::Pending,
+                    occurred_at: "2026-03-01T14:05:00+00:00".into(),
+                },
+                StatusUpdate {
+                    status: SendStatus::Delivered,
+                    occurred_at: "2026-03-02T09:00:00+00:00".into(),
+                },
+            ],
+        }
+    }
+
+    fn ids(range: std::ops::Range<u64>) -> Vec<Send> {
+        range.map(send).collect()
+    }
+
+    #[test]
+    fn pages_of_any_size_line_up_by_position() {
+        let mut loaded = LoadedSends::default();
+        assert_eq!(loaded.coverage_text(25), "No sends loaded yet");
+        loaded.insert_page(1, 25, 63, &ids(0..25));
+        assert_eq!(loaded.complete_pages(25), vec![1]);
+        assert_eq!(
+            loaded.coverage_text(25),
+            "page 1 of 3 at 25 a page, 25 of 63 sends"
+        );
+        // Page 3 at 25 is rows 50..63.
+        loaded.insert_page(3, 25, 63, &ids(50..63));
+        assert_eq!(loaded.complete_pages(25), vec![1, 3]);
+        // Page 2 at 10 (rows 10..20) is already there: nothing doubles.
+        loaded.insert_page(2, 10, 63, &ids(10..20));
+        assert_eq!(loaded.len(), 38);
+        // At 10 a page, pages 1-2 (rows 0..20) and 6-7 (rows 50..63) are complete.
+        assert_eq!(loaded.complete_pages(10), vec![1, 2, 6, 7]);
+        assert_eq!(
+            loaded.coverage_text(10),
+            "pages 1–2, 6–7 of 7 at 10 a page, 38 of 63 sends"
+        );
+        assert!(!loaded.is_complete());
+        loaded.insert_page(1, 100, 63, &ids(0..63));
+        assert!(loaded.is_complete());
+        assert_eq!(loaded.len(), 63);
+        let order: Vec<u64> = loaded.iter().map(|s| s.id).collect();
+        assert_eq!(order, (0..63).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn a_send_seen_at_a_new_position_moves_and_a_new_total_starts_over() {
+        let mut loaded = LoadedSends::default();
+        loaded.insert_page(1, 3, 6, &ids(0..3));
+        // Same total, but send 2 now shows at row 3 (and row 2 holds send 9).
+        loaded.insert_page(2, 3, 6, &[send(2), send(4), send(5)]);
+        loaded.insert_page(1, 3, 6, &[send(0), send(1), send(9)]);
+        let order: Vec<u64> = loaded.iter().map(|s| s.id).collect();
+        assert_eq!(order, vec![0, 1, 9, 2, 4, 5]);
+        assert!(!loaded.was_reset());
+        loaded.insert_page(1, 3, 7, &ids(100..103));
+        assert!(loaded.was_reset());
+        assert_eq!(loaded.len(), 3);
+        assert_eq!(loaded.total(), Some(7));
+    }
+
+    #[test]
+    fn empty_list_and_partial_pages_read_right() {
+        let mut loaded = LoadedSends::default();
+        loaded.insert_page(1, 25, 0, &[]);
+        assert_eq!(loaded.coverage_text(25), "The platform has no sends");
+        assert!(loaded.is_complete());
+        let mut partial = LoadedSends::default();
+        partial.insert_page(2, 10, 63, &ids(10..20));
+        assert_eq!(partial.coverage_text(25), "10 of 63 sends loaded");
+        assert_eq!(page_ranges(&[1, 2, 3, 5, 7, 8]), "1–3, 5, 7–8");
+        assert_eq!(page_ranges(&[]), "");
+    }
+}

@@ -1,0 +1,180 @@
+//! The sends table: one row per send, each expandable to its status history.
+
+use gifting_api::rest::{Send, StatusGroup, StatusUpdate};
+use gifting_api::SendStatus;
+use leptos::prelude::*;
+
+use crate::components::format::{date_time, money};
+use crate::components::{Badge, Tone};
+
+/// The colour family of a status group (the badge's text always says the status itself).
+pub fn tone(group: StatusGroup) -> Tone {
+    match group {
+        StatusGroup::InProgress => Tone::Info,
+        StatusGroup::DeliveredOrUsed => Tone::Success,
+        StatusGroup::Problem => Tone::Danger,
+        StatusGroup::MoneyReturned => Tone::Warning,
+        StatusGroup::Other => Tone::Neutral,
+    }
+}
+
+/// A send's status as a badge, with its group in words beside it.
+#[component]
+pub fn StatusBadge(status: SendStatus) -> impl IntoView {
+    let group = status.group();
+    view! {
+        <span class="send-status" data-group=group.slug()>
+            <Badge text=status.to_string() tone=tone(group) />
+            <span class="send-status__group">{group.label()}</span>
+        </span>
+    }
+}
+
+const COLUMNS: usize = 8;
+
+#[component]
+pub fn SendsTable(
+    sends: Vec<Send>,
+    /// Read by screen readers before the table, e.g. "Sends, newest first".
+    #[prop(into)]
+    caption: String,
+) -> impl IntoView {
+    let rows = sends
+        .into_iter()
+        .map(|send| view! { <SendRow send /> })
+        .collect_view();
+    view! {
+        <div class="table-wrap">
+            <table class="sends-table" data-testid="sends-table">
+                <caption class="visually-hidden">{caption}</caption>
+                <thead>
+                    <tr>
+                        <th scope="col">
+                            <span class="visually-hidden">"Status history"</span>
+                        </th>
+                        <th scope="col">"Created"</th>
+                        <th scope="col">"Recipient"</th>
+                        <th scope="col">"Sender"</th>
+                        <th scope="col">"Campaign"</th>
+                        <th scope="col">"Type"</th>
+                        <th scope="col">"Status"</th>
+                        <th scope="col" class="num">
+                            "Cost"
+                        </th>
+                    </tr>
+                </thead>
+                <tbody>{rows}</tbody>
+            </table>
+        </div>
+    }
+}
+
+#[component]
+fn SendRow(send: Send) -> impl IntoView {
+    let expanded = RwSignal::new(false);
+    let history_id = format!("send-history-{}", send.id);
+    let Send {
+        id,
+        send_gid,
+        kind,
+        subtype,
+        currency,
+        current_total_cost,
+        status,
+        created_at,
+        touch,
+        recipient,
+        sender,
+        sent_via,
+        status_updates,
+    } = send;
+    let toggle_label = format!(" of the send to {}", recipient.name);
+    let history = StoredValue::new((status_updates, send_gid, sent_via));
+    let controls = history_id.clone();
+    view! {
+        <tr data-send-id=id.to_string() data-sender-id=sender.id.to_string()>
+            <td>
+                <button
+                    type="button"
+                    class="disclosure"
+                    aria-expanded=move || expanded.get().to_string()
+                    aria-controls=move || expanded.get().then(|| controls.clone())
+                    on:click=move |_| expanded.update(|open| *open = !*open)
+                >
+                    <span class="disclosure__icon" aria-hidden="true"></span>
+                    "History"
+                    <span class="visually-hidden">{toggle_label}</span>
+                </button>
+            </td>
+            <td>
+                <time datetime=created_at.clone()>{date_time(&created_at)}</time>
+            </td>
+            <td class="cell-stack">
+                <span class="cell-stack__main">{recipient.name}</span>
+                <span class="cell-stack__sub">{recipient.email}</span>
+                <span class="cell-stack__sub">{recipient.company_name}</span>
+            </td>
+            <td class="cell-stack">
+                <span class="cell-stack__main" title=sender.email>
+                    {sender.name}
+                </span>
+                <span class="cell-stack__sub">{sender.team_name}</span>
+            </td>
+            <td>
+                <a href=format!("/campaigns/{}", touch.id)>{touch.name}</a>
+            </td>
+            <td class="cell-stack">
+                <span class="cell-stack__main">{kind.to_string()}</span>
+                <span class="cell-stack__sub">{subtype.to_string()}</span>
+            </td>
+            <td>
+                <StatusBadge status />
+            </td>
+            <td class="num">{money(&currency, &current_total_cost)}</td>
+        </tr>
+        // Built only while open: a page of 100 rows stays 100 rows.
+        <Show when=move || expanded.get()>
+            <tr id=history_id.clone() class="history-row">
+                <td colspan=COLUMNS.to_string()>
+                    {history
+                        .with_value(|(updates, gid, via)| {
+                            view! { <Timeline updates=updates.clone() gid=gid.clone() via=via.clone() /> }
+                        })}
+                </td>
+            </tr>
+        </Show>
+    }
+}
+
+/// A send's status changes, oldest first, with their times.
+#[component]
+fn Timeline(updates: Vec<StatusUpdate>, gid: String, via: String) -> impl IntoView {
+    let items = if updates.is_empty() {
+        view! { <li>"No status changes recorded."</li> }.into_any()
+    } else {
+        updates
+            .into_iter()
+            .map(|update| {
+                view! {
+                    <li class="timeline__item">
+                        <time datetime=update.occurred_at.clone()>
+                            {date_time(&update.occurred_at)}
+                        </time>
+                        <StatusBadge status=update.status />
+                    </li>
+                }
+            })
+            .collect_view()
+            .into_any()
+    };
+    view! {
+        <div class="send-history">
+            <p class="send-history__meta">
+                "Send " <code>{gid}</code> ", sent via " {via}
+            </p>
+            <ol class="timeline" aria-label="Status history">
+                {items}
+            </ol>
+        </div>
+    }
+}

@@ -1,0 +1,39 @@
+//! The signed-out screen. Shown at whatever address the user opened, so that after signing in
+//! they land where they meant to go.
+
+use leptos::prelude::*;
+
+use crate::auth::{use_auth, SessionEnd};
+use crate::browser::current_route;
+
+#[component]
+pub fn SignIn() -> impl IntoView {
+    let auth = use_auth();
+    let (problem, set_problem) = signal(None::<String>);
+    let reason = move || match auth.ended() {
+        Some(SessionEnd::Expired) => Some("Your session has ended. Sign in again to continue."),
+        Some(SessionEnd::SignedOut) => Some("You have signed out."),
+        None => None,
+    };
+    let on_click = move |_| {
+        set_problem.set(None);
+        if let Err(message) = auth.begin_sign_in(&current_route()) {
+            set_problem.set(Some(message));
+        }
+    };
+    view! {
+        <section class="panel signin">
+            <h1>"Sign in to the Gifting Console"</h1>
+            {move || reason().map(|text| view! { <p class="notice" role="status">{text}</p> })}
+            <p>"You will sign in on the platform's own page and come straight back here."</p>
+            <button type="button" class="button button--primary" on:click=on_click>
+                "Sign in"
+            </button>
+            {move || {
+                problem
+                    .get()
+                    .map(|text| view! { <p class="error-panel" role="alert">{text}</p> })
+            }}
+        </section>
+    }
+}

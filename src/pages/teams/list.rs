@@ -1,0 +1,108 @@
+//! `/teams`: the team groups, paged by the address bar, with their budgets.
+
+use gifting_api::paths;
+use gifting_api::rest::{GroupPage, Member, TeamGroup};
+use leptos::either::Either;
+use leptos::prelude::*;
+
+use crate::api::use_api;
+use crate::components::format;
+use crate::components::{use_page_query, Empty, Loaded, Pager};
+
+#[component]
+pub fn TeamsPage() -> impl IntoView {
+    let api = use_api();
+    let paging = use_page_query();
+    let groups = LocalResource::new(move || {
+        let query = paging.get().to_query_string();
+        async move {
+            api.get_json::<GroupPage>(&format!("{}{query}", paths::V3_GROUPS))
+                .await
+        }
+    });
+
+    view! {
+        <section class="teams" aria-labelledby="teams-heading">
+            <div class="page-head">
+                <h1 id="teams-heading">"Teams"</h1>
+                <a class="button" href="/teams/users">"All active users"</a>
+            </div>
+            <Loaded resource=groups let:page>
+                {if page.groups.is_empty() {
+                    Either::Left(view! { <Empty message="No team groups on this page." /> })
+                } else {
+                    Either::Right(view! { <GroupsTable groups=page.groups.clone() /> })
+                }}
+                <Pager total=page.total_groups />
+            </Loaded>
+        </section>
+    }
+}
+
+#[component]
+fn GroupsTable(groups: Vec<TeamGroup>) -> impl IntoView {
+    view! {
+        <div class="table-wrap">
+            <table class="data-table">
+                <caption>"Team groups and their budgets"</caption>
+                <thead>
+                    <tr>
+                        <th scope="col">"Name"</th>
+                        <th scope="col" class="num">"Monthly budget"</th>
+                        <th scope="col" class="num">"One-time budget"</th>
+                        <th scope="col">"Rollover"</th>
+                        <th scope="col">"Created"</th>
+                        <th scope="col">"Updated"</th>
+                        <th scope="col" class="num">"Members"</th>
+                    </tr>
+                </thead>
+                <tbody>
+                    {groups
+                        .into_iter()
+                        .map(|g| {
+                            view! {
+                                <tr>
+                                    <th scope="row">
+                                        <a href=format!("/teams/{}", g.id)>{g.name.clone()}</a>
+                                    </th>
+                                    <td class="num">{format::amount(&g.monthly_budget)}</td>
+                                    <td class="num">
+                                        {format::amount(&g.one_time_budget.to_string())}
+                                    </td>
+                                    <td>{if g.rollover { "Yes" } else { "No" }}</td>
+                                    <td>{format::date_time(&g.created_at)}</td>
+                                    <td>{format::date_time(&g.updated_at)}</td>
+                                    <td class="num">
+                                        <MemberCount team_group_id=g.id />
+                                    </td>
+                                </tr>
+                            }
+                        })
+                        .collect_view()}
+                </tbody>
+            </table>
+        </div>
+    }
+}
+
+/// The group's member count, read from its members list; "unknown" when that fails, so a
+/// missing count never blocks the table.
+#[component]
+fn MemberCount(team_group_id: u64) -> impl IntoView {
+    let api = use_api();
+    let members = LocalResource::new(move || async move {
+        api.get_json::<Vec<Member>>(&paths::v3_group_members(team_group_id))
+            .await
+            .map(|list| list.len())
+    });
+    move || match members.get() {
+        None => Either::Left(view! {
+            <span class="muted">
+                <span aria-hidden="true">"…"</span>
+                <span class="visually-hidden">"Counting members"</span>
+            </span>
+        }),
+        Some(Ok(count)) => Either::Right(count.to_string()),
+        Some(Err(_)) => Either::Right("unknown".to_owned()),
+    }
+}

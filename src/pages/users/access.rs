@@ -1,0 +1,101 @@
+//! How the SCIM screens load and fail: SCIM answers 403 to every account that is not an
+//! admin, and that deserves an explanation, not a generic "permission denied".
+
+use std::sync::Arc;
+
+use leptos::either::EitherOf3;
+use leptos::prelude::*;
+
+use crate::api::ApiError;
+use crate::components::{ErrorPanel, Loading};
+
+/// Why the signed-in account cannot manage users, and what to do about it.
+#[component]
+pub fn AdminNeeded(#[prop(into)] message: String) -> impl IntoView {
+    let platform = (!message.trim().is_empty()).then(|| {
+        view! {
+            <p class="muted">
+                "The platform said: "
+                {message}
+            </p>
+        }
+    });
+    view! {
+        <div class="error-panel error-panel--forbidden" role="alert" data-testid="scim-forbidden">
+            <h2 class="error-panel__title">"An admin account is needed"</h2>
+            <p>
+                "User administration goes through the platform's SCIM interface, which only "
+                "accounts with the admin role may use. The account you are signed in with is not "
+                "an admin, so users cannot be listed or changed here."
+            </p>
+            <p>"Sign out and sign in with an admin account, or ask an admin to make the change."</p>
+            {platform}
+        </div>
+    }
+}
+
+/// A user id the platform does not know.
+#[component]
+pub fn UserNotFound(#[prop(into)] message: String) -> impl IntoView {
+    view! {
+        <div class="not-found" role="alert" data-testid="user-not-found">
+            <h2 class="not-found__title">"User not found"</h2>
+            <p>
+                {if message.trim().is_empty() {
+                    "The platform has no user with this id.".to_owned()
+                } else {
+                    message
+                }}
+            </p>
+            <p>
+                <a href="/users">"Back to the users"</a>
+            </p>
+        </div>
+    }
+}
+
+/// The error of a SCIM screen in words: the admin explanation for 403, "User not found" for
+/// 404, the generic panel (with "Try again") otherwise.
+#[component]
+pub fn ScimProblem(error: ApiError, #[prop(into)] on_retry: Callback<()>) -> impl IntoView {
+    match error {
+        ApiError::Forbidden { message } => EitherOf3::A(view! { <AdminNeeded message /> }),
+        ApiError::NotFound { message } => EitherOf3::B(view! { <UserNotFound message /> }),
+        error => EitherOf3::C(view! { <ErrorPanel error on_retry /> }),
+    }
+}
+
+/// As the core's `Loaded`, with SCIM's errors explained by [`ScimProblem`].
+#[component]
+pub fn ScimLoaded<T, V, F>(
+    resource: LocalResource<Result<T, ApiError>>,
+    children: F,
+) -> impl IntoView
+where
+    T: Clone + Send + Sync + 'static,
+    F: Fn(T) -> V + Send + Sync + 'static,
+    V: IntoView + 'static,
+{
+    let children = Arc::new(children);
+    let (pending, set_pending) = signal(false);
+    let retry = Callback::new(move |()| resource.refetch());
+    view! {
+        <div class="loaded" aria-busy=move || pending.get().to_string()>
+            <Transition fallback=|| view! { <Loading /> } set_pending>
+                {move || {
+                    let children = children.clone();
+                    Suspend::new(async move {
+                        match resource.await {
+                            Ok(data) => leptos::either::Either::Left(children(data)),
+                            Err(error) => {
+                                leptos::either::Either::Right(
+                                    view! { <ScimProblem error on_retry=retry /> },
+                                )
+                            }
+                        }
+                    })
+                }}
+            </Transition>
+        </div>
+    }
+}

@@ -1,0 +1,220 @@
+//! Labelled inputs of the user forms, each with its error written next to it and tied to it
+//! (`aria-describedby`), so a screen reader hears the problem on the field.
+
+use gifting_api::Role;
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+
+use super::form::{error_for, Field, FieldErrors};
+
+/// Which team names a team select can offer right now.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TeamChoices {
+    Loading,
+    Failed(String),
+    Ready(Vec<String>),
+}
+
+fn clear_error(errors: RwSignal<FieldErrors>, field: Field) {
+    if errors.with_untracked(|e| e.iter().any(|(f, _)| *f == field)) {
+        errors.update(|e| e.retain(|(f, _)| *f != field));
+    }
+}
+
+fn error_id(field: Field) -> String {
+    format!("{}-error", field.id())
+}
+
+/// The message under a field, if it has one.
+fn field_error(errors: RwSignal<FieldErrors>, field: Field) -> impl IntoView {
+    move || {
+        error_for(&errors.get(), field).map(|message| {
+            view! {
+                <p class="field__error" id=error_id(field)>
+                    <span aria-hidden="true">"⚠ "</span>
+                    {message}
+                </p>
+            }
+        })
+    }
+}
+
+/// Moves the keyboard focus to a field, e.g. the first one with an error.
+pub fn focus_field(field: Field) {
+    let element = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id(field.id()))
+        .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok());
+    if let Some(element) = element {
+        let _ = element.focus();
+    }
+}
+
+#[component]
+pub fn TextField(
+    field: Field,
+    value: RwSignal<String>,
+    errors: RwSignal<FieldErrors>,
+    #[prop(default = "text")] kind: &'static str,
+    #[prop(default = "off")] autocomplete: &'static str,
+    #[prop(optional, into)] disabled: Signal<bool>,
+) -> impl IntoView {
+    let invalid = move || error_for(&errors.get(), field).is_some();
+    view! {
+        <div class="field" class:field--invalid=invalid>
+            <label for=field.id()>{field.label()}</label>
+            <input
+                id=field.id()
+                name=field.id()
+                type=kind
+                autocomplete=autocomplete
+                aria-required="true"
+                aria-invalid=move || invalid().to_string()
+                aria-describedby=move || invalid().then(|| error_id(field))
+                disabled=move || disabled.get()
+                bind:value=value
+                on:input=move |_| clear_error(errors, field)
+            />
+            {field_error(errors, field)}
+        </div>
+    }
+}
+
+/// The role select: sender, manager, admin (plus the user's current role if the platform
+/// sent one this console does not know, so saving never changes it by accident).
+#[component]
+pub fn RoleSelect(
+    value: RwSignal<String>,
+    errors: RwSignal<FieldErrors>,
+    #[prop(optional, into)] disabled: Signal<bool>,
+) -> impl IntoView {
+    let field = Field::Role;
+    let invalid = move || error_for(&errors.get(), field).is_some();
+    let unknown = move || {
+        let current = value.get_untracked();
+        (!current.is_empty() && !Role::parse(&current).is_known()).then(|| {
+            let text = current.clone();
+            let mine = current.clone();
+            view! { <option value=current selected=move || value.get() == mine>{text}</option> }
+        })
+    };
+    view! {
+        <div class="field" class:field--invalid=invalid>
+            <label for=field.id()>{field.label()}</label>
+            <select
+                id=field.id()
+                name=field.id()
+                aria-required="true"
+                aria-invalid=move || invalid().to_string()
+                aria-describedby=move || invalid().then(|| error_id(field))
+                disabled=move || disabled.get()
+                on:change=move |ev| {
+                    value.set(event_target_value(&ev));
+                    clear_error(errors, field);
+                }
+            >
+                <option value="" selected=move || value.get().is_empty()>
+                    "Choose a role"
+                </option>
+                {Role::KNOWN
+                    .iter()
+                    .map(|role| {
+                        let name = role.as_str();
+                        view! {
+                            <option value=name selected=move || value.get() == name>
+                                {name}
+                            </option>
+                        }
+                    })
+                    .collect_view()}
+                {unknown}
+            </select>
+            {field_error(errors, field)}
+        </div>
+    }
+}
+
+/// The team select, offering every team group by name (SCIM's `division`).
+#[component]
+pub fn TeamSelect(
+    value: RwSignal<String>,
+    errors: RwSignal<FieldErrors>,
+    #[prop(into)] choices: Signal<TeamChoices>,
+    /// Reloads the groups after a failure.
+    #[prop(into)]
+    on_retry: Callback<()>,
+    #[prop(optional, into)] disabled: Signal<bool>,
+) -> impl IntoView {
+    let field = Field::Team;
+    let invalid = move || error_for(&errors.get(), field).is_some();
+    let options = move || match choices.get() {
+        TeamChoices::Ready(names) => {
+            let current = value.get_untracked();
+            let mut names = names;
+            // A team the user is in but the list lacks stays choosable, marked as such.
+            let stray = (!current.is_empty() && !names.contains(&current)).then(|| current.clone());
+            if let Some(stray) = &stray {
+                names.push(stray.clone());
+            }
+            names
+                .into_iter()
+                .map(|name| {
+                    let label = if stray.as_deref() == Some(name.as_str()) {
+                        format!("{name} (not a listed team group)")
+                    } else {
+                        name.clone()
+                    };
+                    let value_of_option = name.clone();
+                    let selected = move || value.get() == value_of_option;
+                    view! {
+                        <option value=name selected=selected>
+                            {label}
+                        </option>
+                    }
+                })
+                .collect_view()
+                .into_any()
+        }
+        TeamChoices::Loading => {
+            view! { <option value="" disabled=true>"Loading teams…"</option> }.into_any()
+        }
+        TeamChoices::Failed(_) => ().into_any(),
+    };
+    let failed = move || match choices.get() {
+        TeamChoices::Failed(message) => Some(view! {
+            <p class="field__error" role="alert">
+                "The teams could not be loaded. "
+                {message}
+                " "
+                <button type="button" class="button button--small" on:click=move |_| on_retry.run(())>
+                    "Try again"
+                </button>
+            </p>
+        }),
+        _ => None,
+    };
+    view! {
+        <div class="field" class:field--invalid=invalid>
+            <label for=field.id()>{field.label()}</label>
+            <select
+                id=field.id()
+                name=field.id()
+                aria-required="true"
+                aria-invalid=move || invalid().to_string()
+                aria-describedby=move || invalid().then(|| error_id(field))
+                disabled=move || disabled.get()
+                on:change=move |ev| {
+                    value.set(event_target_value(&ev));
+                    clear_error(errors, field);
+                }
+            >
+                <option value="" selected=move || value.get().is_empty()>
+                    "Choose a team"
+                </option>
+                {options}
+            </select>
+            {field_error(errors, field)}
+            {failed}
+        </div>
+    }
+}

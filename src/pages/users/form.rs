@@ -1,0 +1,264 @@
+//! The user form's rules, apart from the view: which field an error belongs to, checked
+//! before anything is sent, and where a refusal from the platform is shown.
+
+use gifting_api::scim::{CreateUser, ScimName};
+use gifting_api::validate;
+use gifting_api::Role;
+
+use crate::api::ApiError;
+
+/// Longest name part the console accepts; longer text is a typing accident.
+pub const MAX_NAME: usize = 100;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Field {
+    Email,
+    GivenName,
+    FamilyName,
+    Role,
+    Team,
+}
+
+impl Field {
+    pub const ALL: [Field; 5] = [
+        Field::Email,
+        Field::GivenName,
+        Field::FamilyName,
+        Field::Role,
+        Field::Team,
+    ];
+
+    /// The element id of the field's input; its error is `{id}-error`.
+    pub fn id(self) -> &'static str {
+        match self {
+            Field::Email => "user-email",
+            Field::GivenName => "user-given-name",
+            Field::FamilyName => "user-family-name",
+            Field::Role => "user-role",
+            Field::Team => "user-team",
+        }
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Field::Email => "Email",
+            Field::GivenName => "First name",
+            Field::FamilyName => "Last name",
+            Field::Role => "Role",
+            Field::Team => "Team",
+        }
+    }
+}
+
+/// What the admin typed, kept as typed so nothing is lost on an error.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct UserDraft {
+    pub email: String,
+    pub given_name: String,
+    pub family_name: String,
+    /// `""` until a role is chosen.
+    pub role: String,
+    /// A team group name; `""` until one is chosen.
+    pub team: String,
+}
+
+/// One message per field that is wrong, in field order.
+pub type FieldErrors = Vec<(Field, String)>;
+
+pub fn error_for(errors: &FieldErrors, field: Field) -> Option<String> {
+    errors
+        .iter()
+        .find(|(f, _)| *f == field)
+        .map(|(_, m)| m.clone())
+}
+
+impl UserDraft {
+    /// Checks every field the form shows; `teams` are the team group names that exist.
+    /// `with_email` is false on the edit page, where the email cannot change.
+    pub fn validate(&self, teams: &[String], with_email: bool) -> FieldErrors {
+        let mut errors = FieldErrors::new();
+        if with_email {
+            if let Err(message) = validate::email(&self.email) {
+                errors.push((Field::Email, message));
+            }
+        }
+        if let Err(message) = validate::required_text("First name", &self.given_name, MAX_NAME) {
+            errors.push((Field::GivenName, message));
+        }
+        if let Err(message) = validate::required_text("Last name", &self.family_name, MAX_NAME) {
+            errors.push((Field::FamilyName, message));
+        }
+        if self.role.is_empty() {
+            errors.push((Field::Role, "Choose a role.".into()));
+        } else if let Err(message) = validate::role(&self.role) {
+            errors.push((Field::Role, message));
+        }
+        if self.team.is_empty() {
+            errors.push((Field::Team, "Choose a team.".into()));
+        } else if !teams.contains(&self.team) {
+            errors.push((
+                Field::Team,
+                "This team group no longer exists: choose another.".into(),
+            ));
+        }
+        errors
+    }
+
+    /// The SCIM create body; call after [`UserDraft::validate`] found nothing.
+    pub fn create_body(&self) -> CreateUser {
+        CreateUser::new(
+            self.email.trim(),
+            self.given_name.trim(),
+            self.family_name.trim(),
+            Role::parse(&self.role),
+            &self.team,
+        )
+    }
+
+    pub fn name(&self) -> ScimName {
+        ScimName {
+            given_name: self.given_name.trim().to_owned(),
+            family_name: self.family_name.trim().to_owned(),
+        }
+    }
+}
+
+/// Where a refused write is shown: next to a field, or (`None`) in the form's banner.
+pub fn field_of_error(error: &ApiError) -> Option<(Field, String)> {
+    let ApiError::Scim {
+        status,
+        scim_type,
+        detail,
+    } = error
+    else {
+        return None;
+    };
+    match (*status, scim_type.as_deref()) {
+        (409, _) | (_, Some("uniqueness")) => Some((
+            Field::Email,
+            "A user with this email already exists.".into(),
+        )),
+        (400, _) => field_named_in(detail).map(|field| (field, detail.clone())),
+        _ => None,
+    }
+}
+
+/// The field a 400's detail talks about: the attribute (or word for it) it names first, so a
+/// team called "Email Marketing" in a `division` message still points at the team.
+pub fn field_named_in(detail: &str) -> Option<Field> {
+    const WORDS: &[(&str, Field)] = &[
+        ("givenname", Field::GivenName),
+        ("given name", Field::GivenName),
+        ("first name", Field::GivenName),
+        ("familyname", Field::FamilyName),
+        ("family name", Field::FamilyName),
+        ("last name", Field::FamilyName),
+        ("username", Field::Email),
+        ("email", Field::Email),
+        ("usertype", Field::Role),
+        ("role", Field::Role),
+        ("division", Field::Team),
+        ("team", Field::Team),
+    ];
+    let text = detail.to_lowercase();
+    WORDS
+        .iter()
+        .filter_map(|(word, field)| text.find(word).map(|at| (at, *field)))
+        .min_by_key(|(at, _)| *at)
+        .map(|(_, field)| field)
+}
+
+#[cfg(test)]
+mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    use super::*;
+
+    fn good() -> UserDraft {
+        UserDraft {
+            email: "new.person@example.com".into(),
+            given_name: "New".into(),
+            family_name: "Person".into(),
+            role: "sender".into(),
+            team: "Sales".into(),
+        }
+    }
+
+    fn teams() -> Vec<String> {
+        vec!["Sales".into(), "Marketing".into()]
+    }
+
+    #[test]
+    fn a_complete_draft_passes_and_builds_the_body() {
+        assert!(good().validate(&teams(), true).is_empty());
+        let body = good().create_body();
+        assert_eq!(body.user_name, "new.person@example.com");
+        assert_eq!(body.user_type, Role::Sender);
+        assert_eq!(body.division, "Sales");
+        assert_eq!(body.emails[0].value, "new.person@example.com");
+    }
+
+    #[test]
+    fn every_missing_field_has_its_own_message() {
+        let errors = UserDraft::default().validate(&teams(), true);
+        let fields: Vec<Field> = errors.iter().map(|(f, _)| *f).collect();
+        assert_eq!(fields, Field::ALL.to_vec());
+        let bad_email = UserDraft {
+            email: "not-an-email".into(),
+            ..good()
+        };
+        let errors = bad_email.validate(&teams(), true);
+        assert_eq!(errors.len(), 1);
+        assert!(error_for(&errors, Field::Email).is_some());
+        // The edit page does not check the email it cannot change.
+        assert!(bad_email.validate(&teams(), false).is_empty());
+        let gone_team = UserDraft {
+            team: "Dissolved".into(),
+            ..good()
+        };
+        assert!(error_for(&gone_team.validate(&teams(), true), Field::Team).is_some());
+    }
+
+    #[test]
+    fn refusals_land_on_the_field_they_name() {
+        let conflict = ApiError::Scim {
+            status: 409,
+            scim_type: Some("uniqueness".into()),
+            detail: "userName taken".into(),
+        };
+        assert_eq!(
+            field_of_error(&conflict),
+            Some((
+                Field::Email,
+                "A user with this email already exists.".into()
+            ))
+        );
+        let bad_team = ApiError::Scim {
+            status: 400,
+            scim_type: Some("invalidValue".into()),
+            detail: "division \"X\" names no team group".into(),
+        };
+        assert_eq!(field_of_error(&bad_team).map(|(f, _)| f), Some(Field::Team));
+        assert_eq!(
+            field_named_in("name.givenName is too long"),
+            Some(Field::GivenName)
+        );
+        assert_eq!(field_named_in("userType must be one of"), Some(Field::Role));
+        assert_eq!(
+            field_named_in("division \"Email Marketing\" names no team group"),
+            Some(Field::Team)
+        );
+        assert_eq!(
+            field_named_in("userName: The part after the @ must be a domain"),
+            Some(Field::Email)
+        );
+        assert_eq!(field_named_in("something else"), None);
+        assert_eq!(field_of_error(&ApiError::Network), None);
+        let server = ApiError::Server {
+            status: 500,
+            message: "boom".into(),
+        };
+        assert_eq!(field_of_error(&server), None);
+    }
+}

@@ -1,0 +1,301 @@
+//! `/users`: the SCIM users, paged and searched through the address bar, with a checkbox per
+//! row for bulk changes.
+
+use gifting_api::paths;
+use gifting_api::query::encode_component;
+use gifting_api::scim::{ListResponse, ScimUser};
+use leptos::either::Either;
+use leptos::prelude::*;
+use leptos_router::hooks::{use_navigate, use_query_map};
+use leptos_router::NavigateOptions;
+
+use super::access::ScimLoaded;
+use super::bulk::{BulkPanel, Picked, Selection};
+use super::paging::{showing_text, ScimPaging};
+use crate::api::{use_api, ApiError};
+use crate::components::{Badge, Empty, Tone, PAGE_SIZES};
+use crate::pages::teams::groups::fetch_all_groups;
+
+/// A user's name for lists, or their email when the platform has no name.
+pub fn display_name(user: &ScimUser) -> String {
+    let name = user.name.full();
+    if name.is_empty() {
+        user.user_name.clone()
+    } else {
+        name
+    }
+}
+
+/// The user's page in the console.
+pub fn user_href(id: &str) -> String {
+    format!("/users/{}", encode_component(id))
+}
+
+pub fn status_badge(active: bool) -> impl IntoView {
+    if active {
+        view! { <Badge text="Active" tone=Tone::Success /> }
+    } else {
+        view! { <Badge text="Inactive" tone=Tone::Neutral /> }
+    }
+}
+
+#[component]
+pub fn UsersPage() -> impl IntoView {
+    let api = use_api();
+    let query = use_query_map();
+    let paging = Memo::new(move |_| query.with(ScimPaging::from_query));
+    // The answer travels with the paging it answers, so while the next page loads the table,
+    // the range and the links all still describe the page on screen.
+    let users = LocalResource::new(move || {
+        let asked = paging.get();
+        async move {
+            let path = format!("{}{}", paths::SCIM_USERS, asked.request_query());
+            let list = api.get_json::<ListResponse>(&path).await?;
+            Ok((asked, list))
+        }
+    });
+    let groups = LocalResource::new(move || async move { fetch_all_groups(api).await });
+    let selection: Selection = RwSignal::new(Default::default());
+    // Without the admin right there is nothing to search or change: only the explanation.
+    let forbidden = move || matches!(users.get(), Some(Err(ApiError::Forbidden { .. })));
+
+    view! {
+        <section class="users" aria-labelledby="users-heading">
+            <div class="page-head">
+                <h1 id="users-heading">"Users"</h1>
+                <Show when=move || !forbidden()>
+                    <a class="button button--primary" href="/users/new">"Add user"</a>
+                </Show>
+            </div>
+            <Show when=move || !forbidden()>
+                <SearchForm paging />
+                <BulkPanel selection groups on_done=Callback::new(move |()| users.refetch()) />
+            </Show>
+            <ScimLoaded resource=users let:loaded>
+                <UsersTable list=loaded.1.clone() paging=loaded.0.clone() selection />
+                <ScimPager
+                    paging=loaded.0.clone()
+                    total=loaded.1.total_results
+                    shown=loaded.1.resources.len() as u64
+                />
+            </ScimLoaded>
+        </section>
+    }
+}
+
+#[component]
+fn SearchForm(paging: Memo<ScimPaging>) -> impl IntoView {
+    let navigate = use_navigate();
+    let typed = RwSignal::new(paging.get_untracked().email.unwrap_or_default());
+    // Back/forward or a shared link changes the search: the box follows the address bar.
+    Effect::new(move |_| typed.set(paging.get().email.unwrap_or_default()));
+    let on_submit = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        let href = paging.get_untracked().search_href(&typed.get_untracked());
+        navigate(&href, NavigateOptions::default());
+    };
+    view! {
+        <form class="search" role="search" on:submit=on_submit>
+            <label for="users-search">"Find by email"</label>
+            <input
+                id="users-search"
+                type="search"
+                autocomplete="off"
+                placeholder="name@example.com"
+                bind:value=typed
+            />
+            <button type="submit" class="button">"Search"</button>
+            {move || {
+                paging
+                    .get()
+                    .email
+                    .map(|_| {
+                        let href = paging.get().search_href("");
+                        view! { <a class="search__clear" href=href>"Show all users"</a> }
+                    })
+            }}
+        </form>
+    }
+}
+
+#[component]
+fn UsersTable(list: ListResponse, paging: ScimPaging, selection: Selection) -> impl IntoView {
+    if list.resources.is_empty() {
+        let message = match paging.email {
+            Some(email) => format!("No user has the email \u{201c}{email}\u{201d}."),
+            None if list.total_results > 0 => {
+                "There are no users on this page: go back to the first page.".to_owned()
+            }
+            None => "There are no users yet.".to_owned(),
+        };
+        return Either::Left(view! { <Empty message /> });
+    }
+    let navigate = use_navigate();
+    let on_page: Vec<(String, Picked)> = list
+        .resources
+        .iter()
+        .map(|u| (u.id.clone(), Picked::of(u)))
+        .collect();
+    let page_ids: Vec<String> = on_page.iter().map(|(id, _)| id.clone()).collect();
+    let all_checked = {
+        let page_ids = page_ids.clone();
+        move || selection.with(|s| page_ids.iter().all(|id| s.contains_key(id)))
+    };
+    let toggle_all = move |ev: leptos::ev::Event| {
+        let checked = event_target_checked(&ev);
+        selection.update(|s| {
+            for (id, picked) in &on_page {
+                if checked {
+                    s.insert(id.clone(), picked.clone());
+                } else {
+                    s.remove(id);
+                }
+            }
+        });
+    };
+
+    let rows = list
+        .resources
+        .into_iter()
+        .map(|user| {
+            let href = user_href(&user.id);
+            let name = display_name(&user);
+            let picked = Picked::of(&user);
+            let id = user.id.clone();
+            let id_for_check = id.clone();
+            let checked = Signal::derive(move || selection.with(|s| s.contains_key(&id_for_check)));
+            let on_check = move |ev: leptos::ev::Event| {
+                let on = event_target_checked(&ev);
+                selection.update(|s| {
+                    if on {
+                        s.insert(id.clone(), picked.clone());
+                    } else {
+                        s.remove(&id);
+                    }
+                });
+            };
+            // A click anywhere on the row opens the user, except on its own controls.
+            let navigate = navigate.clone();
+            let row_href = href.clone();
+            let on_row_click = move |ev: leptos::ev::MouseEvent| {
+                let on_control = ev
+                    .target()
+                    .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
+                    .and_then(|el| el.closest("a, input, button, label, select").ok().flatten())
+                    .is_some();
+                if !on_control {
+                    navigate(&row_href, NavigateOptions::default());
+                }
+            };
+            view! {
+                <tr class="clickable-row" class:is-selected=checked on:click=on_row_click>
+                    <td class="select-cell">
+                        <input
+                            type="checkbox"
+                            aria-label=format!("Select {name}")
+                            prop:checked=checked
+                            on:change=on_check
+                        />
+                    </td>
+                    <th scope="row">
+                        <a href=href>{name.clone()}</a>
+                    </th>
+                    <td>{user.user_name.clone()}</td>
+                    <td>{user.user_type.to_string()}</td>
+                    <td>
+                        {if user.division.is_empty() {
+                            "—".to_owned()
+                        } else {
+                            user.division.clone()
+                        }}
+                    </td>
+                    <td>{status_badge(user.active)}</td>
+                </tr>
+            }
+        })
+        .collect_view();
+
+    Either::Right(view! {
+        <div class="table-wrap">
+            <table class="data-table users-table">
+                <caption>"Users (SCIM)"</caption>
+                <thead>
+                    <tr>
+                        <th scope="col" class="select-cell">
+                            <input
+                                type="checkbox"
+                                aria-label="Select all users on this page"
+                                prop:checked=all_checked
+                                on:change=toggle_all
+                            />
+                        </th>
+                        <th scope="col">"Name"</th>
+                        <th scope="col">"Email"</th>
+                        <th scope="col">"Role"</th>
+                        <th scope="col">"Team"</th>
+                        <th scope="col">"Status"</th>
+                    </tr>
+                </thead>
+                <tbody>{rows}</tbody>
+            </table>
+        </div>
+    })
+}
+
+/// First / previous / next / last by `startIndex`, the range shown, and the page size.
+#[component]
+fn ScimPager(paging: ScimPaging, total: u64, shown: u64) -> impl IntoView {
+    let navigate = use_navigate();
+    let link = |label: &'static str, start: Option<u64>| {
+        let p = &paging;
+        match start.filter(|&s| s != p.start_index) {
+            Some(start) => Either::Left(view! {
+                <a class="pager__link" href=p.href(start, p.count)>{label}</a>
+            }),
+            None => Either::Right(view! {
+                <span class="pager__link" aria-disabled="true">{label}</span>
+            }),
+        }
+    };
+    let on_size_paging = paging.clone();
+    let on_size = move |ev: leptos::ev::Event| {
+        let Ok(count) = event_target_value(&ev).parse::<u64>() else {
+            return;
+        };
+        let p = &on_size_paging;
+        navigate(
+            &p.href(p.start_for_count(count), count),
+            NavigateOptions::default(),
+        );
+    };
+    view! {
+        <nav class="pager" aria-label="Pages of users">
+            <p class="pager__summary" aria-live="polite" data-testid="users-showing">
+                {showing_text(paging.start_index, shown, total)}
+            </p>
+            <div class="pager__links">
+                {link("First", Some(1))}
+                {link("Previous", paging.previous_start())}
+                <span class="pager__position">{paging.position_text(total)}</span>
+                {link("Next", paging.next_start(total))}
+                {link("Last", Some(paging.last_start(total)))}
+            </div>
+            <label class="pager__size">
+                "Rows per page "
+                <select on:change=on_size>
+                    {PAGE_SIZES
+                        .into_iter()
+                        .map(|n| {
+                            let n = u64::from(n);
+                            view! {
+                                <option value=n.to_string() selected=paging.count == n>
+                                    {n.to_string()}
+                                </option>
+                            }
+                        })
+                        .collect_view()}
+                </select>
+            </label>
+        </nav>
+    }
+}

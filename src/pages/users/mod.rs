@@ -1,0 +1,15 @@
+//! User administration over SCIM: the list with search and bulk changes, the create form and
+//! the user's own page.
+
+pub mod access;
+pub mod bulk;
+pub mod edit;
+pub mod fields;
+pub mod form;
+pub mod list;
+pub mod new;
+pub mod paging;
+
+pub use edit::UserPage;
+pub use list::UsersPage;
+pub use new::NewUserPage;

@@ -1,0 +1,203 @@
+//! The frame around every screen: header with the signed-in user, main navigation, and the
+//! connection banners.
+
+use std::time::Duration;
+
+use gifting_api::paths;
+use gifting_api::rest::CurrentUser;
+use leptos::prelude::*;
+use leptos_router::components::A;
+use leptos_router::hooks::use_navigate;
+use leptos_router::NavigateOptions;
+
+use crate::api::{use_net_status, ApiClient, ApiError};
+use crate::app::SCREENS;
+use crate::auth::use_auth;
+use crate::browser::now_ms;
+use crate::components::format::amount;
+use crate::components::Badge;
+
+/// `GET /api/v3/me` for the signed-in user, shared by the header and any screen.
+#[derive(Clone, Copy)]
+pub struct CurrentUserResource(pub LocalResource<Result<CurrentUser, ApiError>>);
+
+/// Starts the current-user request, refetched on each sign-in (not on token refreshes).
+/// `api` should live as long as the app.
+pub fn provide_current_user(api: ApiClient) {
+    let auth = use_auth();
+    let signed_in = Memo::new(move |_| auth.is_signed_in());
+    let resource = LocalResource::new(move || {
+        let signed_in = signed_in.get();
+        async move {
+            if !signed_in {
+                return Err(ApiError::Unauthorized);
+            }
+            api.get_json::<CurrentUser>(paths::V3_ME).await
+        }
+    });
+    provide_context(CurrentUserResource(resource));
+}
+
+/// The signed-in user (`/api/v3/me`): who they are, role, balances. Loaded once per sign-in.
+pub fn use_current_user() -> LocalResource<Result<CurrentUser, ApiError>> {
+    use_context::<CurrentUserResource>()
+        .expect("use_current_user() called outside the console's <App/>")
+        .0
+}
+
+/// "First Last", or the email when the platform has no name.
+pub fn display_name(user: &CurrentUser) -> String {
+    let name = format!("{} {}", user.first_name.trim(), user.last_name.trim());
+    let name = name.trim();
+    if name.is_empty() {
+        user.email.clone()
+    } else {
+        name.to_string()
+    }
+}
+
+#[component]
+pub fn Header() -> impl IntoView {
+    let auth = use_auth();
+    view! {
+        <header class="site-header">
+            <a class="brand" href="/">
+                "Gifting Console"
+            </a>
+            <Show when=move || auth.is_signed_in()>
+                <div class="site-header__user">
+                    <CurrentUserSummary />
+                    <SignOutButton />
+                </div>
+            </Show>
+        </header>
+    }
+}
+
+#[component]
+fn CurrentUserSummary() -> impl IntoView {
+    let me = use_current_user();
+    let content = move || match me.get() {
+        None => view! { <span class="muted">"Loading your profile…"</span> }.into_any(),
+        Some(Ok(user)) => view! {
+            <span class="current-user__name">{display_name(&user)}</span>
+            <Badge text=user.role.as_str().to_string() />
+            <span class="current-user__balance">"Balance " {amount(&user.balance)}</span>
+            <span class="current-user__balance">
+                "Team balance " {amount(&user.team_balance)}
+            </span>
+        }
+        .into_any(),
+        Some(Err(error)) => view! {
+            <span class="muted">"Profile unavailable: " {error.user_message()}</span>
+            <button type="button" class="button button--small" on:click=move |_| me.refetch()>
+                "Try again"
+            </button>
+        }
+        .into_any(),
+    };
+    view! {
+        <div class="current-user" data-testid="current-user" aria-live="polite">
+            {content}
+        </div>
+    }
+}
+
+#[component]
+fn SignOutButton() -> impl IntoView {
+    let auth = use_auth();
+    let navigate = use_navigate();
+    let (busy, set_busy) = signal(false);
+    let on_click = move |_| {
+        set_busy.set(true);
+        let navigate = navigate.clone();
+        leptos::task::spawn_local(async move {
+            auth.sign_out().await;
+            set_busy.try_set(false);
+            // The next person to sign in in this tab starts from home, not from our last screen.
+            navigate("/", NavigateOptions::default());
+        });
+    };
+    view! {
+        <button type="button" class="button" on:click=on_click disabled=move || busy.get()>
+            {move || if busy.get() { "Signing out…" } else { "Sign out" }}
+        </button>
+    }
+}
+
+/// The main navigation: one link per screen in [`SCREENS`], only when signed in.
+#[component]
+pub fn MainNav() -> impl IntoView {
+    let auth = use_auth();
+    view! {
+        <nav class="main-nav" aria-label="Main">
+            <Show when=move || auth.is_signed_in() && !SCREENS.is_empty()>
+                <ul>
+                    {SCREENS
+                        .iter()
+                        .map(|screen| {
+                            view! {
+                                <li>
+                                    <A href=screen.path>{screen.label}</A>
+                                </li>
+                            }
+                        })
+                        .collect_view()}
+                </ul>
+            </Show>
+        </nav>
+    }
+}
+
+/// "You are offline" and "the platform is busy, retrying in N s", while they are true.
+#[component]
+pub fn Banners() -> impl IntoView {
+    let net = use_net_status();
+    let now = RwSignal::new(now_ms());
+    // Tick only while a busy wait runs, so the countdown moves.
+    let ticker = StoredValue::new(None::<IntervalHandle>);
+    let stop = move || {
+        ticker.update_value(|handle| {
+            if let Some(handle) = handle.take() {
+                handle.clear();
+            }
+        })
+    };
+    Effect::new(move |_| {
+        let busy = net.busy_until_ms().is_some();
+        stop();
+        now.set(now_ms());
+        if busy {
+            let handle = set_interval_with_handle(
+                move || {
+                    now.set(now_ms());
+                    // A wait whose request was abandoned (screen left) ends here instead.
+                    net.note_busy_over();
+                },
+                Duration::from_millis(250),
+            );
+            ticker.set_value(handle.ok());
+        }
+    });
+    on_cleanup(stop);
+
+    let busy_text = move || {
+        let until = net.busy_until_ms()?;
+        let seconds = (until - now.get() + 999) / 1000;
+        (seconds > 0).then(|| format!("The platform is busy, retrying in {seconds} s…"))
+    };
+    view! {
+        <div class="banners">
+            <Show when=move || !net.is_online()>
+                <p class="banner banner--offline" role="status">
+                    "You are offline. The console will load again when the connection is back."
+                </p>
+            </Show>
+            <Show when=move || busy_text().is_some()>
+                <p class="banner banner--busy" role="status">
+                    {move || busy_text().unwrap_or_default()}
+                </p>
+            </Show>
+        </div>
+    }
+}

@@ -1,0 +1,121 @@
+// Sends screen speed, in headless Chromium against the release build and the sandbox on
+// loopback, signed in (run by `make bench` after the release build):
+//   1. navigation → first sends row visible, at per_page 100 (target ≤ 250 ms)
+//   2. page change (Next / Previous) → the new page's first row visible, at per_page 100
+//      (target ≤ 50 ms). The screen fetches the pages next to the one shown ahead of time,
+//      so this is the usual case of paging through the list.
+//   3. the same for a page that was not fetched ahead (First → Last right after loading),
+//      which waits for the platform's answer: reported against the same target.
+// Each is the median of 10 runs after one warm-up. "Visible" is the first animation frame
+// after the row is in the DOM, i.e. the frame that paints it. Exits non-zero on a miss.
+
+import os from "node:os";
+import { launchBrowser, newPage, signIn, startSandbox } from "../e2e/harness.mjs";
+
+const RUNS = 10;
+const TARGET_FIRST_ROW_MS = 250;
+const TARGET_PAGE_CHANGE_MS = 50;
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+};
+const fmt = (ms) => `${ms.toFixed(1)} ms`;
+
+// Runs in the page before any of its scripts: notes when the first sends row is in the
+// DOM and when the next frame (the one that paints it) starts, relative to navigation start.
+function watchFirstRow() {
+  const found = () => document.querySelector("tbody tr[data-send-id]");
+  const observer = new MutationObserver(() => {
+    if (!found()) return;
+    observer.disconnect();
+    const inDom = performance.now();
+    requestAnimationFrame(() => {
+      window.__firstRow = { inDom, painted: performance.now() };
+    });
+  });
+  observer.observe(document, { childList: true, subtree: true });
+}
+
+// In the page: clicks a pager link and resolves with the time until the new first row paints.
+function timePageChange(linkName) {
+  return new Promise((resolve, reject) => {
+    const first = () => document.querySelector("tbody tr[data-send-id]");
+    const before = first()?.dataset.sendId;
+    const link = [...document.querySelectorAll("nav.pager a")].find((a) => a.textContent.trim() === linkName);
+    if (!link) return reject(new Error(`no "${linkName}" link`));
+    const timer = setTimeout(() => reject(new Error("the page did not change within 10 s")), 10_000);
+    const observer = new MutationObserver(() => {
+      if (first()?.dataset.sendId === before || !first()) return;
+      observer.disconnect();
+      const inDom = performance.now();
+      requestAnimationFrame(() => {
+        clearTimeout(timer);
+        resolve({ inDom: inDom - start, painted: performance.now() - start });
+      });
+    });
+    observer.observe(document.querySelector("main"), { childList: true, subtree: true });
+    const start = performance.now();
+    link.click();
+  });
+}
+
+const sandbox = await startSandbox();
+const browser = await launchBrowser();
+let failed = false;
+try {
+  const page = await newPage(browser);
+  await page.addInitScript(watchFirstRow);
+  await signIn(page, sandbox.url);
+  const url = `${sandbox.url}/sends?per_page=100`;
+
+  const firstRow = [];
+  for (let run = 0; run <= RUNS; run++) {
+    await page.goto(url, { waitUntil: "commit" });
+    await page.waitForFunction(() => window.__firstRow, null, { timeout: 15_000 });
+    const t = await page.evaluate(() => window.__firstRow);
+    if (run > 0) firstRow.push(t); // run 0 warms the HTTP cache and the wasm compile cache
+  }
+  const rowCount = await page.locator("tbody tr[data-send-id]").count();
+  if (rowCount !== 100) throw new Error(`expected 100 rows at per_page 100, saw ${rowCount}`);
+
+  const pageChange = [];
+  for (let run = 0; run <= RUNS; run++) {
+    // Alternate so every change loads a page that is not on screen.
+    const t = await page.evaluate(timePageChange, run % 2 === 0 ? "Next" : "Previous");
+    if (run > 0) pageChange.push(t);
+    await page.waitForTimeout(150); // reading time: the neighbours are fetched meanwhile
+  }
+  // Cold: page 1 has just loaded (only page 2 is fetched ahead), then straight to the last page.
+  const cold = [];
+  for (let run = 0; run <= RUNS; run++) {
+    await page.goto(url, { waitUntil: "commit" });
+    await page.waitForFunction(() => window.__firstRow, null, { timeout: 15_000 });
+    await page.waitForTimeout(150); // let the prefetch of page 2 finish, as a reading admin would
+    const t = await page.evaluate(timePageChange, "Last");
+    if (run > 0) cold.push(t);
+  }
+  if (page.errors.length) throw new Error(`page errors: ${JSON.stringify(page.errors)}`);
+
+  const report = (label, samples, target) => {
+    const painted = median(samples.map((s) => s.painted));
+    const inDom = median(samples.map((s) => s.inDom));
+    const ok = painted <= target;
+    failed ||= !ok;
+    console.log(
+      `${ok ? "ok  " : "MISS"}  ${label}: median ${fmt(painted)} (target ≤ ${target} ms; in the DOM at ${fmt(inDom)}; ` +
+        `runs ${samples.map((s) => Math.round(s.painted)).join(", ")})`,
+    );
+  };
+  // Timings on a shared machine depend on what else runs: say so next to the figures.
+  const load = os.loadavg().map((l) => l.toFixed(2)).join(" ");
+  console.log(`machine: ${os.cpus().length} CPUs, load average ${load} (1/5/15 min)`);
+  report("sends, navigation → first of 100 rows visible", firstRow, TARGET_FIRST_ROW_MS);
+  report("sends, page change at 100 rows → new rows visible (next/previous)", pageChange, TARGET_PAGE_CHANGE_MS);
+  report("sends, page change at 100 rows → new rows visible (page not fetched ahead)", cold, TARGET_PAGE_CHANGE_MS);
+} finally {
+  await browser.close();
+  await sandbox.stop();
+}
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,186 @@
+#![cfg(target_arch = "wasm32")]
+//! The shared page-state components and the config-error screen, rendered in a real DOM.
+
+use std::time::Duration;
+
+use gifting_console::api::{ApiError, NetStatus};
+use gifting_console::app::Root;
+use gifting_console::browser::sleep;
+use gifting_console::components::{Badge, ErrorPanel, Loaded, Tone};
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
+use web_sys::HtmlElement;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+fn fresh_container() -> HtmlElement {
+    let document = web_sys::window().unwrap().document().unwrap();
+    let div = document.create_element("div").unwrap();
+    document.body().unwrap().append_child(&div).unwrap();
+    div.unchecked_into()
+}
+
+fn text(el: &HtmlElement) -> String {
+    el.text_content().unwrap_or_default()
+}
+
+/// Waits (up to 5 s) until `selector` matches inside `root`.
+async fn wait_for(root: &HtmlElement, selector: &str) -> web_sys::Element {
+    for _ in 0..100 {
+        if let Ok(Some(found)) = root.query_selector(selector) {
+            return found;
+        }
+        sleep(Duration::from_millis(50)).await;
+    }
+    panic!(
+        "{selector} never appeared; the container holds: {}",
+        text(root)
+    );
+}
+
+fn click(root: &HtmlElement, selector: &str) {
+    let button: HtmlElement = root
+        .query_selector(selector)
+        .unwrap()
+        .expect(selector)
+        .unchecked_into();
+    button.click();
+}
+
+#[wasm_bindgen_test]
+async fn a_config_that_cannot_be_loaded_gets_an_explaining_screen() {
+    // The test server has no /config.json: the console must say so, not stay blank.
+    let root = fresh_container();
+    let _app = leptos::mount::mount_to(root.clone(), Root);
+    let screen = wait_for(&root, "[data-testid=config-error]").await;
+    assert_eq!(screen.get_attribute("role").as_deref(), Some("alert"));
+    let message = screen.text_content().unwrap_or_default();
+    assert!(message.contains("/config.json"), "{message}");
+    assert!(message.contains("could not be loaded"), "{message}");
+    assert!(text(&root).contains("Gifting Console"));
+}
+
+#[wasm_bindgen_test]
+async fn error_panel_says_what_happened_and_try_again_calls_back() {
+    let root = fresh_container();
+    let clicks = RwSignal::new(0);
+    let error = ApiError::NotFound {
+        message: "Touch not found".into(),
+    };
+    let _app = leptos::mount::mount_to(root.clone(), move || {
+        view! { <ErrorPanel error on_retry=Callback::new(move |()| clicks.update(|n| *n += 1)) /> }
+    });
+    leptos::task::tick().await;
+    let panel = wait_for(&root, "[role=alert]").await;
+    assert!(panel
+        .text_content()
+        .unwrap_or_default()
+        .contains("Touch not found"));
+    click(&root, "button");
+    assert_eq!(clicks.get_untracked(), 1);
+    assert!(text(&root).contains("Try again"));
+}
+
+#[wasm_bindgen_test]
+async fn decode_errors_name_the_endpoint() {
+    let root = fresh_container();
+    let error = ApiError::Decode {
+        endpoint: "GET /api/v3/send".into(),
+        detail: "missing field `sends`".into(),
+    };
+    let _app = leptos::mount::mount_to(root.clone(), move || {
+        view! { <ErrorPanel error on_retry=Callback::new(|()| {}) /> }
+    });
+    leptos::task::tick().await;
+    let message = text(&root);
+    assert!(
+        message.contains("The platform sent data the console could not read"),
+        "{message}"
+    );
+    assert!(message.contains("GET /api/v3/send"), "{message}");
+}
+
+#[wasm_bindgen_test]
+async fn loaded_shows_loading_then_data_and_retries_after_an_error() {
+    let root = fresh_container();
+    let attempts = StoredValue::new(0u32);
+    let _app = leptos::mount::mount_to(root.clone(), move || {
+        let resource = LocalResource::new(move || {
+            attempts.update_value(|n| *n += 1);
+            let attempt = attempts.get_value();
+            async move {
+                sleep(Duration::from_millis(50)).await;
+                if attempt == 1 {
+                    Err(ApiError::Server {
+                        status: 502,
+                        message: String::new(),
+                    })
+                } else {
+                    Ok(format!("answer {attempt}"))
+                }
+            }
+        });
+        view! {
+            <Loaded resource let:answer>
+                <p class="answer">{answer}</p>
+            </Loaded>
+        }
+    });
+    leptos::task::tick().await;
+    assert!(text(&root).contains("Loading…"), "{}", text(&root));
+    wait_for(&root, "[role=alert]").await;
+    assert!(text(&root).contains("HTTP 502"), "{}", text(&root));
+    click(&root, "button");
+    let answer = wait_for(&root, ".answer").await;
+    assert_eq!(answer.text_content().as_deref(), Some("answer 2"));
+    assert!(
+        root.query_selector("[role=alert]").unwrap().is_none(),
+        "the error is gone"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn badges_carry_their_text() {
+    let root = fresh_container();
+    let _app = leptos::mount::mount_to(
+        root.clone(),
+        || view! { <Badge text="Delivered" tone=Tone::Success /> },
+    );
+    leptos::task::tick().await;
+    let badge = wait_for(&root, ".badge--success").await;
+    assert_eq!(badge.text_content().as_deref(), Some("Delivered"));
+}
+
+#[wasm_bindgen_test]
+async fn an_offline_error_retries_by_itself_when_the_browser_is_back_online() {
+    let root = fresh_container();
+    let retries = RwSignal::new(0);
+    let _app = leptos::mount::mount_to(root.clone(), move || {
+        let net = NetStatus::new();
+        net.listen_to_browser();
+        provide_context(net);
+        view! {
+            <ErrorPanel
+                error=ApiError::Offline
+                on_retry=Callback::new(move |()| retries.update(|n| *n += 1))
+            />
+        }
+    });
+    leptos::task::tick().await;
+    assert!(text(&root).contains("You are offline"), "{}", text(&root));
+    sleep(Duration::from_millis(20)).await;
+    assert_eq!(
+        retries.get_untracked(),
+        0,
+        "no retry before the connection is back"
+    );
+    let online = web_sys::Event::new("online").unwrap();
+    web_sys::window().unwrap().dispatch_event(&online).unwrap();
+    sleep(Duration::from_millis(20)).await;
+    assert_eq!(
+        retries.get_untracked(),
+        1,
+        "one retry when the browser is back online"
+    );
+}

@@ -1,0 +1,163 @@
+// Issue 6: the campaigns list with its delivery-type filter, one campaign's page, and an
+// unknown campaign. Expected values come from the sandbox's own API (node, page's token).
+
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { errorsOf, launchBrowser, newPage, signIn, startSandbox } from "./harness.mjs";
+
+const VISIBLE = { state: "visible", timeout: 15_000 };
+
+async function apiGet(base, token, path, expectStatus = 200) {
+  const response = await fetch(`${base}${path}`, { headers: { Authorization: `Bearer ${token}` } });
+  assert.equal(response.status, expectStatus, `GET ${path}`);
+  return response.json();
+}
+
+const rowIds = (page) => page.locator("tbody tr[data-campaign-id]").evaluateAll((rows) => rows.map((r) => r.dataset.campaignId));
+
+describe("campaigns", () => {
+  let sandbox;
+  let browser;
+  let page;
+  let token;
+
+  before(async () => {
+    sandbox = await startSandbox();
+    browser = await launchBrowser();
+    page = await newPage(browser);
+    page.dialogs = [];
+    page.on("dialog", (dialog) => {
+      page.dialogs.push(dialog.message());
+      dialog.dismiss();
+    });
+    await signIn(page, sandbox.url);
+    token = await page.evaluate(() => JSON.parse(sessionStorage.getItem("gifting-console.session")).access_token);
+  });
+
+  after(async () => {
+    await browser?.close();
+    await sandbox?.stop();
+  });
+
+  test("each delivery filter shows only that type, kept in the address", async () => {
+    await page.goto(`${sandbox.url}/campaigns`);
+    await page.locator("tbody tr[data-campaign-id]").first().waitFor(VISIBLE);
+    const all = await apiGet(sandbox.url, token, "/api/v3/touches?page=1&per_page=25");
+    assert.deepEqual(await rowIds(page), all.touches.map((t) => String(t.id)));
+    await page.locator("nav.pager").getByText(`of ${all.total_posts}`).waitFor(VISIBLE);
+
+    for (const [label, type, words] of [
+      ["Physical (mail)", "mail", "Physical (mail)"],
+      ["eGift (email)", "email", "eGift (email)"],
+    ]) {
+      await page.getByRole("radio", { name: label, exact: true }).check();
+      await page.waitForURL(new RegExp(`delivery_type=${type}`));
+      const expected = await apiGet(sandbox.url, token, `/api/v3/touches?page=1&per_page=25&delivery_type=${type}`);
+      assert.ok(expected.total_posts > 0 && expected.total_posts < all.total_posts);
+      await page.waitForFunction(
+        (ids) => [...document.querySelectorAll("tbody tr[data-campaign-id]")].map((r) => r.dataset.campaignId).join() === ids,
+        expected.touches.map((t) => String(t.id)).join(),
+        { timeout: 15_000 },
+      );
+      const kinds = await page.locator("tbody tr[data-campaign-id]").evaluateAll((rows) => rows.map((r) => r.dataset.delivery));
+      assert.ok(kinds.every((k) => k === type), `only ${type} campaigns`);
+      const cells = await page.locator("tbody tr[data-campaign-id] td:nth-of-type(1)").allInnerTexts();
+      assert.ok(cells.every((c) => c === words), `delivery column says ${words}`);
+      await page.locator("nav.pager").getByText(`of ${expected.total_posts}`).waitFor(VISIBLE);
+      assert.equal(await page.getByRole("radio", { name: label, exact: true }).isChecked(), true);
+    }
+
+    // The filter survives a reload, then "All" removes it.
+    await page.reload();
+    await page.locator("tbody tr[data-campaign-id]").first().waitFor(VISIBLE);
+    assert.equal(await page.getByRole("radio", { name: "eGift (email)", exact: true }).isChecked(), true);
+    await page.getByRole("radio", { name: "All", exact: true }).check();
+    await page.waitForURL((url) => !url.searchParams.has("delivery_type"));
+    await page.locator("nav.pager").getByText(`of ${all.total_posts}`).waitFor(VISIBLE);
+  });
+
+  test("prices, dates and ship-to countries are readable in the list", async () => {
+    const all = await apiGet(sandbox.url, token, "/api/v3/touches?page=1&per_page=25");
+    const ranged = all.touches.find((t) => t.starting_egift_price != null && t.ending_egift_price != null);
+    assert.ok(ranged, "a campaign with an eGift range on page 1");
+    const row = page.locator(`tbody tr[data-campaign-id="${ranged.id}"]`);
+    const price = await row.locator("td").nth(1).innerText();
+    assert.match(price, new RegExp(`^${ranged.currency} ${ranged.starting_egift_price}\\.00 – ${ranged.ending_egift_price}\\.00$`));
+    const fixed = all.touches.find((t) => t.is_default_price);
+    assert.equal(await page.locator(`tbody tr[data-campaign-id="${fixed.id}"] td`).nth(1).innerText(), `Fixed price (${fixed.currency})`);
+    // Country codes with their names as a title and as text for screen readers.
+    const items = await row
+      .locator("li.country-codes__item")
+      .evaluateAll((els) => els.map((e) => ({ code: e.firstElementChild.textContent, title: e.title, spoken: e.querySelector(".visually-hidden")?.textContent })));
+    assert.deepEqual(items.map((i) => i.code), ranged.ship_to_countries);
+    for (const item of items) {
+      assert.ok(item.title.length > 2 && item.title === item.spoken, `${item.code} has its name as title and hidden text`);
+    }
+    const names = { US: "United States", CA: "Canada", GB: "United Kingdom", DE: "Germany", FR: "France" };
+    for (const item of items) if (names[item.code]) assert.equal(item.title, names[item.code]);
+    // Hostile names are text.
+    const hostile = all.touches.find((t) => t.name.includes("<script>"));
+    if (hostile) {
+      await page.locator(`tbody tr[data-campaign-id="${hostile.id}"] th a`).getByText(hostile.name, { exact: true }).waitFor(VISIBLE);
+    }
+  });
+
+  test("a campaign's page shows every field", async () => {
+    const list = await apiGet(sandbox.url, token, "/api/v3/touches?page=1&per_page=25&delivery_type=email");
+    const target = list.touches.find((t) => t.starting_egift_price != null) ?? list.touches[0];
+    const { touch } = await apiGet(sandbox.url, token, `/api/v3/touches/${target.id}`);
+    await page.goto(`${sandbox.url}/campaigns?delivery_type=email`);
+    await page.locator(`tbody tr[data-campaign-id="${touch.id}"] th a`).click();
+    await page.waitForURL(new RegExp(`/campaigns/${touch.id}$`));
+    await page.getByRole("heading", { level: 1, name: touch.name, exact: true }).waitFor(VISIBLE);
+    const facts = await page.getByTestId("campaign-facts").evaluate((dl) => {
+      const out = {};
+      for (const dt of dl.querySelectorAll("dt")) out[dt.textContent] = dt.nextElementSibling.textContent;
+      return out;
+    });
+    assert.equal(facts["Campaign id"], String(touch.id));
+    assert.equal(facts["Status"], touch.status);
+    assert.equal(facts["Delivery type"], "eGift (email)");
+    assert.equal(facts["Description"], touch.description);
+    assert.equal(facts["Currency"], touch.currency);
+    assert.equal(facts["Gift id"], String(touch.gift_id));
+    assert.equal(facts["Created by"], `User ${touch.user_id}`);
+    assert.equal(facts["CRM key"], touch.crm_key ?? "None");
+    assert.equal(facts["Fixed price"].startsWith(touch.is_default_price ? "Yes" : "No"), true);
+    if (touch.starting_egift_price != null) {
+      assert.equal(facts["Lowest eGift price"], `${touch.currency} ${touch.starting_egift_price}.00`);
+      assert.equal(facts["Highest eGift price"], `${touch.currency} ${touch.ending_egift_price}.00`);
+    }
+    for (const field of ["Starts", "Created"]) assert.ok(facts[field].trim().length > 0, field);
+    assert.equal(facts["Ends"].length > 0, true);
+    const times = await page.getByTestId("campaign-facts").locator("time").evaluateAll((ts) => ts.map((t) => t.getAttribute("datetime")));
+    assert.ok(times.includes(touch.start_date) && times.includes(touch.created_at));
+    if (touch.end_date) assert.ok(times.includes(touch.end_date));
+    else assert.equal(facts["Ends"], "No end date");
+    const countries = await page.locator(".campaign-facts__countries li").allInnerTexts();
+    assert.equal(countries.length, touch.ship_to_countries.length);
+    touch.ship_to_countries.forEach((code, i) => assert.match(countries[i], new RegExp(`\\(${code}\\)$`)));
+    assert.equal(Object.keys(facts).length, 16, "every field but the name (the heading), plus the price in words");
+  });
+
+  test("an unknown campaign id shows the platform's not-found message", async () => {
+    const body = await apiGet(sandbox.url, token, "/api/v3/touches/999999", 404);
+    await page.goto(`${sandbox.url}/campaigns/999999`);
+    const notFound = page.getByTestId("campaign-not-found");
+    await notFound.waitFor(VISIBLE);
+    await notFound.getByText(body.message, { exact: true }).waitFor(VISIBLE);
+    assert.match(body.message, /Touch not found/);
+    await page.getByRole("heading", { level: 1, name: "Campaign not found" }).waitFor(VISIBLE);
+
+    await page.goto(`${sandbox.url}/campaigns/not-a-number`);
+    await page.getByTestId("campaign-not-found").getByText("is not a campaign id").waitFor(VISIBLE);
+  });
+
+  test("no console errors, page errors or CSP violations on the campaign screens", () => {
+    // The 404 of the unknown campaign is the expected answer the screen explains; the
+    // browser logs that failed resource load on its own.
+    const unexpected = errorsOf(page).filter((e) => !(e.kind === "console" && /status of 404/.test(e.text)));
+    assert.deepEqual(unexpected, []);
+    assert.deepEqual(page.dialogs, []);
+  });
+});

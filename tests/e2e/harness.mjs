@@ -1,0 +1,172 @@
+// Shared helpers for the browser tests (node --test, ESM).
+//
+// Each spec file starts its own sandbox (fresh state) on a free loopback port
+// and drives Debian's Chromium through playwright-core. Nothing here mocks the
+// console or the sandbox: a spec talks to the real release build in dist/.
+
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import path from "node:path";
+import { chromium } from "playwright-core";
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+// Honours CARGO_TARGET_DIR like cargo and the Makefile do.
+export const SANDBOX_BIN = path.resolve(ROOT, process.env.CARGO_TARGET_DIR || "target", "release/gifting-sandbox");
+export const CHROMIUM = "/usr/bin/chromium";
+
+// As root, Chromium needs --no-sandbox; the rest keeps it quiet and offline.
+export const CHROMIUM_ARGS = [
+  "--headless=new",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-dev-shm-usage",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
+
+const LISTENING = /^gifting-sandbox listening on (http:\/\/\S+?)\/?$/;
+const START_TIMEOUT_MS = 20_000;
+const STOP_TIMEOUT_MS = 5_000;
+const STDERR_KEEP = 200;
+
+/**
+ * Starts target/release/gifting-sandbox on 127.0.0.1:0 serving dist/ with the
+ * test hooks on, and resolves once it printed its "listening on" line.
+ * Set E2E_SANDBOX_LOG=1 to see the sandbox's request log.
+ * @returns {Promise<{url: string, port: number, stop: () => Promise<void>, stats: () => Promise<object>}>}
+ */
+export async function startSandbox(extraArgs = []) {
+  if (!existsSync(SANDBOX_BIN)) {
+    throw new Error(`${SANDBOX_BIN} is missing: run \`make build\` first`);
+  }
+  const args = ["--addr", "127.0.0.1:0", "--static", "dist", "--test-hooks", ...extraArgs];
+  const child = spawn(SANDBOX_BIN, args, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+
+  // Keep the tail of stderr to explain a failed start; always drain both
+  // pipes so the sandbox never blocks on a full pipe.
+  const stderrTail = [];
+  let stderrPartial = "";
+  child.stderr.setEncoding("utf8");
+  child.stderr.on("data", (chunk) => {
+    if (process.env.E2E_SANDBOX_LOG) process.stderr.write(chunk);
+    const lines = (stderrPartial + chunk).split("\n");
+    stderrPartial = lines.pop();
+    stderrTail.push(...lines);
+    if (stderrTail.length > STDERR_KEEP) stderrTail.splice(0, stderrTail.length - STDERR_KEEP);
+  });
+  const exited = new Promise((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
+
+  const url = await new Promise((resolve, reject) => {
+    let stdoutPartial = "";
+    let found = false;
+    const fail = (why) => {
+      clearTimeout(timer);
+      child.kill("SIGKILL");
+      reject(new Error(`gifting-sandbox ${args.join(" ")}: ${why}\n${stderrTail.join("\n")}`));
+    };
+    const timer = setTimeout(() => fail(`no "listening on" line within ${START_TIMEOUT_MS} ms`), START_TIMEOUT_MS);
+    child.once("error", (err) => fail(`could not start: ${err.message}`));
+    child.once("exit", (code, signal) => {
+      if (!found) fail(`exited before listening (code ${code}, signal ${signal})`);
+    });
+    child.stdout.setEncoding("utf8");
+    child.stdout.on("data", (chunk) => {
+      if (found) return;
+      const lines = (stdoutPartial + chunk).split("\n");
+      stdoutPartial = lines.pop();
+      for (const line of lines) {
+        const match = LISTENING.exec(line.trim());
+        if (match) {
+          found = true;
+          clearTimeout(timer);
+          resolve(match[1]);
+          return;
+        }
+      }
+    });
+  });
+
+  const port = Number(new URL(url).port);
+  let stopping;
+  return {
+    url,
+    port,
+    /** Stops the sandbox (SIGTERM, then SIGKILL after a grace period). */
+    stop() {
+      stopping ??= (async () => {
+        if (child.exitCode !== null || child.signalCode !== null) return;
+        child.kill("SIGTERM");
+        const timer = setTimeout(() => child.kill("SIGKILL"), STOP_TIMEOUT_MS);
+        await exited;
+        clearTimeout(timer);
+      })();
+      return stopping;
+    },
+    /** The sandbox's test counters (GET /__sandbox/stats, needs --test-hooks). */
+    async stats() {
+      const response = await fetch(`${url}/__sandbox/stats`);
+      if (!response.ok) throw new Error(`GET /__sandbox/stats: HTTP ${response.status}`);
+      return response.json();
+    },
+  };
+}
+
+/** Launches Debian's headless Chromium. */
+export function launchBrowser() {
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+}
+
+/**
+ * Opens a page in a fresh context (own cookies and sessionStorage) that
+ * records every browser console error, uncaught page error and CSP violation
+ * in `page.errors` as `{kind: "console" | "pageerror" | "csp", text}`.
+ */
+export async function newPage(browser, contextOptions = {}) {
+  const context = await browser.newContext(contextOptions);
+  const page = await context.newPage();
+  page.errors = [];
+  page.on("console", (message) => {
+    if (message.type() === "error") page.errors.push({ kind: "console", text: message.text() });
+  });
+  page.on("pageerror", (error) => {
+    page.errors.push({ kind: "pageerror", text: String(error?.stack ?? error) });
+  });
+  // Reported through a binding: the init script runs before any page script
+  // and is not itself subject to the page's CSP.
+  await page.exposeBinding("__reportCspViolation", (_source, violation) => {
+    page.errors.push({ kind: "csp", text: JSON.stringify(violation) });
+  });
+  await page.addInitScript(() => {
+    document.addEventListener("securitypolicyviolation", (event) => {
+      window.__reportCspViolation({
+        directive: event.effectiveDirective,
+        blocked: event.blockedURI,
+        source: event.sourceFile,
+        line: event.lineNumber,
+        sample: event.sample,
+      });
+    });
+  });
+  return page;
+}
+
+/** The recorded errors of the given kinds (default: all). */
+export function errorsOf(page, kinds = ["console", "pageerror", "csp"]) {
+  return page.errors.filter((error) => kinds.includes(error.kind));
+}
+
+/**
+ * Signs in through the sandbox's consent page and waits until the console
+ * shows the signed-in user.
+ */
+export async function signIn(page, url, email = "admin@example.com") {
+  await page.goto(url);
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  await page.waitForURL(/\/oauth\/authorize/);
+  await page.locator(`input[type=radio][name=user][value="${email}"]`).check();
+  await page.getByRole("button", { name: "Allow", exact: true }).click();
+  await page.locator("[data-testid=current-user]").waitFor({ state: "visible" });
+}

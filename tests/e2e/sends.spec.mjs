@@ -1,0 +1,442 @@
+// Issue 6: the sends screen against the real sandbox. Every expected number comes from the
+// sandbox's own API, fetched from node with the signed-in page's token.
+
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
+import { errorsOf, launchBrowser, newPage, signIn, startSandbox } from "./harness.mjs";
+
+const VISIBLE = { state: "visible", timeout: 15_000 };
+const SESSION_KEY = "gifting-console.session";
+
+// The platform's statuses by meaning (the contract's StatusGroup, by its URL slug).
+const GROUP_OF = new Map([
+  ...["pending", "Collecting recipient info", "Confirming Address", "Processing", "Packed", "Shipped", "Sent", "Opened", "Clicked", "Paused"].map((s) => [s, "in-progress"]),
+  ...["Delivered", "Used"].map((s) => [s, "delivered"]),
+  ...["Failed", "Undeliverable", "Cancelled", "Address Confirmation - Cancelled"].map((s) => [s, "problem"]),
+  ...["Bounced and Credited", "Expired and Credited", "Refunded"].map((s) => [s, "returned"]),
+]);
+const groupOf = (status) => GROUP_OF.get(status) ?? "other";
+
+/** The signed-in page's access token, read where the console keeps it. */
+async function tokenOf(page) {
+  const token = await page.evaluate((key) => JSON.parse(sessionStorage.getItem(key) ?? "null")?.access_token, SESSION_KEY);
+  assert.ok(token, "the console keeps a session in sessionStorage");
+  return token;
+}
+
+async function apiGet(base, token, path) {
+  const response = await fetch(`${base}${path}`, { headers: { Authorization: `Bearer ${token}` } });
+  assert.equal(response.status, 200, `GET ${path}`);
+  return response.json();
+}
+
+/** Every send, page by page, as the platform lists them. */
+async function allSends(base, token) {
+  const first = await apiGet(base, token, "/api/v3/send?page=1&per_page=100");
+  const sends = [...first.sends];
+  for (let page = 2; sends.length < first.total_count; page++) {
+    const next = await apiGet(base, token, `/api/v3/send?page=${page}&per_page=100`);
+    assert.ok(next.sends.length > 0, "the platform's pages add up to its total_count");
+    sends.push(...next.sends);
+  }
+  return { total: first.total_count, sends };
+}
+
+/** "12.50" → 1250n: exact cents (the sandbox's costs have two decimals). */
+function cents(text) {
+  const match = /^(-?)(\d+)(?:\.(\d{1,2}))?$/.exec(text);
+  assert.ok(match, `cost ${text} is decimal text`);
+  const value = BigInt(match[2]) * 100n + BigInt((match[3] ?? "").padEnd(2, "0") || "0");
+  return match[1] ? -value : value;
+}
+
+/** A small RFC 4180 reader (CRLF rows, quoted fields with doubled quotes). */
+function parseCsv(text) {
+  const rows = [];
+  let row = [];
+  let field = "";
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (c === '"') quoted = false;
+      else field += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ",") {
+      row.push(field);
+      field = "";
+    } else if (c === "\r" && text[i + 1] === "\n") {
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = "";
+      i++;
+    } else field += c;
+  }
+  assert.equal(field + row.join(""), "", "the file ends with CRLF");
+  return rows;
+}
+
+const rowIds = (page) => page.locator("tbody tr[data-send-id]").evaluateAll((rows) => rows.map((r) => r.dataset.sendId));
+const firstRowId = (page) => page.locator("tbody tr[data-send-id]").first().getAttribute("data-send-id");
+const pager = (page) => page.locator("nav.pager");
+
+/** Clicks a pager link and waits until the table shows other sends. */
+async function turnPage(page, name) {
+  const before = await firstRowId(page);
+  await pager(page).getByRole("link", { name, exact: true }).click();
+  await page.waitForFunction(
+    (prev) => document.querySelector("tbody tr[data-send-id]")?.dataset.sendId !== prev,
+    before,
+    { timeout: 15_000 },
+  );
+}
+
+/** Records every text the load-all status shows, so short-lived progress can be asserted. */
+async function recordLoadAllStatus(page) {
+  await page.evaluate(() => {
+    const status = document.querySelector("[data-testid=load-all-status]");
+    window.__loadAllTexts = [];
+    window.__loadAllBars = 0;
+    const note = () => {
+      window.__loadAllTexts.push(status.textContent);
+      if (document.querySelector("[data-testid=load-all] progress[max]")) window.__loadAllBars++;
+    };
+    new MutationObserver(note).observe(status.parentElement, { subtree: true, childList: true, characterData: true });
+  });
+}
+
+describe("sends", () => {
+  let sandbox;
+  let browser;
+  let page;
+  let token;
+  let data;
+
+  before(async () => {
+    sandbox = await startSandbox();
+    browser = await launchBrowser();
+    page = await newPage(browser);
+    page.dialogs = [];
+    page.on("dialog", (dialog) => {
+      page.dialogs.push(dialog.message());
+      dialog.dismiss();
+    });
+    await signIn(page, sandbox.url);
+    token = await tokenOf(page);
+    data = await allSends(sandbox.url, token);
+    assert.ok(data.total > 100, "enough sends to need several pages of 100");
+  });
+
+  after(async () => {
+    await browser?.close();
+    await sandbox?.stop();
+  });
+
+  test("walking every page at 100 a page shows every send exactly once", async () => {
+    const nav = page.locator("nav[aria-label=Main]");
+    await nav.getByRole("link", { name: "Campaigns", exact: true }).waitFor(VISIBLE);
+    await nav.getByRole("link", { name: "Sends", exact: true }).click();
+    await page.waitForURL(/\/sends$/);
+    await page.locator("tbody tr[data-send-id]").first().waitFor(VISIBLE);
+    await page.goto(`${sandbox.url}/sends?per_page=100`);
+    await page.locator("tbody tr[data-send-id]").first().waitFor(VISIBLE);
+    const seen = [];
+    for (let n = 1; ; n++) {
+      const ids = await rowIds(page);
+      assert.ok(ids.length > 0 && ids.length <= 100, `page ${n} has 1..100 rows`);
+      seen.push(...ids);
+      const first = (n - 1) * 100 + 1;
+      await pager(page)
+        .getByText(`Showing ${first}–${first + ids.length - 1} of ${data.total}`)
+        .waitFor(VISIBLE);
+      if ((await pager(page).getByRole("link", { name: "Next", exact: true }).count()) === 0) break;
+      await turnPage(page, "Next");
+      assert.match(page.url(), new RegExp(`[?&]page=${n + 1}(&|$)`));
+    }
+    assert.equal(seen.length, data.total, "rows seen across all pages = the platform's total_count");
+    assert.equal(new Set(seen).size, seen.length, "no send twice");
+    assert.deepEqual(seen, data.sends.map((s) => String(s.id)), "every send, in the platform's order");
+  });
+
+  test("a deep link to ?page=3&per_page=10 shows that page, and again after a reload", async () => {
+    const expected = (await apiGet(sandbox.url, token, "/api/v3/send?page=3&per_page=10")).sends.map((s) => String(s.id));
+    await page.goto(`${sandbox.url}/sends?page=3&per_page=10`);
+    for (let round = 0; round < 2; round++) {
+      await page.locator("tbody tr[data-send-id]").first().waitFor(VISIBLE);
+      assert.deepEqual(await rowIds(page), expected);
+      await pager(page).getByText(`Showing 21–30 of ${data.total}`).waitFor(VISIBLE);
+      assert.equal(await pager(page).locator("select").inputValue(), "10");
+      if (round === 0) await page.reload();
+    }
+    assert.match(page.url(), /page=3/);
+  });
+
+  test("a row expands to the send's status history and collapses again", async () => {
+    const row = page.locator("tbody tr[data-send-id]").first();
+    const id = await row.getAttribute("data-send-id");
+    const send = data.sends.find((s) => String(s.id) === id);
+    const button = row.getByRole("button", { name: /History/ });
+    assert.equal(await button.getAttribute("aria-expanded"), "false");
+    const history = page.locator(`#send-history-${id}`);
+    assert.equal(await history.isVisible(), false);
+    await button.click();
+    assert.equal(await button.getAttribute("aria-expanded"), "true");
+    await history.waitFor(VISIBLE);
+    const items = history.locator("ol.timeline > li");
+    assert.equal(await items.count(), send.status_updates.length);
+    for (let i = 0; i < send.status_updates.length; i++) {
+      const item = items.nth(i);
+      assert.equal(await item.locator("time").getAttribute("datetime"), send.status_updates[i].occurred_at);
+      assert.ok((await item.locator("time").innerText()).trim().length > 0, "a readable time");
+      assert.equal(await item.locator(".badge").innerText(), send.status_updates[i].status);
+    }
+    // Keyboard: the disclosure is a real button.
+    await button.focus();
+    await page.keyboard.press("Enter");
+    assert.equal(await button.getAttribute("aria-expanded"), "false");
+    await history.waitFor({ state: "hidden" });
+  });
+
+  test("loading all pages shows progress and an overview that matches the sandbox's totals", async () => {
+    await page.goto(`${sandbox.url}/sends`);
+    await page.locator("tbody tr[data-send-id]").first().waitFor(VISIBLE);
+    await recordLoadAllStatus(page);
+    await page.getByRole("button", { name: "Load all pages", exact: true }).click();
+    await page
+      .getByTestId("load-all-status")
+      .getByText(`All pages loaded: ${data.total} of ${data.total} sends`)
+      .waitFor({ ...VISIBLE, timeout: 60_000 });
+    const pages = Math.ceil(data.total / 100);
+    const texts = await page.evaluate(() => window.__loadAllTexts);
+    assert.ok(texts.some((t) => new RegExp(`page \\d+ of ${pages}`).test(t)), `progress "page n of ${pages}" was shown: ${texts}`);
+    assert.ok(await page.evaluate(() => window.__loadAllBars) > 0, "a <progress> bar was shown");
+
+    // Counts by status group.
+    const expectedGroups = {};
+    for (const s of data.sends) expectedGroups[groupOf(s.status)] = (expectedGroups[groupOf(s.status)] ?? 0) + 1;
+    const shownGroups = await page
+      .locator("[data-testid=status-chart] [data-group]")
+      .evaluateAll((gs) => Object.fromEntries(gs.map((g) => [g.dataset.group, Number(g.dataset.count)])));
+    for (const [group, count] of Object.entries(expectedGroups)) assert.equal(shownGroups[group], count, `sends in ${group}`);
+    assert.equal(Object.values(shownGroups).reduce((a, b) => a + b, 0), data.total);
+    const chartLabel = await page.getByTestId("status-chart").getAttribute("aria-label");
+    assert.match(chartLabel, new RegExp(`Problem ${expectedGroups.problem ?? 0}`), "the chart's spoken label has the numbers");
+
+    // Spend by currency, exact.
+    const expectedSpend = new Map();
+    for (const s of data.sends) expectedSpend.set(s.currency, (expectedSpend.get(s.currency) ?? 0n) + cents(s.current_total_cost));
+    const shownSpend = await page
+      .locator("[data-testid=spend-chart] [data-currency]")
+      .evaluateAll((gs) => gs.map((g) => [g.dataset.currency, g.dataset.total, g.textContent]));
+    assert.equal(shownSpend.length, expectedSpend.size, "one bar per currency");
+    for (const [currency, total, text] of shownSpend) {
+      assert.equal(cents(total), expectedSpend.get(currency), `${currency} spend`);
+      const amount = (Number(expectedSpend.get(currency) / 100n)).toLocaleString("en-US") + "." + String(expectedSpend.get(currency) % 100n).padStart(2, "0");
+      assert.ok(text.includes(`${currency} ${amount}`), `${text} shows ${currency} ${amount}`);
+    }
+    await page.getByTestId("overview-note").getByText(`${data.total} of ${data.total} sends`).waitFor(VISIBLE);
+    await page.getByTestId("sends-coverage").getByText(`${data.total} of ${data.total} sends`).waitFor(VISIBLE);
+  });
+
+  test("Export CSV downloads every loaded send, hostile text intact", async () => {
+    const button = page.getByTestId("export-csv");
+    assert.match(await button.innerText(), new RegExp(`${data.total} loaded sends`));
+    const [download] = await Promise.all([page.waitForEvent("download"), button.click()]);
+    assert.match(download.suggestedFilename(), /^sends-\d{4}-\d{2}-\d{2}\.csv$/);
+    const text = await readFile(await download.path(), "utf8");
+    assert.equal(text.charCodeAt(0), 0xfeff, "UTF-8 byte order mark for spreadsheets");
+    const rows = parseCsv(text.slice(1));
+    const header = rows[0];
+    assert.equal(rows.length, data.total + 1, "header + one row per send");
+    assert.ok(rows.every((r) => r.length === header.length), "every row has every column");
+    const col = (name) => header.indexOf(name);
+    assert.deepEqual(rows.slice(1).map((r) => r[col("send_id")]), data.sends.map((s) => String(s.id)));
+    const hostile = data.sends.find((s) => s.recipient.name.includes("<script>"));
+    assert.ok(hostile, "the sandbox plants a <script> name");
+    const hostileRow = rows.find((r) => r[col("send_id")] === String(hostile.id));
+    assert.equal(hostileRow[col("recipient_name")], hostile.recipient.name);
+    const quoted = data.sends.find((s) => /["',]/.test(s.recipient.company_name));
+    if (quoted) {
+      const quotedRow = rows.find((r) => r[col("send_id")] === String(quoted.id));
+      assert.equal(quotedRow[col("recipient_company")], quoted.recipient.company_name);
+    }
+    const sample = data.sends[7];
+    const sampleRow = rows.find((r) => r[col("send_id")] === String(sample.id));
+    assert.equal(sampleRow[col("status_history")], sample.status_updates.map((u) => `${u.status} @ ${u.occurred_at}`).join("; "));
+    assert.equal(sampleRow[col("current_total_cost")], sample.current_total_cost);
+    assert.equal(page.dialogs.length, 0, "no hostile script ran");
+  });
+
+  test("filtering by status group and by sender shows only matching rows", async () => {
+    // Client-side page size change: the loaded sends stay loaded.
+    await pager(page).locator("select").selectOption("100");
+    await page.waitForURL(/per_page=100/);
+
+    await page.getByLabel("Status", { exact: true }).selectOption("problem");
+    await page.waitForURL(/status=problem/);
+    const problems = data.sends.filter((s) => groupOf(s.status) === "problem");
+    await page.getByTestId("filter-note").getByText(`${problems.length} of the ${data.total} loaded sends match`).waitFor(VISIBLE);
+    const groups = await page.locator("tbody tr[data-send-id] td .send-status[data-group]").evaluateAll((els) => els.map((e) => e.dataset.group));
+    assert.equal(groups.length, Math.min(problems.length, 100));
+    assert.ok(groups.every((g) => g === "problem"), "only problem sends");
+    assert.deepEqual(await rowIds(page), problems.slice(0, 100).map((s) => String(s.id)));
+    const problemBars = await page.locator("[data-testid=status-chart] [data-group]").evaluateAll((gs) => gs.map((g) => [g.dataset.group, Number(g.dataset.count)]));
+    assert.ok(problemBars.every(([g, n]) => (g === "problem" ? n === problems.length : n === 0)), "overview counts follow the filter");
+
+    // Back to all statuses, then one sender (the one with most sends).
+    await page.getByLabel("Status", { exact: true }).selectOption("");
+    await page.waitForURL((url) => !url.searchParams.has("status"));
+    const bySender = new Map();
+    for (const s of data.sends) bySender.set(s.sender.id, (bySender.get(s.sender.id) ?? 0) + 1);
+    const [senderId, count] = [...bySender].sort((a, b) => b[1] - a[1])[0];
+    await page.getByLabel("Sender", { exact: true }).selectOption(String(senderId));
+    await page.waitForURL(new RegExp(`sender=${senderId}`));
+    await page.getByTestId("filter-note").getByText(`${count} of the ${data.total} loaded sends match`).waitFor(VISIBLE);
+    const senders = await page.locator("tbody tr[data-send-id]").evaluateAll((rows) => rows.map((r) => r.dataset.senderId));
+    assert.equal(senders.length, count);
+    assert.ok(senders.every((id) => id === String(senderId)), "only that sender's sends");
+
+    // Search by recipient company, on top of the sender filter; counts follow.
+    const company = data.sends.find((s) => s.sender.id === senderId).recipient.company_name;
+    const both = data.sends.filter((s) => s.sender.id === senderId && s.recipient.company_name.toLowerCase().includes(company.toLowerCase()));
+    await page.getByLabel("Recipient name, email or company").fill(company);
+    await page.getByTestId("filter-note").getByText(`${both.length} of the ${data.total} loaded sends match`).waitFor(VISIBLE);
+    assert.deepEqual(await rowIds(page), both.map((s) => String(s.id)));
+    assert.match(page.url(), /[?&]q=/);
+
+    // The export follows the filters, and says so.
+    assert.match(await page.getByTestId("export-csv").innerText(), new RegExp(`${both.length} sends matching the filters`));
+    await page.getByRole("link", { name: "Clear filters" }).click();
+    await page.waitForURL((url) => !url.searchParams.has("sender") && !url.searchParams.has("q"));
+    await page.locator("tbody tr[data-send-id]").nth(99).waitFor(VISIBLE);
+  });
+
+  test("no console errors, page errors or CSP violations on the sends screen", () => {
+    assert.deepEqual(errorsOf(page), []);
+    assert.deepEqual(page.dialogs, []);
+  });
+});
+
+describe("sends: load all pages under the platform's rate limit", () => {
+  let sandbox;
+  let browser;
+
+  before(async () => {
+    sandbox = await startSandbox(["--rate-limit", "5"]);
+    browser = await launchBrowser();
+  });
+
+  after(async () => {
+    await browser?.close();
+    await sandbox?.stop();
+  });
+
+  test("waits out 429s beyond the request layer's retries and finishes with every send", async () => {
+    const page = await newPage(browser);
+    const statuses = [];
+    page.on("response", (r) => {
+      if (r.url().includes("/api/v3/send")) statuses.push(r.status());
+    });
+    await signIn(page, sandbox.url);
+    await page.goto(`${sandbox.url}/sends`);
+    await page.locator("tbody tr[data-send-id]").first().waitFor(VISIBLE);
+    const token = await tokenOf(page);
+    await new Promise((r) => setTimeout(r, 1100)); // a fresh rate-limit window
+    const { total } = await allSends(sandbox.url, token);
+    await new Promise((r) => setTimeout(r, 1100));
+
+    // Someone else on the same token uses up every window for 5 s: longer than the request
+    // layer's own retries, so the walk itself has to wait and carry on.
+    // Two loops of back-to-back requests take each second's allowance within milliseconds.
+    let hammering = true;
+    const until = Date.now() + 5_000;
+    const hammerLoop = async () => {
+      while (hammering && Date.now() < until) {
+        await fetch(`${sandbox.url}/api/v3/me`, { headers: { Authorization: `Bearer ${token}` } }).then((r) => r.arrayBuffer());
+        await new Promise((r) => setTimeout(r, 5));
+      }
+    };
+    const hammer = Promise.all([hammerLoop(), hammerLoop()]);
+    await recordLoadAllStatus(page);
+    await page.getByRole("button", { name: "Load all pages", exact: true }).click();
+    await page
+      .getByTestId("load-all-status")
+      .getByText(`All pages loaded: ${total} of ${total} sends`)
+      .waitFor({ ...VISIBLE, timeout: 60_000 });
+    hammering = false;
+    await hammer;
+
+    const texts = await page.evaluate(() => window.__loadAllTexts);
+    assert.ok(texts.some((t) => /asked to slow down, waiting \d+ s/.test(t)), `the walk said it was waiting: ${texts}`);
+    assert.ok(statuses.includes(429), "the console did meet the rate limit");
+    assert.ok((await sandbox.stats()).rate_limited > 0);
+    await page.getByTestId("sends-coverage").getByText(`${total} of ${total} sends`).waitFor(VISIBLE);
+    const shown = await page.locator("[data-testid=status-chart] [data-group]").evaluateAll((gs) => gs.reduce((n, g) => n + Number(g.dataset.count), 0));
+    assert.equal(shown, total);
+
+    // The browser logs each refused request; nothing else may go wrong.
+    const unexpected = errorsOf(page).filter((e) => !(e.kind === "console" && /status of 429/.test(e.text)));
+    assert.deepEqual(unexpected, []);
+    await page.context().close();
+  });
+
+  test("a walk can be cancelled while it waits, and resumed where it stopped", async () => {
+    const page = await newPage(browser);
+    const walkRequests = [];
+    page.on("request", (r) => {
+      if (r.url().includes("/api/v3/send") && r.url().includes("per_page=100")) walkRequests.push(r.url());
+    });
+    await signIn(page, sandbox.url);
+    await page.goto(`${sandbox.url}/sends`);
+    await page.locator("tbody tr[data-send-id]").first().waitFor(VISIBLE);
+    const token = await tokenOf(page);
+    const total = (await apiGet(sandbox.url, token, "/api/v3/send?page=1&per_page=1")).total_count;
+
+    // Page 1 of the walk goes through; then the token's allowance is used up elsewhere.
+    const firstPage = page.waitForResponse((r) => r.url().includes("per_page=100") && r.status() === 200);
+    await page.getByRole("button", { name: "Load all pages", exact: true }).click();
+    await firstPage;
+    let hammering = true;
+    const hammerLoop = async () => {
+      while (hammering) {
+        await fetch(`${sandbox.url}/api/v3/me`, { headers: { Authorization: `Bearer ${token}` } }).then((r) => r.arrayBuffer());
+        await new Promise((r) => setTimeout(r, 5));
+      }
+    };
+    const hammer = Promise.all([hammerLoop(), hammerLoop()]);
+    let stoppedAt;
+    try {
+      const status = page.getByTestId("load-all-status");
+      await status.getByText(/asked to slow down, waiting \d+ s/).waitFor({ ...VISIBLE, timeout: 30_000 });
+      await page.getByRole("button", { name: "Cancel loading", exact: true }).click();
+      await status.getByText(/Loading cancelled before page \d+/).waitFor(VISIBLE);
+      stoppedAt = Number(/before page (\d+)/.exec(await status.innerText())[1]);
+      assert.ok(stoppedAt > 1, `page 1 was loaded before the limit bit (stopped at ${stoppedAt})`);
+      const sent = walkRequests.length;
+      await new Promise((r) => setTimeout(r, 2_000));
+      assert.equal(walkRequests.length, sent, "no request after Cancel");
+      assert.equal(await page.getByRole("button", { name: "Load all pages", exact: true }).isEnabled(), true);
+    } finally {
+      hammering = false;
+      await hammer;
+    }
+    await new Promise((r) => setTimeout(r, 1_100)); // a fresh rate-limit window
+    const resumeFrom = walkRequests.length;
+    await page.getByRole("button", { name: "Resume", exact: true }).click();
+    await page
+      .getByTestId("load-all-status")
+      .getByText(`All pages loaded: ${total} of ${total} sends`)
+      .waitFor({ ...VISIBLE, timeout: 60_000 });
+    const resumed = walkRequests.slice(resumeFrom).map((u) => Number(new URL(u).searchParams.get("page")));
+    assert.equal(resumed[0], stoppedAt, `resumed at the page it stopped at: ${resumed}`);
+    assert.ok(!resumed.includes(1), `page 1 is not fetched again: ${resumed}`);
+    const unexpected = errorsOf(page).filter((e) => !(e.kind === "console" && /status of 429/.test(e.text)));
+    assert.deepEqual(unexpected, []);
+    await page.context().close();
+  });
+});

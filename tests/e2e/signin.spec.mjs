@@ -1,0 +1,269 @@
+// Issue 4: sign-in through the sandbox's consent page, the session in
+// sessionStorage, refresh (proactive and after a 401), refusal of a tampered
+// state, "Deny", and sign-out with revocation. Everything runs against the
+// real release build and the real sandbox; outcomes are checked against the
+// sandbox's own API and counters, not against hard-coded numbers.
+
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { errorsOf, launchBrowser, newPage, signIn, startSandbox } from "./harness.mjs";
+
+const VISIBLE = { state: "visible", timeout: 15_000 };
+const SESSION_KEY = "gifting-console.session";
+const PENDING_KEY = "gifting-console.pending-sign-in";
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** What the tab keeps: sessionStorage and localStorage as plain objects. */
+async function storage(page) {
+  return page.evaluate(() => ({
+    session: Object.fromEntries(Object.entries(sessionStorage)),
+    local: Object.fromEntries(Object.entries(localStorage)),
+  }));
+}
+
+/** The stored session, parsed (or null). */
+async function storedSession(page) {
+  const { session } = await storage(page);
+  return session[SESSION_KEY] ? JSON.parse(session[SESSION_KEY]) : null;
+}
+
+/** GET /api/v3/me from node with a bearer token: {status, body}. */
+async function me(sandbox, token) {
+  const response = await fetch(`${sandbox.url}/api/v3/me`, {
+    headers: { Authorization: `Bearer ${token}` },
+  });
+  return { status: response.status, body: await response.json().catch(() => null) };
+}
+
+/** Clicks "Sign in" on the console and waits for the sandbox's consent page. */
+async function openConsent(page) {
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  await page.waitForURL(/\/oauth\/authorize/);
+}
+
+/** Chrome logs every 4xx/5xx answer as a console error; some tests expect exactly those. */
+function unexpectedErrors(page, allowedStatuses = []) {
+  return errorsOf(page).filter(
+    (error) =>
+      !(
+        error.kind === "console" &&
+        allowedStatuses.some((status) => error.text.includes(`status of ${status}`))
+      ),
+  );
+}
+
+describe("sign-in", () => {
+  let sandbox;
+  let browser;
+  let page;
+
+  before(async () => {
+    sandbox = await startSandbox();
+    browser = await launchBrowser();
+    page = await newPage(browser);
+  });
+
+  after(async () => {
+    await browser?.close();
+    await sandbox?.stop();
+  });
+
+  test("full sign-in as admin@example.com lands on the route asked for, without the code in the address bar", async () => {
+    // Start on a deep link: after signing in, the console must come back to it.
+    await page.goto(`${sandbox.url}/no/such/screen?keep=1`);
+    await openConsent(page);
+    const consentUrl = new URL(page.url());
+    const state = consentUrl.searchParams.get("state");
+    assert.ok(state && state.length >= 22, "a state of at least 128 bits is sent");
+    assert.equal(consentUrl.searchParams.get("code_challenge_method"), "S256");
+    assert.match(consentUrl.searchParams.get("code_challenge") ?? "", /^[A-Za-z0-9_-]{43}$/);
+    assert.equal(consentUrl.searchParams.get("response_type"), "code");
+    assert.equal(consentUrl.searchParams.get("redirect_uri"), `${sandbox.url}/auth/callback`);
+
+    await page.locator('input[type=radio][name=user][value="admin@example.com"]').check();
+    await page.getByRole("button", { name: "Allow", exact: true }).click();
+    await page.locator("[data-testid=current-user]").waitFor(VISIBLE);
+    await page.getByRole("heading", { name: "Page not found" }).waitFor(VISIBLE);
+
+    const address = new URL(page.url());
+    assert.equal(address.pathname, "/no/such/screen");
+    assert.equal(address.searchParams.get("keep"), "1");
+    assert.equal(address.searchParams.get("code"), null, "no code in the address bar");
+    assert.equal(address.searchParams.get("state"), null, "no state in the address bar");
+
+    // The header shows the user the token belongs to, as the platform reports it.
+    const session = await storedSession(page);
+    assert.ok(session?.access_token, "an access token in sessionStorage");
+    const profile = await me(sandbox, session.access_token);
+    assert.equal(profile.status, 200);
+    assert.equal(profile.body.email, "admin@example.com");
+    const header = page.locator("[data-testid=current-user]");
+    await header.getByText(profile.body.first_name, { exact: false }).waitFor(VISIBLE);
+    const headerText = await header.innerText();
+    assert.match(headerText, new RegExp(profile.body.last_name));
+    assert.match(headerText, /admin/);
+    assert.match(headerText, /Balance/);
+    assert.match(headerText, /Team balance/);
+    await page.getByRole("button", { name: "Sign out", exact: true }).waitFor(VISIBLE);
+
+    const stats = await sandbox.stats();
+    assert.equal(stats.authorization_codes_exchanged, 1);
+    assert.deepEqual(unexpectedErrors(page), []);
+  });
+
+  test("tokens live in sessionStorage only; the pending sign-in is used up", async () => {
+    const { session, local } = await storage(page);
+    const stored = JSON.parse(session[SESSION_KEY]);
+    assert.ok(stored.access_token && stored.refresh_token);
+    assert.ok(stored.expires_at_ms > Date.now(), "expiry in the future");
+    assert.match(stored.scope, /marketplace/);
+    assert.equal(session[PENDING_KEY], undefined, "the state and verifier are gone after use");
+    assert.deepEqual(local, {}, "nothing in localStorage");
+    const cookies = await page.context().cookies();
+    assert.deepEqual(cookies, [], "no cookies");
+  });
+
+  test("a reload keeps the session; an unknown route says Page not found", async () => {
+    const before = await storedSession(page);
+    await page.goto(`${sandbox.url}/`);
+    await page.locator("[data-testid=current-user]").waitFor(VISIBLE);
+    await page.reload();
+    await page.getByRole("button", { name: "Sign out", exact: true }).waitFor(VISIBLE);
+    await page.getByRole("heading", { name: "Welcome" }).waitFor(VISIBLE);
+    assert.equal((await storedSession(page)).access_token, before.access_token);
+    await page.goto(`${sandbox.url}/definitely/not/here`);
+    await page.getByRole("heading", { name: "Page not found" }).waitFor(VISIBLE);
+    const stats = await sandbox.stats();
+    assert.equal(stats.authorization_codes_exchanged, 1, "no second sign-in was needed");
+    assert.deepEqual(unexpectedErrors(page), []);
+  });
+
+  test("sign-out revokes the token and clears the tab", async () => {
+    const { access_token: token } = await storedSession(page);
+    assert.equal((await me(sandbox, token)).status, 200, "the token works before sign-out");
+
+    await page.getByRole("button", { name: "Sign out", exact: true }).click();
+    await page.getByRole("button", { name: "Sign in", exact: true }).waitFor(VISIBLE);
+    await page.getByText("You have signed out.").waitFor(VISIBLE);
+
+    assert.equal((await me(sandbox, token)).status, 401, "the old token is revoked");
+    const { session, local } = await storage(page);
+    assert.equal(session[SESSION_KEY], undefined, "the session is gone from sessionStorage");
+    assert.deepEqual(local, {});
+    assert.equal(await page.locator("[data-testid=current-user]").count(), 0);
+    assert.ok((await sandbox.stats()).revocations >= 1);
+    assert.deepEqual(unexpectedErrors(page), []);
+  });
+
+  test("a tampered state is refused and no code is exchanged", async () => {
+    const tab = await newPage(browser);
+    const exchangedBefore = (await sandbox.stats()).authorization_codes_exchanged;
+    await tab.goto(sandbox.url);
+    await openConsent(tab);
+    // Change the state the sandbox will send back, as a forged response would.
+    await tab.locator('input[type=hidden][name=state]').evaluate((input) => {
+      input.value = `${input.value}tampered`;
+    });
+    await tab.getByRole("button", { name: "Allow", exact: true }).click();
+
+    const alert = tab.getByTestId("signin-error");
+    await alert.waitFor(VISIBLE);
+    assert.match(await alert.innerText(), /refused/);
+    assert.equal(new URL(tab.url()).searchParams.get("code"), null, "no code in the address bar");
+    await tab.getByRole("button", { name: "Sign in", exact: true }).waitFor(VISIBLE);
+    assert.equal(await storedSession(tab), null, "no session");
+    // Give a (wrong) exchange time to happen before checking it did not.
+    await sleep(500);
+    assert.equal((await sandbox.stats()).authorization_codes_exchanged, exchangedBefore, "nothing was exchanged");
+    assert.deepEqual(unexpectedErrors(tab), []);
+    await tab.context().close();
+  });
+
+  test("Deny shows a clear message and leaves the tab signed out", async () => {
+    const tab = await newPage(browser);
+    await tab.goto(sandbox.url);
+    await openConsent(tab);
+    await tab.getByRole("button", { name: "Deny", exact: true }).click();
+
+    const alert = tab.getByTestId("signin-error");
+    await alert.waitFor(VISIBLE);
+    assert.match(await alert.innerText(), /Access was denied/);
+    assert.equal(new URL(tab.url()).searchParams.get("error"), null, "the error parameters are stripped too");
+    await tab.getByRole("button", { name: "Sign in", exact: true }).waitFor(VISIBLE);
+    assert.equal(await storedSession(tab), null);
+    assert.deepEqual(unexpectedErrors(tab), []);
+    await tab.context().close();
+  });
+});
+
+describe("refresh with short-lived tokens (--token-ttl 5)", () => {
+  let sandbox;
+  let browser;
+  let page;
+
+  before(async () => {
+    sandbox = await startSandbox(["--token-ttl", "5"]);
+    browser = await launchBrowser();
+    page = await newPage(browser);
+    await signIn(page, sandbox.url);
+  });
+
+  after(async () => {
+    await browser?.close();
+    await sandbox?.stop();
+  });
+
+  test("the session survives each expiry with exactly one refresh per expiry", async () => {
+    const first = await storedSession(page);
+    assert.equal((await sandbox.stats()).token_refreshes, 0);
+    let previous = first;
+    for (let round = 1; round <= 2; round += 1) {
+      await sleep(6_000); // past the 5-second lifetime
+      assert.equal((await me(sandbox, previous.access_token)).status, 401, "the old token has expired");
+      await page.reload();
+      await page.getByRole("button", { name: "Sign out", exact: true }).waitFor(VISIBLE);
+      await page.locator("[data-testid=current-user]").getByText("Team balance").waitFor(VISIBLE);
+      const current = await storedSession(page);
+      assert.notEqual(current.access_token, previous.access_token, "a new access token");
+      assert.notEqual(current.refresh_token, previous.refresh_token, "a new refresh token");
+      assert.equal((await sandbox.stats()).token_refreshes, round, `one refresh for expiry ${round}`);
+      previous = current;
+    }
+    assert.deepEqual(unexpectedErrors(page), []);
+  });
+
+  test("a 401 for a token the console thought valid refreshes once and retries", async () => {
+    const refreshesBefore = (await sandbox.stats()).token_refreshes;
+    // Make the console believe its token lives for another hour, then let it expire for real.
+    await page.evaluate((key) => {
+      const session = JSON.parse(sessionStorage.getItem(key));
+      session.expires_at_ms = Date.now() + 3_600_000;
+      session.refresh_at_ms = Date.now() + 3_500_000;
+      sessionStorage.setItem(key, JSON.stringify(session));
+    }, SESSION_KEY);
+    await sleep(6_000);
+    await page.reload();
+    await page.locator("[data-testid=current-user]").getByText("Team balance").waitFor(VISIBLE);
+    await page.getByRole("button", { name: "Sign out", exact: true }).waitFor(VISIBLE);
+    assert.equal((await sandbox.stats()).token_refreshes, refreshesBefore + 1);
+    // The one expected console line is the browser's own log of that 401.
+    assert.deepEqual(unexpectedErrors(page, [401]), []);
+  });
+
+  test("a refresh the platform refuses ends the session and keeps the route", async () => {
+    // Revoke the tokens behind the console's back (as an administrator elsewhere might).
+    const session = await storedSession(page);
+    const revoke = await fetch(`${sandbox.url}/oauth/revoke?token=${encodeURIComponent(session.access_token)}`, {
+      method: "POST",
+      headers: { Authorization: `Basic ${Buffer.from("gifting-console:").toString("base64")}` },
+    });
+    assert.equal(revoke.status, 200);
+    await page.goto(`${sandbox.url}/some/deep/route`);
+    await page.getByRole("button", { name: "Sign in", exact: true }).waitFor(VISIBLE);
+    await page.getByText("Your session has ended").waitFor(VISIBLE);
+    assert.equal(new URL(page.url()).pathname, "/some/deep/route", "the route is kept for after sign-in");
+    assert.equal(await storedSession(page), null, "the dead session is cleared");
+    assert.deepEqual(unexpectedErrors(page, [400, 401]), []);
+  });
+});

@@ -1,0 +1,167 @@
+// Issue 5: team groups, their members and the active users directory, in a
+// real Chromium against the real sandbox. Expectations come from the
+// sandbox's own REST v3 answers, fetched from node with the page's token.
+
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { errorsOf, launchBrowser, newPage, signIn, startSandbox } from "./harness.mjs";
+
+const VISIBLE = { state: "visible", timeout: 15_000 };
+
+/** "1500.00" -> "1,500.00": what the console shows for decimal text. */
+function grouped(text) {
+  const [whole, frac = ""] = String(text).split(".");
+  const digits = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  return `${digits}.${frac.padEnd(2, "0")}`;
+}
+
+describe("teams", () => {
+  let sandbox;
+  let browser;
+  let page;
+  const dialogs = [];
+
+  before(async () => {
+    sandbox = await startSandbox();
+    browser = await launchBrowser();
+    page = await newPage(browser);
+    page.on("dialog", (dialog) => {
+      dialogs.push(dialog.message());
+      dialog.dismiss().catch(() => {});
+    });
+    await signIn(page, sandbox.url);
+  });
+
+  after(async () => {
+    await browser?.close();
+    await sandbox?.stop();
+  });
+
+  async function api(path) {
+    const raw = await page.evaluate(() => sessionStorage.getItem("gifting-console.session"));
+    const response = await fetch(`${sandbox.url}${path}`, {
+      headers: { Authorization: `Bearer ${JSON.parse(raw).access_token}` },
+    });
+    return { status: response.status, body: await response.json() };
+  }
+
+  const main = () => page.locator("main#main");
+
+  /** What the viewer's browser makes of a platform timestamp (locale and zone). */
+  function localeDateTime(iso) {
+    return page.evaluate(
+      (text) =>
+        new Date(text).toLocaleString(navigator.language, { dateStyle: "medium", timeStyle: "short" }),
+      iso,
+    );
+  }
+
+  test("the team groups list with budgets, dates and member counts", async () => {
+    const { body } = await api("/api/v3/groups?page=1&per_page=25");
+    assert.ok(body.groups.length > 0);
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Teams", exact: true }).click();
+    await page.waitForURL(/\/teams$/);
+    const rows = main().locator("table tbody tr");
+    await rows.first().waitFor(VISIBLE);
+    assert.equal(await rows.count(), Math.min(body.total_groups, 25));
+    for (const [i, group] of body.groups.entries()) {
+      const row = rows.nth(i);
+      const cells = row.locator("th, td");
+      assert.equal(await cells.nth(0).textContent(), group.name);
+      assert.equal(await cells.nth(1).textContent(), grouped(group.monthly_budget));
+      assert.equal(await cells.nth(2).textContent(), grouped(`${group.one_time_budget}`));
+      assert.equal(await cells.nth(3).textContent(), group.rollover ? "Yes" : "No");
+      assert.equal(await cells.nth(4).textContent(), await localeDateTime(group.created_at));
+      assert.equal(await cells.nth(5).textContent(), await localeDateTime(group.updated_at));
+      const members = (await api(`/api/v3/groups/${group.id}/members`)).body;
+      await cells.nth(6).getByText(String(members.length), { exact: true }).waitFor(VISIBLE);
+    }
+    // A hostile group name is plain text.
+    const hostile = body.groups.find((g) => /[<>]/.test(g.name));
+    assert.ok(hostile, "the sandbox seeds a group name with markup");
+    await main().getByRole("link", { name: hostile.name, exact: true }).waitFor(VISIBLE);
+    assert.equal(await main().locator("table b").count(), 0);
+  });
+
+  test("team groups page through the address bar", async () => {
+    const { body } = await api("/api/v3/groups?page=2&per_page=3");
+    await page.goto(`${sandbox.url}/teams?page=2&per_page=3`);
+    await page.getByText(`Showing 4\u20136 of ${body.total_groups}`).waitFor(VISIBLE);
+    const names = await main().locator("table tbody tr th").allTextContents();
+    assert.deepEqual(names, body.groups.map((g) => g.name));
+    await main().getByRole("link", { name: "Next", exact: true }).click();
+    await page.waitForURL(/page=3&per_page=3/);
+    await page.getByText(`Showing 7\u20139 of ${body.total_groups}`).waitFor(VISIBLE);
+  });
+
+  test("a team's members, with the invitation key behind Show", async () => {
+    const { body } = await api("/api/v3/groups?page=1&per_page=100");
+    let group;
+    let members;
+    for (const g of body.groups) {
+      members = (await api(`/api/v3/groups/${g.id}/members`)).body;
+      if (members.some((m) => m.key)) {
+        group = g;
+        break;
+      }
+    }
+    assert.ok(group, "some team has members with invitation keys");
+    await page.goto(`${sandbox.url}/teams`);
+    await main().getByRole("link", { name: group.name, exact: true }).click();
+    await page.waitForURL(new RegExp(`/teams/${group.id}$`));
+    await main().getByRole("heading", { level: 1, name: `Team: ${group.name}` }).waitFor(VISIBLE);
+    const rows = main().locator("table tbody tr");
+    await rows.first().waitFor(VISIBLE);
+    assert.equal(await rows.count(), members.length);
+    const emails = await main().locator("table tbody tr td:nth-child(2)").allTextContents();
+    assert.deepEqual(emails, members.map((m) => m.email));
+
+    const member = members.find((m) => m.key);
+    const row = main().locator("table tbody tr", { hasText: member.email });
+    assert.equal(await row.locator("td").nth(1).textContent(), grouped(member.balance));
+    assert.equal(await page.getByText(member.key).count(), 0, "the key is not on the page until asked for");
+    const show = row.getByRole("button", { name: /^Show invitation key/ });
+    await show.click();
+    await row.getByText(member.key, { exact: true }).waitFor(VISIBLE);
+    await row.getByRole("button", { name: /^Hide invitation key/ }).click();
+    assert.equal(await page.getByText(member.key).count(), 0);
+  });
+
+  test("an unknown team shows the platform's not-found message", async () => {
+    const { status, body } = await api("/api/v3/groups/999999/members");
+    assert.equal(status, 404);
+    await page.goto(`${sandbox.url}/teams/999999`);
+    await page.getByTestId("team-not-found").getByText(body.message).waitFor(VISIBLE);
+  });
+
+  test("all active users, with team names resolved from the groups", async () => {
+    const groups = (await api("/api/v3/groups?page=1&per_page=100")).body.groups;
+    const names = new Map(groups.map((g) => [g.id, g.name]));
+    const { body } = await api("/api/v3/users?page=1&per_page=25");
+    await page.goto(`${sandbox.url}/teams`);
+    await main().getByRole("link", { name: "All active users" }).click();
+    await page.waitForURL(/\/teams\/users$/);
+    await page.getByText(`Showing 1\u201325 of ${body.total_users}`).waitFor(VISIBLE);
+    const rows = main().locator("table tbody tr");
+    // Team names arrive with the groups; wait until every row has its name.
+    await page.waitForFunction(
+      () => ![...document.querySelectorAll("main table tbody tr td:nth-child(3)")].some((td) => /^Team group \d+/.test(td.textContent)),
+    );
+    for (const [i, user] of body.users.entries()) {
+      const cells = rows.nth(i).locator("th, td");
+      assert.equal(await cells.nth(1).textContent(), user.email);
+      assert.equal(await cells.nth(2).textContent(), names.get(Number(user.team_group_id)));
+    }
+    // Only active users: fewer than SCIM lists.
+    const scim = (await api("/api/scim/v2/Users?count=0")).body;
+    assert.ok(body.total_users < scim.totalResults, "inactive users are not in the directory");
+  });
+
+  test("no errors and no script from data ran", () => {
+    const unexpected = errorsOf(page).filter(
+      (e) => !(e.kind === "console" && /Failed to load resource/.test(e.text)),
+    );
+    assert.deepEqual(unexpected, []);
+    assert.deepEqual(dialogs, []);
+  });
+});
