@@ -10,11 +10,6 @@ pub fn session_storage() -> Option<web_sys::Storage> {
     web_sys::window()?.session_storage().ok().flatten()
 }
 
-/// The page's `localStorage`; only used to make sure nothing of ours is in it.
-pub fn local_storage() -> Option<web_sys::Storage> {
-    web_sys::window()?.local_storage().ok().flatten()
-}
-
 /// `N` bytes from `crypto.getRandomValues`, the browser's CSPRNG.
 pub fn random_bytes<const N: usize>() -> Result<[u8; N], String> {
     let mut bytes = [0u8; N];

@@ -6,7 +6,7 @@ use gifting_console::auth::session::{
     clear_session, expiry_ms, load_session, refresh_ahead_ms, save_pending, save_session,
     take_pending, PendingSignIn, Session, SessionStore, PENDING_KEY, SESSION_KEY,
 };
-use gifting_console::browser::{local_storage, session_storage};
+use gifting_console::browser::session_storage;
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -82,7 +82,8 @@ fn sessions_round_trip_through_session_storage_only() {
         .unwrap()
         .expect("stored");
     assert!(raw.contains("at-1") && raw.contains("rt-1"));
-    let local = local_storage().unwrap();
+    // The only place the console names the persistent store: to prove nothing of ours is in it.
+    let local = web_sys::window().unwrap().local_storage().unwrap().unwrap();
     for i in 0..local.length().unwrap() {
         let key = local.key(i).unwrap().unwrap_or_default();
         let value = local.get_item(&key).unwrap().unwrap_or_default();

@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use gloo_net::http::Method;
 use leptos::prelude::*;
+use send_wrapper::SendWrapper;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
@@ -35,7 +36,7 @@ pub struct ApiClient {
     auth: Auth,
     net: NetStatus,
     /// Disposed with the component that asked for this client; gone means cancelled.
-    scope: StoredValue<CancelScope, LocalStorage>,
+    scope: StoredValue<SendWrapper<CancelScope>>,
 }
 
 impl ApiClient {
@@ -44,7 +45,7 @@ impl ApiClient {
         Self {
             auth,
             net,
-            scope: StoredValue::new_local(scope),
+            scope: StoredValue::new(SendWrapper::new(scope)),
         }
     }
 
@@ -84,7 +85,7 @@ impl ApiClient {
 
     /// Aborts this client's requests in flight and refuses new ones.
     pub fn cancel(&self) {
-        if let Some(scope) = self.scope.try_get_value() {
+        if let Some(scope) = self.scope.try_get_value().map(SendWrapper::take) {
             scope.cancel();
         }
     }
@@ -111,7 +112,7 @@ impl ApiClient {
         path: &str,
         body: Option<String>,
     ) -> Result<RawResponse, ApiError> {
-        let Some(scope) = self.scope.try_get_value() else {
+        let Some(scope) = self.scope.try_get_value().map(SendWrapper::take) else {
             return Err(ApiError::Cancelled);
         };
         let policy = RetryPolicy::default();

@@ -13,6 +13,7 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 use leptos::prelude::*;
+use send_wrapper::SendWrapper;
 
 use crate::api::ApiError;
 use crate::browser::{now_ms, origin};
@@ -36,7 +37,7 @@ pub enum SessionEnd {
 pub struct Auth {
     config: StoredValue<Arc<Config>>,
     store: SessionStore,
-    refresher: StoredValue<Refresher, LocalStorage>,
+    refresher: StoredValue<SendWrapper<Refresher>>,
     ended: RwSignal<Option<SessionEnd>>,
 }
 
@@ -56,7 +57,7 @@ impl Auth {
         Auth {
             config: StoredValue::new(config),
             store: SessionStore::load(),
-            refresher: StoredValue::new_local(Refresher::new(transport)),
+            refresher: StoredValue::new(SendWrapper::new(Refresher::new(transport))),
             ended: RwSignal::new(None),
         }
     }
@@ -71,7 +72,7 @@ impl Auth {
 
     /// `None` once the app that owns this `Auth` is gone.
     fn refresher(&self) -> Option<Refresher> {
-        self.refresher.try_get_value()
+        self.refresher.try_get_value().map(SendWrapper::take)
     }
 
     /// Reactive: whether this tab has a session.

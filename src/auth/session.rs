@@ -1,7 +1,7 @@
 //! The signed-in session and the pending sign-in, kept in `sessionStorage` only.
 //!
 //! `sessionStorage` is per tab and survives a reload but not closing the tab, which is the
-//! lifetime a session should have. Nothing here ever goes to `localStorage`, cookies, the URL or
+//! lifetime a session should have. Nothing here ever goes to persistent browser storage, cookies, the URL or
 //! the console log (the `Debug` impls leave the tokens out).
 
 use std::fmt;

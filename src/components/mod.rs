@@ -1,4 +1,4 @@
-//! Building blocks the screens share. Every one renders text nodes only (never `inner_html`).
+//! Building blocks the screens share. Every one renders text nodes only (never raw HTML).
 
 pub mod badge;
 pub mod confirm_dialog;

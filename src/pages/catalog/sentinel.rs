@@ -1,6 +1,7 @@
 //! Loads the next page by itself when the end of the grid comes near the viewport.
 
 use leptos::prelude::*;
+use send_wrapper::SendWrapper;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{IntersectionObserver, IntersectionObserverEntry, IntersectionObserverInit};
@@ -19,7 +20,7 @@ type Watcher = (IntersectionObserver, Closure<dyn FnMut(js_sys::Array)>);
 pub fn Sentinel(#[prop(into)] on_near: Callback<()>) -> impl IntoView {
     let marker = NodeRef::<leptos::html::Div>::new();
     // The observer and its callback live exactly as long as this marker.
-    let observer: StoredValue<Option<Watcher>, LocalStorage> = StoredValue::new_local(None);
+    let observer: StoredValue<Option<SendWrapper<Watcher>>> = StoredValue::new(None);
     Effect::new(move |_| {
         let Some(element) = marker.get() else {
             return;
@@ -43,11 +44,15 @@ pub fn Sentinel(#[prop(into)] on_near: Callback<()>) -> impl IntoView {
             IntersectionObserver::new_with_options(callback.as_ref().unchecked_ref(), &options)
         {
             watcher.observe(&element);
-            observer.set_value(Some((watcher, callback)));
+            observer.set_value(Some(SendWrapper::new((watcher, callback))));
         }
     });
     on_cleanup(move || {
-        if let Some(Some((watcher, _callback))) = observer.try_update_value(Option::take) {
+        if let Some((watcher, _callback)) = observer
+            .try_update_value(Option::take)
+            .flatten()
+            .map(SendWrapper::take)
+        {
             watcher.disconnect();
         }
     });

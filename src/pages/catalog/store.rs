@@ -27,8 +27,8 @@ pub struct CatalogStore {
     net: NetStatus,
     /// The screen's owner (weak: it owns this store): each generation's requests live in a
     /// child of it, so leaving the screen aborts them too.
-    owner: StoredValue<Option<WeakOwner>, LocalStorage>,
-    requests: StoredValue<Option<Requests>, LocalStorage>,
+    owner: StoredValue<Option<WeakOwner>>,
+    requests: StoredValue<Option<Requests>>,
 }
 
 impl CatalogStore {
@@ -38,8 +38,8 @@ impl CatalogStore {
             feed: RwSignal::new(Feed::new()),
             auth: use_auth(),
             net: use_net_status(),
-            owner: StoredValue::new_local(Owner::current().map(|o| o.downgrade())),
-            requests: StoredValue::new_local(None),
+            owner: StoredValue::new(Owner::current().map(|o| o.downgrade())),
+            requests: StoredValue::new(None),
         }
     }
 
