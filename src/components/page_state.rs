@@ -66,6 +66,9 @@ pub fn ErrorPanel(
     })
 }
 
+/// A screen's own view of a failed request: `(error, try_again)` in, a view out.
+pub type ErrorView = Callback<(ApiError, Callback<()>), AnyView>;
+
 /// A list with nothing in it, said in words.
 #[component]
 pub fn Empty(#[prop(into)] message: String) -> impl IntoView {
@@ -84,7 +87,14 @@ pub fn Empty(#[prop(into)] message: String) -> impl IntoView {
 /// }
 /// ```
 #[component]
-pub fn Loaded<T, V, F>(resource: LocalResource<Result<T, ApiError>>, children: F) -> impl IntoView
+pub fn Loaded<T, V, F>(
+    resource: LocalResource<Result<T, ApiError>>,
+    children: F,
+    /// How a failure reads on this screen, given the error and "Try again"; the default is
+    /// [`ErrorPanel`]. A screen with its own explanations (e.g. SCIM's 403) passes one.
+    #[prop(optional)]
+    on_error: Option<ErrorView>,
+) -> impl IntoView
 where
     T: Clone + Send + Sync + 'static,
     F: Fn(T) -> V + Send + Sync + 'static,
@@ -101,7 +111,10 @@ where
                     Suspend::new(async move {
                         match resource.await {
                             Ok(data) => Either::Left(children(data)),
-                            Err(error) => Either::Right(view! { <ErrorPanel error on_retry=retry /> }),
+                            Err(error) => Either::Right(match on_error {
+                                Some(render) => render.run((error, retry)),
+                                None => view! { <ErrorPanel error on_retry=retry /> }.into_any(),
+                            }),
                         }
                     })
                 }}

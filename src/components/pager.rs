@@ -70,14 +70,22 @@ fn page_link(label: &'static str, href: Option<String>) -> impl IntoView {
 pub fn Pager(
     /// The list's total count from the platform (`total_count`, `total_users`, …).
     total: u64,
+    /// The page the rows on screen answer (the envelope's `current_page`). While the next
+    /// page loads, the address already names it but the old rows are still shown: the
+    /// summary and links must describe the rows. Without it the address is used.
+    #[prop(optional)]
+    page: Option<u32>,
+    /// The envelope's `per_page`, likewise.
+    #[prop(optional)]
+    per_page: Option<u32>,
 ) -> impl IntoView {
     let query = use_query_map();
     let location = use_location();
     let navigate = use_navigate();
     let paging = use_page_query();
 
-    let current = move || paging.get().page.unwrap_or(1);
-    let size = move || paging.get().per_page.unwrap_or(25);
+    let current = move || page.unwrap_or_else(|| paging.get().page.unwrap_or(1));
+    let size = move || per_page.unwrap_or_else(|| paging.get().per_page.unwrap_or(25));
     let last = move || page_count(total, size());
     // The link to page `want` (clamped), or none when it is the page shown.
     let href_to = move |want: i64| {

@@ -57,7 +57,7 @@ pub fn ActiveUsersPage() -> impl IntoView {
                 } else {
                     Either::Right(view! { <DirectoryTable users=page.users.clone() names /> })
                 }}
-                <Pager total=page.total_users />
+                <Pager total=page.total_users page=page.current_page per_page=page.per_page />
             </Loaded>
         </section>
     }

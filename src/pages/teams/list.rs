@@ -33,7 +33,7 @@ pub fn TeamsPage() -> impl IntoView {
                 } else {
                     Either::Right(view! { <GroupsTable groups=page.groups.clone() /> })
                 }}
-                <Pager total=page.total_groups />
+                <Pager total=page.total_groups page=page.current_page per_page=page.per_page />
             </Loaded>
         </section>
     }

@@ -1,13 +1,12 @@
 //! How the SCIM screens load and fail: SCIM answers 403 to every account that is not an
 //! admin, and that deserves an explanation, not a generic "permission denied".
 
-use std::sync::Arc;
-
 use leptos::either::EitherOf3;
 use leptos::prelude::*;
 
 use crate::api::ApiError;
-use crate::components::{ErrorPanel, Loading};
+use crate::components::page_state::LoadedProps;
+use crate::components::{ErrorPanel, ErrorView, Loaded};
 
 /// Why the signed-in account cannot manage users, and what to do about it.
 #[component]
@@ -76,26 +75,14 @@ where
     F: Fn(T) -> V + Send + Sync + 'static,
     V: IntoView + 'static,
 {
-    let children = Arc::new(children);
-    let (pending, set_pending) = signal(false);
-    let retry = Callback::new(move |()| resource.refetch());
-    view! {
-        <div class="loaded" aria-busy=move || pending.get().to_string()>
-            <Transition fallback=|| view! { <Loading /> } set_pending>
-                {move || {
-                    let children = children.clone();
-                    Suspend::new(async move {
-                        match resource.await {
-                            Ok(data) => leptos::either::Either::Left(children(data)),
-                            Err(error) => {
-                                leptos::either::Either::Right(
-                                    view! { <ScimProblem error on_retry=retry /> },
-                                )
-                            }
-                        }
-                    })
-                }}
-            </Transition>
-        </div>
-    }
+    let on_error: ErrorView = Callback::new(|(error, on_retry): (ApiError, Callback<()>)| {
+        view! { <ScimProblem error on_retry /> }.into_any()
+    });
+    Loaded(
+        LoadedProps::builder()
+            .resource(resource)
+            .children(children)
+            .on_error(on_error)
+            .build(),
+    )
 }
