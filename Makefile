@@ -42,7 +42,7 @@ SANDBOX_BIN := $(TARGET_DIR)/release/gifting-sandbox
 # own sandbox and Chromium). Node 20 does not match *.spec.mjs when given a
 # directory, so the files are listed explicitly.
 E2E_SPECS = $(sort $(wildcard tests/e2e/*.spec.mjs))
-E2E_TEST_TIMEOUT_MS ?= 90000
+E2E_TEST_TIMEOUT_MS ?= 180000
 WASM_BINDGEN_TEST_TIMEOUT ?= 60
 
 # The steps of `make test`, in order; the first failure stops the run.

@@ -84,6 +84,9 @@ pub fn Pager(
     let navigate = use_navigate();
     let paging = use_page_query();
 
+    // A zero from the platform would make no sense of the arithmetic: the address decides then.
+    let page = page.filter(|p| *p >= 1);
+    let per_page = per_page.filter(|n| *n >= 1);
     let current = move || page.unwrap_or_else(|| paging.get().page.unwrap_or(1));
     let size = move || per_page.unwrap_or_else(|| paging.get().per_page.unwrap_or(25));
     let last = move || page_count(total, size());

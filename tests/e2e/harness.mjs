@@ -170,3 +170,39 @@ export async function signIn(page, url, email = "admin@example.com") {
   await page.getByRole("button", { name: "Allow", exact: true }).click();
   await page.locator("[data-testid=current-user]").waitFor({ state: "visible" });
 }
+
+export const SESSION_KEY = "gifting-console.session";
+
+/** The access token the signed-in console keeps in sessionStorage. */
+export async function sessionToken(page) {
+  const token = await page.evaluate((key) => JSON.parse(sessionStorage.getItem(key) ?? "null")?.access_token, SESSION_KEY);
+  if (!token) throw new Error("the console keeps no session in sessionStorage");
+  return token;
+}
+
+/**
+ * A GET to the sandbox's API from node as the signed-in user, returning `{status, body}`.
+ * Under `--fault-rate` the injector hits node's requests too, so a 5xx, a 429 or a cut
+ * connection is asked again (up to 30 times); any other answer is returned as it is.
+ */
+export async function platformGet(base, token, path) {
+  let last;
+  for (let attempt = 0; attempt < 30; attempt++) {
+    try {
+      const response = await fetch(`${base}${path}`, { headers: { Authorization: `Bearer ${token}` } });
+      if (response.status !== 429 && response.status < 500) {
+        return { status: response.status, body: await response.json() };
+      }
+      last = `HTTP ${response.status}`;
+    } catch (error) {
+      last = error.message;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`GET ${path} kept failing: ${last}`);
+}
+
+/** Browser errors other than failed loads (which tests cause on purpose with bad answers). */
+export function unexpectedErrors(page) {
+  return errorsOf(page).filter((e) => !(e.kind === "console" && /Failed to load resource/.test(e.text)));
+}

@@ -52,16 +52,16 @@ pub fn CampaignsPage() -> impl IntoView {
         {unknown_note}
         <Loaded resource=touches let:page>
             {
-                let total = page.total_posts;
+                let (total, current, size) = (page.total_posts, page.current_page, page.per_page);
                 if page.touches.is_empty() {
                     Either::Left(view! {
                         <Empty message="No active campaigns match." />
-                        <Pager total />
+                        <Pager total page=current per_page=size />
                     })
                 } else {
                     Either::Right(view! {
                         <CampaignsTable campaigns=page.touches />
-                        <Pager total />
+                        <Pager total page=current per_page=size />
                     })
                 }
             }

@@ -188,16 +188,17 @@ pub fn SendsPage() -> impl IntoView {
                 <Loaded resource=server_page let:page>
                     {page
                         .map(|page| {
-                            let total = page.total_count;
+                            let (total, current, size) =
+                                (page.total_count, page.current_page, page.per_page);
                             if page.sends.is_empty() {
                                 Either::Left(view! {
                                     <Empty message="No sends on this page." />
-                                    <Pager total />
+                                    <Pager total page=current per_page=size />
                                 })
                             } else {
                                 Either::Right(view! {
                                     <SendsTable sends=page.sends caption="Sends, newest first" />
-                                    <Pager total />
+                                    <Pager total page=current per_page=size />
                                 })
                             }
                         })}

@@ -1,0 +1,127 @@
+// Issue 8: a slow platform (--latency-ms 2000). Leaving a screen while its request is still
+// out, or asking for another page before the first one answered, shows only what was asked
+// for last: the old answer is aborted or ignored, never painted over the new screen. The old
+// answer is held back a little longer by the test, so it surely arrives last.
+
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { launchBrowser, newPage, platformGet, sessionToken, signIn, startSandbox, unexpectedErrors } from "./harness.mjs";
+
+const SCIM = "/api/scim/v2/Users";
+
+describe("resilience: leaving a slow screen (--latency-ms 2000)", () => {
+  let sandbox;
+  let browser;
+  let page;
+  let token;
+
+  before(async () => {
+    sandbox = await startSandbox(["--latency-ms", "2000"]);
+    browser = await launchBrowser();
+    page = await newPage(browser);
+    await signIn(page, sandbox.url);
+    token = await sessionToken(page);
+  });
+
+  after(async () => {
+    await browser?.close();
+    await sandbox?.stop();
+  });
+
+  const main = () => page.locator("main#main");
+  const nav = () => page.getByRole("navigation", { name: "Main" });
+
+  /**
+   * Holds the platform's answers to requests whose URL `matches` for a further `holdMs` on top
+   * of the sandbox's own latency, so the old answer surely comes after the new screen's.
+   * Returns the held requests; each `outcome` turns from "pending" to "delivered" when the
+   * page received the answer, or to "aborted" when the page gave up on the request first.
+   */
+  async function holdAnswers(matches, holdMs) {
+    const held = [];
+    const settle = (outcome) => (request) => {
+      const entry = held.find((h) => h.request === request);
+      if (entry && entry.outcome === "pending") entry.outcome = outcome;
+    };
+    page.on("requestfinished", settle("delivered"));
+    page.on("requestfailed", settle("aborted"));
+    await page.route(matches, async (route) => {
+      held.push({ request: route.request(), outcome: "pending" });
+      try {
+        const response = await route.fetch();
+        await new Promise((resolve) => setTimeout(resolve, holdMs));
+        await route.fulfill({ response });
+      } catch {
+        // The page aborted the request while it was held: nothing to deliver.
+      }
+    });
+    return held;
+  }
+
+  const outcomes = (held) => held.map((h) => `${h.request.url()}: ${h.outcome}`).join("; ");
+
+  test("leaving Sends mid-request for Teams shows the teams only, and the old request is aborted", async () => {
+    const { body: groups } = await platformGet(sandbox.url, token, "/api/v3/groups?page=1&per_page=25");
+    await nav().getByRole("link", { name: "Teams", exact: true }).waitFor({ state: "visible" });
+    const held = await holdAnswers((url) => url.pathname === "/api/v3/send", 2_500);
+    try {
+      const sendsAsked = page.waitForRequest((r) => r.url().includes("/api/v3/send"));
+      await nav().getByRole("link", { name: "Sends", exact: true }).click();
+      await sendsAsked;
+      await nav().getByRole("link", { name: "Teams", exact: true }).click();
+      await page.waitForURL(/\/teams$/);
+      const rows = main().locator("table tbody tr");
+      await rows.first().waitFor({ state: "visible", timeout: 15_000 });
+
+      // Let every held sends answer come due, then look again.
+      await page.waitForTimeout(3_000);
+      assert.ok(held.length > 0, "the sends screen did ask the platform");
+      assert.ok(held.every((h) => h.outcome === "aborted"), `every sends request was aborted: ${outcomes(held)}`);
+      assert.match(page.url(), /\/teams$/);
+      await main().getByRole("heading", { level: 1, name: "Teams" }).waitFor({ state: "visible" });
+      assert.equal(await page.locator("tr[data-send-id]").count(), 0, "no send on the teams screen");
+      const shown = await rows.evaluateAll((trs) => trs.map((tr) => tr.querySelector("th, td").textContent));
+      assert.deepEqual(shown, groups.groups.map((g) => g.name), "exactly the platform's teams");
+    } finally {
+      await page.unrouteAll({ behavior: "ignoreErrors" });
+    }
+  });
+
+  test("a slow answer for an older page never replaces the page asked for after it", async () => {
+    const { body } = await platformGet(sandbox.url, token, `${SCIM}?count=0`);
+    const total = body.totalResults;
+    await page.goto(`${sandbox.url}/users?count=10`);
+    const table = main().locator("table.users-table");
+    await main().getByText(`Showing 1\u201310 of ${total}`).waitFor({ state: "visible", timeout: 15_000 });
+
+    // The second page's answer is held back; meanwhile the admin asks for 25 rows a page.
+    const held = await holdAnswers(
+      (url) => url.pathname === SCIM && url.searchParams.get("startIndex") === "11",
+      2_500,
+    );
+    try {
+      const secondAsked = page.waitForRequest((r) => r.url().includes("startIndex=11"));
+      await main().getByRole("link", { name: "Next", exact: true }).click();
+      await secondAsked;
+      await main().getByLabel("Rows per page").selectOption("25");
+      await page.waitForURL(/startIndex=1&count=25/);
+      await main().getByText(`Showing 1\u201325 of ${total}`).waitFor({ state: "visible", timeout: 15_000 });
+
+      // The old page's answer comes due; the newer page stays.
+      await page.waitForTimeout(3_000);
+      assert.equal(held.length, 1);
+      assert.notEqual(held[0].outcome, "pending", `the old answer came due during the wait: ${outcomes(held)}`);
+      assert.match(page.url(), /startIndex=1&count=25/);
+      await main().getByText(`Showing 1\u201325 of ${total}`).waitFor({ state: "visible" });
+      assert.equal(await table.locator("tbody tr").count(), 25);
+      const expected = (await platformGet(sandbox.url, token, `${SCIM}?startIndex=1&count=25`)).body.Resources.map((u) => u.userName);
+      assert.deepEqual(await table.locator("tbody tr td:nth-child(3)").allTextContents(), expected);
+    } finally {
+      await page.unrouteAll({ behavior: "ignoreErrors" });
+    }
+  });
+
+  test("no uncaught errors on the slow platform", () => {
+    assert.deepEqual(unexpectedErrors(page), []);
+  });
+});
