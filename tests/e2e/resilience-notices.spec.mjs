@@ -1,0 +1,158 @@
+// Issue 8: what the console tells the admin when the platform is busy, the browser is
+// offline, or an answer cannot be read, and that a write is never sent twice on its own.
+// The sandbox is real; the test bends single answers on the way (Playwright routes) where
+// the sandbox's dice would make the case a matter of luck.
+
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { launchBrowser, newPage, signIn, startSandbox, unexpectedErrors } from "./harness.mjs";
+
+const VISIBLE = { state: "visible", timeout: 15_000 };
+const HIDDEN = { state: "hidden", timeout: 15_000 };
+const SCIM = "/api/scim/v2/Users";
+
+describe("resilience: busy, offline, unreadable answers, writes", () => {
+  let sandbox;
+  let browser;
+  let page;
+
+  before(async () => {
+    sandbox = await startSandbox();
+    browser = await launchBrowser();
+    page = await newPage(browser);
+    await signIn(page, sandbox.url);
+  });
+
+  after(async () => {
+    await browser?.close();
+    await sandbox?.stop();
+  });
+
+  const main = () => page.locator("main#main");
+  const nav = () => page.getByRole("navigation", { name: "Main" });
+  const groupsList = (url) => url.pathname === "/api/v3/groups";
+
+  /** Opens Home (the brand link) first, so the next nav click starts a screen afresh. */
+  async function fromHome() {
+    await page.locator("header a.brand").click();
+    await main().getByRole("heading", { level: 1, name: "Welcome" }).waitFor(VISIBLE);
+  }
+
+  test("a 503 with Retry-After shows the busy countdown, then the data, with no error", async () => {
+    await fromHome();
+    let asked = 0;
+    await page.route(groupsList, (route) => {
+      asked++;
+      if (asked > 2) return route.continue();
+      return route.fulfill({
+        status: 503,
+        headers: { "Retry-After": "2", "Content-Type": "application/json" },
+        body: JSON.stringify({ message: "The platform is temporarily unavailable." }),
+      });
+    });
+    try {
+      await nav().getByRole("link", { name: "Teams", exact: true }).click();
+      const busy = page.locator(".banner--busy");
+      await busy.waitFor(VISIBLE);
+      assert.match(await busy.innerText(), /^The platform is busy, retrying in [12] s/);
+      await main().locator("table tbody tr").first().waitFor(VISIBLE);
+      await busy.waitFor(HIDDEN);
+      assert.equal(asked, 3, "two busy answers waited out, the third try answered");
+      assert.equal(await main().locator(".error-panel").count(), 0);
+    } finally {
+      await page.unrouteAll({ behavior: "ignoreErrors" });
+    }
+  });
+
+  test("offline: a banner says so, and the screen loads by itself when the connection is back", async () => {
+    await fromHome();
+    const context = page.context();
+    await context.setOffline(true);
+    try {
+      await nav().getByRole("link", { name: "Sends", exact: true }).click();
+      const banner = page.locator(".banner--offline");
+      await banner.waitFor(VISIBLE);
+      assert.match(await banner.innerText(), /You are offline/);
+      await main().locator(".error-panel").getByText(/You are offline/).waitFor(VISIBLE);
+    } finally {
+      await context.setOffline(false);
+    }
+    // No click: the screen retries when the browser is back online.
+    await main().locator("tbody tr[data-send-id]").first().waitFor(VISIBLE);
+    await page.locator(".banner--offline").waitFor(HIDDEN);
+    assert.equal(await main().locator(".error-panel").count(), 0);
+  });
+
+  test("an answer that cannot be read names the endpoint, on that screen only", async () => {
+    await fromHome();
+    await page.route(groupsList, (route) =>
+      route.fulfill({
+        status: 200,
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ current_page: 1, per_page: 25, total_groups: "many", groups: [{}] }),
+      }),
+    );
+    try {
+      await nav().getByRole("link", { name: "Teams", exact: true }).click();
+      const panel = main().locator(".error-panel");
+      await panel.waitFor(VISIBLE);
+      assert.match(
+        await panel.locator(".error-panel__message").innerText(),
+        /The platform sent data the console could not read \(GET \/api\/v3\/groups\)/,
+      );
+      // The rest of the console goes on: the header, the navigation, another screen.
+      await page.locator("[data-testid=current-user] .current-user__name").waitFor(VISIBLE);
+      await nav().getByRole("link", { name: "Sends", exact: true }).click();
+      await main().locator("tbody tr[data-send-id]").first().waitFor(VISIBLE);
+      assert.equal(await main().locator(".error-panel").count(), 0);
+    } finally {
+      await page.unrouteAll({ behavior: "ignoreErrors" });
+    }
+  });
+
+  test("a create answered 503 is not sent again by the console, and the form is kept", async () => {
+    let posts = 0;
+    await page.route(
+      (url) => url.pathname === SCIM,
+      (route) => {
+        if (route.request().method() !== "POST") return route.continue();
+        posts++;
+        return route.fulfill({
+          status: 503,
+          headers: { "Retry-After": "1", "Content-Type": "application/scim+json" },
+          body: JSON.stringify({ schemas: ["urn:ietf:params:scim:api:messages:2.0:Error"], status: "503", detail: "Busy." }),
+        });
+      },
+    );
+    try {
+      await page.goto(`${sandbox.url}/users/new`);
+      const teams = page.locator('#user-team option:not([value=""])');
+      await teams.first().waitFor({ state: "attached", timeout: 15_000 });
+      const team = await teams.first().getAttribute("value");
+      const email = `busy.create.${Date.now()}@example.com`;
+      await main().getByLabel("Email").fill(email);
+      await main().getByLabel("First name").fill("Busy");
+      await main().getByLabel("Last name").fill("Platform");
+      await main().getByLabel("Role").selectOption("manager");
+      await main().getByLabel("Team").selectOption(team);
+      await main().getByRole("button", { name: "Create user", exact: true }).click();
+      const banner = page.getByTestId("form-banner");
+      await banner.waitFor(VISIBLE);
+      assert.match(await banner.innerText(), /was not created/);
+      // Longer than the Retry-After: a read would have been tried again by now.
+      await page.waitForTimeout(2_000);
+      assert.equal(posts, 1, "exactly one POST");
+      assert.equal(await main().getByLabel("Email").inputValue(), email);
+      assert.equal(await main().getByLabel("First name").inputValue(), "Busy");
+      assert.equal(await main().getByLabel("Last name").inputValue(), "Platform");
+      assert.equal(await main().getByLabel("Role").inputValue(), "manager");
+      assert.equal(await main().getByLabel("Team").inputValue(), team);
+    } finally {
+      await page.unrouteAll({ behavior: "ignoreErrors" });
+    }
+  });
+
+  test("no uncaught errors and no CSP violations", () => {
+    assert.deepEqual(unexpectedErrors(page), []);
+  });
+});
