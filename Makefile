@@ -165,6 +165,8 @@ step-build:
 	trunk build --release
 	@# A truncated wasm (e.g. two trunk builds racing in one checkout) is a blank page.
 	node scripts/check-dist.mjs dist
+	@# .br/.gz beside each asset: static hosts send them as they are.
+	node scripts/precompress.mjs dist
 	cargo build --release -p gifting-sandbox
 
 run: build

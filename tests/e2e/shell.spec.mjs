@@ -4,7 +4,9 @@
 
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { errorsOf, launchBrowser, newPage, startSandbox } from "./harness.mjs";
+import { readFile, stat } from "node:fs/promises";
+import path from "node:path";
+import { ROOT, errorsOf, launchBrowser, newPage, startSandbox } from "./harness.mjs";
 
 const VISIBLE = { state: "visible", timeout: 15_000 };
 
@@ -58,6 +60,21 @@ describe("console shell", () => {
     assert.ok(scriptSrc, `script-src in ${csp}`);
     assert.doesNotMatch(scriptSrc, /'unsafe-inline'|'unsafe-eval'/);
     assert.doesNotMatch(await response.text(), /<script(?![^>]*\bsrc=)[^>]*>/, "index.html has no inline <script>");
+  });
+
+  test("the wasm is sent as the build's brotli copy, identical once decoded", async () => {
+    const html = await (await fetch(sandbox.url)).text();
+    const wasm = /data-wasm="\/([^"]+)"/.exec(html)?.[1];
+    assert.ok(wasm, "index.html names the wasm");
+    const copy = await stat(path.join(ROOT, "dist", `${wasm}.br`));
+    const response = await fetch(`${sandbox.url}/${wasm}`, { headers: { "Accept-Encoding": "br" } });
+    assert.equal(response.status, 200);
+    assert.equal(response.headers.get("content-encoding"), "br");
+    assert.equal(Number(response.headers.get("content-length")), copy.size, "the precompressed file, not a fresh compression");
+    assert.match(response.headers.get("vary") ?? "", /accept-encoding/i);
+    // fetch decodes brotli: what arrives is the wasm itself.
+    const decoded = Buffer.from(await response.arrayBuffer());
+    assert.deepEqual(decoded, await readFile(path.join(ROOT, "dist", wasm)));
   });
 
   test("a client route that is no file is served the console (static fallback)", async () => {

@@ -87,6 +87,12 @@ async fn cache_headers(req: Request, next: Next) -> Response {
         res.headers_mut()
             .insert(header::CACHE_CONTROL, HeaderValue::from_static(value));
     }
+    // A file may be answered from its `.br`/`.gz` copy: a shared cache must keep the
+    // variants apart, or it could hand brotli to a browser that asked for none.
+    if !res.headers().contains_key(header::VARY) {
+        res.headers_mut()
+            .insert(header::VARY, HeaderValue::from_static("accept-encoding"));
+    }
     res
 }
 

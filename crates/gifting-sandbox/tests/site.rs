@@ -114,6 +114,54 @@ async fn compresses_static_and_api_responses() {
 }
 
 #[tokio::test]
+async fn serves_precompressed_copies_as_they_are() {
+    let dir = dist("precompressed");
+    let name = "gifting-console-3f2a9c0b1d4e5f67.js";
+    // Not real brotli: the point is that the file's own bytes are sent, not recompressed.
+    std::fs::write(
+        dir.join(format!("{name}.br")),
+        b"precompressed brotli bytes",
+    )
+    .unwrap();
+    let s = start_with(|c| c.static_dir = Some(dir.clone())).await;
+    let res = s
+        .http
+        .get(s.at(&format!("/{name}")))
+        .header("accept-encoding", "br")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+    assert_eq!(res.headers()["content-encoding"], "br");
+    assert!(res.headers()["content-type"]
+        .to_str()
+        .unwrap()
+        .contains("javascript"));
+    let vary = res.headers().get_all("vary").iter().count();
+    assert_eq!(vary, 1, "one Vary header");
+    assert_eq!(res.headers()["vary"], "accept-encoding");
+    assert_eq!(
+        res.bytes().await.unwrap().as_ref(),
+        b"precompressed brotli bytes"
+    );
+    // A browser that takes no brotli gets the file itself.
+    let plain = s
+        .http
+        .get(s.at(&format!("/{name}")))
+        .header("accept-encoding", "identity")
+        .send()
+        .await
+        .unwrap();
+    assert!(plain.headers().get("content-encoding").is_none());
+    assert_eq!(plain.headers()["vary"], "accept-encoding");
+    assert_eq!(
+        plain.text().await.unwrap(),
+        "export function start() {}\n".repeat(40)
+    );
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[tokio::test]
 async fn config_json_follows_the_request_host() {
     let s = start().await;
     let port = s.running.addr.port();

@@ -1,0 +1,41 @@
+// Writes FILE.br (brotli, quality 11) and FILE.gz (gzip -9) next to each
+// compressible file of a release build, so a static host sends them as they
+// are (the sandbox's ServeDir, nginx's brotli_static/gzip_static) instead of
+// compressing 1.6 MB of wasm on every first visit. A compressed copy is kept
+// only when it is smaller. index.html is left alone: it is tiny and is also
+// served as the fallback for every client-side route.
+//
+//   node scripts/precompress.mjs [DIST]      (default: dist)
+
+import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { brotliCompressSync, constants, gzipSync } from "node:zlib";
+
+const dist = process.argv[2] ?? "dist";
+const COMPRESSIBLE = /\.(wasm|js|mjs|css|json|svg|txt)$/;
+
+let written = 0;
+for (const name of readdirSync(dist, { recursive: true })) {
+  const file = path.join(dist, String(name));
+  if (!statSync(file).isFile() || !COMPRESSIBLE.test(file)) continue;
+  const raw = readFileSync(file);
+  const copies = [
+    [`${file}.br`, brotliCompressSync(raw, {
+      params: {
+        [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+        [constants.BROTLI_PARAM_SIZE_HINT]: raw.length,
+        [constants.BROTLI_PARAM_MODE]: file.endsWith(".wasm") ? constants.BROTLI_MODE_GENERIC : constants.BROTLI_MODE_TEXT,
+      },
+    })],
+    [`${file}.gz`, gzipSync(raw, { level: 9 })],
+  ];
+  for (const [target, bytes] of copies) {
+    if (bytes.length < raw.length) {
+      writeFileSync(target, bytes);
+      written++;
+    } else {
+      rmSync(target, { force: true });
+    }
+  }
+}
+console.log(`precompressed ${written} files in ${dist}/ (.br, .gz)`);
