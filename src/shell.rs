@@ -78,7 +78,12 @@ pub fn Header() -> impl IntoView {
 fn CurrentUserSummary() -> impl IntoView {
     let me = use_current_user();
     let content = move || match me.get() {
-        None => view! { <span class="muted">"Loading your profile…"</span> }.into_any(),
+        // The header shows this only while signed in, so "unauthorized" is the answer from
+        // before sign-in, still held while /me loads (after a real 401 the sign-in screen
+        // takes over): offering "Try again" for it would only send /me twice.
+        None | Some(Err(ApiError::Unauthorized)) => {
+            view! { <span class="muted">"Loading your profile…"</span> }.into_any()
+        }
         Some(Ok(user)) => view! {
             <span class="current-user__name">{display_name(&user)}</span>
             <Badge text=user.role.as_str().to_string() />

@@ -82,9 +82,32 @@ describe("sign-in", () => {
     assert.equal(consentUrl.searchParams.get("redirect_uri"), `${sandbox.url}/auth/callback`);
 
     await page.locator('input[type=radio][name=user][value="admin@example.com"]').check();
+    const profileRequests = [];
+    const countMe = (request) => {
+      if (new URL(request.url()).pathname === "/api/v3/me") profileRequests.push(request.url());
+    };
+    page.on("request", countMe);
+    // Every text the header shows from here on, however briefly.
+    const headerTexts = [];
+    await page.exposeBinding("__headerText", (_source, text) => headerTexts.push(text));
+    await page.addInitScript(() => {
+      let last;
+      new MutationObserver(() => {
+        const text = document.querySelector("[data-testid=current-user]")?.innerText;
+        if (text !== undefined && text !== last) window.__headerText((last = text));
+      }).observe(document, { subtree: true, childList: true, characterData: true });
+    });
     await page.getByRole("button", { name: "Allow", exact: true }).click();
-    await page.locator("[data-testid=current-user]").waitFor(VISIBLE);
+    const names = page.locator("[data-testid=current-user] .current-user__name");
+    await names.waitFor(VISIBLE);
     await page.getByRole("heading", { name: "Page not found" }).waitFor(VISIBLE);
+    await page.waitForTimeout(300);
+    page.off("request", countMe);
+    assert.equal(profileRequests.length, 1, `one /api/v3/me per sign-in: ${profileRequests}`);
+    // While the profile loads the header says so, never "unavailable" for the moment
+    // before sign-in finished.
+    assert.ok(headerTexts.length > 0, "the header was watched");
+    assert.ok(!headerTexts.some((t) => /unavailable|Try again/i.test(t)), `header said: ${headerTexts.join(" | ")}`);
 
     const address = new URL(page.url());
     assert.equal(address.pathname, "/no/such/screen");
