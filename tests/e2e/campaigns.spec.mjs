@@ -3,7 +3,7 @@
 
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { errorsOf, launchBrowser, newPage, signIn, startSandbox } from "./harness.mjs";
+import { errorsOf, launchBrowser, newPage, sessionToken, signIn, startSandbox } from "./harness.mjs";
 
 const VISIBLE = { state: "visible", timeout: 15_000 };
 
@@ -31,7 +31,7 @@ describe("campaigns", () => {
       dialog.dismiss();
     });
     await signIn(page, sandbox.url);
-    token = await page.evaluate(() => JSON.parse(sessionStorage.getItem("gifting-console.session")).access_token);
+    token = await sessionToken(page);
   });
 
   after(async () => {

@@ -4,7 +4,7 @@
 
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { errorsOf, launchBrowser, newPage, signIn, startSandbox } from "./harness.mjs";
+import { launchBrowser, newPage, sessionToken, signIn, startSandbox, unexpectedErrors as unexpectedErrorsOf } from "./harness.mjs";
 
 const VISIBLE = { state: "visible", timeout: 15_000 };
 const PRODUCTS = "/api/v3/marketplace/products";
@@ -39,10 +39,8 @@ describe("gift catalog", () => {
   });
 
   /** The access token the console holds (sessionStorage). */
-  async function token(on = page) {
-    const raw = await on.evaluate(() => sessionStorage.getItem("gifting-console.session"));
-    assert.ok(raw, "the console keeps a session in sessionStorage");
-    return JSON.parse(raw).access_token;
+  function token(on = page) {
+    return sessionToken(on);
   }
 
   /** One page of products from node, as the signed-in user. */
@@ -79,7 +77,7 @@ describe("gift catalog", () => {
 
   /** Browser errors other than the HTTP failures a test causes on purpose. */
   function unexpectedErrors(on = page) {
-    return errorsOf(on).filter((e) => !(e.kind === "console" && /Failed to load resource/.test(e.text)));
+    return unexpectedErrorsOf(on);
   }
 
   async function openCatalog(query = "") {

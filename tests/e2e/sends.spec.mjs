@@ -4,10 +4,9 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
-import { errorsOf, launchBrowser, newPage, signIn, startSandbox } from "./harness.mjs";
+import { errorsOf, launchBrowser, newPage, sessionToken, signIn, startSandbox } from "./harness.mjs";
 
 const VISIBLE = { state: "visible", timeout: 15_000 };
-const SESSION_KEY = "gifting-console.session";
 
 // The platform's statuses by meaning (the contract's StatusGroup, by its URL slug).
 const GROUP_OF = new Map([
@@ -17,13 +16,6 @@ const GROUP_OF = new Map([
   ...["Bounced and Credited", "Expired and Credited", "Refunded"].map((s) => [s, "returned"]),
 ]);
 const groupOf = (status) => GROUP_OF.get(status) ?? "other";
-
-/** The signed-in page's access token, read where the console keeps it. */
-async function tokenOf(page) {
-  const token = await page.evaluate((key) => JSON.parse(sessionStorage.getItem(key) ?? "null")?.access_token, SESSION_KEY);
-  assert.ok(token, "the console keeps a session in sessionStorage");
-  return token;
-}
 
 async function apiGet(base, token, path) {
   const response = await fetch(`${base}${path}`, { headers: { Authorization: `Bearer ${token}` } });
@@ -127,7 +119,7 @@ describe("sends", () => {
       dialog.dismiss();
     });
     await signIn(page, sandbox.url);
-    token = await tokenOf(page);
+    token = await sessionToken(page);
     data = await allSends(sandbox.url, token);
     assert.ok(data.total > 100, "enough sends to need several pages of 100");
   });
@@ -345,7 +337,7 @@ describe("sends: load all pages under the platform's rate limit", () => {
     await signIn(page, sandbox.url);
     await page.goto(`${sandbox.url}/sends`);
     await page.locator("tbody tr[data-send-id]").first().waitFor(VISIBLE);
-    const token = await tokenOf(page);
+    const token = await sessionToken(page);
     await new Promise((r) => setTimeout(r, 1100)); // a fresh rate-limit window
     const { total } = await allSends(sandbox.url, token);
     await new Promise((r) => setTimeout(r, 1100));
@@ -394,7 +386,7 @@ describe("sends: load all pages under the platform's rate limit", () => {
     await signIn(page, sandbox.url);
     await page.goto(`${sandbox.url}/sends`);
     await page.locator("tbody tr[data-send-id]").first().waitFor(VISIBLE);
-    const token = await tokenOf(page);
+    const token = await sessionToken(page);
     const total = (await apiGet(sandbox.url, token, "/api/v3/send?page=1&per_page=1")).total_count;
 
     // Page 1 of the walk goes through; then the token's allowance is used up elsewhere.

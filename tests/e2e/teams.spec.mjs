@@ -4,7 +4,7 @@
 
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { errorsOf, launchBrowser, newPage, signIn, startSandbox } from "./harness.mjs";
+import { errorsOf, launchBrowser, newPage, sessionToken, signIn, startSandbox } from "./harness.mjs";
 
 const VISIBLE = { state: "visible", timeout: 15_000 };
 
@@ -38,9 +38,8 @@ describe("teams", () => {
   });
 
   async function api(path) {
-    const raw = await page.evaluate(() => sessionStorage.getItem("gifting-console.session"));
     const response = await fetch(`${sandbox.url}${path}`, {
-      headers: { Authorization: `Bearer ${JSON.parse(raw).access_token}` },
+      headers: { Authorization: `Bearer ${await sessionToken(page)}` },
     });
     return { status: response.status, body: await response.json() };
   }

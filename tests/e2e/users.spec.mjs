@@ -5,7 +5,7 @@
 
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { errorsOf, launchBrowser, newPage, signIn, startSandbox } from "./harness.mjs";
+import { launchBrowser, newPage, sessionToken, signIn, startSandbox, unexpectedErrors } from "./harness.mjs";
 
 const VISIBLE = { state: "visible", timeout: 15_000 };
 const SCIM = "/api/scim/v2/Users";
@@ -34,10 +34,8 @@ describe("users (SCIM)", () => {
   });
 
   /** The access token the console holds (sessionStorage). */
-  async function token() {
-    const raw = await page.evaluate(() => sessionStorage.getItem("gifting-console.session"));
-    assert.ok(raw, "the console keeps a session in sessionStorage");
-    return JSON.parse(raw).access_token;
+  function token() {
+    return sessionToken(page);
   }
 
   /** A call to the sandbox's API from node, as the signed-in user. */
@@ -76,12 +74,6 @@ describe("users (SCIM)", () => {
     return body.groups;
   }
 
-  /** Browser errors other than the HTTP failures these tests cause on purpose. */
-  function unexpectedErrors() {
-    return errorsOf(page).filter(
-      (e) => !(e.kind === "console" && /Failed to load resource/.test(e.text)),
-    );
-  }
 
   const main = () => page.locator("main#main");
   const usersTable = () => page.locator("table.users-table");
@@ -518,7 +510,7 @@ describe("users (SCIM)", () => {
   });
 
   test("the page itself raised no errors and no script from data ran", () => {
-    assert.deepEqual(unexpectedErrors(), []);
+    assert.deepEqual(unexpectedErrors(page), []);
     assert.deepEqual(dialogs, []);
   });
 
@@ -534,6 +526,6 @@ describe("users (SCIM)", () => {
     assert.match(await panel.textContent(), /admin role/);
     assert.equal(await main().getByRole("link", { name: "Add user" }).count(), 0);
     assert.equal(await main().getByLabel("Find by email").count(), 0);
-    assert.deepEqual(unexpectedErrors(), []);
+    assert.deepEqual(unexpectedErrors(page), []);
   });
 });
