@@ -154,7 +154,8 @@ pub fn MainNav() -> impl IntoView {
     }
 }
 
-/// "You are offline" and "the platform is busy, retrying in N s", while they are true.
+/// "You are offline", "the platform cannot be reached" and "the platform is busy, retrying in
+/// N s", while they are true.
 #[component]
 pub fn Banners() -> impl IntoView {
     let net = use_net_status();
@@ -196,6 +197,11 @@ pub fn Banners() -> impl IntoView {
             <Show when=move || !net.is_online()>
                 <p class="banner banner--offline" role="status">
                     "You are offline. The console will load again when the connection is back."
+                </p>
+            </Show>
+            <Show when=move || net.is_online() && net.is_unreachable()>
+                <p class="banner banner--unreachable" role="status">
+                    "The platform cannot be reached. The console will load again when it answers."
                 </p>
             </Show>
             <Show when=move || busy_text().is_some()>

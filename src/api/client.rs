@@ -148,7 +148,11 @@ impl ApiClient {
                 body: body.clone(),
             };
             tries += 1;
-            let (outcome, response) = match send_once(outgoing, &scope, REQUEST_TIMEOUT_MS).await {
+            let sent = send_once(outgoing, &scope, REQUEST_TIMEOUT_MS).await;
+            if sent.is_ok() {
+                self.net.note_answered();
+            }
+            let (outcome, response) = match sent {
                 Ok(response) if (200..300).contains(&response.status) => return Ok(response),
                 Ok(response) if response.status == 401 => {
                     if refreshed_after_401 {
@@ -189,7 +193,10 @@ impl ApiClient {
                 Decision::GiveUp => {
                     return Err(match response {
                         Some(r) => ApiError::from_response(r.status, &r.body, retry_after_ms),
-                        None => ApiError::Network,
+                        None => {
+                            self.net.note_unreachable(self.auth.config().api_url("/"));
+                            ApiError::Network
+                        }
                     })
                 }
             }

@@ -1,8 +1,18 @@
-//! Connection state the whole console shares: offline, and "the platform is busy".
+//! Connection state the whole console shares: offline, the platform unreachable, and "the
+//! platform is busy".
+
+use std::time::Duration;
 
 use leptos::prelude::*;
 
-use crate::browser::{navigator_online, now_ms};
+use super::transport::probe;
+use crate::browser::{navigator_online, now_ms, sleep};
+
+/// The first look after the platform stopped answering; each next one waits twice as long,
+/// up to [`PROBE_MAX_MS`].
+const PROBE_FIRST_MS: u64 = 2_000;
+const PROBE_MAX_MS: u64 = 30_000;
+const PROBE_TIMEOUT_MS: u32 = 5_000;
 
 /// Shared, reactive connection state. `Copy`: pass it anywhere.
 #[derive(Clone, Copy)]
@@ -12,6 +22,11 @@ pub struct NetStatus {
     reconnects: RwSignal<u32>,
     /// While the request layer waits out a 429/503: Unix ms of the next try.
     busy_until_ms: RwSignal<Option<i64>>,
+    /// Requests fail on the network although the browser says it is online: the platform, or
+    /// the way to it, is down. Cleared by the next answer of any kind.
+    unreachable: RwSignal<bool>,
+    /// Whether a loop looking for the platform runs (at most one does).
+    probing: StoredValue<bool>,
 }
 
 impl Default for NetStatus {
@@ -26,6 +41,8 @@ impl NetStatus {
             online: RwSignal::new(navigator_online()),
             reconnects: RwSignal::new(0),
             busy_until_ms: RwSignal::new(None),
+            unreachable: RwSignal::new(false),
+            probing: StoredValue::new(false),
         }
     }
 
@@ -61,6 +78,44 @@ impl NetStatus {
     /// Reactive: when the next try after a "busy" answer happens (Unix ms), if one is pending.
     pub fn busy_until_ms(&self) -> Option<i64> {
         self.busy_until_ms.get()
+    }
+
+    /// Reactive: whether the platform stopped answering while the browser is online.
+    pub fn is_unreachable(&self) -> bool {
+        self.unreachable.get()
+    }
+
+    /// A request got no answer at all (after its retries) while the browser is online. Until
+    /// something answers again, the platform at `probe_url` is looked for now and then; when
+    /// it answers, screens that failed on the network retry as after a reconnect.
+    pub(crate) fn note_unreachable(&self, probe_url: String) {
+        self.unreachable.set(true);
+        if self.probing.get_value() {
+            return;
+        }
+        self.probing.set_value(true);
+        let this = *self;
+        leptos::task::spawn_local(async move {
+            let mut wait = PROBE_FIRST_MS;
+            // try_*: the loop ends quietly if the app is torn down meanwhile.
+            while this.unreachable.try_get_untracked() == Some(true) {
+                sleep(Duration::from_millis(wait)).await;
+                // Offline is the browser's own banner; its `online` event ends that.
+                if navigator_online() && probe(&probe_url, PROBE_TIMEOUT_MS).await {
+                    this.note_answered();
+                }
+                wait = (wait * 2).min(PROBE_MAX_MS);
+            }
+            this.probing.try_set_value(false);
+        });
+    }
+
+    /// The platform answered (any status): if it had been unreachable, it is back.
+    pub(crate) fn note_answered(&self) {
+        if self.unreachable.try_get_untracked() == Some(true) {
+            self.unreachable.set(false);
+            self.reconnects.update(|n| *n += 1);
+        }
     }
 
     /// A request failed on the network while the browser says it is offline.

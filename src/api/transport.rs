@@ -81,3 +81,28 @@ pub(crate) async fn send_once(
         }
     })
 }
+
+/// Whether anything answers at `url` within `timeout_ms`. A `no-cors` HEAD without
+/// credentials: any HTTP answer (even an error status, opaque to the page) proves the platform
+/// is reachable again, and nothing about it is read or logged.
+pub(crate) async fn probe(url: &str, timeout_ms: u32) -> bool {
+    let scope = CancelScope::new();
+    let Some(flight) = scope.enter() else {
+        return false;
+    };
+    let _timer = {
+        let controller = flight.controller.clone();
+        Timer::once(timeout_ms, move || controller.abort())
+    };
+    let signal = flight.controller.signal();
+    let request = RequestBuilder::new(url)
+        .method(Method::HEAD)
+        .mode(web_sys::RequestMode::NoCors)
+        .cache(web_sys::RequestCache::NoStore)
+        .abort_signal(Some(&signal))
+        .build();
+    match request {
+        Ok(request) => request.send().await.is_ok(),
+        Err(_) => false,
+    }
+}

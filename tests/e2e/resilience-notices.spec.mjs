@@ -83,6 +83,32 @@ describe("resilience: busy, offline, unreadable answers, writes", () => {
     assert.equal(await main().locator(".error-panel").count(), 0);
   });
 
+  test("the platform unreachable: a banner, and the screen loads by itself when it answers", async () => {
+    await fromHome();
+    // Every request to the platform fails on the network, the console's probe included.
+    let refused = 0;
+    const platform = (url) => url.pathname.startsWith("/api/") || url.pathname === "/";
+    await page.route(platform, (route) => {
+      refused++;
+      return route.abort("connectionrefused");
+    });
+    const banner = page.locator(".banner--unreachable");
+    try {
+      await nav().getByRole("link", { name: "Teams", exact: true }).click();
+      await banner.waitFor(VISIBLE);
+      assert.match(await banner.innerText(), /The platform cannot be reached/);
+      await main().locator(".error-panel").waitFor(VISIBLE);
+      assert.equal(await page.locator(".banner--offline").count(), 0, "the browser itself is online");
+      assert.ok(refused >= 3, `the read was tried 3 times (${refused} refused)`);
+    } finally {
+      await page.unrouteAll({ behavior: "ignoreErrors" });
+    }
+    // No click: the console looks for the platform, and the screen retries once it answers.
+    await main().locator("table tbody tr").first().waitFor({ state: "visible", timeout: 20_000 });
+    await banner.waitFor(HIDDEN);
+    assert.equal(await main().locator(".error-panel").count(), 0);
+  });
+
   test("an answer that cannot be read names the endpoint, on that screen only", async () => {
     await fromHome();
     await page.route(groupsList, (route) =>
