@@ -168,6 +168,30 @@ describe("sends", () => {
     assert.match(page.url(), /page=3/);
   });
 
+  test("opening a page still being fetched ahead waits for that answer, not a second request", async () => {
+    const second = (url) => url.pathname === "/api/v3/send" && url.searchParams.get("page") === "2" && url.searchParams.get("per_page") === "10";
+    const asked = [];
+    // The look-ahead answer comes late, so "Next" is pressed while it is still out.
+    await page.route(second, async (route) => {
+      asked.push(route.request().url());
+      const response = await route.fetch();
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      await route.fulfill({ response }).catch(() => {});
+    });
+    try {
+      const aheadAsked = page.waitForRequest((r) => second(new URL(r.url())));
+      await page.goto(`${sandbox.url}/sends?per_page=10`);
+      await page.locator("tbody tr[data-send-id]").first().waitFor(VISIBLE);
+      await aheadAsked;
+      await turnPage(page, "Next");
+      const expected = (await apiGet(sandbox.url, token, "/api/v3/send?page=2&per_page=10")).sends.map((s) => String(s.id));
+      assert.deepEqual(await rowIds(page), expected);
+      assert.equal(asked.length, 1, `page 2 was asked for once: ${asked}`);
+    } finally {
+      await page.unrouteAll({ behavior: "ignoreErrors" });
+    }
+  });
+
   test("a row expands to the send's status history and collapses again", async () => {
     const row = page.locator("tbody tr[data-send-id]").first();
     const id = await row.getAttribute("data-send-id");

@@ -7,6 +7,8 @@
 
 use std::time::Duration;
 
+use futures::future::{LocalBoxFuture, Shared};
+use futures::FutureExt;
 use gifting_api::paths;
 use gifting_api::rest::{PageQuery, Send, SendPage};
 use leptos::either::Either;
@@ -26,6 +28,9 @@ use crate::api::use_api;
 use crate::components::download::{download_text, local_date};
 use crate::components::{use_page_query, Empty, Loaded, Pager};
 
+/// A page being fetched ahead, awaitable by more than one reader.
+type FetchAhead = Shared<LocalBoxFuture<'static, Option<SendPage>>>;
+
 #[component]
 pub fn SendsPage() -> impl IntoView {
     let api = use_api();
@@ -36,6 +41,9 @@ pub fn SendsPage() -> impl IntoView {
     let loaded = RwSignal::new(LoadedSends::default());
 
     let cache = StoredValue::new_local(PageCache::default());
+    // Pages being fetched ahead right now: opening one of them waits for that answer instead
+    // of asking the platform a second time.
+    let ahead = StoredValue::new_local(Vec::<(PageQuery, FetchAhead)>::new());
     // Pages fetched here (shown or fetched ahead) join the loaded sends after the rows paint,
     // so a page change never waits for the overview, filters and coverage note.
     let store_later = move |page: SendPage| {
@@ -71,7 +79,13 @@ pub fn SendsPage() -> impl IntoView {
                 for query in wanted {
                     let path = format!("{}{}", paths::V3_SENDS, query.to_query_string());
                     // Opportunistic: a failure here is simply a page fetched when opened.
-                    let Ok(page) = api.get_json::<SendPage>(&path).await else {
+                    let fetch = async move { api.get_json::<SendPage>(&path).await.ok() }
+                        .boxed_local()
+                        .shared();
+                    ahead.try_update_value(|a| a.push((query, fetch.clone())));
+                    let answer = fetch.await;
+                    ahead.try_update_value(|a| a.retain(|(q, _)| *q != query));
+                    let Some(page) = answer else {
                         return;
                     };
                     if cache
@@ -97,6 +111,15 @@ pub fn SendsPage() -> impl IntoView {
             let cached = cache
                 .try_with_value(|c| c.fresh(&paging, js_sys::Date::now()).cloned())
                 .flatten();
+            let fetching_ahead = ahead
+                .try_with_value(|a| a.iter().find(|(q, _)| *q == paging).map(|(_, f)| f.clone()))
+                .flatten();
+            let cached = match (cached, fetching_ahead) {
+                (Some(page), _) => Some(page),
+                // Its failure is no answer for this page: then it is fetched below as usual.
+                (None, Some(fetch)) => fetch.await,
+                (None, None) => None,
+            };
             let page = match cached {
                 Some(page) => page,
                 None => {
