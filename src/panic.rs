@@ -13,15 +13,27 @@ pub fn install() {
 }
 
 fn show_crash_screen(message: &str) {
+    let Some(body) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.body())
+    else {
+        return;
+    };
+    render_crash_screen(&body, message);
+}
+
+/// Replaces everything in `root` with the crash screen for `message`. Plain DOM calls, no
+/// framework: after a panic the program cannot be trusted to render. The message goes in as
+/// text only, since it may quote data from the platform.
+pub fn render_crash_screen(root: &web_sys::Element, message: &str) {
     let Some(window) = web_sys::window() else {
         return;
     };
     let Some(document) = window.document() else {
         return;
     };
-    let Some(body) = document.body() else { return };
-    while let Some(child) = body.first_child() {
-        let _ = body.remove_child(&child);
+    while let Some(child) = root.first_child() {
+        let _ = root.remove_child(&child);
     }
     let element = |tag: &str, class: &str, text: &str| {
         let el = document.create_element(tag).ok()?;
@@ -54,5 +66,5 @@ fn show_crash_screen(message: &str) {
     for part in parts.into_iter().flatten() {
         let _ = main.append_child(&part);
     }
-    let _ = body.append_child(&main);
+    let _ = root.append_child(&main);
 }

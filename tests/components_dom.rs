@@ -184,3 +184,32 @@ async fn an_offline_error_retries_by_itself_when_the_browser_is_back_online() {
         "one retry when the browser is back online"
     );
 }
+
+#[wasm_bindgen_test]
+fn the_crash_screen_explains_offers_a_reload_and_shows_the_message_as_text() {
+    let root = fresh_container();
+    root.set_inner_html("<p>half-rendered screen</p>");
+    let message = "panicked at src/x.rs:1:1: bad row <img src=x onerror=alert(1)>";
+    gifting_console::panic::render_crash_screen(&root, message);
+
+    assert!(!text(&root).contains("half-rendered"), "{}", text(&root));
+    let main = root
+        .query_selector("main#main[role=alert]")
+        .unwrap()
+        .expect("an alert main");
+    assert_eq!(main.get_attribute("data-testid").as_deref(), Some("crash"));
+    assert!(text(&root).contains("The console stopped"));
+    let detail = root
+        .query_selector("pre.crash__detail")
+        .unwrap()
+        .expect("the message");
+    assert_eq!(detail.text_content().as_deref(), Some(message));
+    assert!(
+        root.query_selector("img").unwrap().is_none(),
+        "the message is text, not markup"
+    );
+    let reload = root.query_selector("a").unwrap().expect("a reload link");
+    assert_eq!(reload.text_content().as_deref(), Some("Reload the console"));
+    let here = web_sys::window().unwrap().location().href().unwrap();
+    assert_eq!(reload.get_attribute("href"), Some(here));
+}
