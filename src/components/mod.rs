@@ -12,4 +12,4 @@ pub mod query_href;
 pub use badge::{Badge, Tone};
 pub use confirm_dialog::ConfirmDialog;
 pub use page_state::{Empty, ErrorPanel, ErrorView, Loaded, Loading};
-pub use pager::{page_query_from, showing_text, use_page_query, Pager, PAGE_SIZES};
+pub use pager::{page_query_from, showing_text, use_page_query, use_paged_list, Pager, PAGE_SIZES};

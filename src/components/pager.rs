@@ -8,6 +8,9 @@ use leptos::prelude::*;
 use leptos_router::hooks::{use_location, use_navigate, use_query_map};
 use leptos_router::params::ParamsMap;
 use leptos_router::NavigateOptions;
+use serde::de::DeserializeOwned;
+
+use crate::api::{ApiClient, ApiError};
 
 /// Page sizes offered; the platform's maximum is 100.
 pub const PAGE_SIZES: [u32; 4] = [10, 25, 50, 100];
@@ -27,6 +30,19 @@ pub fn page_query_from(query: &ParamsMap) -> PageQuery {
 pub fn use_page_query() -> Memo<PageQuery> {
     let query = use_query_map();
     Memo::new(move |_| query.with(page_query_from))
+}
+
+/// The platform's list at `path` (e.g. `paths::V3_GROUPS`), for the page and size the address
+/// bar names, fetched again whenever they change.
+pub fn use_paged_list<T>(api: ApiClient, path: &'static str) -> LocalResource<Result<T, ApiError>>
+where
+    T: DeserializeOwned + 'static,
+{
+    let paging = use_page_query();
+    LocalResource::new(move || {
+        let query = paging.get().to_query_string();
+        async move { api.get_json::<T>(&format!("{path}{query}")).await }
+    })
 }
 
 /// "Showing 26–50 of 63" (en dash), or a sentence for the empty and past-the-end cases.

@@ -9,7 +9,7 @@ use leptos::prelude::*;
 
 use super::groups::fetch_all_groups;
 use crate::api::use_api;
-use crate::components::{use_page_query, Empty, Loaded, Pager};
+use crate::components::{use_paged_list, Empty, Loaded, Pager};
 
 /// Team group id → name, once the groups have loaded (`None` while loading or failed).
 type TeamNames = Signal<Option<BTreeMap<u64, String>>>;
@@ -17,14 +17,7 @@ type TeamNames = Signal<Option<BTreeMap<u64, String>>>;
 #[component]
 pub fn ActiveUsersPage() -> impl IntoView {
     let api = use_api();
-    let paging = use_page_query();
-    let users = LocalResource::new(move || {
-        let query = paging.get().to_query_string();
-        async move {
-            api.get_json::<UserPage>(&format!("{}{query}", paths::V3_USERS))
-                .await
-        }
-    });
+    let users = use_paged_list::<UserPage>(api, paths::V3_USERS);
     let groups = LocalResource::new(move || async move { fetch_all_groups(api).await });
     let names: TeamNames = Signal::derive(move || {
         groups

@@ -7,19 +7,11 @@ use leptos::prelude::*;
 
 use crate::api::use_api;
 use crate::components::format;
-use crate::components::{use_page_query, Empty, Loaded, Pager};
+use crate::components::{use_paged_list, Empty, Loaded, Pager};
 
 #[component]
 pub fn TeamsPage() -> impl IntoView {
-    let api = use_api();
-    let paging = use_page_query();
-    let groups = LocalResource::new(move || {
-        let query = paging.get().to_query_string();
-        async move {
-            api.get_json::<GroupPage>(&format!("{}{query}", paths::V3_GROUPS))
-                .await
-        }
-    });
+    let groups = use_paged_list::<GroupPage>(use_api(), paths::V3_GROUPS);
 
     view! {
         <section class="teams" aria-labelledby="teams-heading">

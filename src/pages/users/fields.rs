@@ -88,8 +88,6 @@ pub fn RoleSelect(
     errors: RwSignal<FieldErrors>,
     #[prop(optional, into)] disabled: Signal<bool>,
 ) -> impl IntoView {
-    let field = Field::Role;
-    let invalid = move || error_for(&errors.get(), field).is_some();
     let unknown = move || {
         let current = value.get_untracked();
         (!current.is_empty() && !Role::parse(&current).is_known()).then(|| {
@@ -99,38 +97,20 @@ pub fn RoleSelect(
         })
     };
     view! {
-        <div class="field" class:field--invalid=invalid>
-            <label for=field.id()>{field.label()}</label>
-            <select
-                id=field.id()
-                name=field.id()
-                aria-required="true"
-                aria-invalid=move || invalid().to_string()
-                aria-describedby=move || invalid().then(|| error_id(field))
-                disabled=move || disabled.get()
-                on:change=move |ev| {
-                    value.set(event_target_value(&ev));
-                    clear_error(errors, field);
-                }
-            >
-                <option value="" selected=move || value.get().is_empty()>
-                    "Choose a role"
-                </option>
-                {Role::KNOWN
-                    .iter()
-                    .map(|role| {
-                        let name = role.as_str();
-                        view! {
-                            <option value=name selected=move || value.get() == name>
-                                {name}
-                            </option>
-                        }
-                    })
-                    .collect_view()}
-                {unknown}
-            </select>
-            {field_error(errors, field)}
-        </div>
+        <ChoiceField field=Field::Role value errors disabled placeholder="Choose a role">
+            {Role::KNOWN
+                .iter()
+                .map(|role| {
+                    let name = role.as_str();
+                    view! {
+                        <option value=name selected=move || value.get() == name>
+                            {name}
+                        </option>
+                    }
+                })
+                .collect_view()}
+            {unknown}
+        </ChoiceField>
     }
 }
 
@@ -145,8 +125,6 @@ pub fn TeamSelect(
     on_retry: Callback<()>,
     #[prop(optional, into)] disabled: Signal<bool>,
 ) -> impl IntoView {
-    let field = Field::Team;
-    let invalid = move || error_for(&errors.get(), field).is_some();
     let options = move || match choices.get() {
         TeamChoices::Ready(names) => {
             let current = value.get_untracked();
@@ -194,6 +172,34 @@ pub fn TeamSelect(
         _ => None,
     };
     view! {
+        <ChoiceField
+            field=Field::Team
+            value
+            errors
+            disabled
+            placeholder="Choose a team"
+            below=Box::new(move || failed.into_any())
+        >
+            {options}
+        </ChoiceField>
+    }
+}
+
+/// A labelled, required `<select>` bound to `value`, with a "Choose …" first option, the
+/// field's error, and optionally something `below` it (e.g. why its choices are missing).
+#[component]
+fn ChoiceField(
+    field: Field,
+    value: RwSignal<String>,
+    errors: RwSignal<FieldErrors>,
+    disabled: Signal<bool>,
+    placeholder: &'static str,
+    /// The options after the placeholder.
+    children: Children,
+    #[prop(optional)] below: Option<Children>,
+) -> impl IntoView {
+    let invalid = move || error_for(&errors.get(), field).is_some();
+    view! {
         <div class="field" class:field--invalid=invalid>
             <label for=field.id()>{field.label()}</label>
             <select
@@ -209,12 +215,12 @@ pub fn TeamSelect(
                 }
             >
                 <option value="" selected=move || value.get().is_empty()>
-                    "Choose a team"
+                    {placeholder}
                 </option>
-                {options}
+                {children()}
             </select>
             {field_error(errors, field)}
-            {failed}
+            {below.map(|below| below())}
         </div>
     }
 }
