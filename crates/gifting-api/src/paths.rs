@@ -33,6 +33,111 @@ pub fn oauth_revoke(token: &str) -> String {
     format!("{OAUTH_REVOKE}?token={}", encode_component(token))
 }
 
+/// The API family a path belongs to: each answers errors with its own body (SCIM RFC 7644
+/// errors, or the REST `{"message"}` of v3 and the marketplace).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ApiFamily {
+    Scim,
+    Rest,
+}
+
+/// One endpoint the console calls: its path template (`{…}` stands for one segment) and the
+/// methods it is called with. A relay forwards these and nothing else.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ApiRoute {
+    pub template: &'static str,
+    pub methods: &'static [&'static str],
+}
+
+/// Every API endpoint of the contract, as the console uses them.
+pub const API_ROUTES: [ApiRoute; 10] = [
+    ApiRoute {
+        template: "/api/scim/v2/Users",
+        methods: &["GET", "POST"],
+    },
+    ApiRoute {
+        template: "/api/scim/v2/Users/{id}",
+        methods: &["GET", "PUT"],
+    },
+    ApiRoute {
+        template: "/api/v3/send",
+        methods: &["GET"],
+    },
+    ApiRoute {
+        template: "/api/v3/users",
+        methods: &["GET"],
+    },
+    ApiRoute {
+        template: "/api/v3/me",
+        methods: &["GET"],
+    },
+    ApiRoute {
+        template: "/api/v3/touches",
+        methods: &["GET"],
+    },
+    ApiRoute {
+        template: "/api/v3/touches/{touch_id}",
+        methods: &["GET"],
+    },
+    ApiRoute {
+        template: "/api/v3/groups",
+        methods: &["GET"],
+    },
+    ApiRoute {
+        template: "/api/v3/groups/{team_group_id}/members",
+        methods: &["GET"],
+    },
+    ApiRoute {
+        template: "/api/v3/marketplace/products",
+        methods: &["GET"],
+    },
+];
+
+impl ApiRoute {
+    /// Whether `method` (upper case) is one this endpoint is called with; HEAD goes with GET.
+    pub fn allows(&self, method: &str) -> bool {
+        self.methods
+            .iter()
+            .any(|m| *m == method || (method == "HEAD" && *m == "GET"))
+    }
+}
+
+/// The family of an `/api` path, known or not.
+pub fn api_family(path: &str) -> ApiFamily {
+    if path.starts_with("/api/scim/") {
+        ApiFamily::Scim
+    } else {
+        ApiFamily::Rest
+    }
+}
+
+/// The endpoint a concrete path such as `/api/v3/touches/7` is, if the console calls it. An id
+/// segment must be 1 to 128 unreserved characters (letters, digits, `-`, `_`, `.`, `~`, not
+/// `.` or `..`), so nothing matched can leave the API's path space.
+pub fn match_api_route(path: &str) -> Option<&'static ApiRoute> {
+    let given: Vec<&str> = path.split('/').collect();
+    API_ROUTES.iter().find(|route| {
+        let wanted: Vec<&str> = route.template.split('/').collect();
+        wanted.len() == given.len()
+            && wanted.iter().zip(&given).all(|(w, g)| {
+                if w.starts_with('{') {
+                    is_id_segment(g)
+                } else {
+                    w == g
+                }
+            })
+    })
+}
+
+fn is_id_segment(segment: &str) -> bool {
+    (1..=128).contains(&segment.len())
+        && segment != "."
+        && segment != ".."
+        && segment
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-_.~".contains(&b))
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
@@ -41,5 +146,46 @@ mod tests {
         assert_eq!(super::scim_user("a/b"), "/api/scim/v2/Users/a%2Fb");
         assert_eq!(super::v3_group_members(3), "/api/v3/groups/3/members");
         assert_eq!(super::oauth_revoke("a+b"), "/oauth/revoke?token=a%2Bb");
+    }
+
+    #[test]
+    fn every_path_the_console_builds_is_a_known_route() {
+        use super::*;
+        for (method, path) in [
+            ("GET", SCIM_USERS.to_owned()),
+            ("POST", SCIM_USERS.to_owned()),
+            ("PUT", scim_user("1042")),
+            ("GET", V3_SENDS.to_owned()),
+            ("GET", V3_ME.to_owned()),
+            ("HEAD", V3_ME.to_owned()),
+            ("GET", v3_touch(7)),
+            ("GET", v3_group_members(3)),
+            ("GET", MARKETPLACE_PRODUCTS.to_owned()),
+        ] {
+            let route = match_api_route(&path).unwrap_or_else(|| panic!("{path}"));
+            assert!(route.allows(method), "{method} {path}");
+        }
+    }
+
+    #[test]
+    fn other_paths_and_methods_are_not_routes() {
+        use super::*;
+        for path in [
+            "/api/v3",
+            "/api/v3/send/",
+            "/api/v3/touches/..",
+            "/api/v3/touches/a%2Fb",
+            "/api/v3/groups/3/members/x",
+            "/api/scim/v2/Groups",
+            "/api//v3/me",
+            "/oauth/token",
+        ] {
+            assert!(match_api_route(path).is_none(), "{path}");
+        }
+        let me = match_api_route(V3_ME).expect("me");
+        assert!(!me.allows("POST") && !me.allows("DELETE"));
+        assert!(!match_api_route(SCIM_USERS).expect("users").allows("DELETE"));
+        assert_eq!(api_family("/api/scim/v2/Users/1"), ApiFamily::Scim);
+        assert_eq!(api_family("/api/v3/nothing"), ApiFamily::Rest);
     }
 }

@@ -57,6 +57,11 @@ pub struct Config {
     #[arg(long)]
     pub test_hooks: bool,
 
+    /// Refuse token and revocation requests that do not carry the client secret, as the real
+    /// platform does: PKCE alone no longer authenticates the client.
+    #[arg(long)]
+    pub require_client_secret: bool,
+
     /// Largest accepted request body in bytes; bigger ones get 413.
     #[arg(long, default_value_t = 64 * 1024)]
     pub body_limit: usize,
@@ -86,6 +91,7 @@ impl Default for Config {
             latency_ms: 0,
             rate_limit: 0,
             test_hooks: false,
+            require_client_secret: false,
             body_limit: 64 * 1024,
         }
     }
@@ -120,12 +126,14 @@ mod tests {
             "--rate-limit",
             "10",
             "--test-hooks",
+            "--require-client-secret",
         ])
         .expect("flags parse");
         assert_eq!(c.token_ttl, 5);
         assert_eq!(c.redirect_uris.len(), 2);
         assert_eq!(c.fault_rate, 0.25);
         assert!(c.test_hooks);
+        assert!(c.require_client_secret);
     }
 
     #[test]

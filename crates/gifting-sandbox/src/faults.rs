@@ -2,8 +2,7 @@
 //! platform that misbehaves the way real ones do. Nothing here touches /oauth, /cdn, the
 //! static files or /__sandbox: the layer is only applied to the /api router.
 
-use std::collections::HashMap;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use axum::extract::{Request, State};
 use axum::http::{header, StatusCode};
@@ -20,40 +19,9 @@ use crate::state::{Shared, Stats};
 #[derive(Debug, Clone, Copy)]
 pub struct DropConnection;
 
-/// Fixed one-second windows per token. Simple and exact enough for "N requests a second".
-#[derive(Debug)]
-pub struct RateLimiter {
-    per_second: u32,
-    start: Instant,
-    windows: HashMap<[u8; 32], (u64, u32)>,
-}
-
-impl RateLimiter {
-    pub fn new(per_second: u32) -> Self {
-        RateLimiter {
-            per_second,
-            start: Instant::now(),
-            windows: HashMap::new(),
-        }
-    }
-
-    /// Counts one request for `key`; false when it is over the limit.
-    pub fn allow(&mut self, key: [u8; 32]) -> bool {
-        if self.per_second == 0 {
-            return true;
-        }
-        let now = self.start.elapsed().as_secs();
-        if self.windows.len() > 10_000 {
-            self.windows.retain(|_, (w, _)| *w == now);
-        }
-        let entry = self.windows.entry(key).or_insert((now, 0));
-        if entry.0 != now {
-            *entry = (now, 0);
-        }
-        entry.1 = entry.1.saturating_add(1);
-        entry.1 <= self.per_second
-    }
-}
+/// The platform's throttle: fixed one-second windows per token (keyed by the token's digest,
+/// so the limiter's table never holds a usable token).
+pub type RateLimiter = gifting_web::limit::RateLimiter<[u8; 32]>;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Fault {
@@ -119,10 +87,9 @@ pub async fn api_chaos(State(app): State<Shared>, req: Request, next: Next) -> R
         return fault_response(fault);
     }
     if cfg.rate_limit > 0 {
-        // Keyed by a digest, so the limiter's table never holds a usable token.
         let key: [u8; 32] =
             Sha256::digest(bearer_token(req.headers()).unwrap_or("").as_bytes()).into();
-        if !app.limiter().allow(key) {
+        if app.limiter().allow(key).is_err() {
             Stats::bump(&app.stats.rate_limited);
             let mut res = ApiError::new(
                 StatusCode::TOO_MANY_REQUESTS,
@@ -141,21 +108,4 @@ pub async fn api_chaos(State(app): State<Shared>, req: Request, next: Next) -> R
         }
     }
     next.run(req).await
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn limiter_counts_per_key() {
-        let mut l = RateLimiter::new(2);
-        assert!(l.allow([1; 32]));
-        assert!(l.allow([1; 32]));
-        // A third within the same second is refused, unless the second just rolled over.
-        let third = l.allow([1; 32]);
-        assert!(!third || l.start.elapsed().as_secs() > 0);
-        assert!(l.allow([2; 32]));
-        assert!(RateLimiter::new(0).allow([1; 32]));
-    }
 }

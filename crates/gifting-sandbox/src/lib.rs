@@ -9,7 +9,6 @@ pub mod api_auth;
 pub mod cdn;
 pub mod config;
 pub mod data;
-pub mod errors;
 pub mod extract;
 pub mod faults;
 pub mod hooks;
@@ -21,6 +20,8 @@ pub mod server;
 pub mod state;
 pub mod static_files;
 pub mod v3;
+
+pub use gifting_web::errors;
 
 use std::future::Future;
 use std::io;
@@ -38,7 +39,6 @@ use tokio::task::JoinHandle;
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::compression::CompressionLayer;
 use tower_http::cors::{AllowOrigin, CorsLayer};
-use tower_http::set_header::SetResponseHeaderLayer;
 
 pub use config::Config;
 pub use state::{AppState, Shared, CLIENT_ID, CLIENT_SECRET};
@@ -106,15 +106,9 @@ pub fn app(state: Shared) -> Router {
     }
     router = router
         .merge(static_files::router(cfg.static_dir.as_deref(), &csp))
-        .layer(DefaultBodyLimit::max(cfg.body_limit))
-        .layer(SetResponseHeaderLayer::if_not_present(
-            header::X_CONTENT_TYPE_OPTIONS,
-            HeaderValue::from_static("nosniff"),
-        ))
-        .layer(SetResponseHeaderLayer::if_not_present(
-            header::REFERRER_POLICY,
-            HeaderValue::from_static("no-referrer"),
-        ));
+        .layer(DefaultBodyLimit::max(cfg.body_limit));
+    // The sandbox speaks plain http: no HSTS.
+    router = gifting_web::security::with_security_headers(router, false);
     if let Some(cors) = cors(&cfg.allow_origins) {
         router = router.layer(cors);
     }

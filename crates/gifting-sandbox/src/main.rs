@@ -7,26 +7,9 @@ use clap::Parser as _;
 use gifting_sandbox::{bind, serve, Config};
 use tracing_subscriber::EnvFilter;
 
-/// Ctrl-C, or SIGTERM (what `kill` and process managers send).
+/// The shared stop signal, logged.
 async fn shutdown_signal() {
-    let ctrl_c = async {
-        let _ = tokio::signal::ctrl_c().await;
-    };
-    #[cfg(unix)]
-    let term = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut s) => {
-                s.recv().await;
-            }
-            Err(_) => std::future::pending::<()>().await,
-        }
-    };
-    #[cfg(not(unix))]
-    let term = std::future::pending::<()>();
-    tokio::select! {
-        () = ctrl_c => {}
-        () = term => {}
-    }
+    gifting_web::shutdown_signal().await;
     tracing::info!("shutting down");
 }
 

@@ -161,7 +161,7 @@ impl AppState {
                 oauth,
             }),
             dice: Mutex::new(SplitMix64::fork(config.seed, "faults")),
-            limiter: Mutex::new(RateLimiter::new(config.rate_limit)),
+            limiter: Mutex::new(RateLimiter::new(config.rate_limit, Duration::from_secs(1))),
             port,
             redirect_uris,
             stats: Stats::default(),

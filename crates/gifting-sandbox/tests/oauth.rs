@@ -662,3 +662,67 @@ async fn oauth_is_not_behind_faults_even_at_rate_one() {
     let t = s.sign_in_pkce("admin@example.com", "scim").await;
     assert_eq!(t.token_type, "bearer");
 }
+
+#[tokio::test]
+async fn require_client_secret_refuses_pkce_alone_as_the_platform_does() {
+    let s = start_with(|c| c.require_client_secret = true).await;
+    let challenge = code_challenge_s256(VERIFIER);
+    let code = s.code("admin@example.com", "scim", Some(&challenge)).await;
+    let redirect = s.redirect_uri();
+    let pkce_only = [
+        ("grant_type", "authorization_code"),
+        ("code", code.as_str()),
+        ("redirect_uri", redirect.as_str()),
+        ("client_id", CLIENT_ID),
+        ("code_verifier", VERIFIER),
+    ];
+    let res = s.token_form(&pkce_only).await;
+    assert_eq!(
+        res.headers()["www-authenticate"],
+        "Basic realm=\"gifting-sandbox\""
+    );
+    assert_oauth_error(res, StatusCode::UNAUTHORIZED, "invalid_client").await;
+    // The refused request did not spend the code: with the secret and the verifier it works.
+    let mut with_secret = pkce_only.to_vec();
+    with_secret.push(("client_secret", CLIENT_SECRET));
+    let res = s.token_form(&with_secret).await;
+    assert_eq!(res.status(), StatusCode::OK);
+    let t: TokenResponse = res.json().await.unwrap();
+    let res = s
+        .token_form(&[
+            ("grant_type", "refresh_token"),
+            ("refresh_token", &t.refresh_token),
+            ("client_id", CLIENT_ID),
+        ])
+        .await;
+    assert_oauth_error(res, StatusCode::UNAUTHORIZED, "invalid_client").await;
+    let public_revoke = s
+        .http
+        .post(s.at("/oauth/revoke"))
+        .query(&[("token", t.access_token.as_str())])
+        .header("authorization", basic_auth_header(CLIENT_ID, None))
+        .send()
+        .await
+        .unwrap();
+    assert_oauth_error(public_revoke, StatusCode::UNAUTHORIZED, "invalid_client").await;
+    assert_eq!(
+        s.get("/api/v3/me", &t.access_token).await.status(),
+        StatusCode::OK
+    );
+    let revoke = s
+        .http
+        .post(s.at("/oauth/revoke"))
+        .query(&[("token", t.access_token.as_str())])
+        .header(
+            "authorization",
+            basic_auth_header(CLIENT_ID, Some(CLIENT_SECRET)),
+        )
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(revoke.status(), StatusCode::OK);
+    assert_eq!(
+        s.get("/api/v3/me", &t.access_token).await.status(),
+        StatusCode::UNAUTHORIZED
+    );
+}

@@ -17,7 +17,7 @@ impl Scopes {
         marketplace: true,
     };
 
-    /// A space-separated scope parameter. Omitted or blank means `scim` (CONTRACT.md); an
+    /// A space-separated scope parameter. Omitted or blank means `scim` (docs/platform.md); an
     /// unknown scope word is an error naming it.
     pub fn parse(param: Option<&str>) -> Result<Scopes, String> {
         let Some(param) = param.filter(|p| !p.trim().is_empty()) else {

@@ -32,14 +32,22 @@ fn basic_credentials(headers: &HeaderMap) -> Result<Option<(String, String)>, OA
 }
 
 /// Authenticates the client: the registered id, and the secret when one is sent. No secret
-/// at all means a public client, which the grant itself must then allow (PKCE).
-fn authenticate(client_id: &str, secret: Option<&str>) -> Result<ClientAuth, OAuthFailure> {
+/// at all means a public client, which the grant itself must then allow (PKCE), unless the
+/// sandbox plays a platform that demands the secret (`--require-client-secret`).
+fn authenticate(
+    app: &Shared,
+    client_id: &str,
+    secret: Option<&str>,
+) -> Result<ClientAuth, OAuthFailure> {
     if client_id != CLIENT_ID {
         return Err(OAuthFailure::invalid_client(format!(
             "Unknown client_id {client_id:?}."
         )));
     }
     match secret.filter(|s| !s.is_empty()) {
+        None if app.config.require_client_secret => Err(OAuthFailure::invalid_client(
+            "Client authentication failed: client_secret is required.",
+        )),
         None => Ok(ClientAuth::Public),
         Some(s) if constant_time_eq(s.as_bytes(), CLIENT_SECRET.as_bytes()) => {
             Ok(ClientAuth::Secret)
@@ -94,7 +102,7 @@ pub async fn token(
         (None, Some(id)) => (id, body.client_secret.as_deref()),
         (None, None) => return Err(OAuthFailure::invalid_request("client_id is required.")),
     };
-    let auth = authenticate(client_id, secret)?;
+    let auth = authenticate(&app, client_id, secret)?;
     match body.grant_type.as_str() {
         "authorization_code" => {
             let code = required(&body.code, "code")?;
@@ -144,7 +152,7 @@ pub async fn revoke(
             "Revocation needs Authorization: Basic base64(client_id:client_secret).",
         ));
     };
-    authenticate(&client_id, Some(&secret))?;
+    authenticate(&app, &client_id, Some(&secret))?;
     let from_query = parse_pairs(query.as_deref().unwrap_or(""))
         .into_iter()
         .find(|(k, _)| k == "token")

@@ -141,57 +141,69 @@ impl IntoResponse for ScimFailure {
     }
 }
 
+/// The realm of the sandbox, the first server to answer these errors.
+const DEFAULT_REALM: &str = "gifting-sandbox";
+
 /// An OAuth token/revocation endpoint error.
 #[derive(Debug, Clone)]
 pub struct OAuthFailure {
     pub status: StatusCode,
     pub body: OAuthError,
+    /// The realm a failed client authentication names (`WWW-Authenticate: Basic realm=…`).
+    pub realm: &'static str,
 }
 
 impl OAuthFailure {
-    pub fn invalid_request(description: impl Into<String>) -> Self {
+    fn new(status: StatusCode, error: &str, description: impl Into<String>) -> Self {
         OAuthFailure {
-            status: StatusCode::BAD_REQUEST,
-            body: OAuthError::new("invalid_request", description),
+            status,
+            body: OAuthError::new(error, description),
+            realm: DEFAULT_REALM,
         }
+    }
+
+    pub fn invalid_request(description: impl Into<String>) -> Self {
+        Self::new(StatusCode::BAD_REQUEST, "invalid_request", description)
     }
 
     pub fn invalid_grant(description: impl Into<String>) -> Self {
-        OAuthFailure {
-            status: StatusCode::BAD_REQUEST,
-            body: OAuthError::new("invalid_grant", description),
-        }
+        Self::new(StatusCode::BAD_REQUEST, "invalid_grant", description)
     }
 
     pub fn invalid_scope(description: impl Into<String>) -> Self {
-        OAuthFailure {
-            status: StatusCode::BAD_REQUEST,
-            body: OAuthError::new("invalid_scope", description),
-        }
+        Self::new(StatusCode::BAD_REQUEST, "invalid_scope", description)
     }
 
     pub fn unsupported_grant_type(description: impl Into<String>) -> Self {
-        OAuthFailure {
-            status: StatusCode::BAD_REQUEST,
-            body: OAuthError::new("unsupported_grant_type", description),
-        }
+        Self::new(
+            StatusCode::BAD_REQUEST,
+            "unsupported_grant_type",
+            description,
+        )
     }
 
     pub fn invalid_client(description: impl Into<String>) -> Self {
-        OAuthFailure {
-            status: StatusCode::UNAUTHORIZED,
-            body: OAuthError::new("invalid_client", description),
-        }
+        Self::new(StatusCode::UNAUTHORIZED, "invalid_client", description)
+    }
+
+    /// The sign-in service could not be reached or did not answer in time (RFC 6749's
+    /// `temporarily_unavailable`, with the gateway's 502 or 504 status).
+    pub fn unavailable(status: StatusCode, description: impl Into<String>) -> Self {
+        Self::new(status, "temporarily_unavailable", description)
+    }
+
+    /// Names another realm in `WWW-Authenticate` (the gateway is not the sandbox).
+    pub fn in_realm(mut self, realm: &'static str) -> Self {
+        self.realm = realm;
+        self
     }
 
     pub fn too_large(limit: usize) -> Self {
-        OAuthFailure {
-            status: StatusCode::PAYLOAD_TOO_LARGE,
-            body: OAuthError::new(
-                "invalid_request",
-                format!("The request body is larger than {limit} bytes."),
-            ),
-        }
+        Self::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "invalid_request",
+            format!("The request body is larger than {limit} bytes."),
+        )
     }
 }
 
@@ -204,7 +216,7 @@ impl IntoResponse for OAuthFailure {
             with_header(
                 res,
                 header::WWW_AUTHENTICATE,
-                "Basic realm=\"gifting-sandbox\"",
+                &format!("Basic realm=\"{}\"", self.realm),
             )
         } else {
             res
