@@ -2,6 +2,9 @@
 #
 #   make run     install what is missing, build the console and the sandbox,
 #                serve both at http://$(ADDR) (ADDR=host:port make run)
+#   make run-gateway   the production topology on one machine: the sandbox as a
+#                platform that demands the client secret on $(PLATFORM_ADDR), the
+#                gateway serving the console on $(ADDR); Ctrl-C stops both
 #   make test    everything CI checks (see README.md "What `make test` runs")
 #   make bench   first-load weight of dist/ against the budget, plus any
 #                further scripts/bench-*.sh and tests/bench/*.mjs
@@ -15,6 +18,7 @@ SHELL := /bin/bash
 MAKEFLAGS += --no-print-directory
 
 ADDR ?= 127.0.0.1:8080
+PLATFORM_ADDR ?= 127.0.0.1:8081
 
 # --- pinned versions ---------------------------------------------------------
 TRUNK_VERSION := 0.21.14
@@ -37,6 +41,9 @@ NPM_STAMP := node_modules/.npm-ci.stamp
 # Honours CARGO_TARGET_DIR (tests/e2e/harness.mjs does too).
 TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)
 SANDBOX_BIN := $(TARGET_DIR)/release/gifting-sandbox
+GATEWAY_BIN := $(TARGET_DIR)/release/gifting-gateway
+# The sandbox's own client secret (public: it is the sandbox's fixed demo client).
+SANDBOX_CLIENT_SECRET := sandbox-secret
 
 # Browser tests: one spec file per area, run one at a time (each starts its
 # own sandbox and Chromium). Node 20 does not match *.spec.mjs when given a
@@ -48,13 +55,15 @@ WASM_BINDGEN_TEST_TIMEOUT ?= 60
 # The steps of `make test`, in order; the first failure stops the run.
 TEST_STEPS := fmt clippy clippy-wasm test-native test-wasm build e2e
 
-.PHONY: help run build test bench tools test-tools bench-tools \
+.PHONY: help run run-gateway build test bench tools test-tools bench-tools \
         rust-target trunk wasm-bindgen node-packages apt-test apt-bench check-pins \
         fmt clippy clippy-wasm test-native test-wasm e2e \
         $(addprefix step-,$(TEST_STEPS))
 
 help:
 	@echo "make run     build the console and the sandbox, serve at http://$(ADDR)"
+	@echo "make run-gateway   the sandbox as the platform on $(PLATFORM_ADDR), the gateway"
+	@echo "             serving the console on http://$(ADDR) (the production topology)"
 	@echo "make test    fmt, clippy (host + wasm), native tests, wasm tests in Chromium,"
 	@echo "             release build, browser end-to-end suite"
 	@echo "make bench   first-load weight of dist/ (raw, gzip -9, brotli) vs the budget"
@@ -167,13 +176,34 @@ step-build:
 	node scripts/check-dist.mjs dist
 	@# .br/.gz beside each asset: static hosts send them as they are.
 	node scripts/precompress.mjs dist
-	cargo build --release -p gifting-sandbox
+	cargo build --release -p gifting-sandbox -p gifting-gateway
 
 run: build
 	@echo
 	@echo "Gifting Console: http://$(ADDR)/   (Ctrl-C stops the sandbox)"
 	@echo
 	exec $(SANDBOX_BIN) --addr $(ADDR) --static dist
+
+# Both servers in the background of one shell: Ctrl-C reaches both (same process group),
+# and when either exits the other is stopped too. The sandbox registers the gateway's
+# callback on both loopback names and sends no CORS headers; the gateway holds the secret
+# in its environment, never on its command line.
+run-gateway: build
+	@echo
+	@echo "Gifting Console through the gateway: http://$(ADDR)/"
+	@echo "  platform (the sandbox, demanding the client secret): http://$(PLATFORM_ADDR)"
+	@echo "  Ctrl-C stops both"
+	@echo
+	@port="$(lastword $(subst :, ,$(ADDR)))"; \
+	$(SANDBOX_BIN) --addr $(PLATFORM_ADDR) --require-client-secret \
+	  --redirect-uri http://$(ADDR)/auth/callback \
+	  --redirect-uri http://localhost:$$port/auth/callback & sandbox=$$!; \
+	GATEWAY_CLIENT_SECRET=$(SANDBOX_CLIENT_SECRET) $(GATEWAY_BIN) --addr $(ADDR) --static dist \
+	  --platform-url http://$(PLATFORM_ADDR) --client-id gifting-console \
+	  --image-origin http://$(PLATFORM_ADDR) & gateway=$$!; \
+	trap 'kill $$sandbox $$gateway 2>/dev/null || true' INT TERM; \
+	status=0; wait -n $$sandbox $$gateway || status=$$?; \
+	kill $$sandbox $$gateway 2>/dev/null || true; wait || true; exit $$status
 
 # --- test --------------------------------------------------------------------
 
@@ -214,7 +244,7 @@ step-clippy-wasm:
 	cargo clippy -p gifting-console --target wasm32-unknown-unknown --all-targets -- -D warnings
 
 step-test-native:
-	cargo test -p gifting-api -p gifting-sandbox
+	cargo test -p gifting-api -p gifting-web -p gifting-sandbox -p gifting-gateway
 
 # The runner (.cargo/config.toml) drives /usr/bin/chromium through
 # chromedriver with the flags in webdriver.json.
@@ -224,7 +254,7 @@ step-test-wasm:
 
 step-e2e:
 	@if [ -z "$(E2E_SPECS)" ]; then echo "error: no tests/e2e/*.spec.mjs" >&2; exit 1; fi
-	@test -x $(SANDBOX_BIN) && test -s dist/index.html || \
+	@test -x $(SANDBOX_BIN) && test -x $(GATEWAY_BIN) && test -s dist/index.html || \
 	  { echo "error: run the release build first (make build)" >&2; exit 1; }
 	node --test --test-concurrency=1 --test-timeout=$(E2E_TEST_TIMEOUT_MS) --test-reporter=spec $(E2E_SPECS)
 

@@ -176,3 +176,35 @@ fn callback_parameters_are_split_from_the_rest_of_the_query() {
     assert_eq!(rest, "?keep=1");
     assert!(CallbackParams::split_query("").is_none());
 }
+
+#[wasm_bindgen_test]
+fn token_answers_are_read_as_token_refusal_or_try_again() {
+    use gifting_console::auth::token_endpoint::{read_token_answer, TokenFailure};
+    let token = r#"{"access_token":"a","token_type":"bearer","expires_in":7200,
+        "refresh_token":"r","scope":"scim","created_at":1}"#;
+    assert_eq!(
+        read_token_answer(200, token).map(|t| t.access_token).ok(),
+        Some("a".into())
+    );
+    let refused = r#"{"error":"invalid_grant","error_description":"used"}"#;
+    assert!(matches!(
+        read_token_answer(400, refused),
+        Err(TokenFailure::Refused(_))
+    ));
+    assert!(matches!(
+        read_token_answer(401, r#"{"error":"invalid_client"}"#),
+        Err(TokenFailure::Refused(_))
+    ));
+    // The gateway's rate limit and an unreachable platform behind it are "not now".
+    let busy = r#"{"error":"temporarily_unavailable","error_description":"try again in 9 s"}"#;
+    for status in [429, 502, 504] {
+        assert_eq!(
+            read_token_answer(status, busy),
+            Err(TokenFailure::Unexpected { status })
+        );
+    }
+    assert_eq!(
+        read_token_answer(200, "<html>"),
+        Err(TokenFailure::Unexpected { status: 200 })
+    );
+}

@@ -76,16 +76,21 @@ async fn post_token(
                 TokenFailure::Unreachable
             }
         })?;
-    if (200..300).contains(&response.status) {
-        return serde_json::from_str(&response.body).map_err(|_| TokenFailure::Unexpected {
-            status: response.status,
-        });
+    read_token_answer(response.status, &response.body)
+}
+
+/// What the token endpoint's answer means: a token, a refusal (the grant is gone or the
+/// client not accepted: only a new sign-in helps), or anything else (try again later). A 429
+/// (the gateway's per-address budget) is "not now", not a refusal: a refresh that meets it
+/// must not end the session.
+pub fn read_token_answer(status: u16, body: &str) -> Result<TokenResponse, TokenFailure> {
+    if (200..300).contains(&status) {
+        return serde_json::from_str(body).map_err(|_| TokenFailure::Unexpected { status });
     }
-    match serde_json::from_str::<OAuthError>(&response.body) {
-        Ok(error) if (400..500).contains(&response.status) => Err(TokenFailure::Refused(error)),
-        _ => Err(TokenFailure::Unexpected {
-            status: response.status,
-        }),
+    let refusal = (400..500).contains(&status) && status != 429;
+    match serde_json::from_str::<OAuthError>(body) {
+        Ok(error) if refusal => Err(TokenFailure::Refused(error)),
+        _ => Err(TokenFailure::Unexpected { status }),
     }
 }
 

@@ -6,6 +6,7 @@
 
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
+import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
 import path from "node:path";
 import { chromium } from "playwright-core";
@@ -27,31 +28,34 @@ export const CHROMIUM_ARGS = [
   "--no-first-run",
 ];
 
-const LISTENING = /^gifting-sandbox listening on (http:\/\/\S+?)\/?$/;
+export const GATEWAY_BIN = path.resolve(ROOT, process.env.CARGO_TARGET_DIR || "target", "release/gifting-gateway");
+// The sandbox's client secret: the one the gateway holds and the browser must never see.
+export const CLIENT_SECRET = "sandbox-secret";
+
 const START_TIMEOUT_MS = 20_000;
 const STOP_TIMEOUT_MS = 5_000;
 const STDERR_KEEP = 200;
 
 /**
- * Starts target/release/gifting-sandbox on 127.0.0.1:0 serving dist/ with the
- * test hooks on, and resolves once it printed its "listening on" line.
- * Set E2E_SANDBOX_LOG=1 to see the sandbox's request log.
- * @returns {Promise<{url: string, port: number, stop: () => Promise<void>, stats: () => Promise<object>}>}
+ * Starts one of the release binaries, resolves once it printed its
+ * "NAME listening on URL" line, and returns `{url, port, stop}`.
+ * `logEnv` names the environment variable that shows its stderr.
  */
-export async function startSandbox(extraArgs = []) {
-  if (!existsSync(SANDBOX_BIN)) {
-    throw new Error(`${SANDBOX_BIN} is missing: run \`make build\` first`);
+async function startServer(bin, args, { env = {}, logEnv } = {}) {
+  const name = path.basename(bin);
+  if (!existsSync(bin)) {
+    throw new Error(`${bin} is missing: run \`make build\` first`);
   }
-  const args = ["--addr", "127.0.0.1:0", "--static", "dist", "--test-hooks", ...extraArgs];
-  const child = spawn(SANDBOX_BIN, args, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+  const listening = new RegExp(`^${name} listening on (http:\\/\\/\\S+?)\\/?$`);
+  const child = spawn(bin, args, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } });
 
   // Keep the tail of stderr to explain a failed start; always drain both
-  // pipes so the sandbox never blocks on a full pipe.
+  // pipes so the server never blocks on a full pipe.
   const stderrTail = [];
   let stderrPartial = "";
   child.stderr.setEncoding("utf8");
   child.stderr.on("data", (chunk) => {
-    if (process.env.E2E_SANDBOX_LOG) process.stderr.write(chunk);
+    if (process.env[logEnv]) process.stderr.write(chunk);
     const lines = (stderrPartial + chunk).split("\n");
     stderrPartial = lines.pop();
     stderrTail.push(...lines);
@@ -65,7 +69,7 @@ export async function startSandbox(extraArgs = []) {
     const fail = (why) => {
       clearTimeout(timer);
       child.kill("SIGKILL");
-      reject(new Error(`gifting-sandbox ${args.join(" ")}: ${why}\n${stderrTail.join("\n")}`));
+      reject(new Error(`${name} ${args.join(" ")}: ${why}\n${stderrTail.join("\n")}`));
     };
     const timer = setTimeout(() => fail(`no "listening on" line within ${START_TIMEOUT_MS} ms`), START_TIMEOUT_MS);
     child.once("error", (err) => fail(`could not start: ${err.message}`));
@@ -78,7 +82,7 @@ export async function startSandbox(extraArgs = []) {
       const lines = (stdoutPartial + chunk).split("\n");
       stdoutPartial = lines.pop();
       for (const line of lines) {
-        const match = LISTENING.exec(line.trim());
+        const match = listening.exec(line.trim());
         if (match) {
           found = true;
           clearTimeout(timer);
@@ -89,12 +93,13 @@ export async function startSandbox(extraArgs = []) {
     });
   });
 
-  const port = Number(new URL(url).port);
   let stopping;
   return {
     url,
-    port,
-    /** Stops the sandbox (SIGTERM, then SIGKILL after a grace period). */
+    port: Number(new URL(url).port),
+    /** The lines the server wrote to stderr (the last 200). */
+    stderr: () => [...stderrTail],
+    /** Stops the server (SIGTERM, then SIGKILL after a grace period). */
     stop() {
       stopping ??= (async () => {
         if (child.exitCode !== null || child.signalCode !== null) return;
@@ -105,13 +110,68 @@ export async function startSandbox(extraArgs = []) {
       })();
       return stopping;
     },
+  };
+}
+
+/**
+ * Starts target/release/gifting-sandbox on 127.0.0.1:0 serving dist/ with the
+ * test hooks on, and resolves once it printed its "listening on" line.
+ * Set E2E_SANDBOX_LOG=1 to see the sandbox's request log.
+ * @returns {Promise<{url: string, port: number, stop: () => Promise<void>, stats: () => Promise<object>}>}
+ */
+export async function startSandbox(extraArgs = []) {
+  const args = ["--addr", "127.0.0.1:0", "--static", "dist", "--test-hooks", ...extraArgs];
+  const server = await startServer(SANDBOX_BIN, args, { logEnv: "E2E_SANDBOX_LOG" });
+  return {
+    ...server,
     /** The sandbox's test counters (GET /__sandbox/stats, needs --test-hooks). */
     async stats() {
-      const response = await fetch(`${url}/__sandbox/stats`);
+      const response = await fetch(`${server.url}/__sandbox/stats`);
       if (!response.ok) throw new Error(`GET /__sandbox/stats: HTTP ${response.status}`);
       return response.json();
     },
   };
+}
+
+/** A loopback port nothing listens on right now (for a server whose address must be known first). */
+export async function freePort() {
+  const server = createServer();
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/**
+ * The production topology of `make run-gateway`: the sandbox as a platform that demands the
+ * client secret and sends no CORS headers, and target/release/gifting-gateway serving dist/
+ * in front of it with the secret in its environment. `sandboxArgs` go to the sandbox.
+ * Set E2E_GATEWAY_LOG=1 to see the gateway's log.
+ */
+export async function startGatewayTopology(sandboxArgs = []) {
+  const port = await freePort();
+  const consoleUrl = `http://127.0.0.1:${port}`;
+  const sandbox = await startSandbox([
+    "--require-client-secret",
+    "--redirect-uri",
+    `${consoleUrl}/auth/callback`,
+    ...sandboxArgs,
+  ]);
+  const gateway = await startServer(
+    GATEWAY_BIN,
+    [
+      "--addr", `127.0.0.1:${port}`,
+      "--static", "dist",
+      "--platform-url", sandbox.url,
+      "--client-id", "gifting-console",
+      "--image-origin", sandbox.url,
+    ],
+    { env: { GATEWAY_CLIENT_SECRET: CLIENT_SECRET }, logEnv: "E2E_GATEWAY_LOG" },
+  ).catch(async (error) => {
+    await sandbox.stop();
+    throw error;
+  });
+  return { sandbox, gateway };
 }
 
 /** Launches Debian's headless Chromium. */

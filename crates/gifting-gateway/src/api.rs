@@ -1,0 +1,83 @@
+//! The API relay: the console's API calls, on the console's own origin, forwarded to the
+//! platform's `base_url`. Only the endpoints and methods the console uses (the contract's
+//! [`paths::API_ROUTES`]) are forwarded; the URL is always the configured platform's, whatever
+//! the request's Host or form; the answer comes back as the platform gave it, streamed.
+
+use axum::body::to_bytes;
+use axum::extract::{Request, State};
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::any;
+use axum::Router;
+use gifting_api::paths::{self, ApiFamily};
+use gifting_web::errors::{ApiError, ScimFailure};
+
+use crate::log::RequestId;
+use crate::state::Shared;
+use crate::upstream::{request_headers, send, stream_back, Unanswered};
+
+pub fn router() -> Router<Shared> {
+    Router::new()
+        .route("/api", any(relay))
+        .route("/api/", any(relay))
+        .route("/api/{*rest}", any(relay))
+}
+
+/// An error the gateway answers itself, in the body of the path's API family.
+fn refusal(family: ApiFamily, status: StatusCode, message: &str) -> Response {
+    match family {
+        ApiFamily::Scim => ScimFailure::new(status, None, message).into_response(),
+        ApiFamily::Rest => ApiError::new(status, message).into_response(),
+    }
+}
+
+fn unanswered(family: ApiFamily, kind: Unanswered) -> Response {
+    let message = match kind {
+        Unanswered::Unreachable => "The platform could not be reached.",
+        Unanswered::TimedOut => "The platform did not answer in time.",
+    };
+    kind.mark(refusal(family, kind.status(), message))
+}
+
+async fn relay(State(gw): State<Shared>, req: Request) -> Response {
+    let path = req.uri().path().to_owned();
+    let family = paths::api_family(&path);
+    let Some(route) = paths::match_api_route(&path) else {
+        return refusal(
+            family,
+            StatusCode::NOT_FOUND,
+            "There is no such API endpoint.",
+        );
+    };
+    if !route.allows(req.method().as_str()) {
+        let mut res = refusal(
+            family,
+            StatusCode::METHOD_NOT_ALLOWED,
+            "This endpoint does not take that method.",
+        );
+        if let Ok(allow) = HeaderValue::from_str(&route.methods.join(", ")) {
+            res.headers_mut().insert(header::ALLOW, allow);
+        }
+        return res;
+    }
+    let (parts, body) = req.into_parts();
+    let limit = gw.config.body_limit;
+    let Ok(body) = to_bytes(body, limit).await else {
+        let message = format!("The request body is larger than {limit} bytes.");
+        return refusal(family, StatusCode::PAYLOAD_TOO_LARGE, &message);
+    };
+    let url = match parts.uri.query() {
+        Some(query) => format!("{}{path}?{query}", gw.config.platform_url),
+        None => format!("{}{path}", gw.config.platform_url),
+    };
+    let headers = request_headers(&parts.headers, parts.extensions.get::<RequestId>());
+    let request = gw
+        .http
+        .request(parts.method, url)
+        .headers(headers)
+        .body(body);
+    match send(&gw, request).await {
+        Ok(res) => stream_back(res),
+        Err(kind) => unanswered(family, kind),
+    }
+}

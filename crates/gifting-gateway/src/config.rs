@@ -1,0 +1,369 @@
+//! Flags (each also an environment variable) and the checked configuration built from them.
+//!
+//! The client secret is the one value that never comes from the command line, where `ps`
+//! and shell history would show it: it is read from `GATEWAY_CLIENT_SECRET` or from the file
+//! `--client-secret-file` names.
+
+use std::fmt;
+use std::net::{IpAddr, SocketAddr};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use axum::http::HeaderName;
+use clap::Parser;
+use gifting_web::security::is_csp_source;
+use url::{Host, Url};
+
+/// The environment variable that may hold the client secret.
+pub const SECRET_ENV: &str = "GATEWAY_CLIENT_SECRET";
+
+/// The console's production server: serves the built console, relays its token requests to
+/// the platform with the client secret added, and relays its API calls on the same origin.
+#[derive(Debug, Clone, Parser)]
+#[command(name = "gifting-gateway", version, about)]
+pub struct Flags {
+    /// Address to listen on; port 0 picks a free port (the real one is printed).
+    #[arg(long, env = "GATEWAY_ADDR", default_value = "127.0.0.1:8080")]
+    pub addr: SocketAddr,
+
+    /// The built console (`dist/`).
+    #[arg(
+        long = "static",
+        env = "GATEWAY_STATIC",
+        value_name = "DIR",
+        default_value = "dist"
+    )]
+    pub static_dir: PathBuf,
+
+    /// The platform's API origin (its `base_url`), e.g. https://api.gifting.example.
+    #[arg(long, env = "GATEWAY_PLATFORM_URL", value_name = "URL")]
+    pub platform_url: String,
+
+    /// The platform's OAuth origin (its `auth_url`); defaults to --platform-url.
+    #[arg(long, env = "GATEWAY_AUTH_URL", value_name = "URL")]
+    pub auth_url: Option<String>,
+
+    /// The client id the platform issued for this console.
+    #[arg(long, env = "GATEWAY_CLIENT_ID")]
+    pub client_id: String,
+
+    /// A file holding the client secret (alternatively set GATEWAY_CLIENT_SECRET).
+    #[arg(long, env = "GATEWAY_CLIENT_SECRET_FILE", value_name = "FILE")]
+    pub client_secret_file: Option<PathBuf>,
+
+    /// Scopes the console asks for.
+    #[arg(long, env = "GATEWAY_SCOPE", default_value = "scim marketplace")]
+    pub scope: String,
+
+    /// Path of the console's OAuth callback on this origin.
+    #[arg(long, env = "GATEWAY_REDIRECT_PATH", default_value = "/auth/callback")]
+    pub redirect_path: String,
+
+    /// An origin the platform's product images come from (repeatable; comma-separated in
+    /// the environment). Added to the CSP's img-src.
+    #[arg(
+        long = "image-origin",
+        env = "GATEWAY_IMAGE_ORIGINS",
+        value_delimiter = ','
+    )]
+    pub image_origins: Vec<String>,
+
+    /// The origin browsers use to reach the console (https://console.example.com). Without
+    /// it, /config.json names the origin of the request's Host header.
+    #[arg(long, env = "GATEWAY_PUBLIC_URL", value_name = "URL")]
+    pub public_url: Option<String>,
+
+    /// The console is reached over https (a TLS-terminating proxy in front): send HSTS.
+    #[arg(long, env = "GATEWAY_TLS")]
+    pub tls: bool,
+
+    /// Token and revocation requests allowed per client address per minute (0 = no limit).
+    #[arg(long, env = "GATEWAY_TOKEN_RATE_LIMIT", default_value_t = 30)]
+    pub token_rate_limit: u32,
+
+    /// Take the client address from this header's last entry (e.g. X-Forwarded-For, as set
+    /// by your load balancer) instead of the connection. Only behind a proxy that sets it.
+    #[arg(long, env = "GATEWAY_CLIENT_IP_HEADER", value_name = "HEADER")]
+    pub client_ip_header: Option<String>,
+
+    /// Seconds to wait for the platform's answer before a 504.
+    #[arg(long, env = "GATEWAY_TIMEOUT_SECS", default_value_t = 20,
+          value_parser = clap::value_parser!(u64).range(1..=300))]
+    pub timeout_secs: u64,
+
+    /// Largest request body relayed, in bytes; larger ones get 413.
+    #[arg(long, env = "GATEWAY_BODY_LIMIT", default_value_t = 64 * 1024,
+          value_parser = clap::value_parser!(u64).range(1..=16 * 1024 * 1024))]
+    pub body_limit: u64,
+}
+
+/// The client secret. Its `Debug` and `Display` never show it.
+#[derive(Clone, PartialEq, Eq)]
+pub struct ClientSecret(String);
+
+impl ClientSecret {
+    /// Reads the secret from exactly one of the file and the environment value.
+    pub fn from_sources(file: Option<&Path>, env: Option<String>) -> Result<Self, String> {
+        let raw = match (file, env.filter(|v| !v.is_empty())) {
+            (Some(_), Some(_)) => {
+                return Err(format!(
+                    "the client secret is given twice: use {SECRET_ENV} or --client-secret-file, not both"
+                ))
+            }
+            (None, None) => {
+                return Err(format!(
+                    "no client secret: set {SECRET_ENV} or --client-secret-file"
+                ))
+            }
+            (None, Some(v)) => v,
+            (Some(path), None) => std::fs::read_to_string(path).map_err(|e| {
+                format!("cannot read --client-secret-file {}: {e}", path.display())
+            })?,
+        };
+        let secret = raw.trim_end_matches(['\r', '\n']);
+        if secret.is_empty() || !secret.bytes().all(|b| b.is_ascii_graphic()) {
+            return Err("the client secret must be printable ASCII without spaces".into());
+        }
+        Ok(ClientSecret(secret.to_owned()))
+    }
+
+    /// The secret itself, for the one place that sends it to the platform.
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Debug for ClientSecret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("ClientSecret(<redacted>)")
+    }
+}
+
+/// The checked configuration. URLs carry no trailing slash.
+#[derive(Debug, Clone)]
+pub struct Config {
+    pub addr: SocketAddr,
+    pub static_dir: PathBuf,
+    pub platform_url: String,
+    pub auth_url: String,
+    pub client_id: String,
+    pub client_secret: ClientSecret,
+    pub scope: String,
+    pub redirect_path: String,
+    pub image_origins: Vec<String>,
+    pub public_url: Option<String>,
+    pub tls: bool,
+    pub token_rate_limit: u32,
+    pub client_ip_header: Option<HeaderName>,
+    pub timeout: Duration,
+    pub body_limit: usize,
+}
+
+impl Config {
+    /// Checks the flags and reads the secret (`env_secret` is `GATEWAY_CLIENT_SECRET`).
+    pub fn from_flags(flags: Flags, env_secret: Option<String>) -> Result<Config, String> {
+        let platform_url = checked_url("--platform-url", &flags.platform_url)?;
+        let auth_url = match &flags.auth_url {
+            Some(url) => checked_url("--auth-url", url)?,
+            None => platform_url.clone(),
+        };
+        if !flags.static_dir.join("index.html").is_file() {
+            return Err(format!(
+                "--static {}: no index.html there (build the console first: make build)",
+                flags.static_dir.display()
+            ));
+        }
+        if flags.client_id.trim().is_empty() {
+            return Err("--client-id must not be empty".into());
+        }
+        if !flags.redirect_path.starts_with('/') || flags.redirect_path.contains(['?', '#']) {
+            return Err("--redirect-path must be a path starting with /".into());
+        }
+        for origin in &flags.image_origins {
+            if !is_csp_source(origin) {
+                return Err(format!(
+                    "--image-origin {origin:?} is not an origin such as https://cdn.example.com"
+                ));
+            }
+        }
+        let public_url = flags
+            .public_url
+            .as_deref()
+            .map(|u| origin_only("--public-url", u))
+            .transpose()?;
+        let client_ip_header = flags
+            .client_ip_header
+            .as_deref()
+            .map(|h| {
+                HeaderName::try_from(h)
+                    .map_err(|_| format!("--client-ip-header {h:?} is not a header name"))
+            })
+            .transpose()?;
+        Ok(Config {
+            addr: flags.addr,
+            static_dir: flags.static_dir,
+            client_secret: ClientSecret::from_sources(
+                flags.client_secret_file.as_deref(),
+                env_secret,
+            )?,
+            platform_url,
+            auth_url,
+            client_id: flags.client_id,
+            scope: flags.scope.split_whitespace().collect::<Vec<_>>().join(" "),
+            redirect_path: flags.redirect_path,
+            image_origins: flags.image_origins,
+            public_url,
+            tls: flags.tls,
+            token_rate_limit: flags.token_rate_limit,
+            client_ip_header,
+            timeout: Duration::from_secs(flags.timeout_secs),
+            body_limit: usize::try_from(flags.body_limit).unwrap_or(usize::MAX),
+        })
+    }
+
+    /// Parses `args` (the program name first) as the binary does, with `env_secret` as
+    /// `GATEWAY_CLIENT_SECRET`.
+    pub fn from_args<I, T>(args: I, env_secret: Option<String>) -> Result<Config, String>
+    where
+        I: IntoIterator<Item = T>,
+        T: Into<std::ffi::OsString> + Clone,
+    {
+        let flags = Flags::try_parse_from(args).map_err(|e| e.to_string())?;
+        Config::from_flags(flags, env_secret)
+    }
+}
+
+fn is_loopback(url: &Url) -> bool {
+    match url.host() {
+        Some(Host::Domain(d)) => d.eq_ignore_ascii_case("localhost"),
+        Some(Host::Ipv4(ip)) => IpAddr::V4(ip).is_loopback(),
+        Some(Host::Ipv6(ip)) => IpAddr::V6(ip).is_loopback(),
+        None => false,
+    }
+}
+
+/// An https URL (http only on loopback, where nothing crosses a network) without query,
+/// fragment or credentials; the path, if any, is a prefix the API paths are appended to.
+fn checked_url(flag: &str, raw: &str) -> Result<String, String> {
+    let url = Url::parse(raw.trim()).map_err(|e| format!("{flag} {raw:?}: {e}"))?;
+    let scheme_ok = url.scheme() == "https" || (url.scheme() == "http" && is_loopback(&url));
+    if !scheme_ok {
+        return Err(format!(
+            "{flag} {raw:?} must be https:// (http:// only for a loopback address)"
+        ));
+    }
+    if url.query().is_some()
+        || url.fragment().is_some()
+        || !url.username().is_empty()
+        || url.password().is_some()
+    {
+        return Err(format!(
+            "{flag} {raw:?} must not carry a query, fragment or credentials"
+        ));
+    }
+    Ok(url.as_str().trim_end_matches('/').to_owned())
+}
+
+/// As a platform URL, and with no path either.
+fn origin_only(flag: &str, raw: &str) -> Result<String, String> {
+    let url = checked_url(flag, raw)?;
+    let parsed = Url::parse(&url).map_err(|e| format!("{flag}: {e}"))?;
+    if parsed.path() != "/" {
+        return Err(format!("{flag} {raw:?} must be an origin, without a path"));
+    }
+    Ok(url)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn dist() -> PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("gifting-gateway-config-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        std::fs::write(dir.join("index.html"), "<!doctype html>").expect("index");
+        dir
+    }
+
+    fn parse(extra: &[&str], secret: Option<&str>) -> Result<Config, String> {
+        let dir = dist();
+        let mut args = vec![
+            "gifting-gateway",
+            "--static",
+            dir.to_str().expect("utf-8 temp dir"),
+            "--platform-url",
+            "https://api.gifting.example/",
+            "--client-id",
+            "console",
+        ];
+        args.extend_from_slice(extra);
+        Config::from_args(args, secret.map(str::to_owned))
+    }
+
+    #[test]
+    fn reads_the_secret_from_the_environment_and_never_prints_it() {
+        let c = parse(
+            &["--image-origin", "https://cdn.example.com"],
+            Some("s3cr3t-value"),
+        )
+        .expect("config");
+        assert_eq!(c.client_secret.expose(), "s3cr3t-value");
+        assert_eq!(c.platform_url, "https://api.gifting.example");
+        assert_eq!(c.auth_url, c.platform_url);
+        assert!(!format!("{c:?}").contains("s3cr3t-value"));
+    }
+
+    #[test]
+    fn reads_the_secret_from_a_file_and_refuses_two_or_none() {
+        let file = dist().join("secret");
+        std::fs::write(&file, "from-file\n").expect("secret file");
+        let path = file.to_str().expect("utf-8");
+        let c = parse(&["--client-secret-file", path], None).expect("config");
+        assert_eq!(c.client_secret.expose(), "from-file");
+        let both = parse(&["--client-secret-file", path], Some("x")).expect_err("two sources");
+        assert!(both.contains("twice"), "{both}");
+        let none = parse(&[], None).expect_err("no secret");
+        assert!(none.contains(SECRET_ENV), "{none}");
+    }
+
+    #[test]
+    fn there_is_no_flag_for_the_secret_itself() {
+        let err = parse(&["--client-secret", "x"], Some("y")).expect_err("no such flag");
+        assert!(!err.contains("y\n"), "{err}");
+    }
+
+    #[test]
+    fn refuses_urls_that_would_leak_tokens_or_widen_the_policy() {
+        for (flag, value) in [
+            ("--platform-url", "http://api.gifting.example"),
+            ("--platform-url", "https://api.gifting.example/?x=1"),
+            ("--platform-url", "https://user:pw@api.gifting.example"),
+            ("--auth-url", "ftp://auth.example"),
+            ("--public-url", "https://console.example.com/app"),
+            ("--image-origin", "https://cdn.example.com; script-src *"),
+            ("--redirect-path", "auth/callback"),
+            ("--client-ip-header", "bad header"),
+        ] {
+            let err = parse(&[flag, value], Some("s")).expect_err(value);
+            assert!(err.contains(flag), "{flag}: {err}");
+        }
+        let local =
+            parse(&["--auth-url", "http://127.0.0.1:8081"], Some("s")).expect("loopback http");
+        assert_eq!(local.auth_url, "http://127.0.0.1:8081");
+        let err = Config::from_args(
+            [
+                "gifting-gateway",
+                "--static",
+                "/nonexistent",
+                "--platform-url",
+                "https://a.example",
+                "--client-id",
+                "c",
+            ],
+            Some("s".into()),
+        )
+        .expect_err("no dist");
+        assert!(err.contains("index.html"), "{err}");
+    }
+}

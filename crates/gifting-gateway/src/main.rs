@@ -1,0 +1,49 @@
+//! `gifting-gateway`: see `--help` and README's "Deploy" section.
+
+use std::io::Write as _;
+use std::process::ExitCode;
+
+use clap::Parser as _;
+use gifting_gateway::config::SECRET_ENV;
+use gifting_gateway::{serve, Config, Flags, Gateway, LogSink};
+use tokio::net::TcpListener;
+
+fn fail(message: &str) -> ExitCode {
+    eprintln!("gifting-gateway: {message}");
+    ExitCode::FAILURE
+}
+
+#[tokio::main]
+async fn main() -> ExitCode {
+    let flags = Flags::parse();
+    let config = match Config::from_flags(flags, std::env::var(SECRET_ENV).ok()) {
+        Ok(c) => c,
+        Err(e) => return fail(&e),
+    };
+    let listener = match TcpListener::bind(config.addr).await {
+        Ok(l) => l,
+        Err(e) => return fail(&format!("cannot listen on {}: {e}", config.addr)),
+    };
+    let addr = match listener.local_addr() {
+        Ok(a) => a,
+        Err(e) => return fail(&e.to_string()),
+    };
+    let log = LogSink::Stderr;
+    let gateway = match Gateway::new(config, log.clone()) {
+        Ok(g) => g,
+        Err(e) => return fail(&format!("cannot set up the platform client: {e}")),
+    };
+    // stdout carries only this line (scripts and tests wait for it); the log goes to stderr.
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "gifting-gateway listening on http://{addr}");
+    let _ = out.flush();
+    drop(out);
+    let shutdown = async move {
+        gifting_web::shutdown_signal().await;
+        log.event("info", "shutting down: draining requests in flight");
+    };
+    match serve(listener, gateway, shutdown).await {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => fail(&e.to_string()),
+    }
+}

@@ -1,0 +1,309 @@
+//! The token relay: the browser's code exchange, refresh and revocation, forwarded to the
+//! platform with the client credentials added as the platform expects them (`client_id` and
+//! `client_secret` in the token request's body; `Authorization: Basic` on revocation). The
+//! browser never holds the secret; the gateway holds no token.
+//!
+//! Only the two grants the console uses are relayed, and a code exchange only with its PKCE
+//! verifier, so the relay cannot redeem a code stolen from somebody else's redirect. Each
+//! client address has a budget of relay requests per minute.
+
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+
+use axum::body::{to_bytes, Bytes};
+use axum::extract::{ConnectInfo, RawQuery, Request, State};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::Router;
+use gifting_api::oauth::{basic_auth_header, OAuthError, TokenRequest};
+use gifting_api::paths;
+use gifting_api::query::parse_pairs;
+use gifting_web::errors::{oauth_json, OAuthFailure};
+
+use crate::config::Config;
+use crate::log::RequestId;
+use crate::state::{Gateway, Shared};
+use crate::upstream::{send, Unanswered};
+
+/// The realm a refused client authentication names.
+const REALM: &str = "gifting-gateway";
+/// A token request or revocation is a few hundred bytes; an answer a few hundred more.
+const OAUTH_BODY_LIMIT: usize = 16 * 1024;
+
+pub fn router(gw: &Shared) -> Router<Shared> {
+    let relay = Router::new()
+        .route(paths::OAUTH_TOKEN, post(token).fallback(wrong_method))
+        .route(paths::OAUTH_REVOKE, post(revoke).fallback(wrong_method))
+        .route_layer(middleware::from_fn_with_state(gw.clone(), rate_limit));
+    Router::new()
+        .route(paths::OAUTH_AUTHORIZE, get(authorize))
+        .merge(relay)
+        .route("/oauth", axum::routing::any(not_found))
+        .route("/oauth/{*rest}", axum::routing::any(not_found))
+}
+
+async fn not_found() -> Response {
+    oauth_json(
+        StatusCode::NOT_FOUND,
+        &OAuthError::new("invalid_request", "There is no such OAuth endpoint."),
+    )
+}
+
+async fn wrong_method() -> Response {
+    let mut res = oauth_json(
+        StatusCode::METHOD_NOT_ALLOWED,
+        &OAuthError::new("invalid_request", "This endpoint takes POST."),
+    );
+    res.headers_mut()
+        .insert(header::ALLOW, HeaderValue::from_static("POST"));
+    res
+}
+
+/// The sign-in page is the platform's: the browser goes there itself (a top-level
+/// navigation, which needs no CORS), carrying the console's authorization request as is.
+async fn authorize(State(gw): State<Shared>, RawQuery(query): RawQuery) -> Response {
+    let target = format!(
+        "{}{}?{}",
+        gw.config.auth_url,
+        paths::OAUTH_AUTHORIZE,
+        query.unwrap_or_default()
+    );
+    match HeaderValue::from_str(&target) {
+        Ok(location) => (
+            StatusCode::FOUND,
+            [
+                (header::LOCATION, location),
+                (header::CACHE_CONTROL, HeaderValue::from_static("no-store")),
+            ],
+        )
+            .into_response(),
+        Err(_) => OAuthFailure::invalid_request("The authorization request is not a valid URL.")
+            .into_response(),
+    }
+}
+
+/// The client address a request counts against: the connection's peer, or the last entry of
+/// the configured header when a proxy in front sets it.
+fn client_address(config: &Config, req: &Request) -> IpAddr {
+    let from_header = config.client_ip_header.as_ref().and_then(|name| {
+        let value = req.headers().get(name)?.to_str().ok()?;
+        value.rsplit(',').next()?.trim().parse().ok()
+    });
+    from_header
+        .or_else(|| {
+            req.extensions()
+                .get::<ConnectInfo<SocketAddr>>()
+                .map(|c| c.0.ip())
+        })
+        .unwrap_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED))
+}
+
+async fn rate_limit(State(gw): State<Shared>, req: Request, next: Next) -> Response {
+    let address = client_address(&gw.config, &req);
+    let verdict = gw.limiter().allow(address);
+    match verdict {
+        Ok(()) => next.run(req).await,
+        Err(seconds) => {
+            let mut res = OAuthFailure::unavailable(
+                StatusCode::TOO_MANY_REQUESTS,
+                format!("Too many sign-in requests from this address; try again in {seconds} s."),
+            )
+            .into_response();
+            if let Ok(v) = HeaderValue::from_str(&seconds.to_string()) {
+                res.headers_mut().insert(header::RETRY_AFTER, v);
+            }
+            res
+        }
+    }
+}
+
+async fn read_body(req: Request) -> Result<Bytes, OAuthFailure> {
+    to_bytes(req.into_body(), OAUTH_BODY_LIMIT)
+        .await
+        .map_err(|_| OAuthFailure::too_large(OAUTH_BODY_LIMIT))
+}
+
+fn is_json(headers: &HeaderMap) -> bool {
+    headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|ct| ct.trim_start().starts_with("application/json"))
+}
+
+fn required<'a>(value: &'a Option<String>, what: &str) -> Result<&'a str, OAuthFailure> {
+    value
+        .as_deref()
+        .filter(|v| !v.is_empty())
+        .ok_or_else(|| OAuthFailure::invalid_request(format!("{what} is required.")))
+}
+
+/// The request the platform gets for the browser's `incoming` one: the same grant, with this
+/// deployment's client id and secret. Refused here, without asking the platform, when it is
+/// not one the console makes.
+pub fn relayed_token_request(
+    config: &Config,
+    incoming: &TokenRequest,
+) -> Result<TokenRequest, OAuthFailure> {
+    if let Some(id) = incoming.client_id.as_deref().filter(|id| !id.is_empty()) {
+        if id != config.client_id {
+            return Err(OAuthFailure::invalid_client("Unknown client_id.").in_realm(REALM));
+        }
+    }
+    let secret = Some(config.client_secret.expose());
+    match incoming.grant_type.as_str() {
+        "authorization_code" => {
+            let code = required(&incoming.code, "code")?;
+            let redirect_uri = required(&incoming.redirect_uri, "redirect_uri")?;
+            let verifier = required(
+                &incoming.code_verifier,
+                "code_verifier (the gateway relays PKCE sign-ins only)",
+            )?;
+            Ok(TokenRequest::authorization_code(
+                code,
+                redirect_uri,
+                &config.client_id,
+                secret,
+                Some(verifier),
+            ))
+        }
+        "refresh_token" => {
+            let refresh_token = required(&incoming.refresh_token, "refresh_token")?;
+            Ok(TokenRequest::refresh(
+                refresh_token,
+                &config.client_id,
+                secret,
+            ))
+        }
+        "" => Err(OAuthFailure::invalid_request("grant_type is required.")),
+        _ => Err(OAuthFailure::unsupported_grant_type(
+            "Only the authorization_code and refresh_token grants are relayed.",
+        )),
+    }
+}
+
+fn unanswered(kind: Unanswered) -> Response {
+    let why = match kind {
+        Unanswered::Unreachable => "The sign-in service could not be reached.",
+        Unanswered::TimedOut => "The sign-in service did not answer in time.",
+    };
+    kind.mark(OAuthFailure::unavailable(kind.status(), why).into_response())
+}
+
+/// The platform's answer to a token or revocation request, read whole (it is small) so it
+/// can be checked: an answer that would hand the secret to the browser is not passed on.
+async fn answer(gw: &Gateway, res: reqwest::Response) -> Response {
+    let status = res.status();
+    let content_type = res.headers().get(header::CONTENT_TYPE).cloned();
+    let Ok(body) = read_capped(res).await else {
+        return unanswered(Unanswered::Unreachable);
+    };
+    let secret = gw.config.client_secret.expose().as_bytes();
+    if body.windows(secret.len()).any(|w| w == secret) {
+        gw.log.event(
+            "error",
+            "the platform's OAuth answer contained the client secret; withheld",
+        );
+        return unanswered(Unanswered::Unreachable);
+    }
+    if status == StatusCode::UNAUTHORIZED {
+        gw.log.event("warn", "the platform refused the gateway's client credentials (check the client id and secret)");
+    }
+    let mut out = Response::new(axum::body::Body::from(body));
+    *out.status_mut() = status;
+    let headers = out.headers_mut();
+    if let Some(ct) = content_type {
+        headers.insert(header::CONTENT_TYPE, ct);
+    }
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    headers.insert(header::PRAGMA, HeaderValue::from_static("no-cache"));
+    out
+}
+
+async fn read_capped(mut res: reqwest::Response) -> Result<Vec<u8>, ()> {
+    let mut body = Vec::new();
+    while let Some(chunk) = res.chunk().await.map_err(|_| ())? {
+        if body.len() + chunk.len() > OAUTH_BODY_LIMIT {
+            return Err(());
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Ok(body)
+}
+
+async fn token(State(gw): State<Shared>, req: Request) -> Result<Response, OAuthFailure> {
+    let json = is_json(req.headers());
+    let id = req.extensions().get::<RequestId>().cloned();
+    let body = read_body(req).await?;
+    let incoming: TokenRequest = if json {
+        serde_json::from_slice(&body).map_err(|_| ())
+    } else {
+        form_token_request(&body)
+    }
+    .map_err(|_| OAuthFailure::invalid_request("The body is not a token request."))?;
+    let outgoing = relayed_token_request(&gw.config, &incoming)?;
+    let request = gw
+        .http
+        .post(format!("{}{}", gw.config.auth_url, paths::OAUTH_TOKEN))
+        .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
+        .header(header::ACCEPT, "application/json")
+        .headers(crate::upstream::request_headers(
+            &HeaderMap::new(),
+            id.as_ref(),
+        ))
+        .body(outgoing.to_form());
+    Ok(match send(&gw, request).await {
+        Ok(res) => answer(&gw, res).await,
+        Err(kind) => unanswered(kind),
+    })
+}
+
+/// A form body as a token request (the contract's parser: `+` is a space, `%XX` decoded).
+fn form_token_request(body: &[u8]) -> Result<TokenRequest, ()> {
+    let text = std::str::from_utf8(body).map_err(|_| ())?;
+    let mut map = serde_json::Map::new();
+    for (k, v) in parse_pairs(text) {
+        map.entry(k).or_insert(serde_json::Value::String(v));
+    }
+    serde_json::from_value(serde_json::Value::Object(map)).map_err(|_| ())
+}
+
+/// RFC 7009 revocation: the token from the query (as the platform documents it) or a form
+/// body; the browser's own client authentication is replaced by this deployment's.
+async fn revoke(
+    State(gw): State<Shared>,
+    RawQuery(query): RawQuery,
+    req: Request,
+) -> Result<Response, OAuthFailure> {
+    let id = req.extensions().get::<RequestId>().cloned();
+    let body = read_body(req).await?;
+    let from = |text: &str| {
+        parse_pairs(text)
+            .into_iter()
+            .find(|(k, v)| k == "token" && !v.is_empty())
+            .map(|(_, v)| v)
+    };
+    let token = from(query.as_deref().unwrap_or(""))
+        .or_else(|| std::str::from_utf8(&body).ok().and_then(from))
+        .ok_or_else(|| OAuthFailure::invalid_request("token is required."))?;
+    let config = &gw.config;
+    let request = gw
+        .http
+        .post(format!(
+            "{}{}",
+            config.auth_url,
+            paths::oauth_revoke(&token)
+        ))
+        .header(
+            header::AUTHORIZATION,
+            basic_auth_header(&config.client_id, Some(config.client_secret.expose())),
+        )
+        .headers(crate::upstream::request_headers(
+            &HeaderMap::new(),
+            id.as_ref(),
+        ));
+    Ok(match send(&gw, request).await {
+        Ok(res) => answer(&gw, res).await,
+        Err(kind) => unanswered(kind),
+    })
+}

@@ -1,0 +1,59 @@
+//! What every request shares: the configuration, one connection pool to the platform, the
+//! token relay's rate limiter and the log. Nothing here outlives a request that matters, so
+//! replicas behind a load balancer need no shared store.
+
+use std::net::IpAddr;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+
+use gifting_web::limit::RateLimiter;
+use gifting_web::security::Csp;
+
+use crate::config::Config;
+use crate::log::LogSink;
+
+pub struct Gateway {
+    pub config: Config,
+    /// Connections to the platform, kept alive and reused.
+    pub http: reqwest::Client,
+    pub log: LogSink,
+    /// The console's policy: calls only to this origin, images from it and the platform's CDN.
+    pub csp: String,
+    limiter: Mutex<RateLimiter<IpAddr>>,
+}
+
+pub type Shared = Arc<Gateway>;
+
+impl Gateway {
+    pub fn new(config: Config, log: LogSink) -> Result<Shared, reqwest::Error> {
+        let http = reqwest::Client::builder()
+            // A redirect from the platform goes back to the browser as it is: following it
+            // here could carry the Authorization header to another host.
+            .redirect(reqwest::redirect::Policy::none())
+            // Only the configured platform, never a proxy named by the environment.
+            .no_proxy()
+            .connect_timeout(Duration::from_secs(5).min(config.timeout))
+            .read_timeout(config.timeout)
+            .pool_idle_timeout(Duration::from_secs(60))
+            .user_agent(concat!("gifting-gateway/", env!("CARGO_PKG_VERSION")))
+            .build()?;
+        let csp = Csp {
+            img_src: config.image_origins.clone(),
+            connect_src: Vec::new(),
+        }
+        .header_value();
+        let limiter = RateLimiter::new(config.token_rate_limit, Duration::from_secs(60));
+        Ok(Arc::new(Gateway {
+            config,
+            http,
+            log,
+            csp,
+            limiter: Mutex::new(limiter),
+        }))
+    }
+
+    // A panic while counting cannot leave the counts in a state worth refusing service for.
+    pub fn limiter(&self) -> MutexGuard<'_, RateLimiter<IpAddr>> {
+        self.limiter.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}

@@ -1,0 +1,135 @@
+//! Talking to the platform: one send with the gateway's timeout, and the headers that may
+//! cross in each direction. Headers are copied from an allowlist, so hop-by-hop headers
+//! (`Connection` and those it names, `Keep-Alive`, `TE`, `Transfer-Encoding`, `Upgrade`,
+//! `Proxy-*`), cookies and anything unknown never cross.
+
+use axum::http::{header, HeaderMap, HeaderName, StatusCode};
+use axum::response::Response;
+
+use crate::log::{RequestId, UpstreamFailure, REQUEST_ID};
+use crate::state::Gateway;
+
+/// What the browser's request may carry on to the platform.
+const TO_PLATFORM: [HeaderName; 5] = [
+    header::AUTHORIZATION,
+    header::ACCEPT,
+    header::ACCEPT_ENCODING,
+    header::CONTENT_TYPE,
+    header::IF_NONE_MATCH,
+];
+
+/// What the platform's answer may carry back to the browser.
+const FROM_PLATFORM: [HeaderName; 12] = [
+    header::CONTENT_TYPE,
+    header::CONTENT_LENGTH,
+    header::CONTENT_ENCODING,
+    header::RETRY_AFTER,
+    header::WWW_AUTHENTICATE,
+    header::LOCATION,
+    header::ETAG,
+    header::LAST_MODIFIED,
+    header::CACHE_CONTROL,
+    header::EXPIRES,
+    header::PRAGMA,
+    header::VARY,
+];
+
+fn copy(from: &HeaderMap, allowed: &[HeaderName]) -> HeaderMap {
+    let mut to = HeaderMap::new();
+    for name in allowed {
+        for value in from.get_all(name) {
+            to.append(name.clone(), value.clone());
+        }
+    }
+    to
+}
+
+/// The browser's headers the platform may see, plus the request id.
+pub fn request_headers(from: &HeaderMap, id: Option<&RequestId>) -> HeaderMap {
+    let mut to = copy(from, &TO_PLATFORM);
+    if let Some(Ok(value)) = id.map(|id| id.0.parse()) {
+        to.insert(REQUEST_ID, value);
+    }
+    to
+}
+
+/// Why the platform gave no answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unanswered {
+    /// No connection, or it broke before an answer: 502.
+    Unreachable,
+    /// No answer within the timeout: 504.
+    TimedOut,
+}
+
+impl Unanswered {
+    pub fn status(self) -> StatusCode {
+        match self {
+            Unanswered::Unreachable => StatusCode::BAD_GATEWAY,
+            Unanswered::TimedOut => StatusCode::GATEWAY_TIMEOUT,
+        }
+    }
+
+    /// Marks `res` so the request's log line says what happened upstream.
+    pub fn mark(self, mut res: Response) -> Response {
+        let label = match self {
+            Unanswered::Unreachable => "unreachable",
+            Unanswered::TimedOut => "timeout",
+        };
+        res.extensions_mut().insert(UpstreamFailure(label));
+        res
+    }
+}
+
+/// Sends `request` and waits for the answer's head, at most the configured timeout. The
+/// error is only ever turned into a kind: reqwest's message names the URL, query and all.
+pub async fn send(
+    gw: &Gateway,
+    request: reqwest::RequestBuilder,
+) -> Result<reqwest::Response, Unanswered> {
+    match tokio::time::timeout(gw.config.timeout, request.send()).await {
+        Err(_) => Err(Unanswered::TimedOut),
+        Ok(Err(e)) if e.is_timeout() => Err(Unanswered::TimedOut),
+        Ok(Err(_)) => Err(Unanswered::Unreachable),
+        Ok(Ok(res)) => Ok(res),
+    }
+}
+
+/// The platform's answer as the browser gets it: status and allowed headers unchanged, the
+/// body streamed through as it arrives.
+pub fn stream_back(res: reqwest::Response) -> Response {
+    let status = res.status();
+    let headers = copy(res.headers(), &FROM_PLATFORM);
+    let mut out = Response::new(axum::body::Body::from_stream(res.bytes_stream()));
+    *out.status_mut() = status;
+    *out.headers_mut() = headers;
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use axum::http::HeaderValue;
+
+    #[test]
+    fn only_allowed_headers_cross() {
+        let mut h = HeaderMap::new();
+        for (k, v) in [
+            ("authorization", "Bearer t"),
+            ("cookie", "session=1"),
+            ("connection", "keep-alive, x-secret"),
+            ("x-secret", "1"),
+            ("te", "trailers"),
+            ("content-type", "application/scim+json"),
+            ("host", "evil.example"),
+        ] {
+            h.insert(HeaderName::from_static(k), HeaderValue::from_static(v));
+        }
+        let out = request_headers(&h, Some(&RequestId("abc".into())));
+        let names: Vec<_> = out.keys().map(HeaderName::as_str).collect();
+        assert_eq!(names.len(), 3, "{names:?}");
+        assert_eq!(out["authorization"], "Bearer t");
+        assert_eq!(out["content-type"], "application/scim+json");
+        assert_eq!(out["x-request-id"], "abc");
+    }
+}

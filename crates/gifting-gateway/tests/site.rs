@@ -1,0 +1,105 @@
+//! The console as the gateway serves it: files, client routes, `/config.json` pointing at the
+//! gateway, the security headers computed from the flags, and the operator's probes.
+
+#[path = "../../gifting-sandbox/tests/common/mod.rs"]
+mod sandbox;
+mod support;
+
+use reqwest::StatusCode;
+use support::{gateway, HASHED_JS, INDEX};
+
+#[tokio::test]
+async fn serves_the_console_with_its_policy_and_cache_headers() {
+    let s = sandbox::start().await;
+    let g = gateway(&s.url, &["--image-origin", "https://cdn.gifting.example"]).await;
+    let csp = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; \
+        img-src 'self' https://cdn.gifting.example; connect-src 'self'; object-src 'none'; \
+        base-uri 'self'; form-action 'self'; frame-ancestors 'none'";
+    for path in ["/", "/users/1042", "/catalog?after=x"] {
+        let res = g.http.get(g.at(path)).send().await.unwrap();
+        assert_eq!(res.status(), StatusCode::OK, "{path}");
+        let h = res.headers();
+        assert_eq!(h["content-security-policy"], csp, "{path}");
+        assert_eq!(h["x-content-type-options"], "nosniff");
+        assert_eq!(h["referrer-policy"], "no-referrer");
+        assert_eq!(h["cache-control"], "no-cache");
+        assert!(
+            h.get("strict-transport-security").is_none(),
+            "no HSTS over plain http"
+        );
+        assert_eq!(res.text().await.unwrap(), INDEX);
+    }
+    let js = g
+        .http
+        .get(g.at(&format!("/{HASHED_JS}")))
+        .header("accept-encoding", "br")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(js.status(), StatusCode::OK);
+    assert_eq!(js.headers()["content-encoding"], "br");
+    assert_eq!(js.headers()["vary"], "accept-encoding");
+    assert!(js.headers()["cache-control"]
+        .to_str()
+        .unwrap()
+        .contains("immutable"));
+    assert_eq!(js.bytes().await.unwrap().as_ref(), b"brotli bytes");
+    for missing in ["/favicon.ico", "/gifting-console-0123456789abcdef_bg.wasm"] {
+        let res = g.http.get(g.at(missing)).send().await.unwrap();
+        assert_eq!(res.status(), StatusCode::NOT_FOUND, "{missing}");
+    }
+}
+
+#[tokio::test]
+async fn config_json_points_the_console_at_the_gateway_without_a_secret() {
+    let s = sandbox::start().await;
+    let g = gateway(&s.url, &["--scope", "scim"]).await;
+    let res = g.http.get(g.at("/config.json")).send().await.unwrap();
+    assert_eq!(res.headers()["cache-control"], "no-cache");
+    let text = res.text().await.unwrap();
+    support::assert_no_secret("config.json", &text);
+    assert!(!text.contains("secret"), "{text}");
+    let config: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(config["base_url"], g.url.as_str());
+    assert_eq!(config["auth_url"], g.url.as_str());
+    assert_eq!(config["client_id"], gifting_sandbox::CLIENT_ID);
+    assert_eq!(config["scope"], "scim");
+    assert_eq!(config["redirect_path"], "/auth/callback");
+}
+
+#[tokio::test]
+async fn behind_tls_it_sends_hsts_and_names_the_public_origin() {
+    let s = sandbox::start().await;
+    let g = gateway(
+        &s.url,
+        &["--tls", "--public-url", "https://console.gifting.example"],
+    )
+    .await;
+    let res = g.http.get(g.at("/config.json")).send().await.unwrap();
+    assert_eq!(
+        res.headers()["strict-transport-security"],
+        "max-age=63072000"
+    );
+    let config: serde_json::Value = res.json().await.unwrap();
+    assert_eq!(config["base_url"], "https://console.gifting.example");
+}
+
+#[tokio::test]
+async fn ready_only_while_the_platform_answers() {
+    let s = sandbox::start().await;
+    let g = gateway(&s.url, &[]).await;
+    assert_eq!(
+        g.http.get(g.at("/healthz")).send().await.unwrap().status(),
+        StatusCode::OK
+    );
+    let ready = g.http.get(g.at("/readyz")).send().await.unwrap();
+    assert_eq!(ready.status(), StatusCode::OK);
+    assert_eq!(ready.headers()["cache-control"], "no-store");
+    s.running.stop().await.unwrap();
+    let gone = g.http.get(g.at("/readyz")).send().await.unwrap();
+    assert_eq!(gone.status(), StatusCode::SERVICE_UNAVAILABLE);
+    assert_eq!(
+        g.http.get(g.at("/healthz")).send().await.unwrap().status(),
+        StatusCode::OK
+    );
+}

@@ -1,0 +1,127 @@
+//! Shared helpers of the gateway's integration tests: a built-console directory, a gateway
+//! in-process on a free port with its log in memory, and a fake platform whose behaviour
+//! each test sets (the real sandbox is used wherever it can show the behaviour).
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+use axum::Router;
+use gifting_gateway::{spawn, Config, LogSink, RunningGateway};
+use gifting_sandbox::{CLIENT_ID, CLIENT_SECRET};
+use reqwest::Client;
+use tokio::net::TcpListener;
+
+pub const INDEX: &str = "<!doctype html><title>Gifting Console</title>";
+pub const HASHED_JS: &str = "gifting-console-3f2a9c0b1d4e5f67.js";
+
+/// A `dist/` with index.html, a hashed script and its brotli copy.
+pub fn dist(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("gifting-gateway-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dist");
+    std::fs::write(dir.join("index.html"), INDEX).expect("index.html");
+    std::fs::write(dir.join(HASHED_JS), "export function start() {}\n").expect("script");
+    std::fs::write(dir.join(format!("{HASHED_JS}.br")), b"brotli bytes").expect("brotli copy");
+    dir
+}
+
+pub struct Rig {
+    pub gateway: RunningGateway,
+    pub url: String,
+    pub log: Arc<Mutex<Vec<String>>>,
+    /// Follows no redirect, so a test sees what the gateway answered.
+    pub http: Client,
+}
+
+impl Rig {
+    pub fn at(&self, path: &str) -> String {
+        format!("{}{path}", self.url)
+    }
+
+    /// `POST /oauth/token` with a form body, as the console sends it.
+    pub async fn token_form(&self, form: &[(&str, &str)]) -> reqwest::Response {
+        self.http
+            .post(self.at("/oauth/token"))
+            .form(form)
+            .send()
+            .await
+            .expect("token request")
+    }
+
+    pub fn log_lines(&self) -> Vec<String> {
+        self.log.lock().expect("log lock").clone()
+    }
+}
+
+pub fn client() -> Client {
+    Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .expect("client")
+}
+
+/// A gateway in front of `platform_url` with the sandbox's client credentials; `extra` flags
+/// after the defaults.
+pub async fn gateway(platform_url: &str, extra: &[&str]) -> Rig {
+    let dir = dist("rig");
+    let mut args = vec![
+        "gifting-gateway".to_owned(),
+        "--addr".into(),
+        "127.0.0.1:0".into(),
+        "--static".into(),
+        dir.to_string_lossy().into_owned(),
+        "--platform-url".into(),
+        platform_url.to_owned(),
+        "--client-id".into(),
+        CLIENT_ID.into(),
+    ];
+    args.extend(extra.iter().map(|s| (*s).to_owned()));
+    let config = Config::from_args(args, Some(CLIENT_SECRET.to_owned())).expect("gateway config");
+    let (sink, log) = LogSink::memory();
+    let gateway = spawn(config, sink).await.expect("gateway starts");
+    Rig {
+        url: gateway.url(),
+        gateway,
+        log,
+        http: client(),
+    }
+}
+
+/// Serves `router` on a free loopback port in the background; returns its URL.
+pub async fn fake_platform(router: Router) -> String {
+    let listener = TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind fake platform");
+    let addr = listener.local_addr().expect("fake platform address");
+    tokio::spawn(async move {
+        let _ = axum::serve(listener, router).await;
+    });
+    format!("http://{addr}")
+}
+
+/// A loopback URL where nothing listens.
+pub async fn closed_port() -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let addr = listener.local_addr().expect("address");
+    drop(listener);
+    format!("http://{addr}")
+}
+
+/// Fails when `text` holds the client secret.
+pub fn assert_no_secret(what: &str, text: &str) {
+    assert!(
+        !text.contains(CLIENT_SECRET),
+        "{what} holds the client secret: {text}"
+    );
+}
+
+/// Every header and the body of a response, as text, for [`assert_no_secret`].
+pub async fn dump(res: reqwest::Response) -> (reqwest::StatusCode, String) {
+    let status = res.status();
+    let mut text = format!("{status}\n");
+    for (k, v) in res.headers() {
+        text.push_str(&format!("{k}: {}\n", String::from_utf8_lossy(v.as_bytes())));
+    }
+    text.push_str(&res.text().await.unwrap_or_default());
+    (status, text)
+}
