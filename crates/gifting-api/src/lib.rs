@@ -2,9 +2,8 @@
 //! and body of the platform's API, the endpoint paths, typed queries, and the validation rules
 //! the console and the sandbox share. No I/O: it compiles for the browser and for the host.
 //!
-//! The platform's own description leaves points open; `shared/CONTRACT.md` decides them, and
-//! this crate encodes those decisions. Points neither document settles, decided here the way a
-//! user would expect:
+//! The platform's own description leaves points open; `docs/platform.md` decides them, and
+//! this crate encodes those decisions. Among them, the ones a reader of this crate meets first:
 //! - REST v3 reads (sends, users, me, touches, groups, members) accept any live token, whatever
 //!   its scope; only the marketplace needs `marketplace`, only SCIM needs `scim` (and an admin).
 //! - A SCIM `PUT` ignores `userName`: the platform's update changes role, team, name and the

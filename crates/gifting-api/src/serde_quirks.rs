@@ -1,4 +1,4 @@
-//! Readers for the platform's documented quirks (CONTRACT.md "Data conventions"): ids that come
+//! Readers for the platform's documented quirks (docs/platform.md, "Data conventions"): ids that come
 //! as a JSON number or as a numeric string, `expires_in` likewise, and decimal amounts that come
 //! as a number or as text. Writers send a JSON number, as the seed's types say.
 
