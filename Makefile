@@ -53,11 +53,11 @@ E2E_TEST_TIMEOUT_MS ?= 180000
 WASM_BINDGEN_TEST_TIMEOUT ?= 60
 
 # The steps of `make test`, in order; the first failure stops the run.
-TEST_STEPS := fmt clippy clippy-wasm test-native test-wasm build e2e
+TEST_STEPS := fmt layers clippy clippy-wasm test-native test-wasm build e2e
 
 .PHONY: help run run-gateway build test bench tools test-tools bench-tools \
         rust-target trunk wasm-bindgen node-packages apt-test apt-bench check-pins \
-        fmt clippy clippy-wasm test-native test-wasm e2e \
+        fmt layers clippy clippy-wasm test-native test-wasm e2e \
         $(addprefix step-,$(TEST_STEPS))
 
 help:
@@ -237,6 +237,10 @@ test: test-tools
 step-fmt:
 	cargo fmt --all --check
 
+# Each crate's modules import only the layers below them (no cycles): see the script.
+step-layers:
+	node scripts/check-layers.mjs
+
 step-clippy:
 	cargo clippy --workspace --all-targets -- -D warnings
 
@@ -260,6 +264,7 @@ step-e2e:
 
 # Single steps with their prerequisites, for working on one part.
 fmt: step-fmt
+layers: step-layers
 clippy: step-clippy
 clippy-wasm: tools step-clippy-wasm
 test-native: step-test-native

@@ -1,16 +1,16 @@
 //! The application: configuration, shell, sign-in gate and routes.
 //!
-//! Adding a screen takes two lines here: its entry in [`SCREENS`] (navigation and home) and
-//! its `<Route>` in [`AppRoutes`].
+//! Adding a screen takes two lines: its entry in [`crate::routes::SCREENS`] (navigation and
+//! home) and its `<Route>` in [`AppRoutes`].
 
 use std::sync::Arc;
 
-use leptos::either::EitherOf3;
+use leptos::either::{EitherOf3, EitherOf4};
 use leptos::prelude::*;
 use leptos_router::components::{Route, Router, Routes};
 use leptos_router::hooks::use_location;
-use leptos_router::path;
 
+use crate::api::provide_current_user;
 use crate::api::{ApiClient, CancelScope, NetStatus};
 use crate::auth::flow::CallbackParams;
 use crate::auth::{use_auth, Auth};
@@ -25,64 +25,25 @@ use crate::pages::sends::SendsPage;
 use crate::pages::signin::SignIn;
 use crate::pages::teams::{ActiveUsersPage, TeamPage, TeamsPage};
 use crate::pages::users::{NewUserPage, UserPage, UsersPage};
-use crate::shell::{provide_current_user, Banners, Header, MainNav};
+use crate::routes::pattern;
+use crate::shell::{Banners, Header, MainNav};
 
-/// A screen in the main navigation and on the home screen.
-pub struct Screen {
-    /// Route path, e.g. `/sends`.
-    pub path: &'static str,
-    /// Navigation label in the platform's words, e.g. "Sends".
-    pub label: &'static str,
-    /// One sentence for the home screen.
-    pub summary: &'static str,
-}
-
-/// The screens that exist, in navigation order. One line per screen, e.g.
-/// `Screen { path: "/sends", label: "Sends", summary: "Every gift sent in the organization." },`
-/// Only screens that are built belong here: the navigation never shows a stub.
-pub const SCREENS: &[Screen] = &[
-    Screen {
-        path: "/users",
-        label: "Users",
-        summary: "Find, add and change the people of the organization.",
-    },
-    Screen {
-        path: "/teams",
-        label: "Teams",
-        summary: "Team groups, their budgets and members.",
-    },
-    Screen {
-        path: "/sends",
-        label: "Sends",
-        summary: "Every gift sent in the organization: status, history, spend and export.",
-    },
-    Screen {
-        path: "/campaigns",
-        label: "Campaigns",
-        summary: "The active campaigns (touches) gifts are sent from.",
-    },
-    Screen {
-        path: "/catalog",
-        label: "Catalog",
-        summary: "The marketplace's gifts, with their prices, variants and filters.",
-    },
-];
-
-/// The routes of the signed-in console. One line per screen, next to its [`SCREENS`] entry.
+/// The routes of the signed-in console. One line per screen, next to its
+/// [`crate::routes::SCREENS`] entry.
 #[component]
 fn AppRoutes() -> impl IntoView {
     view! {
         <Routes fallback=|| view! { <NotFound /> }>
-            <Route path=path!("/") view=Home />
-            <Route path=path!("/users") view=UsersPage />
-            <Route path=path!("/users/new") view=NewUserPage />
-            <Route path=path!("/users/:id") view=UserPage />
-            <Route path=path!("/teams") view=TeamsPage />
-            <Route path=path!("/teams/users") view=ActiveUsersPage />
-            <Route path=path!("/teams/:id") view=TeamPage />
-            <Route path=path!("/sends") view=SendsPage />
-            <Route path=path!("/campaigns") view=CampaignsPage />
-            <Route path=path!("/campaigns/:id") view=CampaignPage />
+            <Route path=pattern::home() view=Home />
+            <Route path=pattern::users() view=UsersPage />
+            <Route path=pattern::new_user() view=NewUserPage />
+            <Route path=pattern::user() view=UserPage />
+            <Route path=pattern::teams() view=TeamsPage />
+            <Route path=pattern::active_users() view=ActiveUsersPage />
+            <Route path=pattern::team() view=TeamPage />
+            <Route path=pattern::sends() view=SendsPage />
+            <Route path=pattern::campaigns() view=CampaignsPage />
+            <Route path=pattern::campaign() view=CampaignPage />
             <CatalogRoutes />
         </Routes>
     }
@@ -134,6 +95,10 @@ fn App(config: Arc<Config>, callback: Option<CallbackParams>) -> impl IntoView {
     provide_context(net);
     let auth = Auth::new(config.clone());
     provide_context(auth);
+    if callback.is_none() {
+        // A tab opened from a signed-in one (a link in a new tab) joins its session.
+        leptos::task::spawn_local(async move { auth.join_open_tabs().await });
+    }
     // The header's request lives as long as the app, not as long as one screen.
     provide_current_user(ApiClient::new(auth, net, CancelScope::new()));
 
@@ -161,16 +126,19 @@ fn Content(redirect_path: String, callback: Option<CallbackParams>) -> impl Into
     let location = use_location();
     let on_callback = Memo::new(move |_| location.pathname.with(|p| *p == redirect_path));
     let signed_in = Memo::new(move |_| auth.is_signed_in());
+    let joining = Memo::new(move |_| auth.joining());
     // The callback's parameters are used once: a later visit to the route gets none.
     let callback = StoredValue::new(callback);
     move || {
         if on_callback.get() {
             let params = callback.try_update_value(Option::take).flatten();
-            EitherOf3::A(view! { <Callback params /> })
-        } else if !signed_in.get() {
-            EitherOf3::B(view! { <SignIn /> })
+            EitherOf4::A(view! { <Callback params /> })
+        } else if signed_in.get() {
+            EitherOf4::B(view! { <AppRoutes /> })
+        } else if joining.get() {
+            EitherOf4::C(view! { <Loading /> })
         } else {
-            EitherOf3::C(view! { <AppRoutes /> })
+            EitherOf4::D(view! { <SignIn /> })
         }
     }
 }

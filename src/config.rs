@@ -15,7 +15,8 @@ pub const DEFAULT_SCOPE: &str = "scim marketplace";
 pub const DEFAULT_REDIRECT_PATH: &str = "/auth/callback";
 
 /// The validated configuration. URLs carry no trailing slash, so `base_url + path` is right.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// Its `Debug` never shows the client secret.
+#[derive(Clone, PartialEq, Eq)]
 pub struct Config {
     /// Origin (and optional path prefix) of the platform API, e.g. `https://api.example.com`.
     pub base_url: String,
@@ -30,6 +31,28 @@ pub struct Config {
     /// Path of the OAuth callback route on this origin; starts with `/`.
     pub redirect_path: String,
 }
+
+impl fmt::Debug for Config {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Config")
+            .field("base_url", &self.base_url)
+            .field("auth_url", &self.auth_url)
+            .field("client_id", &self.client_id)
+            .field(
+                "client_secret",
+                &self.client_secret.as_ref().map(|_| "<redacted>"),
+            )
+            .field("scope", &self.scope)
+            .field("redirect_path", &self.redirect_path)
+            .finish()
+    }
+}
+
+/// Said in the browser's console when `config.json` carries a client secret: anyone who loads
+/// the console can read it there.
+pub const PUBLIC_SECRET_WARNING: &str = "Gifting Console: config.json carries a client_secret. \
+Every visitor can read it, so it is not secret: remove it and serve the console through the \
+gateway (see README, \"Deploy\"), which keeps the secret on the server.";
 
 /// What is wrong with the configuration. `field` is `None` when the file itself is the problem.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -129,7 +152,26 @@ fn json_kind(value: &Value) -> &'static str {
     }
 }
 
-/// An absolute `http` or `https` URL with a host, without query or fragment.
+/// Whether `host` (as in a URL, with an optional port) is this machine: tokens sent there in
+/// clear text never cross a network.
+fn is_loopback_host(host: &str) -> bool {
+    let name = if host.starts_with('[') {
+        host.split(']')
+            .next()
+            .map(|h| format!("{h}]"))
+            .unwrap_or_default()
+    } else {
+        host.split(':').next().unwrap_or_default().to_owned()
+    };
+    let name = name.to_ascii_lowercase();
+    let ipv4_loopback = name.strip_prefix("127.").is_some_and(|rest| {
+        rest.split('.').count() == 3 && rest.split('.').all(|p| p.parse::<u8>().is_ok())
+    });
+    name == "localhost" || name == "[::1]" || ipv4_loopback
+}
+
+/// An absolute `https` URL with a host, without query or fragment; `http` only for a loopback
+/// host (anywhere else the tokens would cross the network in clear text).
 fn http_url(map: &Map<String, Value>, field: &'static str) -> Result<String, ConfigError> {
     let raw = required_string(map, field)?;
     let url = raw.trim();
@@ -161,6 +203,11 @@ fn http_url(map: &Map<String, Value>, field: &'static str) -> Result<String, Con
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | ':' | '[' | ']'));
     if !host_ok {
         return Err(bad("the host is missing or invalid"));
+    }
+    if lower.starts_with("http://") && !is_loopback_host(host) {
+        return Err(bad(
+            "http:// is allowed only for this machine (127.0.0.1, localhost, [::1]); use https://",
+        ));
     }
     Ok(url.trim_end_matches('/').to_string())
 }
@@ -254,7 +301,11 @@ pub async fn load_config() -> Result<Config, ConfigError> {
         .text()
         .await
         .map_err(|_| ConfigError::file("could not be read"))?;
-    parse_config(&text)
+    let config = parse_config(&text)?;
+    if config.client_secret.is_some() {
+        web_sys::console::warn_1(&PUBLIC_SECRET_WARNING.into());
+    }
+    Ok(config)
 }
 
 #[cfg(test)]
@@ -286,60 +337,60 @@ mod tests {
     #[test]
     fn each_bad_field_is_named() {
         assert_eq!(
-            field_of(r#"{"auth_url":"http://a","client_id":"c"}"#),
+            field_of(r#"{"auth_url":"https://a","client_id":"c"}"#),
             Some("base_url")
         );
         assert_eq!(
-            field_of(r#"{"base_url":"ftp://a","auth_url":"http://a","client_id":"c"}"#),
+            field_of(r#"{"base_url":"ftp://a","auth_url":"https://a","client_id":"c"}"#),
             Some("base_url")
         );
         assert_eq!(
-            field_of(r#"{"base_url":"/api","auth_url":"http://a","client_id":"c"}"#),
+            field_of(r#"{"base_url":"/api","auth_url":"https://a","client_id":"c"}"#),
             Some("base_url")
         );
         assert_eq!(
-            field_of(r#"{"base_url":"http://","auth_url":"http://a","client_id":"c"}"#),
+            field_of(r#"{"base_url":"http://","auth_url":"https://a","client_id":"c"}"#),
             Some("base_url")
         );
         assert_eq!(
-            field_of(r#"{"base_url":"http://a","auth_url":"http://a?x=1","client_id":"c"}"#),
+            field_of(r#"{"base_url":"https://a","auth_url":"https://a?x=1","client_id":"c"}"#),
             Some("auth_url")
         );
         assert_eq!(
-            field_of(r#"{"base_url":"http://a","auth_url":"http://a","client_id":" "}"#),
+            field_of(r#"{"base_url":"https://a","auth_url":"https://a","client_id":" "}"#),
             Some("client_id")
         );
         assert_eq!(
-            field_of(r#"{"base_url":"http://a","auth_url":"http://a","client_id":7}"#),
+            field_of(r#"{"base_url":"https://a","auth_url":"https://a","client_id":7}"#),
             Some("client_id")
         );
         assert_eq!(
             field_of(
-                r#"{"base_url":"http://a","auth_url":"http://a","client_id":"c","client_secret":1}"#
+                r#"{"base_url":"https://a","auth_url":"https://a","client_id":"c","client_secret":1}"#
             ),
             Some("client_secret")
         );
         assert_eq!(
             field_of(
-                r#"{"base_url":"http://a","auth_url":"http://a","client_id":"c","scope":"  "}"#
+                r#"{"base_url":"https://a","auth_url":"https://a","client_id":"c","scope":"  "}"#
             ),
             Some("scope")
         );
         assert_eq!(
             field_of(
-                r#"{"base_url":"http://a","auth_url":"http://a","client_id":"c","scope":"a\"b"}"#
+                r#"{"base_url":"https://a","auth_url":"https://a","client_id":"c","scope":"a\"b"}"#
             ),
             Some("scope")
         );
         assert_eq!(
             field_of(
-                r#"{"base_url":"http://a","auth_url":"http://a","client_id":"c","redirect_path":"cb"}"#
+                r#"{"base_url":"https://a","auth_url":"https://a","client_id":"c","redirect_path":"cb"}"#
             ),
             Some("redirect_path")
         );
         assert_eq!(
             field_of(
-                r#"{"base_url":"http://a","auth_url":"http://a","client_id":"c","redirect_path":"//evil"}"#
+                r#"{"base_url":"https://a","auth_url":"https://a","client_id":"c","redirect_path":"//evil"}"#
             ),
             Some("redirect_path")
         );
@@ -348,8 +399,46 @@ mod tests {
     }
 
     #[test]
+    fn plain_http_only_for_this_machine() {
+        let with_base = |base: &str| {
+            parse_config(&format!(
+                r#"{{"base_url":"{base}","auth_url":"https://a","client_id":"c"}}"#
+            ))
+        };
+        for local in [
+            "http://127.0.0.1:8080",
+            "http://localhost:9",
+            "http://[::1]:8",
+            "http://127.0.0.2",
+        ] {
+            assert!(with_base(local).is_ok(), "{local}");
+        }
+        for remote in [
+            "http://a",
+            "http://api.example.com",
+            "http://127.0.0.1.evil.example",
+            "http://10.0.0.1",
+        ] {
+            let err = with_base(remote).expect_err(remote);
+            assert_eq!(err.field, Some("base_url"), "{remote}");
+            assert!(err.problem.contains("https://"), "{}", err.problem);
+        }
+    }
+
+    #[test]
+    fn debug_never_shows_the_secret() {
+        let c = parse_config(
+            r#"{"base_url":"https://a","auth_url":"https://a","client_id":"c","client_secret":"s3cr3t"}"#,
+        )
+        .expect("valid");
+        let shown = format!("{c:?}");
+        assert!(!shown.contains("s3cr3t"), "{shown}");
+        assert!(shown.contains("<redacted>"), "{shown}");
+    }
+
+    #[test]
     fn messages_say_what_is_wrong() {
-        let err = parse_config(r#"{"base_url":"nope","auth_url":"http://a","client_id":"c"}"#)
+        let err = parse_config(r#"{"base_url":"nope","auth_url":"https://a","client_id":"c"}"#)
             .unwrap_err();
         let text = err.to_string();
         assert!(text.contains("`base_url`"), "{text}");
@@ -360,7 +449,7 @@ mod tests {
     #[test]
     fn optional_fields_are_read() {
         let c = parse_config(
-            r#"{"base_url":"http://a","auth_url":"http://a","client_id":"c",
+            r#"{"base_url":"https://a","auth_url":"https://a","client_id":"c",
                 "client_secret":"s","scope":"scim   marketplace","redirect_path":"/cb"}"#,
         )
         .expect("valid");
@@ -368,7 +457,7 @@ mod tests {
         assert_eq!(c.scope, "scim marketplace");
         assert_eq!(c.redirect_path, "/cb");
         let blank = parse_config(
-            r#"{"base_url":"http://a","auth_url":"http://a","client_id":"c","client_secret":""}"#,
+            r#"{"base_url":"https://a","auth_url":"https://a","client_id":"c","client_secret":""}"#,
         )
         .expect("valid");
         assert_eq!(blank.client_secret, None);

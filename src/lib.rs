@@ -1,13 +1,17 @@
 //! The Gifting Console: an admin web console for the gifting platform (Leptos, client-side).
 //!
-//! Layers, bottom up:
-//! - [`config`]: `/config.json`, checked field by field.
+//! Layers, bottom up; each imports only the ones above it in this list
+//! (`node scripts/check-layers.mjs` checks it):
+//! - [`browser`], [`config`], [`panic`]: browser helpers, `/config.json` checked field by
+//!   field, the crash screen.
+//! - [`http`]: one exchange with a timeout, cancellation with the screen, the retry policy.
 //! - [`auth`]: OAuth sign-in (authorization code + PKCE + state), the session in
-//!   `sessionStorage`, single-flight refresh, sign-out with revocation.
-//! - [`api`]: the one HTTP client pages use ([`api::use_api`]), with retries, timeouts,
-//!   cancellation and typed errors.
+//!   `sessionStorage`, single-flight refresh, sign-out with revocation; its own [`auth::AuthError`].
+//! - [`api`]: the one platform client pages use ([`api::use_api`]), with retries, typed errors
+//!   ([`api::ApiError`]) and the signed-in user.
+//! - [`routes`]: the screens, their paths and labels.
 //! - [`components`]: loading/error/empty states, pager, badges, formatting.
-//! - [`pages`]: one module per screen; [`app`] routes to them.
+//! - [`pages`]: one module per screen; [`shell`] frames them and [`app`] routes to them.
 //!
 //! A screen in a nutshell:
 //! ```ignore
@@ -35,6 +39,8 @@ pub mod auth;
 pub mod browser;
 pub mod components;
 pub mod config;
+pub mod http;
 pub mod pages;
 pub mod panic;
+pub mod routes;
 pub mod shell;

@@ -3,65 +3,25 @@
 
 use std::time::Duration;
 
-use gifting_api::paths;
-use gifting_api::rest::CurrentUser;
 use leptos::prelude::*;
 use leptos_router::components::A;
 use leptos_router::hooks::use_navigate;
 use leptos_router::NavigateOptions;
 
-use crate::api::{use_net_status, ApiClient, ApiError};
-use crate::app::SCREENS;
+use crate::api::{display_name, use_current_user, use_net_status, ApiError};
 use crate::auth::use_auth;
 use crate::browser::now_ms;
 use crate::components::format::amount;
 use crate::components::Badge;
-
-/// `GET /api/v3/me` for the signed-in user, shared by the header and any screen.
-#[derive(Clone, Copy)]
-pub struct CurrentUserResource(pub LocalResource<Result<CurrentUser, ApiError>>);
-
-/// Starts the current-user request, refetched on each sign-in (not on token refreshes).
-/// `api` should live as long as the app.
-pub fn provide_current_user(api: ApiClient) {
-    let auth = use_auth();
-    let signed_in = Memo::new(move |_| auth.is_signed_in());
-    let resource = LocalResource::new(move || {
-        let signed_in = signed_in.get();
-        async move {
-            if !signed_in {
-                return Err(ApiError::Unauthorized);
-            }
-            api.get_json::<CurrentUser>(paths::V3_ME).await
-        }
-    });
-    provide_context(CurrentUserResource(resource));
-}
-
-/// The signed-in user (`/api/v3/me`): who they are, role, balances. Loaded once per sign-in.
-pub fn use_current_user() -> LocalResource<Result<CurrentUser, ApiError>> {
-    use_context::<CurrentUserResource>()
-        .expect("use_current_user() called outside the console's <App/>")
-        .0
-}
-
-/// "First Last", or the email when the platform has no name.
-pub fn display_name(user: &CurrentUser) -> String {
-    let name = format!("{} {}", user.first_name.trim(), user.last_name.trim());
-    let name = name.trim();
-    if name.is_empty() {
-        user.email.clone()
-    } else {
-        name.to_string()
-    }
-}
+use crate::routes;
+use crate::routes::SCREENS;
 
 #[component]
 pub fn Header() -> impl IntoView {
     let auth = use_auth();
     view! {
         <header class="site-header">
-            <a class="brand" href="/">
+            <a class="brand" href=routes::HOME>
                 "Gifting Console"
             </a>
             <Show when=move || auth.is_signed_in()>
@@ -120,7 +80,7 @@ fn SignOutButton() -> impl IntoView {
             auth.sign_out().await;
             set_busy.try_set(false);
             // The next person to sign in in this tab starts from home, not from our last screen.
-            navigate("/", NavigateOptions::default());
+            navigate(routes::HOME, NavigateOptions::default());
         });
     };
     view! {

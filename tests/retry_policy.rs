@@ -1,7 +1,7 @@
 #![cfg(target_arch = "wasm32")]
 //! The request layer's retry policy, run in the browser.
 
-use gifting_console::api::retry::{
+use gifting_console::http::retry::{
     is_retryable, parse_retry_after, Decision, Outcome, RequestKind, RetryPolicy, MAX_TRIES,
 };
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};

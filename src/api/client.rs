@@ -9,15 +9,15 @@ use send_wrapper::SendWrapper;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
-use super::cancel::CancelScope;
 use super::error::ApiError;
-use super::retry::{
-    parse_retry_after, Decision, Outcome, RequestKind, RetryPolicy, REQUEST_TIMEOUT_MS,
-};
 use super::status::NetStatus;
-use super::transport::{send_once, Outgoing, RawResponse, SendError};
 use crate::auth::{Auth, SessionEnd};
 use crate::browser::{navigator_online, now_ms, sleep};
+use crate::http::cancel::CancelScope;
+use crate::http::retry::{
+    parse_retry_after, Decision, Outcome, RequestKind, RetryPolicy, REQUEST_TIMEOUT_MS,
+};
+use crate::http::transport::{send_once, Outgoing, RawResponse, SendError};
 
 /// A successful answer with what pages may need beyond the body.
 #[derive(Clone, Debug, PartialEq)]

@@ -5,6 +5,8 @@ use std::fmt;
 use gifting_api::rest::RestError;
 use gifting_api::scim::ScimError;
 
+use crate::auth::AuthError;
+
 /// A failed platform request. Pages match on it to decide what to offer (e.g. `Scim` with
 /// `scim_type == "uniqueness"` on a form) and show [`ApiError::user_message`] otherwise.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -163,6 +165,16 @@ impl fmt::Display for ApiError {
 }
 
 impl std::error::Error for ApiError {}
+
+impl From<AuthError> for ApiError {
+    fn from(e: AuthError) -> Self {
+        match e {
+            AuthError::SignedOut => ApiError::Unauthorized,
+            AuthError::Unavailable => ApiError::Network,
+            AuthError::Cancelled => ApiError::Cancelled,
+        }
+    }
+}
 
 #[cfg(test)]
 mod tests {

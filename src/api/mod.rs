@@ -9,18 +9,17 @@
 //!
 //! What the layer does for every request: adds the bearer token (refreshed a little before it
 //! expires, single-flight), refreshes once and retries once on a 401, retries reads on network
-//! errors / 5xx / 429 (see [`retry`]), aborts after 15 s, aborts when the screen that asked is
+//! errors / 5xx / 429 (see [`crate::http::retry`]), aborts after 15 s, aborts when the screen that asked is
 //! left, and maps every failure to an [`ApiError`] with a plain [`ApiError::user_message`].
 
-pub mod cancel;
 mod client;
+mod current_user;
 mod error;
-pub mod retry;
 mod status;
-pub(crate) mod transport;
 
-pub use cancel::CancelScope;
+pub use crate::http::cancel::CancelScope;
 pub use client::{ApiClient, ApiResponse};
+pub use current_user::{display_name, provide_current_user, use_current_user, CurrentUserResource};
 pub use error::ApiError;
 pub use status::NetStatus;
 

@@ -5,8 +5,8 @@ use std::time::Duration;
 
 use leptos::prelude::*;
 
-use super::transport::probe;
 use crate::browser::{navigator_online, now_ms, sleep};
+use crate::http::transport::probe;
 
 /// The first look after the platform stopped answering; each next one waits twice as long,
 /// up to [`PROBE_MAX_MS`].

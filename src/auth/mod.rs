@@ -7,6 +7,7 @@
 pub mod flow;
 pub mod refresh;
 pub mod session;
+pub mod tabs;
 pub mod token_endpoint;
 
 use std::rc::Rc;
@@ -15,12 +16,24 @@ use std::sync::Arc;
 use leptos::prelude::*;
 use send_wrapper::SendWrapper;
 
-use crate::api::ApiError;
 use crate::browser::{now_ms, origin};
 use crate::config::Config;
 use flow::{check_callback, CallbackError, CallbackParams};
 use refresh::{RefreshError, RefreshTransport, Refresher};
 use session::{PendingSignIn, Session, SessionStore};
+use tabs::Tabs;
+
+/// Why no token could be had for a request. The platform client ([`crate::api`]) turns it
+/// into its own error.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AuthError {
+    /// Signed out, or the session could not be renewed: only a new sign-in helps.
+    SignedOut,
+    /// The sign-in service did not answer and the token has expired.
+    Unavailable,
+    /// The app that owned the session is gone.
+    Cancelled,
+}
 
 /// Why the tab is signed out, so the sign-in screen can say so.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -38,7 +51,10 @@ pub struct Auth {
     config: StoredValue<Arc<Config>>,
     store: SessionStore,
     refresher: StoredValue<SendWrapper<Refresher>>,
+    tabs: StoredValue<SendWrapper<Tabs>>,
     ended: RwSignal<Option<SessionEnd>>,
+    /// True while a tab without a session asks the open tabs for theirs.
+    joining: RwSignal<bool>,
 }
 
 impl Auth {
@@ -49,7 +65,13 @@ impl Auth {
             let config = for_transport.clone();
             Box::pin(async move { token_endpoint::refresh(&config, &refresh_token).await })
         });
-        Self::with_transport(config, transport)
+        let auth = Self::with_transport(config, transport.clone());
+        let signed_out: Rc<dyn Fn()> = Rc::new(move || auth.end(SessionEnd::SignedOut));
+        let tabs = Tabs::join(auth.store, signed_out);
+        auth.tabs.set_value(SendWrapper::new(tabs.clone()));
+        auth.refresher
+            .set_value(SendWrapper::new(Refresher::new(transport).with_tabs(tabs)));
+        auth
     }
 
     /// As [`Auth::new`], with the refresh request replaced (tests count refreshes with it).
@@ -58,8 +80,34 @@ impl Auth {
             config: StoredValue::new(config),
             store: SessionStore::load(),
             refresher: StoredValue::new(SendWrapper::new(Refresher::new(transport))),
+            tabs: StoredValue::new(SendWrapper::new(Tabs::alone())),
             ended: RwSignal::new(None),
+            joining: RwSignal::new(false),
         }
+    }
+
+    /// Reactive: whether this tab is still asking the open tabs for a session.
+    pub fn joining(&self) -> bool {
+        self.joining.get()
+    }
+
+    /// A tab opened without a session (a link opened in a new tab) takes the session of an
+    /// open tab of this console, if one answers, instead of sending the admin through the
+    /// consent page again.
+    pub async fn join_open_tabs(&self) {
+        let Some(tabs) = self.tabs.try_get_value().map(SendWrapper::take) else {
+            return;
+        };
+        if self.store.current().is_some() || !tabs.is_shared() {
+            return;
+        }
+        self.joining.set(true);
+        if let Some(session) = tabs.ask().await {
+            if self.store.current().is_none() {
+                self.store.set(session);
+            }
+        }
+        self.joining.set(false);
     }
 
     pub fn config(&self) -> Arc<Config> {
@@ -133,11 +181,28 @@ impl Auth {
         Ok(pending.return_to)
     }
 
-    /// Revokes the token, then clears the session whatever the revocation's outcome.
+    /// Ends the grant at the platform, then clears the session whatever the outcome.
+    ///
+    /// Order matters: a refresh in flight is waited for (its new tokens would outlive a
+    /// revocation of the old ones); an expired access token is renewed first (the platform may
+    /// have dropped it, and revoking an unknown token leaves its refresh token alive), and the
+    /// revocation of a live access token ends its refresh token too.
     pub async fn sign_out(&self) {
-        if let Some(session) = self.store.current() {
-            // Best effort: an unreachable platform must not keep the user signed in here.
-            let _ = token_endpoint::revoke(&self.config(), &session.access_token).await;
+        if let Some(refresher) = self.refresher() {
+            refresher.settled().await;
+            if let Some(session) = self.store.current() {
+                let session = if session.is_expired(now_ms()) {
+                    refresher.refresh(self.store).await.unwrap_or(session)
+                } else {
+                    session
+                };
+                // Best effort: an unreachable platform must not keep the user signed in here.
+                let _ = token_endpoint::revoke(&self.config(), &session.access_token).await;
+                // Every tab of this session signs out too.
+                if let Some(tabs) = self.tabs.try_get_value().map(SendWrapper::take) {
+                    tabs.signed_out(&session.refresh_token);
+                }
+            }
         }
         let _ = session::take_pending();
         self.end(SessionEnd::SignedOut);
@@ -151,11 +216,11 @@ impl Auth {
 
     /// A token for the next request, refreshed first when it is about to expire (or joining a
     /// refresh already running).
-    pub(crate) async fn access_token(&self) -> Result<String, ApiError> {
+    pub async fn access_token(&self) -> Result<String, AuthError> {
         let Some(session) = self.store.current() else {
-            return Err(ApiError::Unauthorized);
+            return Err(AuthError::SignedOut);
         };
-        let refresher = self.refresher().ok_or(ApiError::Cancelled)?;
+        let refresher = self.refresher().ok_or(AuthError::Cancelled)?;
         if !session.needs_refresh(now_ms()) && !refresher.is_running() {
             return Ok(session.access_token);
         }
@@ -163,13 +228,15 @@ impl Auth {
             Ok(fresh) => Ok(fresh.access_token),
             Err(RefreshError::Rejected) => {
                 self.end(SessionEnd::Expired);
-                Err(ApiError::Unauthorized)
+                Err(AuthError::SignedOut)
             }
             // The old token may still have a little life in it; the request will tell.
             Err(RefreshError::Unavailable) if !session.is_expired(now_ms()) => {
                 Ok(session.access_token)
             }
-            Err(RefreshError::Unavailable) => Err(ApiError::Network),
+            Err(RefreshError::Unavailable) => Err(AuthError::Unavailable),
+            // Signed out while the refresh ran: the sign-out already recorded why.
+            Err(RefreshError::Dropped) => Err(AuthError::SignedOut),
         }
     }
 
@@ -178,21 +245,22 @@ impl Auth {
     pub(crate) async fn recover_from_unauthorized(
         &self,
         rejected_token: &str,
-    ) -> Result<(), ApiError> {
+    ) -> Result<(), AuthError> {
         let Some(session) = self.store.current() else {
-            return Err(ApiError::Unauthorized);
+            return Err(AuthError::SignedOut);
         };
         if session.access_token != rejected_token {
             return Ok(());
         }
-        let refresher = self.refresher().ok_or(ApiError::Cancelled)?;
+        let refresher = self.refresher().ok_or(AuthError::Cancelled)?;
         match refresher.refresh(self.store).await {
             Ok(_) => Ok(()),
             Err(RefreshError::Rejected) => {
                 self.end(SessionEnd::Expired);
-                Err(ApiError::Unauthorized)
+                Err(AuthError::SignedOut)
             }
-            Err(RefreshError::Unavailable) => Err(ApiError::Network),
+            Err(RefreshError::Unavailable) => Err(AuthError::Unavailable),
+            Err(RefreshError::Dropped) => Err(AuthError::SignedOut),
         }
     }
 }

@@ -17,7 +17,8 @@ use futures::channel::oneshot;
 use gifting_api::oauth::TokenResponse;
 
 use super::session::{Session, SessionStore};
-use crate::browser::now_ms;
+use super::tabs::{with_refresh_lock, Tabs};
+use crate::browser::{now_ms, sleep};
 
 /// Why a refresh did not produce a session.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -27,6 +28,9 @@ pub enum RefreshError {
     Rejected,
     /// No usable answer (network, 5xx). The session is kept: the refresh token may still work.
     Unavailable,
+    /// The session this refresh was for ended while it ran (signed out): its answer was
+    /// dropped, so it can never bring that session back.
+    Dropped,
 }
 
 /// The future a [`RefreshTransport`] returns.
@@ -42,6 +46,7 @@ type Waiters = Vec<oneshot::Sender<Result<Session, RefreshError>>>;
 #[derive(Clone)]
 pub struct Refresher {
     transport: RefreshTransport,
+    tabs: Tabs,
     /// `Some` while a refresh runs: the callers waiting for it.
     in_flight: Rc<RefCell<Option<Waiters>>>,
 }
@@ -50,13 +55,36 @@ impl Refresher {
     pub fn new(transport: RefreshTransport) -> Self {
         Self {
             transport,
+            tabs: Tabs::alone(),
             in_flight: Rc::new(RefCell::new(None)),
         }
+    }
+
+    /// Refreshes in step with the other tabs of this console (see [`super::tabs`]).
+    pub fn with_tabs(mut self, tabs: Tabs) -> Self {
+        self.tabs = tabs;
+        self
     }
 
     /// Whether a refresh is running now.
     pub fn is_running(&self) -> bool {
         self.in_flight.borrow().is_some()
+    }
+
+    /// Returns once no refresh is running (at once if none is): the refresh's new tokens are
+    /// stored by then, so a sign-out that waited here revokes the newest ones.
+    pub async fn settled(&self) {
+        let waiting = {
+            let mut in_flight = self.in_flight.borrow_mut();
+            in_flight.as_mut().map(|waiters| {
+                let (sender, receiver) = oneshot::channel();
+                waiters.push(sender);
+                receiver
+            })
+        };
+        if let Some(receiver) = waiting {
+            let _ = receiver.await;
+        }
     }
 
     /// Refreshes the session in `store`, or joins the refresh already running.
@@ -78,9 +106,10 @@ impl Refresher {
         };
         if start {
             let transport = self.transport.clone();
+            let tabs = self.tabs.clone();
             let in_flight = self.in_flight.clone();
             wasm_bindgen_futures::spawn_local(async move {
-                let result = run_once(&transport, store).await;
+                let result = run_once(transport, tabs, store).await;
                 let waiters = in_flight.borrow_mut().take().unwrap_or_default();
                 for waiter in waiters {
                     let _ = waiter.send(result.clone());
@@ -91,23 +120,57 @@ impl Refresher {
     }
 }
 
+/// One refresh, under the lock every tab of the console shares: a tab that waited for the lock
+/// while another refreshed the same grant has been handed the new tokens by then, and uses
+/// them instead of presenting the spent refresh token.
 async fn run_once(
-    transport: &RefreshTransport,
+    transport: RefreshTransport,
+    tabs: Tabs,
     store: SessionStore,
 ) -> Result<Session, RefreshError> {
     let Some(current) = store.current() else {
         return Err(RefreshError::Rejected);
     };
-    match transport(current.refresh_token.clone()).await {
-        Ok(token) => {
-            let session = Session::from_token_response(&token, now_ms(), &current.scope);
-            store.set(session.clone());
-            Ok(session)
+    let spent = current.refresh_token;
+    let scope = current.scope;
+    with_refresh_lock(async move {
+        if tabs.is_shared() {
+            // The tab that held the lock before broadcast its tokens just before letting go:
+            // give that message a moment to arrive.
+            sleep(ADOPT_GRACE).await;
         }
-        Err(RefreshError::Rejected) => {
-            store.clear();
-            Err(RefreshError::Rejected)
+        let holds = |store: SessionStore| {
+            store
+                .current()
+                .filter(|s| s.refresh_token == spent)
+                .is_some()
+        };
+        if !holds(store) {
+            // Refreshed by another tab (its tokens are ours now), or signed out meanwhile.
+            return store.current().ok_or(RefreshError::Dropped);
         }
-        Err(RefreshError::Unavailable) => Err(RefreshError::Unavailable),
-    }
+        let result = transport(spent.clone()).await;
+        // Only the session that asked may take the answer: after a sign-out (or any other
+        // change of session) meanwhile, storing it would sign the tab in again.
+        if !holds(store) {
+            return Err(RefreshError::Dropped);
+        }
+        match result {
+            Ok(token) => {
+                let session = Session::from_token_response(&token, now_ms(), &scope);
+                store.set(session.clone());
+                tabs.refreshed(&spent, &session);
+                Ok(session)
+            }
+            Err(RefreshError::Rejected) => {
+                store.clear();
+                Err(RefreshError::Rejected)
+            }
+            Err(e) => Err(e),
+        }
+    })
+    .await
 }
+
+/// How long a tab that got the refresh lock waits for the previous holder's broadcast.
+const ADOPT_GRACE: std::time::Duration = std::time::Duration::from_millis(30);

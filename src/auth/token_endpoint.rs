@@ -9,10 +9,10 @@ use gifting_api::paths;
 use gloo_net::http::Method;
 
 use super::refresh::RefreshError;
-use crate::api::cancel::CancelScope;
-use crate::api::retry::REQUEST_TIMEOUT_MS;
-use crate::api::transport::{send_once, Outgoing, SendError};
 use crate::config::Config;
+use crate::http::cancel::CancelScope;
+use crate::http::retry::REQUEST_TIMEOUT_MS;
+use crate::http::transport::{send_once, Outgoing, SendError};
 
 /// Why the token endpoint gave no token.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -4,11 +4,11 @@ use gifting_api::oauth::{SCOPE_MARKETPLACE, SCOPE_SCIM};
 use leptos::prelude::*;
 use leptos_router::components::A;
 
-use crate::app::SCREENS;
+use crate::api::{display_name, use_current_user};
 use crate::auth::use_auth;
 use crate::components::format::amount;
 use crate::components::{Empty, Loaded};
-use crate::shell::{display_name, use_current_user};
+use crate::routes::SCREENS;
 
 #[component]
 pub fn Home() -> impl IntoView {

@@ -166,6 +166,7 @@ describe("the console through the gateway", () => {
       const allowed =
         (request.type === "document" && pathname === "/oauth/authorize") ||
         pathname === "/oauth/consent.css" ||
+        pathname === "/oauth/icon.svg" ||
         pathname.startsWith("/cdn/");
       assert.ok(allowed, `the browser called the platform itself: ${request.method} ${pathname}`);
     }

@@ -126,12 +126,15 @@ export async function startSandbox(extraArgs = []) {
     ...server,
     /** The sandbox's test counters (GET /__sandbox/stats, needs --test-hooks). */
     async stats() {
-      const response = await fetch(`${server.url}/__sandbox/stats`);
+      const response = await fetch(`${server.url}/__sandbox/stats`, { headers: TEST_HOOKS });
       if (!response.ok) throw new Error(`GET /__sandbox/stats: HTTP ${response.status}`);
       return response.json();
     },
   };
 }
+
+/** The header the sandbox's test hooks need (a cross-site form cannot send it). */
+export const TEST_HOOKS = { "X-Sandbox-Test": "1" };
 
 /** A loopback port nothing listens on right now (for a server whose address must be known first). */
 export async function freePort() {
@@ -186,6 +189,14 @@ export function launchBrowser() {
  */
 export async function newPage(browser, contextOptions = {}) {
   const context = await browser.newContext(contextOptions);
+  return openTab(context);
+}
+
+/**
+ * Another tab in the same browser context (shared cookies, separate sessionStorage), recording
+ * errors as `newPage` does.
+ */
+export async function openTab(context) {
   const page = await context.newPage();
   page.errors = [];
   page.on("console", (message) => {

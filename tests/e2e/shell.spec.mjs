@@ -92,6 +92,35 @@ describe("console shell", () => {
     await page.context().close();
   });
 
+  test("index.html carries a no-referrer meta and a meta policy with no plain-http hosts but this machine", async () => {
+    const html = await (await fetch(sandbox.url)).text();
+    assert.match(html, /<meta name="referrer" content="no-referrer"\s*\/?>/);
+    const policy = /<meta http-equiv="Content-Security-Policy" content="([^"]+)"/.exec(html)?.[1];
+    assert.ok(policy, "a meta policy");
+    for (const directive of policy.split(";").map((d) => d.trim())) {
+      const [name, ...sources] = directive.split(/\s+/);
+      for (const source of sources) {
+        assert.ok(!["http:", "*", "'unsafe-inline'"].includes(source), `${name} allows ${source}`);
+        if (source.startsWith("http://")) assert.match(source, /^http:\/\/(127\.0\.0\.1|localhost):\*$/, `${name} ${source}`);
+      }
+      if (name === "form-action") assert.deepEqual(sources, ["'self'"]);
+    }
+  });
+
+  test("a missing file is a 404, never the console; the page names a favicon that exists", async () => {
+    for (const missing of ["/favicon.ico", "/no/such/file.js", "/gifting-console-0123456789abcdef_bg.wasm"]) {
+      const response = await fetch(`${sandbox.url}${missing}`);
+      assert.equal(response.status, 404, missing);
+      assert.doesNotMatch(await response.text(), /<html/i, `${missing} is not answered with the console`);
+    }
+    const html = await (await fetch(sandbox.url)).text();
+    const icon = /<link rel="icon" href="\/([^"]+\.svg)"/.exec(html)?.[1];
+    assert.ok(icon, "index.html names an SVG icon");
+    const response = await fetch(`${sandbox.url}/${icon}`);
+    assert.equal(response.status, 200);
+    assert.match(response.headers.get("content-type") ?? "", /^image\/svg\+xml/);
+  });
+
   test("a config field of the wrong type is named on the config-error screen", async () => {
     // Start from the sandbox's real config so auth_url is the only fault.
     const good = await (await fetch(`${sandbox.url}/config.json`)).json();

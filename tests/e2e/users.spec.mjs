@@ -5,7 +5,7 @@
 
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { launchBrowser, newPage, sessionToken, signIn, startSandbox, unexpectedErrors } from "./harness.mjs";
+import { TEST_HOOKS, launchBrowser, newPage, sessionToken, signIn, startSandbox, unexpectedErrors } from "./harness.mjs";
 
 const VISIBLE = { state: "visible", timeout: 15_000 };
 const SCIM = "/api/scim/v2/Users";
@@ -379,7 +379,7 @@ describe("users (SCIM)", () => {
     await select(nine.map((u) => u.userName));
     await page.getByTestId("bulk-count").getByText("9 users selected").waitFor(VISIBLE);
     // The user disappears between selection and the change.
-    const removed = await fetch(`${sandbox.url}/__sandbox/users/${doomed.id}/delete`, { method: "POST" });
+    const removed = await fetch(`${sandbox.url}/__sandbox/users/${doomed.id}/delete`, { method: "POST", headers: TEST_HOOKS });
     assert.equal(removed.status, 204);
 
     // Slow the PUTs a little so progress and the cap on requests in flight show.

@@ -6,8 +6,8 @@
 //! relay ([`oauth`]) that adds the client secret the browser must never hold, and the API
 //! relay ([`api`]). It keeps no session and no token, so replicas need nothing in common.
 //!
-//! The layers point one way: [`config`] → [`state`] → [`upstream`] and [`log`] → the areas
-//! ([`ops`], [`oauth`], [`api`]) → [`app`].
+//! The layers point one way: [`config`] → [`log`] → [`state`] → [`upstream`] → the areas
+//! ([`ops`], [`oauth`], [`api`]) → [`app`] (`scripts/check-layers.mjs` checks it).
 
 pub mod api;
 pub mod config;
@@ -46,7 +46,7 @@ pub fn app(gw: Shared) -> Router {
         .merge(site);
     gifting_web::security::with_security_headers(router, config.tls)
         .layer(CatchPanicLayer::custom(panic_response))
-        .layer(from_fn_with_state(gw.clone(), log::request_log))
+        .layer(from_fn_with_state(gw.log.clone(), log::request_log))
         .with_state(gw)
 }
 

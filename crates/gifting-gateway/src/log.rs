@@ -14,8 +14,6 @@ use gifting_api::paths;
 use rand::RngCore as _;
 use serde::Serialize;
 
-use crate::state::Shared;
-
 pub const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 
 /// Where log lines go: stderr, or memory (tests read what was logged).
@@ -102,7 +100,8 @@ fn new_request_id() -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-pub async fn request_log(State(gw): State<Shared>, mut req: Request, next: Next) -> Response {
+/// The request log, as middleware with the sink as its state.
+pub async fn request_log(State(log): State<LogSink>, mut req: Request, next: Next) -> Response {
     let start = Instant::now();
     let id = new_request_id();
     let method = req.method().clone();
@@ -114,7 +113,7 @@ pub async fn request_log(State(gw): State<Shared>, mut req: Request, next: Next)
     }
     let status = res.status().as_u16();
     let level = if status >= 500 { "warn" } else { "info" };
-    gw.log.write(&Line {
+    log.write(&Line {
         ts_ms: now_ms(),
         level,
         request_id: &id,

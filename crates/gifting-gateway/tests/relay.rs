@@ -81,18 +81,6 @@ async fn sign_in_refresh_and_revoke_through_the_relay() {
     assert_eq!(refreshed.status(), StatusCode::OK);
     let t2: TokenResponse = refreshed.json().await.unwrap();
     assert_ne!(t2.refresh_token, t.refresh_token);
-    // The platform's refusal comes back as it is: a used refresh token is invalid_grant.
-    let reused = g
-        .token_form(&[
-            ("grant_type", "refresh_token"),
-            ("refresh_token", &t.refresh_token),
-        ])
-        .await;
-    assert_eq!(reused.status(), StatusCode::BAD_REQUEST);
-    assert_eq!(
-        reused.json::<OAuthError>().await.unwrap().error,
-        "invalid_grant"
-    );
 
     // Revocation as the console sends it: its public Basic credentials, token in the query.
     let revoked = g
@@ -111,6 +99,18 @@ async fn sign_in_refresh_and_revoke_through_the_relay() {
     let stats = s.stats().await;
     assert_eq!(stats["token_refreshes"], 1);
     assert_eq!(stats["tokens_revoked"], 1);
+    // The platform's refusal comes back as it is: a used refresh token is invalid_grant.
+    let reused = g
+        .token_form(&[
+            ("grant_type", "refresh_token"),
+            ("refresh_token", &t.refresh_token),
+        ])
+        .await;
+    assert_eq!(reused.status(), StatusCode::BAD_REQUEST);
+    assert_eq!(
+        reused.json::<OAuthError>().await.unwrap().error,
+        "invalid_grant"
+    );
 }
 
 #[tokio::test]

@@ -7,8 +7,8 @@ use axum::response::{IntoResponse, Response};
 use gifting_api::Role;
 
 use crate::errors::{ApiError, ScimFailure};
-use crate::oauth::scope::Scopes;
 use crate::state::Shared;
+use crate::stores::scope::Scopes;
 
 /// Who is calling, put into the request by [`require_bearer`].
 #[derive(Debug, Clone)]

@@ -13,7 +13,7 @@ use axum::Router;
 use sha2::{Digest, Sha256};
 
 use crate::data::catalog::ProductRecord;
-use crate::oauth::page::escape;
+use crate::html::escape;
 use crate::state::Shared;
 
 pub fn router() -> Router<Shared> {

@@ -20,11 +20,11 @@ pub struct Config {
     pub static_dir: Option<PathBuf>,
 
     /// Lifetime of access tokens in seconds (`expires_in`).
-    #[arg(long, default_value_t = 7200, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, default_value_t = 7200, value_parser = clap::value_parser!(u64).range(1..=MAX_TTL_SECS))]
     pub token_ttl: u64,
 
     /// Lifetime of authorization codes in seconds.
-    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=3600))]
     pub code_ttl: u64,
 
     /// Seed of the generated data (same seed, same data) and of the fault dice.
@@ -37,7 +37,7 @@ pub struct Config {
     pub redirect_uris: Vec<String>,
 
     /// An origin allowed to call the API from a browser (CORS and CSP connect-src; repeatable).
-    #[arg(long = "allow-origin", value_name = "ORIGIN")]
+    #[arg(long = "allow-origin", value_name = "ORIGIN", value_parser = parse_origin)]
     pub allow_origins: Vec<String>,
 
     /// Share of /api requests (0.0..=1.0) answered with a random fault: 500, 503, 429 or a
@@ -46,7 +46,7 @@ pub struct Config {
     pub fault_rate: f64,
 
     /// Delay each /api response by a random 0..=N milliseconds.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u64).range(0..=60_000))]
     pub latency_ms: u64,
 
     /// Allow N /api requests per second per token; the rest get 429 (0 = no limit).
@@ -63,8 +63,40 @@ pub struct Config {
     pub require_client_secret: bool,
 
     /// Largest accepted request body in bytes; bigger ones get 413.
-    #[arg(long, default_value_t = 64 * 1024)]
+    #[arg(long, default_value_t = 64 * 1024, value_parser = parse_body_limit)]
     pub body_limit: usize,
+}
+
+/// The longest token lifetime accepted (30 days): far beyond any test, far below an overflow.
+pub const MAX_TTL_SECS: u64 = 30 * 24 * 3600;
+
+/// `http(s)://host[:port]`: what a browser sends as `Origin`, and what the CSP can name.
+fn parse_origin(s: &str) -> Result<String, String> {
+    let origin = s.trim().trim_end_matches('/');
+    let (scheme, rest) = origin
+        .split_once("://")
+        .ok_or("must be an origin such as http://localhost:3000")?;
+    let host_ok = !rest.is_empty()
+        && rest
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-.:[]".contains(&b));
+    if !matches!(scheme, "http" | "https") || !host_ok {
+        return Err(
+            "must be an origin such as http://localhost:3000 (no path, no wildcard)".into(),
+        );
+    }
+    Ok(origin.to_owned())
+}
+
+fn parse_body_limit(s: &str) -> Result<usize, String> {
+    let v: usize = s
+        .parse()
+        .map_err(|_| format!("`{s}` is not a number of bytes"))?;
+    if (1..=16 * 1024 * 1024).contains(&v) {
+        Ok(v)
+    } else {
+        Err("must be between 1 and 16777216 bytes".into())
+    }
 }
 
 fn parse_rate(s: &str) -> Result<f64, String> {
@@ -137,8 +169,33 @@ mod tests {
     }
 
     #[test]
-    fn refuses_fault_rate_out_of_range() {
-        assert!(Config::try_parse_from(["gifting-sandbox", "--fault-rate", "1.5"]).is_err());
-        assert!(Config::try_parse_from(["gifting-sandbox", "--token-ttl", "0"]).is_err());
+    fn refuses_values_out_of_range_with_the_flag_named() {
+        for (flag, value) in [
+            ("--fault-rate", "1.5"),
+            ("--token-ttl", "0"),
+            // Would overflow the clock at the first sign-in.
+            ("--token-ttl", "18446744073709551615"),
+            ("--code-ttl", "99999999999"),
+            ("--latency-ms", "86400000"),
+            ("--body-limit", "0"),
+            ("--allow-origin", "*"),
+            ("--allow-origin", "http://a.example/path"),
+            ("--allow-origin", "http://a.example; script-src *"),
+            ("--allow-origin", "javascript:alert(1)"),
+        ] {
+            let err = Config::try_parse_from(["gifting-sandbox", flag, value])
+                .expect_err(value)
+                .to_string();
+            assert!(err.contains(flag), "{flag} {value}: {err}");
+        }
+        let ok = Config::try_parse_from([
+            "gifting-sandbox",
+            "--allow-origin",
+            "http://localhost:3000/",
+            "--token-ttl",
+            "2592000",
+        ])
+        .expect("valid flags");
+        assert_eq!(ok.allow_origins, ["http://localhost:3000"]);
     }
 }

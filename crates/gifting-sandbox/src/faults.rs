@@ -19,10 +19,6 @@ use crate::state::{Shared, Stats};
 #[derive(Debug, Clone, Copy)]
 pub struct DropConnection;
 
-/// The platform's throttle: fixed one-second windows per token (keyed by the token's digest,
-/// so the limiter's table never holds a usable token).
-pub type RateLimiter = gifting_web::limit::RateLimiter<[u8; 32]>;
-
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Fault {
     ServerError,

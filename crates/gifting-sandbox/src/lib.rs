@@ -13,12 +13,14 @@ pub mod extract;
 pub mod faults;
 pub mod hooks;
 pub mod host;
+pub mod html;
 pub mod marketplace;
 pub mod oauth;
 pub mod scim;
 pub mod server;
 pub mod state;
 pub mod static_files;
+pub mod stores;
 pub mod v3;
 
 pub use gifting_web::errors;

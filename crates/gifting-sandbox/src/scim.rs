@@ -18,8 +18,8 @@ use crate::data::people::UserRecord;
 use crate::errors::{ScimFailure, SCIM_CONTENT_TYPE};
 use crate::extract::{ScimJson, ScimPath};
 use crate::host::origin;
-use crate::oauth::store::random_secret;
 use crate::state::{Db, Shared};
+use crate::stores::oauth::random_secret;
 use crate::v3::int_param;
 
 /// Longest given or family name accepted (the seeded 200-character word fits).
@@ -271,6 +271,10 @@ async fn replace(
     }
     let user = user.clone();
     let view = to_scim(db, &user);
+    if !user.active {
+        // A deactivated user's sessions end now, not when their tokens expire.
+        world.oauth.revoke_user(key);
+    }
     drop(world);
     Ok(scim_json(StatusCode::OK, &headers, &view))
 }

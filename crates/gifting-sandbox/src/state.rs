@@ -17,8 +17,11 @@ use crate::config::Config;
 use crate::data::catalog::ProductRecord;
 use crate::data::people::UserRecord;
 use crate::data::{self, prng::SplitMix64};
-use crate::faults::RateLimiter;
-use crate::oauth::store::OAuthStore;
+use crate::stores::oauth::OAuthStore;
+
+/// The platform's throttle: fixed one-second windows per token (keyed by the token's digest,
+/// so the limiter's table never holds a usable token).
+pub type RateLimiter = gifting_web::limit::RateLimiter<[u8; 32]>;
 
 pub const CLIENT_ID: &str = "gifting-console";
 pub const CLIENT_SECRET: &str = "sandbox-secret";
@@ -83,6 +86,8 @@ pub struct World {
 pub struct Stats {
     pub token_refreshes: AtomicU64,
     pub token_refresh_failures: AtomicU64,
+    /// Spent refresh tokens presented again (each ended its grant).
+    pub refresh_token_reuse: AtomicU64,
     pub authorization_codes_issued: AtomicU64,
     pub authorization_codes_exchanged: AtomicU64,
     pub revocations: AtomicU64,
@@ -96,6 +101,7 @@ pub struct Stats {
 pub struct StatsSnapshot {
     pub token_refreshes: u64,
     pub token_refresh_failures: u64,
+    pub refresh_token_reuse: u64,
     pub authorization_codes_issued: u64,
     pub authorization_codes_exchanged: u64,
     /// Same as `authorization_codes_exchanged`, under the name the team guide uses.
@@ -117,6 +123,7 @@ impl Stats {
         StatsSnapshot {
             token_refreshes: get(&self.token_refreshes),
             token_refresh_failures: get(&self.token_refresh_failures),
+            refresh_token_reuse: get(&self.refresh_token_reuse),
             authorization_codes_issued: get(&self.authorization_codes_issued),
             authorization_codes_exchanged: get(&self.authorization_codes_exchanged),
             token_codes: get(&self.authorization_codes_exchanged),

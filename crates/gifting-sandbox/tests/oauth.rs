@@ -2,7 +2,9 @@
 
 mod common;
 
-use common::{assert_oauth_error, assert_rest_error, query_param, start, start_with, VERIFIER};
+use common::{
+    assert_oauth_error, assert_rest_error, query_param, start, start_with, Proof, VERIFIER,
+};
 use gifting_api::oauth::{basic_auth_header, code_challenge_s256, TokenResponse};
 use gifting_sandbox::{CLIENT_ID, CLIENT_SECRET};
 use reqwest::StatusCode;
@@ -134,19 +136,7 @@ async fn full_life_cycle_with_client_secret() {
 async fn refresh_rotates_and_old_refresh_tokens_are_dead() {
     let s = start().await;
     let t = s.sign_in("admin@example.com", "scim").await;
-    let refresh = |rt: String| {
-        let s = &s;
-        async move {
-            s.token_form(&[
-                ("grant_type", "refresh_token"),
-                ("refresh_token", &rt),
-                ("client_id", CLIENT_ID),
-                ("client_secret", CLIENT_SECRET),
-            ])
-            .await
-        }
-    };
-    let res = refresh(t.refresh_token.clone()).await;
+    let res = s.refresh(&t.refresh_token, Proof::Secret).await;
     assert_eq!(res.status(), StatusCode::OK);
     assert_eq!(res.headers()["cache-control"], "no-store");
     let t2: TokenResponse = res.json().await.unwrap();
@@ -154,10 +144,19 @@ async fn refresh_rotates_and_old_refresh_tokens_are_dead() {
     assert_ne!(t2.refresh_token, t.refresh_token);
     assert_eq!(t2.scope, "scim");
     let _: gifting_api::rest::CurrentUser = s.get_ok("/api/v3/me", &t2.access_token).await;
-    let reused = refresh(t.refresh_token.clone()).await;
+    let reused = s.refresh(&t.refresh_token, Proof::Secret).await;
     assert_oauth_error(reused, StatusCode::BAD_REQUEST, "invalid_grant").await;
+    // A reuse (a stolen copy, say) ends the whole grant: the newest tokens die with it.
+    assert_eq!(
+        s.get("/api/v3/me", &t2.access_token).await.status(),
+        StatusCode::UNAUTHORIZED
+    );
+    let newest = s.refresh(&t2.refresh_token, Proof::Secret).await;
+    assert_oauth_error(newest, StatusCode::BAD_REQUEST, "invalid_grant").await;
     let stats = s.stats().await;
     assert_eq!(stats["token_refreshes"], 1);
+    assert_eq!(stats["refresh_token_reuse"], 1);
+    assert_eq!(stats["live_grants"], 0);
     assert_eq!(stats["authorization_codes_exchanged"], 1);
 }
 
@@ -182,14 +181,7 @@ async fn revocation_with_basic_auth_then_401_and_dead_refresh() {
         "Bearer error=\"invalid_token\""
     );
     assert_rest_error(res, StatusCode::UNAUTHORIZED).await;
-    let refresh = s
-        .token_form(&[
-            ("grant_type", "refresh_token"),
-            ("refresh_token", &t.refresh_token),
-            ("client_id", CLIENT_ID),
-            ("client_secret", CLIENT_SECRET),
-        ])
-        .await;
+    let refresh = s.refresh(&t.refresh_token, Proof::Secret).await;
     assert_oauth_error(refresh, StatusCode::BAD_REQUEST, "invalid_grant").await;
     // Unknown tokens: still 200 (RFC 7009).
     let res = s
@@ -290,39 +282,16 @@ async fn public_client_pkce_sign_in_refresh_and_revoke() {
 async fn pkce_bad_or_missing_verifier_is_invalid_grant() {
     let s = start().await;
     let challenge = code_challenge_s256(VERIFIER);
-    let redirect = s.redirect_uri();
     let code = s.code("admin@example.com", "scim", Some(&challenge)).await;
     let wrong_verifier = "x".repeat(43);
-    let bad = s
-        .token_form(&[
-            ("grant_type", "authorization_code"),
-            ("code", &code),
-            ("redirect_uri", &redirect),
-            ("client_id", CLIENT_ID),
-            ("code_verifier", &wrong_verifier),
-        ])
-        .await;
+    let bad = s.exchange(&code, Proof::Verifier(&wrong_verifier)).await;
     assert_oauth_error(bad, StatusCode::BAD_REQUEST, "invalid_grant").await;
     let code = s.code("admin@example.com", "scim", Some(&challenge)).await;
-    let missing = s
-        .token_form(&[
-            ("grant_type", "authorization_code"),
-            ("code", &code),
-            ("redirect_uri", &redirect),
-            ("client_id", CLIENT_ID),
-        ])
-        .await;
+    let missing = s.exchange(&code, Proof::Nothing).await;
     assert_oauth_error(missing, StatusCode::BAD_REQUEST, "invalid_grant").await;
     // A public client without PKCE cannot redeem a code at all.
     let code = s.code("admin@example.com", "scim", None).await;
-    let public = s
-        .token_form(&[
-            ("grant_type", "authorization_code"),
-            ("code", &code),
-            ("redirect_uri", &redirect),
-            ("client_id", CLIENT_ID),
-        ])
-        .await;
+    let public = s.exchange(&code, Proof::Nothing).await;
     assert_oauth_error(public, StatusCode::UNAUTHORIZED, "invalid_client").await;
 }
 
@@ -387,61 +356,59 @@ async fn token_endpoint_errors() {
                 .unwrap()
         }
     };
-    let mut wrong_secret = base(&code);
-    wrong_secret[4].1 = "nope".into();
-    assert_oauth_error(
-        send(wrong_secret).await,
-        StatusCode::UNAUTHORIZED,
-        "invalid_client",
-    )
-    .await;
-    let mut wrong_client = base(&code);
-    wrong_client[3].1 = "someone-else".into();
-    assert_oauth_error(
-        send(wrong_client).await,
-        StatusCode::UNAUTHORIZED,
-        "invalid_client",
-    )
-    .await;
-    let mut wrong_redirect = base(&code);
-    wrong_redirect[2].1 = format!("{}/elsewhere", s.url);
-    assert_oauth_error(
-        send(wrong_redirect).await,
-        StatusCode::BAD_REQUEST,
-        "invalid_grant",
-    )
-    .await;
-    let unknown = base("not-a-code");
-    assert_oauth_error(
-        send(unknown).await,
-        StatusCode::BAD_REQUEST,
-        "invalid_grant",
-    )
-    .await;
-    let mut no_code = base(&code);
-    no_code.remove(1);
-    assert_oauth_error(
-        send(no_code).await,
-        StatusCode::BAD_REQUEST,
-        "invalid_request",
-    )
-    .await;
-    let mut grant = base(&code);
-    grant[0].1 = "password".into();
-    assert_oauth_error(
-        send(grant).await,
-        StatusCode::BAD_REQUEST,
-        "unsupported_grant_type",
-    )
-    .await;
-    let mut no_grant = base(&code);
-    no_grant.remove(0);
-    assert_oauth_error(
-        send(no_grant).await,
-        StatusCode::BAD_REQUEST,
-        "invalid_request",
-    )
-    .await;
+    // Each case changes one field of a good exchange (or drops it) and names the refusal.
+    let unknown_code = "not-a-code".to_owned();
+    let elsewhere = format!("{}/elsewhere", s.url);
+    let cases: [(&str, Option<&str>, StatusCode, &str); 7] = [
+        (
+            "client_secret",
+            Some("nope"),
+            StatusCode::UNAUTHORIZED,
+            "invalid_client",
+        ),
+        (
+            "client_id",
+            Some("someone-else"),
+            StatusCode::UNAUTHORIZED,
+            "invalid_client",
+        ),
+        (
+            "redirect_uri",
+            Some(&elsewhere),
+            StatusCode::BAD_REQUEST,
+            "invalid_grant",
+        ),
+        (
+            "code",
+            Some(&unknown_code),
+            StatusCode::BAD_REQUEST,
+            "invalid_grant",
+        ),
+        ("code", None, StatusCode::BAD_REQUEST, "invalid_request"),
+        (
+            "grant_type",
+            Some("password"),
+            StatusCode::BAD_REQUEST,
+            "unsupported_grant_type",
+        ),
+        (
+            "grant_type",
+            None,
+            StatusCode::BAD_REQUEST,
+            "invalid_request",
+        ),
+    ];
+    for (field, value, status, error) in cases {
+        let mut form = base(&code);
+        match value {
+            Some(v) => form
+                .iter_mut()
+                .filter(|(k, _)| *k == field)
+                .for_each(|(_, old)| *old = v.to_owned()),
+            None => form.retain(|(k, _)| *k != field),
+        }
+        assert_oauth_error(send(form).await, status, error).await;
+    }
     // Malformed bodies: broken JSON, wrong JSON types.
     let res = s
         .http
@@ -469,16 +436,7 @@ async fn codes_expire() {
     let s = start_with(|c| c.code_ttl = 1).await;
     let code = s.code("admin@example.com", "scim", None).await;
     tokio::time::sleep(std::time::Duration::from_millis(1100)).await;
-    let redirect = s.redirect_uri();
-    let res = s
-        .token_form(&[
-            ("grant_type", "authorization_code"),
-            ("code", &code),
-            ("redirect_uri", &redirect),
-            ("client_id", CLIENT_ID),
-            ("client_secret", CLIENT_SECRET),
-        ])
-        .await;
+    let res = s.exchange(&code, Proof::Secret).await;
     assert_oauth_error(res, StatusCode::BAD_REQUEST, "invalid_grant").await;
 }
 
@@ -627,19 +585,7 @@ async fn scope_omitted_means_scim_and_unknown_user_is_asked_again() {
     q.retain(|(k, _)| k != "scope");
     let location = s.consent(&q, "sender@example.com", "allow").await;
     let code = query_param(&location, "code").unwrap();
-    let redirect = s.redirect_uri();
-    let t: TokenResponse = s
-        .token_form(&[
-            ("grant_type", "authorization_code"),
-            ("code", &code),
-            ("redirect_uri", &redirect),
-            ("client_id", CLIENT_ID),
-            ("client_secret", CLIENT_SECRET),
-        ])
-        .await
-        .json()
-        .await
-        .unwrap();
+    let t: TokenResponse = s.exchange(&code, Proof::Secret).await.json().await.unwrap();
     assert_eq!(t.scope, "scim");
     let mut form = s.authorize_query("scim", None);
     form.push(("user".into(), "nobody@example.com".into()));
@@ -668,33 +614,26 @@ async fn require_client_secret_refuses_pkce_alone_as_the_platform_does() {
     let s = start_with(|c| c.require_client_secret = true).await;
     let challenge = code_challenge_s256(VERIFIER);
     let code = s.code("admin@example.com", "scim", Some(&challenge)).await;
-    let redirect = s.redirect_uri();
-    let pkce_only = [
-        ("grant_type", "authorization_code"),
-        ("code", code.as_str()),
-        ("redirect_uri", redirect.as_str()),
-        ("client_id", CLIENT_ID),
-        ("code_verifier", VERIFIER),
-    ];
-    let res = s.token_form(&pkce_only).await;
+    let res = s.exchange(&code, Proof::Verifier(VERIFIER)).await;
     assert_eq!(
         res.headers()["www-authenticate"],
         "Basic realm=\"gifting-sandbox\""
     );
     assert_oauth_error(res, StatusCode::UNAUTHORIZED, "invalid_client").await;
     // The refused request did not spend the code: with the secret and the verifier it works.
-    let mut with_secret = pkce_only.to_vec();
-    with_secret.push(("client_secret", CLIENT_SECRET));
-    let res = s.token_form(&with_secret).await;
+    let redirect = s.redirect_uri();
+    let both = [
+        ("grant_type", "authorization_code"),
+        ("code", code.as_str()),
+        ("redirect_uri", redirect.as_str()),
+        ("client_id", CLIENT_ID),
+        ("code_verifier", VERIFIER),
+        ("client_secret", CLIENT_SECRET),
+    ];
+    let res = s.token_form(&both).await;
     assert_eq!(res.status(), StatusCode::OK);
     let t: TokenResponse = res.json().await.unwrap();
-    let res = s
-        .token_form(&[
-            ("grant_type", "refresh_token"),
-            ("refresh_token", &t.refresh_token),
-            ("client_id", CLIENT_ID),
-        ])
-        .await;
+    let res = s.refresh(&t.refresh_token, Proof::Nothing).await;
     assert_oauth_error(res, StatusCode::UNAUTHORIZED, "invalid_client").await;
     let public_revoke = s
         .http

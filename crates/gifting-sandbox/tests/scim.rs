@@ -348,9 +348,21 @@ async fn scope_and_role_refusals() {
 async fn deleted_user_makes_put_404_mid_bulk_change() {
     let s = start().await;
     let t = s.admin().await;
+    // Without the test header (as a cross-site form would post it) nothing is deleted.
+    let forged = s
+        .http
+        .post(s.at("/__sandbox/users/1005/delete"))
+        .header("content-type", "application/x-www-form-urlencoded")
+        .send()
+        .await
+        .unwrap();
+    common::assert_rest_error(forged, StatusCode::FORBIDDEN).await;
+    let unchanged = s.get(&format!("{USERS}/1005"), &t).await;
+    assert_eq!(unchanged.status(), StatusCode::OK);
     let del = s
         .http
         .post(s.at("/__sandbox/users/1005/delete"))
+        .header("x-sandbox-test", "1")
         .send()
         .await
         .unwrap();
@@ -367,6 +379,7 @@ async fn deleted_user_makes_put_404_mid_bulk_change() {
     let again = s
         .http
         .post(s.at("/__sandbox/users/1005/delete"))
+        .header("x-sandbox-test", "1")
         .send()
         .await
         .unwrap();
@@ -408,4 +421,44 @@ async fn concurrent_creates_of_one_user_name_yield_exactly_one() {
             .count(),
         15
     );
+}
+
+#[tokio::test]
+async fn deactivating_a_user_ends_their_sessions() {
+    let s = start().await;
+    let admin = s.admin().await;
+    let sender = s.sign_in("sender@example.com", "scim").await;
+    assert_eq!(
+        s.get("/api/v3/me", &sender.access_token).await.status(),
+        StatusCode::OK
+    );
+    let list: ListResponse = s
+        .get_ok(
+            "/api/scim/v2/Users?filter=userName%20eq%20%22sender%40example.com%22",
+            &admin,
+        )
+        .await;
+    let id = &list.resources[0].id;
+    let set_active = |active: bool| {
+        s.http
+            .put(s.at(&format!("/api/scim/v2/Users/{id}")))
+            .bearer_auth(&admin)
+            .json(&ReplaceUser {
+                active: Some(active),
+                ..Default::default()
+            })
+            .send()
+    };
+    assert_eq!(set_active(false).await.unwrap().status(), StatusCode::OK);
+    assert_eq!(set_active(true).await.unwrap().status(), StatusCode::OK);
+    // Active again, but the sessions from before the deactivation stay ended.
+    assert_eq!(
+        s.get("/api/v3/me", &sender.access_token).await.status(),
+        StatusCode::UNAUTHORIZED
+    );
+    let refresh = s
+        .refresh(&sender.refresh_token, common::Proof::Secret)
+        .await;
+    common::assert_oauth_error(refresh, StatusCode::BAD_REQUEST, "invalid_grant").await;
+    assert_eq!(s.get("/api/v3/me", &admin).await.status(), StatusCode::OK);
 }

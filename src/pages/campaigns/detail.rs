@@ -12,6 +12,7 @@ use super::display::{delivery_label, price_text};
 use crate::api::{use_api, ApiError};
 use crate::components::format::{amount, date_time};
 use crate::components::{ErrorPanel, Loading};
+use crate::routes;
 
 #[component]
 pub fn CampaignPage() -> impl IntoView {
@@ -36,7 +37,7 @@ pub fn CampaignPage() -> impl IntoView {
     let retry = Callback::new(move |()| touch.refetch());
     view! {
         <p class="breadcrumb">
-            <a href="/campaigns">"← All campaigns"</a>
+            <a href=routes::CAMPAIGNS>"← All campaigns"</a>
         </p>
         <Suspense fallback=|| view! { <Loading /> }>
             {move || Suspend::new(async move {
@@ -147,7 +148,7 @@ fn CampaignFacts(campaign: Campaign) -> impl IntoView {
             </dd>
         </dl>
         <p>
-            <a href=format!("/sends?campaign={id}")>"Loaded sends from this campaign"</a>
+            <a href=format!("{}?campaign={id}", routes::SENDS)>"Loaded sends from this campaign"</a>
         </p>
     }
 }

@@ -14,6 +14,7 @@ use crate::components::country_codes::CountryCodes;
 use crate::components::format::date;
 use crate::components::query_href::href_with_first_page;
 use crate::components::{use_page_query, Empty, Loaded, Pager};
+use crate::routes;
 
 #[component]
 pub fn CampaignsPage() -> impl IntoView {
@@ -141,7 +142,7 @@ fn CampaignsTable(campaigns: Vec<Campaign>) -> impl IntoView {
             view! {
                 <tr data-campaign-id=c.id.to_string() data-delivery=c.delivery_type.as_str().to_string()>
                     <th scope="row">
-                        <a href=format!("/campaigns/{}", c.id)>{c.name}</a>
+                        <a href=routes::campaign(c.id)>{c.name}</a>
                     </th>
                     <td>{delivery_label(&c.delivery_type)}</td>
                     <td>{price}</td>

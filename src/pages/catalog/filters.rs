@@ -14,6 +14,7 @@ use leptos_router::NavigateOptions;
 
 use super::price::{validate_prices, PriceErrors};
 use super::url::{catalog_href, UrlFilters};
+use crate::routes;
 
 #[component]
 pub fn CatalogFilters(
@@ -89,7 +90,7 @@ pub fn CatalogFilters(
         });
         apply();
     };
-    let any_filter = move || url.with(|u| catalog_href(&u.query) != "/catalog");
+    let any_filter = move || url.with(|u| catalog_href(&u.query) != routes::CATALOG);
 
     let price_field = move |id: &'static str,
                             label: &'static str,
@@ -140,7 +141,7 @@ pub fn CatalogFilters(
                     "Apply filters"
                 </button>
                 <Show when=any_filter>
-                    <a class="button button--secondary" href="/catalog">
+                    <a class="button button--secondary" href=routes::CATALOG>
                         "Clear all filters"
                     </a>
                 </Show>

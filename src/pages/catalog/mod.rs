@@ -20,9 +20,9 @@ pub mod sentinel;
 pub mod store;
 pub mod url;
 
+use crate::routes::pattern;
 use leptos::prelude::*;
 use leptos_router::components::{ParentRoute, Route};
-use leptos_router::path;
 
 pub use detail::ProductDetail;
 pub use screen::CatalogScreen;
@@ -32,9 +32,9 @@ pub use screen::CatalogScreen;
 #[component(transparent)]
 pub fn CatalogRoutes() -> impl leptos_router::MatchNestedRoutes + Clone {
     view! {
-        <ParentRoute path=path!("/catalog") view=CatalogScreen>
-            <Route path=path!("") view=|| () />
-            <Route path=path!(":id") view=ProductDetail />
+        <ParentRoute path=pattern::catalog() view=CatalogScreen>
+            <Route path=pattern::catalog_grid() view=|| () />
+            <Route path=pattern::product() view=ProductDetail />
         </ParentRoute>
     }
     .into_inner()

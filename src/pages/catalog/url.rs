@@ -5,9 +5,10 @@
 //! from the first page of the same filters.
 
 use gifting_api::marketplace::ProductsQuery;
-use gifting_api::query::{encode_component, parse_pairs};
+use gifting_api::query::parse_pairs;
 
 use super::price::{validate_prices, PriceErrors};
+use crate::routes;
 
 /// The filters read from an address, with what was wrong in it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -101,16 +102,12 @@ pub fn filters_query_string(filters: &ProductsQuery) -> String {
 
 /// `/catalog?…` for these filters.
 pub fn catalog_href(filters: &ProductsQuery) -> String {
-    format!("/catalog{}", filters_query_string(filters))
+    format!("{}{}", routes::CATALOG, filters_query_string(filters))
 }
 
 /// `/catalog/{id}?…`: a product, opened over the grid of the same filters.
 pub fn product_href(id: &str, filters: &ProductsQuery) -> String {
-    format!(
-        "/catalog/{}{}",
-        encode_component(id),
-        filters_query_string(filters)
-    )
+    format!("{}{}", routes::product(id), filters_query_string(filters))
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@ use leptos::prelude::*;
 
 use crate::components::format::{date_time, money};
 use crate::components::{Badge, Tone};
+use crate::routes;
 
 /// The colour family of a status group (the badge's text always says the status itself).
 pub fn tone(group: StatusGroup) -> Tone {
@@ -121,7 +122,7 @@ fn SendRow(send: Send) -> impl IntoView {
                 <span class="cell-stack__sub">{sender.team_name}</span>
             </td>
             <td>
-                <a href=format!("/campaigns/{}", touch.id)>{touch.name}</a>
+                <a href=routes::campaign(touch.id)>{touch.name}</a>
             </td>
             <td class="cell-stack">
                 <span class="cell-stack__main">{kind.to_string()}</span>

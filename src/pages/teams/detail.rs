@@ -10,6 +10,7 @@ use super::groups::{fetch_all_groups, name_of};
 use crate::api::{use_api, ApiError};
 use crate::components::format;
 use crate::components::{Badge, Empty, ErrorPanel, Loading, Tone};
+use crate::routes;
 
 #[component]
 pub fn TeamPage() -> impl IntoView {
@@ -44,7 +45,7 @@ pub fn TeamPage() -> impl IntoView {
     view! {
         <section class="team" aria-labelledby="team-heading">
             <p class="breadcrumb">
-                <a href="/teams">"Teams"</a>
+                <a href=routes::TEAMS>"Teams"</a>
             </p>
             <h1 id="team-heading">
                 {move || match team_name() {
@@ -75,7 +76,7 @@ fn TeamNotFound(message: String) -> impl IntoView {
         <div class="not-found" role="alert" data-testid="team-not-found">
             <p class="not-found__message">{message}</p>
             <p>
-                <a href="/teams">"Back to the teams"</a>
+                <a href=routes::TEAMS>"Back to the teams"</a>
             </p>
         </div>
     }

@@ -10,6 +10,7 @@ use leptos::prelude::*;
 use super::groups::fetch_all_groups;
 use crate::api::use_api;
 use crate::components::{use_paged_list, Empty, Loaded, Pager};
+use crate::routes;
 
 /// Team group id → name, once the groups have loaded (`None` while loading or failed).
 type TeamNames = Signal<Option<BTreeMap<u64, String>>>;
@@ -30,7 +31,7 @@ pub fn ActiveUsersPage() -> impl IntoView {
     view! {
         <section class="directory" aria-labelledby="directory-heading">
             <p class="breadcrumb">
-                <a href="/teams">"Teams"</a>
+                <a href=routes::TEAMS>"Teams"</a>
             </p>
             <h1 id="directory-heading">"All active users"</h1>
             <p class="muted">
@@ -88,7 +89,7 @@ fn DirectoryTable(users: Vec<RestUser>, names: TeamNames) -> impl IntoView {
                                     </th>
                                     <td>{u.email.clone()}</td>
                                     <td>
-                                        <a href=format!("/teams/{team_id}")>{team}</a>
+                                        <a href=routes::team(team_id)>{team}</a>
                                     </td>
                                 </tr>
                             }

@@ -8,6 +8,7 @@ use leptos::prelude::*;
 use crate::api::use_api;
 use crate::components::format;
 use crate::components::{use_paged_list, Empty, Loaded, Pager};
+use crate::routes;
 
 #[component]
 pub fn TeamsPage() -> impl IntoView {
@@ -17,7 +18,7 @@ pub fn TeamsPage() -> impl IntoView {
         <section class="teams" aria-labelledby="teams-heading">
             <div class="page-head">
                 <h1 id="teams-heading">"Teams"</h1>
-                <a class="button" href="/teams/users">"All active users"</a>
+                <a class="button" href=routes::ACTIVE_USERS>"All active users"</a>
             </div>
             <Loaded resource=groups let:page>
                 {if page.groups.is_empty() {
@@ -55,7 +56,7 @@ fn GroupsTable(groups: Vec<TeamGroup>) -> impl IntoView {
                             view! {
                                 <tr>
                                     <th scope="row">
-                                        <a href=format!("/teams/{}", g.id)>{g.name.clone()}</a>
+                                        <a href=routes::team(g.id)>{g.name.clone()}</a>
                                     </th>
                                     <td class="num">{format::amount(&g.monthly_budget)}</td>
                                     <td class="num">

@@ -12,7 +12,7 @@ use gifting_api::Role;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
-use super::list::display_name;
+use super::present::display_name;
 use crate::api::{use_api, ApiClient, ApiError};
 use crate::components::confirm_dialog::ConfirmDialog;
 use crate::components::{Badge, Tone};

@@ -11,10 +11,11 @@ use leptos_router::hooks::{use_params_map, use_query_map};
 use super::access::ScimLoaded;
 use super::fields::{focus_field, RoleSelect, TeamChoices, TeamSelect, TextField};
 use super::form::{field_of_error, Field, FieldErrors, UserDraft};
-use super::list::{display_name, status_badge};
+use super::present::{display_name, status_badge};
 use crate::api::{use_api, ApiError};
 use crate::components::confirm_dialog::ConfirmDialog;
 use crate::pages::teams::groups::{fetch_all_groups, sorted_names};
+use crate::routes;
 
 #[component]
 pub fn UserPage() -> impl IntoView {
@@ -31,7 +32,7 @@ pub fn UserPage() -> impl IntoView {
     view! {
         <section class="user-page" aria-labelledby="user-heading">
             <p class="breadcrumb">
-                <a href="/users">"Users"</a>
+                <a href=routes::USERS>"Users"</a>
             </p>
             <ScimLoaded resource=user let:loaded>
                 <UserEditor user=loaded just_created=just_created() />

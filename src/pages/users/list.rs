@@ -2,8 +2,7 @@
 //! row for bulk changes.
 
 use gifting_api::paths;
-use gifting_api::query::encode_component;
-use gifting_api::scim::{ListResponse, ScimUser};
+use gifting_api::scim::ListResponse;
 use leptos::either::Either;
 use leptos::prelude::*;
 use leptos_router::hooks::{use_navigate, use_query_map};
@@ -12,32 +11,11 @@ use leptos_router::NavigateOptions;
 use super::access::ScimLoaded;
 use super::bulk::{BulkPanel, Picked, Selection};
 use super::paging::{showing_text, ScimPaging};
+use super::present::{display_name, status_badge, user_href};
 use crate::api::{use_api, ApiError};
-use crate::components::{Badge, Empty, Tone, PAGE_SIZES};
+use crate::components::{Empty, PAGE_SIZES};
 use crate::pages::teams::groups::fetch_all_groups;
-
-/// A user's name for lists, or their email when the platform has no name.
-pub fn display_name(user: &ScimUser) -> String {
-    let name = user.name.full();
-    if name.is_empty() {
-        user.user_name.clone()
-    } else {
-        name
-    }
-}
-
-/// The user's page in the console.
-pub fn user_href(id: &str) -> String {
-    format!("/users/{}", encode_component(id))
-}
-
-pub fn status_badge(active: bool) -> impl IntoView {
-    if active {
-        view! { <Badge text="Active" tone=Tone::Success /> }
-    } else {
-        view! { <Badge text="Inactive" tone=Tone::Neutral /> }
-    }
-}
+use crate::routes;
 
 #[component]
 pub fn UsersPage() -> impl IntoView {
@@ -64,7 +42,7 @@ pub fn UsersPage() -> impl IntoView {
             <div class="page-head">
                 <h1 id="users-heading">"Users"</h1>
                 <Show when=move || !forbidden()>
-                    <a class="button button--primary" href="/users/new">"Add user"</a>
+                    <a class="button button--primary" href=routes::NEW_USER>"Add user"</a>
                 </Show>
             </div>
             <Show when=move || !forbidden()>

@@ -9,6 +9,7 @@ pub mod form;
 pub mod list;
 pub mod new;
 pub mod paging;
+pub mod present;
 
 pub use edit::UserPage;
 pub use list::UsersPage;

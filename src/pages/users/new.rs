@@ -14,9 +14,10 @@ use leptos_router::NavigateOptions;
 
 use super::fields::{focus_field, RoleSelect, TeamChoices, TeamSelect, TextField};
 use super::form::{field_of_error, Field, FieldErrors, UserDraft};
-use super::list::{display_name, user_href};
+use super::present::{display_name, user_href};
 use crate::api::{use_api, ApiClient, ApiError};
 use crate::pages::teams::groups::{fetch_all_groups, sorted_names};
+use crate::routes;
 
 /// Asks the platform whether a user with this email exists (the check before a resend).
 pub async fn find_by_email(api: ApiClient, email: &str) -> Result<Option<ScimUser>, ApiError> {
@@ -163,7 +164,7 @@ pub fn NewUserPage() -> impl IntoView {
     view! {
         <section class="user-new" aria-labelledby="user-new-heading">
             <p class="breadcrumb">
-                <a href="/users">"Users"</a>
+                <a href=routes::USERS>"Users"</a>
             </p>
             <h1 id="user-new-heading">"Add a user"</h1>
             <p class="muted">
@@ -185,7 +186,7 @@ pub fn NewUserPage() -> impl IntoView {
                     <button type="submit" class="button button--primary" disabled=disabled>
                         {move || if pending.get() { "Creating user…" } else { "Create user" }}
                     </button>
-                    <a class="button" href="/users">"Cancel"</a>
+                    <a class="button" href=routes::USERS>"Cancel"</a>
                 </div>
             </form>
         </section>

@@ -9,6 +9,7 @@ use gifting_api::scim::{ListUsersQuery, UserFilter};
 use leptos_router::params::ParamsMap;
 
 use crate::components::PAGE_SIZES;
+use crate::routes;
 
 /// Rows per page when the URL does not say.
 pub const DEFAULT_COUNT: u64 = 25;
@@ -77,7 +78,7 @@ impl ScimPaging {
             .push("startIndex", start_index.max(1))
             .push("count", count)
             .build();
-        format!("/users{query}")
+        format!("{}{query}", routes::USERS)
     }
 
     /// The address for a new search (from its first row), keeping the page size.

@@ -13,9 +13,9 @@ use axum::response::{IntoResponse, Response};
 use gifting_api::query::parse_pairs;
 
 use super::page::{self, Choice, ConsentPage};
-use super::scope::Scopes;
 use crate::extract::FormPairs;
 use crate::state::{Shared, Stats, CLIENT_ID};
+use crate::stores::scope::Scopes;
 
 /// The authorization request parameters echoed through the consent form.
 const PARAMS: [&str; 7] = [

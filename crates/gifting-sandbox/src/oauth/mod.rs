@@ -3,11 +3,9 @@
 
 pub mod authorize;
 pub mod page;
-pub mod scope;
-pub mod store;
 pub mod token;
 
-use axum::http::{header, HeaderValue, StatusCode};
+use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
@@ -22,21 +20,28 @@ pub fn router() -> Router<Shared> {
         .route("/token", post(token::token))
         .route("/revoke", post(token::revoke))
         .route("/consent.css", get(stylesheet))
+        .route("/icon.svg", get(icon))
         .fallback(not_found)
 }
 
+/// A file of the sign-in page, cached for an hour.
+fn page_asset(body: &'static str, content_type: &'static str) -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, content_type),
+            (header::CACHE_CONTROL, "public, max-age=3600"),
+        ],
+        body,
+    )
+        .into_response()
+}
+
 async fn stylesheet() -> Response {
-    let mut res = page::STYLESHEET.into_response();
-    let h = res.headers_mut();
-    h.insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("text/css; charset=utf-8"),
-    );
-    h.insert(
-        header::CACHE_CONTROL,
-        HeaderValue::from_static("public, max-age=3600"),
-    );
-    res
+    page_asset(page::STYLESHEET, "text/css; charset=utf-8")
+}
+
+async fn icon() -> Response {
+    page_asset(page::ICON, "image/svg+xml")
 }
 
 pub async fn not_found() -> Response {

@@ -7,23 +7,8 @@
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 
-use super::scope::Scopes;
-
-/// HTML text and attribute escaping (the five characters that matter in both contexts).
-pub fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 8);
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#x27;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
+use crate::html::escape;
+use crate::stores::scope::Scopes;
 
 /// One user the visitor can sign in as.
 pub struct Choice {
@@ -45,12 +30,20 @@ pub struct ConsentPage<'a> {
 }
 
 const STYLESHEET_PATH: &str = "/oauth/consent.css";
+/// Named in the page, so browsers do not ask for a `/favicon.ico` that does not exist.
+pub const ICON_PATH: &str = "/oauth/icon.svg";
+
+/// The platform's mark on its sign-in page.
+pub const ICON: &str = "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 32 32\">\
+<circle cx=\"16\" cy=\"16\" r=\"14\" fill=\"#0f766e\"/>\
+<path d=\"M10 16l4 4 8-9\" fill=\"none\" stroke=\"#fff\" stroke-width=\"3\"/></svg>";
 
 fn head(title: &str) -> String {
     format!(
         "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
-         <title>{}</title>\n<link rel=\"stylesheet\" href=\"{STYLESHEET_PATH}\">\n</head>\n",
+         <title>{}</title>\n<link rel=\"stylesheet\" href=\"{STYLESHEET_PATH}\">\n\
+         <link rel=\"icon\" href=\"{ICON_PATH}\">\n</head>\n",
         escape(title)
     )
 }

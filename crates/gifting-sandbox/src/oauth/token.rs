@@ -8,10 +8,10 @@ use axum::response::Response;
 use gifting_api::oauth::{parse_basic_auth, TokenRequest, TokenResponse};
 use gifting_api::query::parse_pairs;
 
-use super::store::{constant_time_eq, ClientAuth, GrantError, IssuedTokens};
 use crate::errors::{oauth_json, OAuthFailure};
 use crate::extract::OAuthBody;
 use crate::state::{Shared, Stats, CLIENT_ID, CLIENT_SECRET};
+use crate::stores::oauth::{constant_time_eq, ClientAuth, GrantError, IssuedTokens};
 
 /// `Authorization: Basic` credentials, if the header is there. A present but unreadable
 /// header is a failed client authentication.
@@ -67,7 +67,7 @@ fn required<'a>(value: &'a Option<String>, name: &str) -> Result<&'a str, OAuthF
 
 fn grant_failure(e: GrantError) -> OAuthFailure {
     match e {
-        GrantError::InvalidGrant(d) => OAuthFailure::invalid_grant(d),
+        GrantError::InvalidGrant(d) | GrantError::Reused(d) => OAuthFailure::invalid_grant(d),
         GrantError::InvalidClient(d) => OAuthFailure::invalid_client(d),
     }
 }
@@ -128,6 +128,9 @@ pub async fn token(
                 }
                 Err(e) => {
                     Stats::bump(&app.stats.token_refresh_failures);
+                    if matches!(e, GrantError::Reused(_)) {
+                        Stats::bump(&app.stats.refresh_token_reuse);
+                    }
                     Err(grant_failure(e))
                 }
             }

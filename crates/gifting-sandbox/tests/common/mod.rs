@@ -9,6 +9,27 @@ use serde::de::DeserializeOwned;
 
 pub const VERIFIER: &str = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk";
 
+/// How a client proves itself at the token endpoint.
+#[derive(Clone, Copy)]
+pub enum Proof<'a> {
+    /// The client secret in the body (a confidential client).
+    Secret,
+    /// A PKCE verifier and no secret (a public client).
+    Verifier(&'a str),
+    /// Nothing beyond the client id.
+    Nothing,
+}
+
+impl<'a> Proof<'a> {
+    fn fields(self) -> Option<(&'static str, &'a str)> {
+        match self {
+            Proof::Secret => Some(("client_secret", CLIENT_SECRET)),
+            Proof::Verifier(v) => Some(("code_verifier", v)),
+            Proof::Nothing => None,
+        }
+    }
+}
+
 pub struct Sandbox {
     pub running: RunningSandbox,
     pub url: String,
@@ -103,39 +124,47 @@ impl Sandbox {
             .expect("token request")
     }
 
+    /// `grant_type=authorization_code` for `code`, proven as `proof` says.
+    pub async fn exchange(&self, code: &str, proof: Proof<'_>) -> Response {
+        let redirect = self.redirect_uri();
+        let mut form = vec![
+            ("grant_type", "authorization_code"),
+            ("code", code),
+            ("redirect_uri", redirect.as_str()),
+            ("client_id", CLIENT_ID),
+        ];
+        form.extend(proof.fields());
+        self.token_form(&form).await
+    }
+
+    /// `grant_type=refresh_token`, proven as `proof` says.
+    pub async fn refresh(&self, refresh_token: &str, proof: Proof<'_>) -> Response {
+        let mut form = vec![
+            ("grant_type", "refresh_token"),
+            ("refresh_token", refresh_token),
+            ("client_id", CLIENT_ID),
+        ];
+        form.extend(proof.fields());
+        self.token_form(&form).await
+    }
+
+    async fn signed_in(&self, code: &str, proof: Proof<'_>) -> TokenResponse {
+        let res = self.exchange(code, proof).await;
+        assert_eq!(res.status(), StatusCode::OK);
+        res.json().await.expect("token response")
+    }
+
     /// A full confidential-client sign-in.
     pub async fn sign_in(&self, email: &str, scope: &str) -> TokenResponse {
         let code = self.code(email, scope, None).await;
-        let redirect = self.redirect_uri();
-        let res = self
-            .token_form(&[
-                ("grant_type", "authorization_code"),
-                ("code", &code),
-                ("redirect_uri", &redirect),
-                ("client_id", CLIENT_ID),
-                ("client_secret", CLIENT_SECRET),
-            ])
-            .await;
-        assert_eq!(res.status(), StatusCode::OK);
-        res.json().await.expect("token response")
+        self.signed_in(&code, Proof::Secret).await
     }
 
     /// A full public-client (PKCE) sign-in.
     pub async fn sign_in_pkce(&self, email: &str, scope: &str) -> TokenResponse {
         let challenge = code_challenge_s256(VERIFIER);
         let code = self.code(email, scope, Some(&challenge)).await;
-        let redirect = self.redirect_uri();
-        let res = self
-            .token_form(&[
-                ("grant_type", "authorization_code"),
-                ("code", &code),
-                ("redirect_uri", &redirect),
-                ("client_id", CLIENT_ID),
-                ("code_verifier", VERIFIER),
-            ])
-            .await;
-        assert_eq!(res.status(), StatusCode::OK);
-        res.json().await.expect("token response")
+        self.signed_in(&code, Proof::Verifier(VERIFIER)).await
     }
 
     /// An admin token with both scopes.
@@ -148,6 +177,7 @@ impl Sandbox {
     pub async fn stats(&self) -> serde_json::Value {
         self.http
             .get(self.at("/__sandbox/stats"))
+            .header("x-sandbox-test", "1")
             .send()
             .await
             .expect("stats")

@@ -1,6 +1,6 @@
 //! Cancellation of a screen's requests when the screen goes away.
 //!
-//! Every [`super::ApiClient`] handed out by [`super::use_api`] carries a scope tied to the
+//! Every [`crate::api::ApiClient`] handed out by [`crate::api::use_api`] carries a scope tied to the
 //! component that asked for it. When that component's reactive owner is disposed (the user left
 //! the screen), the scope aborts every request still in flight and refuses new ones, so a slow
 //! answer for an old screen can never land on the new one.

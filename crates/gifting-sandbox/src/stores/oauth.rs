@@ -4,7 +4,7 @@
 //! print) never shows a usable credential. Every token belongs to a grant (one code
 //! exchange); revoking any token of a grant, or replaying its code, ends the whole grant.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use gifting_api::oauth;
@@ -14,6 +14,16 @@ use sha2::{Digest, Sha256};
 use super::scope::Scopes;
 
 type Digest32 = [u8; 32];
+
+/// Live grants (sign-ins) a user may hold at once; a new one beyond it revokes their oldest.
+/// Anyone who reaches the consent page can sign in as anyone (it has no passwords), so without
+/// a cap the token table would grow without bound.
+pub const MAX_GRANTS_PER_USER: usize = 16;
+
+/// Spent refresh tokens remembered per grant (digests only): presenting one of them again is
+/// a reuse, which ends the grant (RFC 9700 §4.14.2). The newest few are enough: a stolen copy
+/// is replayed soon, and the oldest are forgotten so the memory stays bounded.
+pub const SPENT_KEPT_PER_GRANT: usize = 8;
 
 fn digest(raw: &str) -> Digest32 {
     Sha256::digest(raw.as_bytes()).into()
@@ -80,6 +90,8 @@ pub struct IssuedTokens {
 pub enum GrantError {
     /// Unknown, expired, used or mismatched code / refresh token, or a bad PKCE verifier.
     InvalidGrant(&'static str),
+    /// A spent refresh token was presented again: the grant it belonged to is revoked.
+    Reused(&'static str),
     /// The client did not authenticate the way this grant requires.
     InvalidClient(&'static str),
 }
@@ -101,6 +113,10 @@ pub struct OAuthStore {
     used_codes: HashMap<Digest32, (u64, Instant)>,
     access: HashMap<Digest32, AccessToken>,
     refresh: HashMap<Digest32, RefreshToken>,
+    /// Live grants and whose they are; grant ids grow, so the smallest is the oldest.
+    grants: HashMap<u64, u64>,
+    /// Each live grant's spent refresh tokens, newest last (see [`SPENT_KEPT_PER_GRANT`]).
+    spent: HashMap<u64, VecDeque<Digest32>>,
     next_grant: u64,
     token_ttl: Duration,
     code_ttl: Duration,
@@ -113,6 +129,8 @@ impl OAuthStore {
             used_codes: HashMap::new(),
             access: HashMap::new(),
             refresh: HashMap::new(),
+            grants: HashMap::new(),
+            spent: HashMap::new(),
             next_grant: 1,
             token_ttl,
             code_ttl,
@@ -209,7 +227,8 @@ impl OAuthStore {
         // Single use: the code is gone whatever happens next.
         self.codes.remove(&key);
         let public = auth == ClientAuth::Public;
-        let grant_id = self.new_grant();
+        self.purge();
+        let grant_id = self.new_grant(grant.user_id);
         self.used_codes
             .insert(key, (grant_id, Instant::now() + self.code_ttl * 10));
         Ok(self.mint(grant_id, grant.user_id, grant.scopes, client_id, public))
@@ -225,6 +244,12 @@ impl OAuthStore {
         narrow: Option<Scopes>,
     ) -> Result<IssuedTokens, GrantError> {
         let key = digest(refresh_token);
+        if let Some(grant) = self.spent_in(&key) {
+            self.revoke_grant(grant);
+            return Err(GrantError::Reused(
+                "The refresh token was already used: the grant is revoked and every token of it ends.",
+            ));
+        }
         let Some(old) = self.refresh.get(&key).cloned() else {
             return Err(GrantError::InvalidGrant(
                 "The refresh token is unknown, already used or revoked.",
@@ -250,6 +275,11 @@ impl OAuthStore {
             None => old.scopes,
         };
         self.refresh.remove(&key);
+        let spent = self.spent.entry(old.grant).or_default();
+        spent.push_back(key);
+        if spent.len() > SPENT_KEPT_PER_GRANT {
+            spent.pop_front();
+        }
         Ok(self.mint(old.grant, old.user_id, scopes, client_id, old.public))
     }
 
@@ -271,10 +301,25 @@ impl OAuthStore {
         }
     }
 
-    /// Ends every token of a user (the user was deleted).
+    /// Ends every token of a user (the user was deleted or deactivated).
     pub fn revoke_user(&mut self, user_id: u64) {
         self.access.retain(|_, t| t.user_id != user_id);
         self.refresh.retain(|_, t| t.user_id != user_id);
+        let theirs: Vec<u64> = self
+            .grants
+            .iter()
+            .filter(|(_, user)| **user == user_id)
+            .map(|(grant, _)| *grant)
+            .collect();
+        for grant in theirs {
+            self.grants.remove(&grant);
+            self.spent.remove(&grant);
+        }
+    }
+
+    /// How many grants are live (for tests of the bound).
+    pub fn live_grants(&self) -> usize {
+        self.grants.len()
     }
 
     /// The grant behind a live access token.
@@ -286,9 +331,22 @@ impl OAuthStore {
         })
     }
 
-    fn new_grant(&mut self) -> u64 {
+    /// A new grant for `user_id`, revoking their oldest beyond [`MAX_GRANTS_PER_USER`].
+    fn new_grant(&mut self, user_id: u64) -> u64 {
         let g = self.next_grant;
         self.next_grant += 1;
+        let mut theirs: Vec<u64> = self
+            .grants
+            .iter()
+            .filter(|(_, user)| **user == user_id)
+            .map(|(grant, _)| *grant)
+            .collect();
+        theirs.sort_unstable();
+        let excess = (theirs.len() + 1).saturating_sub(MAX_GRANTS_PER_USER);
+        for old in theirs.into_iter().take(excess) {
+            self.revoke_grant(old);
+        }
+        self.grants.insert(g, user_id);
         g
     }
 
@@ -333,9 +391,19 @@ impl OAuthStore {
         }
     }
 
+    /// The live grant `key` is a spent refresh token of.
+    fn spent_in(&self, key: &Digest32) -> Option<u64> {
+        self.spent
+            .iter()
+            .find(|(_, keys)| keys.contains(key))
+            .map(|(grant, _)| *grant)
+    }
+
     fn revoke_grant(&mut self, grant: u64) {
         self.access.retain(|_, t| t.grant != grant);
         self.refresh.retain(|_, t| t.grant != grant);
+        self.grants.remove(&grant);
+        self.spent.remove(&grant);
     }
 
     /// Drops what can never be used again, so a long-running sandbox does not grow.
@@ -417,11 +485,83 @@ mod tests {
         assert!(s
             .refresh(&t.refresh_token, "c", ClientAuth::Secret, None)
             .is_err());
-        assert!(s.revoke(&t2.access_token));
+        // That second use ended the grant (see a_reused_refresh_token_revokes_the_whole_grant):
+        // nothing is left to revoke.
+        assert!(!s.revoke(&t2.access_token));
         assert!(s.bearer(&t2.access_token).is_none());
         assert!(s
             .refresh(&t2.refresh_token, "c", ClientAuth::Secret, None)
             .is_err());
+    }
+
+    #[test]
+    fn grants_per_user_are_capped_oldest_first() {
+        let mut s = store();
+        let sign_in = |s: &mut OAuthStore, user: u64| {
+            let code = s.issue_code("c", CB, user, Scopes::SCIM, None);
+            s.exchange_code(&code, "c", CB, None, ClientAuth::Secret)
+                .expect("exchange")
+        };
+        let first = sign_in(&mut s, 1);
+        let mut last = first.clone();
+        for _ in 0..(MAX_GRANTS_PER_USER * 3) {
+            last = sign_in(&mut s, 1);
+        }
+        let other = sign_in(&mut s, 2);
+        assert_eq!(s.live_grants(), MAX_GRANTS_PER_USER + 1);
+        assert!(s.access.len() <= MAX_GRANTS_PER_USER + 1);
+        assert!(s.refresh.len() <= MAX_GRANTS_PER_USER + 1);
+        assert!(
+            s.bearer(&first.access_token).is_none(),
+            "the oldest grant was revoked"
+        );
+        assert!(s
+            .refresh(&first.refresh_token, "c", ClientAuth::Secret, None)
+            .is_err());
+        assert!(s.bearer(&last.access_token).is_some());
+        assert!(
+            s.bearer(&other.access_token).is_some(),
+            "other users keep theirs"
+        );
+        s.revoke_user(1);
+        assert!(s.bearer(&last.access_token).is_none());
+        assert_eq!(s.live_grants(), 1);
+    }
+
+    #[test]
+    fn a_reused_refresh_token_revokes_the_whole_grant() {
+        let mut s = store();
+        let code = s.issue_code("c", CB, 1, Scopes::SCIM, None);
+        let t = s
+            .exchange_code(&code, "c", CB, None, ClientAuth::Secret)
+            .expect("exchange");
+        let t2 = s
+            .refresh(&t.refresh_token, "c", ClientAuth::Secret, None)
+            .expect("refresh");
+        assert!(matches!(
+            s.refresh(&t.refresh_token, "c", ClientAuth::Secret, None),
+            Err(GrantError::Reused(_))
+        ));
+        assert!(
+            s.bearer(&t2.access_token).is_none(),
+            "the newest access token ends too"
+        );
+        assert!(matches!(
+            s.refresh(&t2.refresh_token, "c", ClientAuth::Secret, None),
+            Err(GrantError::InvalidGrant(_))
+        ));
+        assert_eq!(s.live_grants(), 0);
+        // A long chain keeps only the newest spent tokens in memory.
+        let code = s.issue_code("c", CB, 1, Scopes::SCIM, None);
+        let mut t = s
+            .exchange_code(&code, "c", CB, None, ClientAuth::Secret)
+            .expect("exchange");
+        for _ in 0..(SPENT_KEPT_PER_GRANT * 3) {
+            t = s
+                .refresh(&t.refresh_token, "c", ClientAuth::Secret, None)
+                .expect("refresh");
+        }
+        assert!(s.spent.values().all(|k| k.len() <= SPENT_KEPT_PER_GRANT));
     }
 
     #[test]

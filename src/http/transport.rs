@@ -1,5 +1,5 @@
 //! One HTTP exchange: send, read the whole body, with a timeout and the screen's cancel scope.
-//! Retries, tokens and error mapping live above this, in [`super::client`].
+//! Retries, tokens and error mapping live above this, in [`crate::api`].
 
 use std::cell::Cell;
 use std::rc::Rc;

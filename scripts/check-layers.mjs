@@ -1,0 +1,85 @@
+#!/usr/bin/env node
+// Checks that the layers of each crate point one way: a top-level module may name
+// (`crate::x`) only the modules listed before it in its crate's order below, so no module
+// imports a layer above it and no two modules import each other, directly or around a circle.
+// Comments are ignored (a doc link is not an import). Run: `node scripts/check-layers.mjs`.
+// A new top-level module must be added to its crate's order, or the check fails.
+
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+
+const CRATES = [
+  {
+    name: "the console",
+    src: "src",
+    // browser helpers → HTTP (transport, cancel, retry) → auth → the API client → the screens'
+    // route table → shared components → pages → the shell around them → the app.
+    order: ["browser", "config", "panic", "http", "auth", "api", "routes", "components", "pages", "shell", "app"],
+  },
+  {
+    name: "the sandbox",
+    src: "crates/gifting-sandbox/src",
+    // data and stores → the shared state → request parsing and middleware → the handlers of
+    // each area → the connection loop.
+    order: [
+      "config", "data", "host", "html", "stores", "state", "extract", "api_auth", "faults",
+      "cdn", "hooks", "marketplace", "oauth", "v3", "scim", "static_files", "server",
+    ],
+  },
+  {
+    name: "the gateway",
+    src: "crates/gifting-gateway/src",
+    order: ["config", "log", "state", "upstream", "ops", "oauth", "api"],
+  },
+];
+
+/** Every .rs file of a top-level module (`x.rs` or the folder `x/`). */
+function filesOf(dir, entry) {
+  const full = path.join(dir, entry);
+  if (statSync(full).isDirectory()) {
+    return readdirSync(full).flatMap((child) => filesOf(full, child));
+  }
+  return entry.endsWith(".rs") ? [full] : [];
+}
+
+function stripComments(text) {
+  return text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/\/\/.*$/gm, "");
+}
+
+let failures = 0;
+for (const krate of CRATES) {
+  const dir = path.join(ROOT, krate.src);
+  const modules = readdirSync(dir)
+    .filter((entry) => !["lib.rs", "main.rs"].includes(entry))
+    .filter((entry) => entry.endsWith(".rs") || statSync(path.join(dir, entry)).isDirectory())
+    .map((entry) => entry.replace(/\.rs$/, ""));
+  for (const module of modules) {
+    const rank = krate.order.indexOf(module);
+    if (rank < 0) {
+      console.log(`${krate.name}: module \`${module}\` is in no layer: add it to scripts/check-layers.mjs`);
+      failures += 1;
+      continue;
+    }
+    const entries = readdirSync(dir).filter((e) => e === module || e === `${module}.rs`);
+    for (const file of entries.flatMap((entry) => filesOf(dir, entry))) {
+      const text = stripComments(readFileSync(file, "utf8"));
+      for (const [, used] of text.matchAll(/\bcrate::([a-z_][a-z0-9_]*)/g)) {
+        if (used === module) continue;
+        const usedRank = krate.order.indexOf(used);
+        if (usedRank < 0) continue; // a re-export of the crate root, not a module
+        if (usedRank > rank) {
+          console.log(`${path.relative(ROOT, file)}: \`${module}\` uses \`crate::${used}\`, a layer above it`);
+          failures += 1;
+        }
+      }
+    }
+  }
+}
+if (failures > 0) {
+  console.log(`layers: ${failures} upward import(s)`);
+  process.exit(1);
+}
+console.log(`layers: every import points down (${CRATES.map((c) => c.name).join(", ")})`);

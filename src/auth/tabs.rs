@@ -1,0 +1,234 @@
+//! Tabs of one console working together: one sign-in serves every tab of the browser.
+//!
+//! - A tab without a session (a link opened in a new tab) asks the open tabs for theirs over a
+//!   `BroadcastChannel`, and is signed in without the consent page if one answers.
+//! - Refresh tokens are single use, and a duplicated tab holds a copy of the same one: a
+//!   refresh runs under a Web Lock (`navigator.locks`), so one tab at a time uses it, and the new
+//!   tokens are broadcast so every tab holding the spent one takes them instead.
+//! - Signing out in one tab signs out every tab of that session.
+//!
+//! Tokens pass between tabs only in memory, through the channel (same origin only); each tab
+//! keeps them in its own `sessionStorage`. A browser without `BroadcastChannel` or Web Locks
+//! keeps the single-tab behaviour.
+
+use std::cell::RefCell;
+use std::future::Future;
+use std::rc::Rc;
+use std::time::Duration;
+
+use futures::channel::oneshot;
+use futures::future::{select, Either};
+use serde::{Deserialize, Serialize};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::{BroadcastChannel, MessageEvent};
+
+use super::session::{Session, SessionStore};
+use crate::browser::sleep;
+
+const CHANNEL: &str = "gifting-console.session";
+const REFRESH_LOCK: &str = "gifting-console.refresh";
+/// How long a tab without a session waits for an open tab to hand it one.
+const ASK_FOR: Duration = Duration::from_millis(400);
+
+#[derive(Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum Message {
+    /// A tab without a session asks the others for theirs.
+    Ask,
+    /// A tab's session: the answer to [`Message::Ask`], or the tokens a refresh produced
+    /// (`replaces` is the refresh token they replace, now spent).
+    Session {
+        session: Session,
+        replaces: Option<String>,
+    },
+    /// The session holding this refresh token was signed out.
+    SignedOut { refresh_token: String },
+}
+
+type Listener = Closure<dyn FnMut(MessageEvent)>;
+
+/// This tab's end of the channel. Cheap to clone.
+#[derive(Clone)]
+pub struct Tabs {
+    channel: Option<Rc<(BroadcastChannel, Listener)>>,
+    waiting: Rc<RefCell<Option<oneshot::Sender<Session>>>>,
+}
+
+impl Tabs {
+    /// No coordination: what tests and old browsers get.
+    pub fn alone() -> Self {
+        Tabs {
+            channel: None,
+            waiting: Rc::new(RefCell::new(None)),
+        }
+    }
+
+    /// Joins the channel. `signed_out` runs when another tab signs this session out.
+    pub fn join(store: SessionStore, signed_out: Rc<dyn Fn()>) -> Self {
+        let Ok(channel) = BroadcastChannel::new(CHANNEL) else {
+            return Self::alone();
+        };
+        let waiting: Rc<RefCell<Option<oneshot::Sender<Session>>>> = Rc::new(RefCell::new(None));
+        let reply_to = channel.clone();
+        let asked = waiting.clone();
+        let listener: Listener = Closure::new(move |event: MessageEvent| {
+            let Some(text) = event.data().as_string() else {
+                return;
+            };
+            let Ok(message) = serde_json::from_str::<Message>(&text) else {
+                return;
+            };
+            match message {
+                Message::Ask => {
+                    if let Some(session) = store.current() {
+                        post(
+                            &reply_to,
+                            &Message::Session {
+                                session,
+                                replaces: None,
+                            },
+                        );
+                    }
+                }
+                Message::Session { session, replaces } => {
+                    let current = store.current();
+                    match (current, replaces) {
+                        (None, _) => {
+                            if let Some(sender) = asked.borrow_mut().take() {
+                                let _ = sender.send(session);
+                            }
+                        }
+                        // Another tab refreshed the grant this tab holds: take the new tokens,
+                        // never use the spent refresh token.
+                        (Some(mine), Some(spent)) if mine.refresh_token == spent => {
+                            store.set(session)
+                        }
+                        _ => {}
+                    }
+                }
+                Message::SignedOut { refresh_token } => {
+                    if store
+                        .current()
+                        .is_some_and(|mine| mine.refresh_token == refresh_token)
+                    {
+                        signed_out();
+                    }
+                }
+            }
+        });
+        channel.set_onmessage(Some(listener.as_ref().unchecked_ref()));
+        Tabs {
+            channel: Some(Rc::new((channel, listener))),
+            waiting,
+        }
+    }
+
+    /// Whether other tabs can hear this one.
+    pub fn is_shared(&self) -> bool {
+        self.channel.is_some()
+    }
+
+    /// Asks the open tabs for their session; `None` when none answers in time.
+    pub async fn ask(&self) -> Option<Session> {
+        let (channel, _) = self.channel.as_deref()?;
+        let (sender, receiver) = oneshot::channel();
+        *self.waiting.borrow_mut() = Some(sender);
+        post(channel, &Message::Ask);
+        let answer = match select(receiver, Box::pin(sleep(ASK_FOR))).await {
+            Either::Left((Ok(session), _)) => Some(session),
+            _ => None,
+        };
+        self.waiting.borrow_mut().take();
+        answer
+    }
+
+    /// Tells the other tabs that `session` replaces the spent refresh token `spent`.
+    pub fn refreshed(&self, spent: &str, session: &Session) {
+        if let Some((channel, _)) = self.channel.as_deref() {
+            post(
+                channel,
+                &Message::Session {
+                    session: session.clone(),
+                    replaces: Some(spent.to_owned()),
+                },
+            );
+        }
+    }
+
+    /// Tells the other tabs of this session that it was signed out.
+    pub fn signed_out(&self, refresh_token: &str) {
+        if let Some((channel, _)) = self.channel.as_deref() {
+            post(
+                channel,
+                &Message::SignedOut {
+                    refresh_token: refresh_token.to_owned(),
+                },
+            );
+        }
+    }
+}
+
+fn post(channel: &BroadcastChannel, message: &Message) {
+    if let Ok(text) = serde_json::to_string(message) {
+        let _ = channel.post_message(&JsValue::from_str(&text));
+    }
+}
+
+/// `navigator.locks`, when the browser has the Web Locks API.
+fn lock_manager() -> Option<(JsValue, js_sys::Function)> {
+    let navigator = web_sys::window()?.navigator();
+    let locks = js_sys::Reflect::get(&navigator, &JsValue::from_str("locks")).ok()?;
+    if locks.is_undefined() || locks.is_null() {
+        return None;
+    }
+    let request = js_sys::Reflect::get(&locks, &JsValue::from_str("request")).ok()?;
+    Some((locks, request.dyn_into().ok()?))
+}
+
+/// Runs `work` while holding the console's refresh lock, shared by every tab of this origin
+/// (at once, without a lock, where the browser has none).
+pub async fn with_refresh_lock<T: 'static>(work: impl Future<Output = T> + 'static) -> T {
+    let Some((locks, request)) = lock_manager() else {
+        return work.await;
+    };
+    let result: Rc<RefCell<Option<T>>> = Rc::new(RefCell::new(None));
+    let slot = result.clone();
+    let work = Rc::new(RefCell::new(Some(Box::pin(work))));
+    let run = work.clone();
+    let callback = Closure::once(move |_lock: JsValue| -> js_sys::Promise {
+        wasm_bindgen_futures::future_to_promise(async move {
+            let taken = run.borrow_mut().take();
+            if let Some(work) = taken {
+                *slot.borrow_mut() = Some(work.await);
+            }
+            Ok(JsValue::UNDEFINED)
+        })
+    });
+    let granted = request
+        .call2(&locks, &JsValue::from_str(REFRESH_LOCK), callback.as_ref())
+        .ok()
+        .and_then(|p| p.dyn_into::<js_sys::Promise>().ok());
+    if let Some(promise) = granted {
+        let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+    }
+    drop(callback);
+    let done = result.borrow_mut().take();
+    match done {
+        Some(value) => value,
+        // The lock could not be had: do the work unlocked rather than not at all.
+        None => {
+            let pending = work.borrow_mut().take();
+            match pending {
+                Some(work) => work.await,
+                None => unreachable_after_run(),
+            }
+        }
+    }
+}
+
+/// The callback took the work but stored no result: only a panic inside it does that, and the
+/// app aborts on panic, so this is never reached.
+fn unreachable_after_run<T>() -> T {
+    wasm_bindgen::throw_str("the refresh lock's work did not finish")
+}

@@ -1,0 +1,30 @@
+//! How a user is shown wherever the user screens name one: name, link, status.
+
+use gifting_api::scim::ScimUser;
+use leptos::prelude::*;
+
+use crate::components::{Badge, Tone};
+use crate::routes;
+
+/// A user's name for lists, or their email when the platform has no name.
+pub fn display_name(user: &ScimUser) -> String {
+    let name = user.name.full();
+    if name.is_empty() {
+        user.user_name.clone()
+    } else {
+        name
+    }
+}
+
+/// The user's page in the console.
+pub fn user_href(id: &str) -> String {
+    routes::user(id)
+}
+
+pub fn status_badge(active: bool) -> impl IntoView {
+    if active {
+        view! { <Badge text="Active" tone=Tone::Success /> }
+    } else {
+        view! { <Badge text="Inactive" tone=Tone::Neutral /> }
+    }
+}

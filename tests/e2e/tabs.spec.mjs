@@ -1,0 +1,125 @@
+// Issue 15: tabs of one browser work together. A link opened in a new tab is signed in
+// without the consent page; a duplicated tab does not burn the other's single-use refresh
+// token; signing out in one tab signs out the others; an idle tab whose access token expired
+// signs out leaving no live grant at the platform.
+
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import {
+  SESSION_KEY,
+  launchBrowser,
+  newPage,
+  openTab,
+  platformGet,
+  sessionToken,
+  signIn,
+  startSandbox,
+  unexpectedErrors,
+} from "./harness.mjs";
+
+const VISIBLE = { state: "visible", timeout: 15_000 };
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Waits until `tab` shows the teams table (data loaded, so the token worked). */
+async function teamsLoaded(tab, url) {
+  await tab.goto(`${url}/teams`);
+  await tab.locator("main#main table tbody tr").first().waitFor(VISIBLE);
+}
+
+describe("tabs of one browser share the session (--token-ttl 5)", () => {
+  let sandbox;
+  let browser;
+
+  before(async () => {
+    sandbox = await startSandbox(["--token-ttl", "5"]);
+    browser = await launchBrowser();
+  });
+
+  after(async () => {
+    await browser?.close();
+    await sandbox?.stop();
+  });
+
+  test("a user opened in a new tab is shown without the consent page", async () => {
+    const first = await newPage(browser);
+    await signIn(first, sandbox.url);
+    const exchanged = (await sandbox.stats()).authorization_codes_exchanged;
+    const { body } = await platformGet(sandbox.url, await sessionToken(first), "/api/v3/me");
+    const second = await openTab(first.context());
+    const consent = [];
+    second.on("request", (r) => {
+      if (r.url().includes("/oauth/authorize")) consent.push(r.url());
+    });
+    await second.goto(`${sandbox.url}/users`);
+    await second.locator("main#main table tbody tr").first().waitFor(VISIBLE);
+    assert.deepEqual(consent, [], "no consent page");
+    assert.equal((await sandbox.stats()).authorization_codes_exchanged, exchanged, "no second sign-in");
+    assert.ok(body.email, "the first tab's user");
+    assert.deepEqual([...unexpectedErrors(first), ...unexpectedErrors(second)], []);
+    await first.context().close();
+  });
+
+  test("a duplicated tab and its original both outlive each expiry, refreshing in turn", async () => {
+    const original = await newPage(browser);
+    await signIn(original, sandbox.url);
+    // "Duplicate tab" copies sessionStorage into the new tab: the same single-use refresh token.
+    const copy = await original.evaluate((key) => sessionStorage.getItem(key), SESSION_KEY);
+    const duplicate = await openTab(original.context());
+    await duplicate.addInitScript(
+      ([key, value]) => {
+        if (!sessionStorage.getItem("e2e.duplicated")) {
+          sessionStorage.setItem("e2e.duplicated", "1");
+          sessionStorage.setItem(key, value);
+        }
+      },
+      [SESSION_KEY, copy],
+    );
+    await teamsLoaded(duplicate, sandbox.url);
+    const before = await sandbox.stats();
+    for (let round = 0; round < 2; round += 1) {
+      await sleep(6_000); // past the 5-second lifetime
+      // One after the other, then both at once: the lock keeps them apart either way.
+      if (round === 0) {
+        await teamsLoaded(original, sandbox.url);
+        await teamsLoaded(duplicate, sandbox.url);
+      } else {
+        await Promise.all([teamsLoaded(original, sandbox.url), teamsLoaded(duplicate, sandbox.url)]);
+      }
+    }
+    const stats = await sandbox.stats();
+    assert.equal(stats.refresh_token_reuse, before.refresh_token_reuse, "no spent refresh token was presented");
+    assert.equal(stats.token_refresh_failures, before.token_refresh_failures, "no refresh was refused");
+    assert.equal(stats.authorization_codes_exchanged, before.authorization_codes_exchanged, "no new sign-in");
+    assert.ok(stats.token_refreshes > before.token_refreshes, "the tokens were refreshed");
+    assert.equal(await sessionToken(original), await sessionToken(duplicate), "both hold the newest tokens");
+    assert.deepEqual([...unexpectedErrors(original), ...unexpectedErrors(duplicate)], []);
+    await original.context().close();
+  });
+
+  test("signing out in one tab signs out the other within a second", async () => {
+    const first = await newPage(browser);
+    await signIn(first, sandbox.url);
+    const second = await openTab(first.context());
+    await teamsLoaded(second, sandbox.url);
+    const token = await sessionToken(second);
+    await first.getByRole("button", { name: "Sign out", exact: true }).click();
+    await first.getByText("You have signed out.").waitFor(VISIBLE);
+    await second.getByText("You have signed out.").waitFor({ state: "visible", timeout: 1_000 });
+    await second.getByRole("button", { name: "Sign in", exact: true }).waitFor(VISIBLE);
+    assert.equal((await platformGet(sandbox.url, token, "/api/v3/me")).status, 401, "the other tab's token is refused");
+    assert.equal(await second.evaluate((key) => sessionStorage.getItem(key), SESSION_KEY), null);
+    await first.context().close();
+  });
+
+  test("an idle tab whose access token expired signs out leaving no live grant", async () => {
+    const liveBefore = (await sandbox.stats()).live_grants;
+    const tab = await newPage(browser);
+    await signIn(tab, sandbox.url);
+    assert.equal((await sandbox.stats()).live_grants, liveBefore + 1);
+    await sleep(6_000); // idle past the 5-second lifetime
+    await tab.getByRole("button", { name: "Sign out", exact: true }).click();
+    await tab.getByText("You have signed out.").waitFor(VISIBLE);
+    assert.equal((await sandbox.stats()).live_grants, liveBefore, "the grant ended at the platform");
+    await tab.context().close();
+  });
+});

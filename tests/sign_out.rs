@@ -1,0 +1,172 @@
+#![cfg(target_arch = "wasm32")]
+//! Sign-out leaves nothing alive: it waits for a refresh in flight, renews an expired access
+//! token before revoking it, and no refresh answer that arrives afterwards signs the tab in
+//! again.
+
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+use std::sync::Arc;
+use std::time::Duration;
+
+use futures::channel::oneshot;
+use gifting_api::oauth::TokenResponse;
+use gifting_console::auth::refresh::{RefreshError, RefreshTransport, Refresher};
+use gifting_console::auth::session::{Session, SessionStore};
+use gifting_console::auth::Auth;
+use gifting_console::browser::{now_ms, sleep};
+use gifting_console::config::parse_config;
+use leptos::prelude::Owner;
+use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+/// A token pair `n`, issued `age_s` seconds ago, living `expires_in` seconds.
+fn token(n: u32, age_s: i64, expires_in: i64) -> TokenResponse {
+    serde_json::from_str(&format!(
+        r#"{{"access_token":"at-{n}","token_type":"bearer","expires_in":{expires_in},
+            "refresh_token":"rt-{n}","scope":"scim","created_at":{}}}"#,
+        now_ms() / 1000 - age_s
+    ))
+    .expect("token")
+}
+
+fn store_with(token: &TokenResponse) -> SessionStore {
+    let store = SessionStore::load();
+    store.set(Session::from_token_response(token, now_ms(), "scim"));
+    store
+}
+
+/// A transport that counts its calls and answers `at-1` only once `release` is sent.
+fn gated_transport(calls: Rc<Cell<u32>>) -> (RefreshTransport, oneshot::Sender<()>) {
+    let (release, gate) = oneshot::channel::<()>();
+    let gate = Rc::new(RefCell::new(Some(gate)));
+    let transport: RefreshTransport = Rc::new(move |_refresh_token: String| {
+        calls.set(calls.get() + 1);
+        let gate = gate.borrow_mut().take();
+        Box::pin(async move {
+            if let Some(gate) = gate {
+                let _ = gate.await;
+            }
+            Ok(token(1, 0, 7200))
+        })
+    });
+    (transport, release)
+}
+
+/// An Auth whose platform is unreachable at once (port 9 is one browsers refuse), so a
+/// revocation fails fast, as on a bad connection.
+fn auth(transport: RefreshTransport) -> Auth {
+    let config = parse_config(
+        r#"{"base_url":"http://127.0.0.1:9","auth_url":"http://127.0.0.1:9","client_id":"c"}"#,
+    )
+    .expect("config");
+    Auth::with_transport(Arc::new(config), transport)
+}
+
+#[wasm_bindgen_test]
+async fn a_late_refresh_answer_after_sign_out_is_dropped() {
+    let store = store_with(&token(0, 0, 7200));
+    let calls = Rc::new(Cell::new(0));
+    let (transport, release) = gated_transport(calls.clone());
+    let refresher = Refresher::new(transport);
+    let result = Rc::new(RefCell::new(None));
+    {
+        let (refresher, result) = (refresher.clone(), result.clone());
+        wasm_bindgen_futures::spawn_local(async move {
+            *result.borrow_mut() = Some(refresher.refresh(store).await);
+        });
+    }
+    sleep(Duration::from_millis(20)).await;
+    assert!(refresher.is_running());
+    store.clear(); // the tab signs out while the refresh is on its way
+    let _ = release.send(());
+    refresher.settled().await;
+    sleep(Duration::from_millis(10)).await;
+    assert_eq!(calls.get(), 1);
+    assert_eq!(
+        store.current(),
+        None,
+        "the late answer signed the tab in again"
+    );
+    assert_eq!(*result.borrow(), Some(Err(RefreshError::Dropped)));
+}
+
+#[wasm_bindgen_test]
+async fn sign_out_waits_for_the_refresh_in_flight_and_stays_signed_out() {
+    let owner = Owner::new();
+    owner.set();
+    // Issued almost two hours ago: due for a refresh, not yet expired.
+    let _seeded = store_with(&token(0, 7170, 7200));
+    let calls = Rc::new(Cell::new(0));
+    let (transport, release) = gated_transport(calls.clone());
+    let auth = auth(transport);
+    wasm_bindgen_futures::spawn_local(async move {
+        let _ = auth.access_token().await;
+    });
+    sleep(Duration::from_millis(20)).await;
+    assert_eq!(calls.get(), 1, "a refresh is in flight");
+    let done = Rc::new(Cell::new(false));
+    {
+        let done = done.clone();
+        wasm_bindgen_futures::spawn_local(async move {
+            auth.sign_out().await;
+            done.set(true);
+        });
+    }
+    sleep(Duration::from_millis(50)).await;
+    assert!(!done.get(), "sign-out went ahead of the refresh in flight");
+    assert!(
+        auth.store().current().is_some(),
+        "still signed in while the refresh runs"
+    );
+    let _ = release.send(());
+    for _ in 0..100 {
+        if done.get() {
+            break;
+        }
+        sleep(Duration::from_millis(20)).await;
+    }
+    assert!(done.get(), "sign-out finished");
+    assert_eq!(
+        calls.get(),
+        1,
+        "no second refresh: the new token was not expired"
+    );
+    assert_eq!(auth.store().current(), None);
+    assert_eq!(
+        SessionStore::load().current(),
+        None,
+        "nothing left in sessionStorage"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn an_expired_access_token_is_renewed_before_it_is_revoked() {
+    let owner = Owner::new();
+    owner.set();
+    // Expired a minute ago: the platform may have forgotten it; its refresh token still works.
+    let store = SessionStore::load();
+    store.set(Session {
+        access_token: "at-0".into(),
+        refresh_token: "rt-0".into(),
+        expires_at_ms: now_ms() - 60_000,
+        refresh_at_ms: now_ms() - 120_000,
+        scope: "scim".into(),
+    });
+    let calls = Rc::new(Cell::new(0));
+    let (transport, release) = gated_transport(calls.clone());
+    let _ = release.send(());
+    let auth = auth(transport);
+    auth.sign_out().await;
+    assert_eq!(
+        calls.get(),
+        1,
+        "the grant was renewed so the revocation can end it"
+    );
+    assert_eq!(auth.store().current(), None);
+    assert_eq!(
+        SessionStore::load().current(),
+        None,
+        "nothing left in sessionStorage"
+    );
+}
