@@ -18,7 +18,7 @@ use gifting_api::oauth::TokenResponse;
 
 use super::session::{Session, SessionStore};
 use super::tabs::{with_refresh_lock, Tabs};
-use crate::browser::{now_ms, sleep};
+use crate::browser::now_ms;
 
 /// Why a refresh did not produce a session.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -134,11 +134,9 @@ async fn run_once(
     let spent = current.refresh_token;
     let scope = current.scope;
     with_refresh_lock(async move {
-        if tabs.is_shared() {
-            // The tab that held the lock before broadcast its tokens just before letting go:
-            // give that message a moment to arrive.
-            sleep(ADOPT_GRACE).await;
-        }
+        // Another tab may have replaced this refresh token already (this tab missed the
+        // broadcast while it reloaded): ask before spending it.
+        tabs.ask_successor(&spent).await;
         let holds = |store: SessionStore| {
             store
                 .current()
@@ -171,6 +169,3 @@ async fn run_once(
     })
     .await
 }
-
-/// How long a tab that got the refresh lock waits for the previous holder's broadcast.
-const ADOPT_GRACE: std::time::Duration = std::time::Duration::from_millis(30);

@@ -12,6 +12,7 @@
 //! keeps the single-tab behaviour.
 
 use std::cell::RefCell;
+use std::collections::VecDeque;
 use std::future::Future;
 use std::rc::Rc;
 use std::time::Duration;
@@ -30,6 +31,10 @@ const CHANNEL: &str = "gifting-console.session";
 const REFRESH_LOCK: &str = "gifting-console.refresh";
 /// How long a tab without a session waits for an open tab to hand it one.
 const ASK_FOR: Duration = Duration::from_millis(400);
+/// How long a tab about to refresh waits for a tab that already replaced its refresh token.
+const SUCCESSOR_FOR: Duration = Duration::from_millis(120);
+/// Spent refresh tokens a tab remembers, to recognise a tab that is still behind.
+const SPENT_KEPT: usize = 8;
 
 #[derive(Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
@@ -42,6 +47,9 @@ enum Message {
         session: Session,
         replaces: Option<String>,
     },
+    /// A tab about to use the refresh token `of` asks whether another tab already replaced it
+    /// (a tab that was reloading missed the broadcast of the new tokens).
+    Successor { of: String },
     /// The session holding this refresh token was signed out.
     SignedOut { refresh_token: String },
 }
@@ -53,6 +61,16 @@ type Listener = Closure<dyn FnMut(MessageEvent)>;
 pub struct Tabs {
     channel: Option<Rc<(BroadcastChannel, Listener)>>,
     waiting: Rc<RefCell<Option<oneshot::Sender<Session>>>>,
+    /// Refresh tokens this tab knows to be spent (its own refreshes, and those it adopted).
+    spent: Rc<RefCell<VecDeque<String>>>,
+}
+
+fn remember(spent: &RefCell<VecDeque<String>>, token: &str) {
+    let mut spent = spent.borrow_mut();
+    spent.push_back(token.to_owned());
+    if spent.len() > SPENT_KEPT {
+        spent.pop_front();
+    }
 }
 
 impl Tabs {
@@ -61,6 +79,7 @@ impl Tabs {
         Tabs {
             channel: None,
             waiting: Rc::new(RefCell::new(None)),
+            spent: Rc::new(RefCell::new(VecDeque::new())),
         }
     }
 
@@ -70,8 +89,10 @@ impl Tabs {
             return Self::alone();
         };
         let waiting: Rc<RefCell<Option<oneshot::Sender<Session>>>> = Rc::new(RefCell::new(None));
+        let spent: Rc<RefCell<VecDeque<String>>> = Rc::new(RefCell::new(VecDeque::new()));
         let reply_to = channel.clone();
         let asked = waiting.clone();
+        let known_spent = spent.clone();
         let listener: Listener = Closure::new(move |event: MessageEvent| {
             let Some(text) = event.data().as_string() else {
                 return;
@@ -101,10 +122,23 @@ impl Tabs {
                         }
                         // Another tab refreshed the grant this tab holds: take the new tokens,
                         // never use the spent refresh token.
-                        (Some(mine), Some(spent)) if mine.refresh_token == spent => {
+                        (Some(mine), Some(replaced)) if mine.refresh_token == replaced => {
+                            remember(&known_spent, &replaced);
                             store.set(session)
                         }
                         _ => {}
+                    }
+                }
+                Message::Successor { of } => {
+                    let replaced = known_spent.borrow().contains(&of);
+                    if let Some(session) = store.current().filter(|_| replaced) {
+                        post(
+                            &reply_to,
+                            &Message::Session {
+                                session,
+                                replaces: Some(of),
+                            },
+                        );
                     }
                 }
                 Message::SignedOut { refresh_token } => {
@@ -121,6 +155,7 @@ impl Tabs {
         Tabs {
             channel: Some(Rc::new((channel, listener))),
             waiting,
+            spent,
         }
     }
 
@@ -143,8 +178,18 @@ impl Tabs {
         answer
     }
 
+    /// Asks whether another tab already replaced the refresh token `of`, and waits a moment
+    /// for its answer (which the listener applies to this tab's session).
+    pub async fn ask_successor(&self, of: &str) {
+        if let Some((channel, _)) = self.channel.as_deref() {
+            post(channel, &Message::Successor { of: of.to_owned() });
+            sleep(SUCCESSOR_FOR).await;
+        }
+    }
+
     /// Tells the other tabs that `session` replaces the spent refresh token `spent`.
     pub fn refreshed(&self, spent: &str, session: &Session) {
+        remember(&self.spent, spent);
         if let Some((channel, _)) = self.channel.as_deref() {
             post(
                 channel,

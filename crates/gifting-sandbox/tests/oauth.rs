@@ -665,3 +665,34 @@ async fn require_client_secret_refuses_pkce_alone_as_the_platform_does() {
         StatusCode::UNAUTHORIZED
     );
 }
+
+#[tokio::test]
+async fn the_grant_store_stays_bounded_however_often_one_signs_in() {
+    let s = start().await;
+    let first = s.sign_in("manager@example.com", "scim").await;
+    let mut last = first.clone();
+    for _ in 0..40 {
+        last = s.sign_in("manager@example.com", "scim").await;
+    }
+    let other = s.sign_in("sender@example.com", "scim").await;
+    let stats = s.stats().await;
+    assert_eq!(
+        stats["live_grants"],
+        gifting_sandbox::stores::oauth::MAX_GRANTS_PER_USER as u64 + 1
+    );
+    // The oldest sign-in ended; the newest and another user's still work.
+    assert_eq!(
+        s.get("/api/v3/me", &first.access_token).await.status(),
+        StatusCode::UNAUTHORIZED
+    );
+    let refused = s.refresh(&first.refresh_token, Proof::Secret).await;
+    assert_oauth_error(refused, StatusCode::BAD_REQUEST, "invalid_grant").await;
+    assert_eq!(
+        s.get("/api/v3/me", &last.access_token).await.status(),
+        StatusCode::OK
+    );
+    assert_eq!(
+        s.get("/api/v3/me", &other.access_token).await.status(),
+        StatusCode::OK
+    );
+}

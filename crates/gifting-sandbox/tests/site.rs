@@ -339,3 +339,21 @@ fn binary_prints_its_address_logs_safely_and_stops_on_sigterm() {
     assert!(!logs.contains("sandbox-secret"));
     assert!(!logs.contains("?token"));
 }
+
+#[test]
+fn bad_flags_are_refused_at_start_with_the_flag_named() {
+    for (flag, value) in [
+        ("--token-ttl", "18446744073709551615"),
+        ("--code-ttl", "0"),
+        ("--allow-origin", "http://a.example/path; script-src *"),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_gifting-sandbox"))
+            .args(["--addr", "127.0.0.1:0", flag, value])
+            .output()
+            .expect("run the sandbox");
+        assert!(!out.status.success(), "{flag} {value} was accepted");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains(flag), "{flag}: {stderr}");
+        assert!(out.stdout.is_empty(), "it never listened: {:?}", out.stdout);
+    }
+}
