@@ -10,7 +10,7 @@ use leptos::prelude::*;
 use leptos_router::components::{Route, Router, Routes};
 use leptos_router::hooks::use_location;
 
-use crate::api::provide_current_user;
+use crate::api::{provide_current_user, provide_team_groups};
 use crate::api::{ApiClient, CancelScope, NetStatus};
 use crate::auth::flow::CallbackParams;
 use crate::auth::{use_auth, Auth};
@@ -20,7 +20,7 @@ use crate::pages::callback::Callback;
 use crate::pages::campaigns::{CampaignPage, CampaignsPage};
 use crate::pages::catalog::CatalogRoutes;
 use crate::pages::home::Home;
-use crate::pages::not_found::NotFound;
+use crate::pages::not_found::PageNotFound;
 use crate::pages::sends::SendsPage;
 use crate::pages::signin::SignIn;
 use crate::pages::teams::{ActiveUsersPage, TeamPage, TeamsPage};
@@ -33,7 +33,7 @@ use crate::shell::{Banners, Header, MainNav};
 #[component]
 fn AppRoutes() -> impl IntoView {
     view! {
-        <Routes fallback=|| view! { <NotFound /> }>
+        <Routes fallback=|| view! { <PageNotFound /> }>
             <Route path=pattern::home() view=Home />
             <Route path=pattern::users() view=UsersPage />
             <Route path=pattern::new_user() view=NewUserPage />
@@ -101,6 +101,8 @@ fn App(config: Arc<Config>, callback: Option<CallbackParams>) -> impl IntoView {
     }
     // The header's request lives as long as the app, not as long as one screen.
     provide_current_user(ApiClient::new(auth, net, CancelScope::new()));
+    // Shared by every screen that names teams; read when the first of them opens.
+    provide_team_groups(ApiClient::new(auth, net, CancelScope::new()));
 
     view! {
         <Router>

@@ -16,12 +16,14 @@ mod client;
 mod current_user;
 mod error;
 mod status;
+mod team_groups;
 
 pub use crate::http::cancel::CancelScope;
 pub use client::{ApiClient, ApiResponse};
 pub use current_user::{display_name, provide_current_user, use_current_user, CurrentUserResource};
 pub use error::ApiError;
 pub use status::NetStatus;
+pub use team_groups::{provide_team_groups, use_team_groups, TeamGroups};
 
 use crate::auth::use_auth;
 use leptos::prelude::use_context;

@@ -5,11 +5,19 @@ pub mod confirm_dialog;
 pub mod country_codes;
 pub mod download;
 pub mod format;
+pub mod not_found;
+pub mod options;
 pub mod page_state;
 pub mod pager;
 pub mod query_href;
+pub mod table;
 
 pub use badge::{Badge, Tone};
 pub use confirm_dialog::ConfirmDialog;
+pub use not_found::NotFound;
 pub use page_state::{Empty, ErrorPanel, ErrorView, Loaded, Loading};
-pub use pager::{page_query_from, showing_text, use_page_query, use_paged_list, Pager, PAGE_SIZES};
+pub use pager::{
+    page_query_from, showing_text, use_page_query, use_paged_list, Pager, PagerLinks, PagerNav,
+    PAGE_SIZES,
+};
+pub use table::{Column, DataTable};

@@ -2,7 +2,9 @@
 //! survive a reload, can be bookmarked, and the back button pages back.
 
 use gifting_api::query::QueryBuilder;
-use gifting_api::rest::{effective_page, effective_per_page, page_count, PageQuery};
+use gifting_api::rest::{
+    effective_page, effective_per_page, page_count, PageQuery, DEFAULT_PER_PAGE,
+};
 use leptos::either::Either;
 use leptos::prelude::*;
 use leptos_router::hooks::{use_location, use_navigate, use_query_map};
@@ -70,6 +72,24 @@ fn href_for(path: &str, query: &ParamsMap, page: u64, per_page: u32) -> String {
     format!("{path}{}", builder.build())
 }
 
+/// What a pager shows, whatever the list's paging style (REST `page`/`per_page` or SCIM
+/// `startIndex`/`count`): each list computes it by its own rules, [`PagerNav`] draws it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PagerLinks {
+    /// "Showing 26–50 of 63".
+    pub summary: String,
+    /// "Page 2 of 3".
+    pub position: String,
+    /// The addresses of the first, previous, next and last page; `None` where there is
+    /// nowhere to go (the link is shown disabled).
+    pub first: Option<String>,
+    pub previous: Option<String>,
+    pub next: Option<String>,
+    pub last: Option<String>,
+    /// Rows per page now.
+    pub size: u32,
+}
+
 /// A pager link, or its label marked disabled when there is nowhere to go.
 fn page_link(label: &'static str, href: Option<String>) -> impl IntoView {
     match href {
@@ -80,68 +100,36 @@ fn page_link(label: &'static str, href: Option<String>) -> impl IntoView {
     }
 }
 
-/// First / previous / next / last links, "Showing 26–50 of 63", and a page-size select.
-/// Place it under a list whose envelope gave `total`.
+/// The one pager view: first / previous / next / last, the range shown, and a page-size
+/// select that goes to `size_href(n)`.
 #[component]
-pub fn Pager(
-    /// The list's total count from the platform (`total_count`, `total_users`, …).
-    total: u64,
-    /// The page the rows on screen answer (the envelope's `current_page`). While the next
-    /// page loads, the address already names it but the old rows are still shown: the
-    /// summary and links must describe the rows. Without it the address is used.
-    #[prop(optional)]
-    page: Option<u32>,
-    /// The envelope's `per_page`, likewise.
-    #[prop(optional)]
-    per_page: Option<u32>,
+pub fn PagerNav(
+    #[prop(into)] links: Signal<PagerLinks>,
+    /// The address that shows the same rows at `n` rows per page.
+    size_href: Callback<u32, String>,
+    /// The navigation landmark's name.
+    #[prop(default = "Pages")]
+    label: &'static str,
+    #[prop(optional)] summary_testid: Option<&'static str>,
 ) -> impl IntoView {
-    let query = use_query_map();
-    let location = use_location();
     let navigate = use_navigate();
-    let paging = use_page_query();
-
-    // A zero from the platform would make no sense of the arithmetic: the address decides then.
-    let page = page.filter(|p| *p >= 1);
-    let per_page = per_page.filter(|n| *n >= 1);
-    let current = move || page.unwrap_or_else(|| paging.get().page.unwrap_or(1));
-    let size = move || per_page.unwrap_or_else(|| paging.get().per_page.unwrap_or(25));
-    let last = move || page_count(total, size());
-    // The link to page `want` (clamped), or none when it is the page shown.
-    let href_to = move |want: i64| {
-        let to = want.clamp(1, last() as i64) as u64;
-        (to != u64::from(current()))
-            .then(|| href_for(&location.pathname.get(), &query.get(), to, size()))
-    };
-
     let on_size = move |ev: leptos::ev::Event| {
-        let Ok(per_page) = event_target_value(&ev).parse::<u32>() else {
-            return;
-        };
-        // Keep the first row on screen in view after the size change.
-        let first_row = u64::from(current() - 1) * u64::from(size());
-        let page = first_row / u64::from(per_page) + 1;
-        let href = href_for(
-            &location.pathname.get_untracked(),
-            &query.get_untracked(),
-            page,
-            per_page,
-        );
-        navigate(&href, NavigateOptions::default());
+        if let Ok(n) = event_target_value(&ev).parse::<u32>() {
+            navigate(&size_href.run(n), NavigateOptions::default());
+        }
     };
-
+    let size = move || links.with(|l| l.size);
     view! {
-        <nav class="pager" aria-label="Pages">
-            <p class="pager__summary" aria-live="polite">
-                {move || showing_text(current(), size(), total)}
+        <nav class="pager" aria-label=label>
+            <p class="pager__summary" aria-live="polite" data-testid=summary_testid>
+                {move || links.with(|l| l.summary.clone())}
             </p>
             <div class="pager__links">
-                {move || page_link("First", href_to(1))}
-                {move || page_link("Previous", href_to(i64::from(current()) - 1))}
-                <span class="pager__position">
-                    {move || format!("Page {} of {}", current(), last())}
-                </span>
-                {move || page_link("Next", href_to(i64::from(current()) + 1))}
-                {move || page_link("Last", href_to(last() as i64))}
+                {move || page_link("First", links.with(|l| l.first.clone()))}
+                {move || page_link("Previous", links.with(|l| l.previous.clone()))}
+                <span class="pager__position">{move || links.with(|l| l.position.clone())}</span>
+                {move || page_link("Next", links.with(|l| l.next.clone()))}
+                {move || page_link("Last", links.with(|l| l.last.clone()))}
             </div>
             <label class="pager__size">
                 "Rows per page "
@@ -160,6 +148,63 @@ pub fn Pager(
             </label>
         </nav>
     }
+}
+
+/// The pager of a REST v3 list. Place it under a list whose envelope gave `total`.
+#[component]
+pub fn Pager(
+    /// The list's total count from the platform (`total_count`, `total_users`, …).
+    total: u64,
+    /// The page the rows on screen answer (the envelope's `current_page`). While the next
+    /// page loads, the address already names it but the old rows are still shown: the
+    /// summary and links must describe the rows. Without it the address is used.
+    #[prop(optional)]
+    page: Option<u32>,
+    /// The envelope's `per_page`, likewise.
+    #[prop(optional)]
+    per_page: Option<u32>,
+) -> impl IntoView {
+    let query = use_query_map();
+    let location = use_location();
+    let paging = use_page_query();
+
+    // A zero from the platform would make no sense of the arithmetic: the address decides then.
+    let page = page.filter(|p| *p >= 1);
+    let per_page = per_page.filter(|n| *n >= 1);
+    let current = move || page.unwrap_or_else(|| paging.get().page.unwrap_or(1));
+    let size =
+        move || per_page.unwrap_or_else(|| paging.get().per_page.unwrap_or(DEFAULT_PER_PAGE));
+    let links = Signal::derive(move || {
+        let (current, size) = (current(), size());
+        let last = page_count(total, size);
+        // The link to page `want` (clamped), or none when it is the page shown.
+        let href_to = |want: i64| {
+            let to = want.clamp(1, last as i64) as u64;
+            (to != u64::from(current))
+                .then(|| href_for(&location.pathname.get(), &query.get(), to, size))
+        };
+        PagerLinks {
+            summary: showing_text(current, size, total),
+            position: format!("Page {current} of {last}"),
+            first: href_to(1),
+            previous: href_to(i64::from(current) - 1),
+            next: href_to(i64::from(current) + 1),
+            last: href_to(last as i64),
+            size,
+        }
+    });
+    // Keep the first row on screen in view after the size change.
+    let size_href = Callback::new(move |per_page: u32| {
+        let first_row = u64::from(current() - 1) * u64::from(size());
+        let page = first_row / u64::from(per_page) + 1;
+        href_for(
+            &location.pathname.get_untracked(),
+            &query.get_untracked(),
+            page,
+            per_page,
+        )
+    });
+    view! { <PagerNav links size_href /> }
 }
 
 #[cfg(test)]

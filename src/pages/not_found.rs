@@ -2,15 +2,16 @@
 
 use leptos::prelude::*;
 
+use crate::components::NotFound;
+use crate::routes;
+
 #[component]
-pub fn NotFound() -> impl IntoView {
+pub fn PageNotFound() -> impl IntoView {
     view! {
-        <section class="panel">
-            <h1>"Page not found"</h1>
-            <p>"There is no screen at this address. It may have been mistyped or moved."</p>
-            <p>
-                <a href="/">"Go to the home screen"</a>
-            </p>
-        </section>
+        <NotFound
+            title="Page not found"
+            fallback="There is no screen at this address. It may have been mistyped or moved."
+            back=(routes::HOME, "Go to the home screen")
+        />
     }
 }

@@ -11,7 +11,7 @@ use leptos_router::hooks::use_params_map;
 use super::display::{delivery_label, price_text};
 use crate::api::{use_api, ApiError};
 use crate::components::format::{amount, date_time};
-use crate::components::{ErrorPanel, Loading};
+use crate::components::{ErrorPanel, Loading, NotFound};
 use crate::routes;
 
 #[component]
@@ -44,16 +44,13 @@ pub fn CampaignPage() -> impl IntoView {
                 match touch.await {
                     Ok(campaign) => EitherOf3::A(view! { <CampaignFacts campaign /> }),
                     Err(ApiError::NotFound { message }) => EitherOf3::B(view! {
-                        <section class="panel not-found" role="alert" data-testid="campaign-not-found">
-                            <h1>"Campaign not found"</h1>
-                            <p>
-                                {if message.trim().is_empty() {
-                                    "The platform does not know this campaign.".to_string()
-                                } else {
-                                    message
-                                }}
-                            </p>
-                        </section>
+                        <NotFound
+                            title="Campaign not found"
+                            message
+                            fallback="The platform does not know this campaign."
+                            back=(routes::CAMPAIGNS, "Back to the campaigns")
+                            testid="campaign-not-found"
+                        />
                     }),
                     Err(error) => EitherOf3::C(view! {
                         <h1>"Campaign"</h1>

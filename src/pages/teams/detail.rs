@@ -6,10 +6,9 @@ use leptos::either::Either;
 use leptos::prelude::*;
 use leptos_router::hooks::use_params_map;
 
-use super::groups::{fetch_all_groups, name_of};
-use crate::api::{use_api, ApiError};
+use crate::api::{use_api, use_team_groups, ApiError};
 use crate::components::format;
-use crate::components::{Badge, Empty, ErrorPanel, Loading, Tone};
+use crate::components::{Badge, Column, DataTable, ErrorPanel, Loading, NotFound, Tone};
 use crate::routes;
 
 #[component]
@@ -32,14 +31,8 @@ pub fn TeamPage() -> impl IntoView {
         }
     });
     // Only for the heading: the members endpoint does not carry the group's name.
-    let groups = LocalResource::new(move || async move { fetch_all_groups(api).await });
-    let team_name = move || {
-        let id = raw_id.get().parse::<u64>().ok()?;
-        groups
-            .get()
-            .and_then(|r| r.ok())
-            .and_then(|gs| name_of(&gs, id).map(str::to_owned))
-    };
+    let groups = use_team_groups();
+    let team_name = move || groups.name_of(raw_id.get().parse::<u64>().ok()?);
     let retry = Callback::new(move |()| members.refetch());
 
     view! {
@@ -56,7 +49,17 @@ pub fn TeamPage() -> impl IntoView {
             {move || match members.get() {
                 None => view! { <Loading /> }.into_any(),
                 Some(Err(ApiError::NotFound { message })) => {
-                    view! { <TeamNotFound message /> }.into_any()
+                    view! {
+                        <NotFound
+                            title="Team group not found"
+                            message
+                            fallback="Team group not found"
+                            back=(routes::TEAMS, "Back to the teams")
+                            testid="team-not-found"
+                            subheading=true
+                        />
+                    }
+                    .into_any()
                 }
                 Some(Err(error)) => view! { <ErrorPanel error on_retry=retry /> }.into_any(),
                 Some(Ok(list)) => view! { <MembersTable members=list /> }.into_any(),
@@ -65,74 +68,54 @@ pub fn TeamPage() -> impl IntoView {
     }
 }
 
-#[component]
-fn TeamNotFound(message: String) -> impl IntoView {
-    let message = if message.trim().is_empty() {
-        "Team group not found".to_owned()
-    } else {
-        message
-    };
-    view! {
-        <div class="not-found" role="alert" data-testid="team-not-found">
-            <p class="not-found__message">{message}</p>
-            <p>
-                <a href=routes::TEAMS>"Back to the teams"</a>
-            </p>
-        </div>
-    }
-}
+const MEMBER_COLUMNS: &[Column] = &[
+    Column::text("Name"),
+    Column::text("Email"),
+    Column::number("Balance"),
+    Column::text("Sandbox"),
+    Column::text("Invitation key"),
+];
 
 #[component]
 fn MembersTable(members: Vec<Member>) -> impl IntoView {
-    if members.is_empty() {
-        return Either::Left(view! { <Empty message="This team group has no members." /> });
+    let count = match members.len() {
+        0 => None,
+        1 => Some("1 member".to_owned()),
+        n => Some(format!("{n} members")),
+    };
+    let rows = members.into_iter().map(member_row).collect();
+    view! {
+        {count.map(|count| view! { <p class="muted">{count}</p> })}
+        <DataTable
+            caption="Members of this team group"
+            columns=MEMBER_COLUMNS
+            rows
+            empty="This team group has no members."
+        />
     }
-    let count = members.len();
-    Either::Right(view! {
-        <p class="muted">
-            {if count == 1 { "1 member".to_owned() } else { format!("{count} members") }}
-        </p>
-        <div class="table-wrap">
-            <table class="data-table">
-                <caption>"Members of this team group"</caption>
-                <thead>
-                    <tr>
-                        <th scope="col">"Name"</th>
-                        <th scope="col">"Email"</th>
-                        <th scope="col" class="num">"Balance"</th>
-                        <th scope="col">"Sandbox"</th>
-                        <th scope="col">"Invitation key"</th>
-                    </tr>
-                </thead>
-                <tbody>
-                    {members
-                        .into_iter()
-                        .map(|m| {
-                            let name = format!("{} {}", m.first_name, m.last_name).trim().to_owned();
-                            view! {
-                                <tr>
-                                    <th scope="row">{name.clone()}</th>
-                                    <td>{m.email.clone()}</td>
-                                    <td class="num">{format::amount(&m.balance)}</td>
-                                    <td>
-                                        {if m.sandbox {
-                                            view! { <Badge text="Sandbox" tone=Tone::Warning /> }
-                                                .into_any()
-                                        } else {
-                                            view! { <span>"No"</span> }.into_any()
-                                        }}
-                                    </td>
-                                    <td>
-                                        <KeyToggle key=m.key.clone() owner=name />
-                                    </td>
-                                </tr>
-                            }
-                        })
-                        .collect_view()}
-                </tbody>
-            </table>
-        </div>
-    })
+}
+
+fn member_row(m: Member) -> AnyView {
+    let name = format!("{} {}", m.first_name, m.last_name)
+        .trim()
+        .to_owned();
+    let sandbox = if m.sandbox {
+        view! { <Badge text="Sandbox" tone=Tone::Warning /> }.into_any()
+    } else {
+        view! { <span>"No"</span> }.into_any()
+    };
+    view! {
+        <tr>
+            <th scope="row">{name.clone()}</th>
+            <td>{m.email}</td>
+            <td class="num">{format::amount(&m.balance)}</td>
+            <td>{sandbox}</td>
+            <td>
+                <KeyToggle key=m.key owner=name />
+            </td>
+        </tr>
+    }
+    .into_any()
 }
 
 /// The invitation key stays out of the page (and out of screenshots) until asked for.

@@ -1,32 +1,19 @@
 //! `/teams/users`: the active users directory (REST v3), each with their team's name.
 
-use std::collections::BTreeMap;
-
 use gifting_api::paths;
 use gifting_api::rest::{RestUser, UserPage};
-use leptos::either::Either;
 use leptos::prelude::*;
 
-use super::groups::fetch_all_groups;
-use crate::api::use_api;
-use crate::components::{use_paged_list, Empty, Loaded, Pager};
+use crate::api::{use_api, use_team_groups, TeamGroups};
+use crate::components::{use_paged_list, Column, DataTable, Loaded, Pager};
 use crate::routes;
-
-/// Team group id → name, once the groups have loaded (`None` while loading or failed).
-type TeamNames = Signal<Option<BTreeMap<u64, String>>>;
 
 #[component]
 pub fn ActiveUsersPage() -> impl IntoView {
     let api = use_api();
     let users = use_paged_list::<UserPage>(api, paths::V3_USERS);
-    let groups = LocalResource::new(move || async move { fetch_all_groups(api).await });
-    let names: TeamNames = Signal::derive(move || {
-        groups
-            .get()
-            .and_then(|r| r.ok())
-            .map(|gs| gs.into_iter().map(|g| (g.id, g.name)).collect())
-    });
-    let groups_failed = move || matches!(groups.get(), Some(Err(_)));
+    let groups = use_team_groups();
+    let groups_failed = move || groups.failed();
 
     view! {
         <section class="directory" aria-labelledby="directory-heading">
@@ -46,57 +33,51 @@ pub fn ActiveUsersPage() -> impl IntoView {
                 </p>
             </Show>
             <Loaded resource=users let:page>
-                {if page.users.is_empty() {
-                    Either::Left(view! { <Empty message="No active users on this page." /> })
-                } else {
-                    Either::Right(view! { <DirectoryTable users=page.users.clone() names /> })
-                }}
+                <DirectoryTable users=page.users.clone() groups />
                 <Pager total=page.total_users page=page.current_page per_page=page.per_page />
             </Loaded>
         </section>
     }
 }
 
+const DIRECTORY_COLUMNS: &[Column] = &[
+    Column::text("Name"),
+    Column::text("Email"),
+    Column::text("Team"),
+];
+
 #[component]
-fn DirectoryTable(users: Vec<RestUser>, names: TeamNames) -> impl IntoView {
+fn DirectoryTable(users: Vec<RestUser>, groups: TeamGroups) -> impl IntoView {
+    let rows = users
+        .into_iter()
+        .map(|u| directory_row(u, groups))
+        .collect();
     view! {
-        <div class="table-wrap">
-            <table class="data-table">
-                <caption>"Active users and their teams"</caption>
-                <thead>
-                    <tr>
-                        <th scope="col">"Name"</th>
-                        <th scope="col">"Email"</th>
-                        <th scope="col">"Team"</th>
-                    </tr>
-                </thead>
-                <tbody>
-                    {users
-                        .into_iter()
-                        .map(|u| {
-                            let team_id = u.team_group_id;
-                            let team = move || match names.get() {
-                                None => format!("Team group {team_id}"),
-                                Some(map) => map
-                                    .get(&team_id)
-                                    .cloned()
-                                    .unwrap_or_else(|| format!("Team group {team_id} (not listed)")),
-                            };
-                            view! {
-                                <tr>
-                                    <th scope="row">
-                                        {format!("{} {}", u.first_name, u.last_name).trim().to_owned()}
-                                    </th>
-                                    <td>{u.email.clone()}</td>
-                                    <td>
-                                        <a href=routes::team(team_id)>{team}</a>
-                                    </td>
-                                </tr>
-                            }
-                        })
-                        .collect_view()}
-                </tbody>
-            </table>
-        </div>
+        <DataTable
+            caption="Active users and their teams"
+            columns=DIRECTORY_COLUMNS
+            rows
+            empty="No active users on this page."
+        />
     }
+}
+
+fn directory_row(u: RestUser, groups: TeamGroups) -> AnyView {
+    let team_id = u.team_group_id;
+    // By id until the names arrive; an id the list lacks says so.
+    let team = move || match groups.name_of(team_id) {
+        Some(name) => name,
+        None if groups.ready() => format!("Team group {team_id} (not listed)"),
+        None => format!("Team group {team_id}"),
+    };
+    view! {
+        <tr>
+            <th scope="row">{format!("{} {}", u.first_name, u.last_name).trim().to_owned()}</th>
+            <td>{u.email}</td>
+            <td>
+                <a href=routes::team(team_id)>{team}</a>
+            </td>
+        </tr>
+    }
+    .into_any()
 }

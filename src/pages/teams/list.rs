@@ -7,7 +7,7 @@ use leptos::prelude::*;
 
 use crate::api::use_api;
 use crate::components::format;
-use crate::components::{use_paged_list, Empty, Loaded, Pager};
+use crate::components::{use_paged_list, Column, DataTable, Loaded, Pager};
 use crate::routes;
 
 #[component]
@@ -21,61 +21,53 @@ pub fn TeamsPage() -> impl IntoView {
                 <a class="button" href=routes::ACTIVE_USERS>"All active users"</a>
             </div>
             <Loaded resource=groups let:page>
-                {if page.groups.is_empty() {
-                    Either::Left(view! { <Empty message="No team groups on this page." /> })
-                } else {
-                    Either::Right(view! { <GroupsTable groups=page.groups.clone() /> })
-                }}
+                <GroupsTable groups=page.groups.clone() />
                 <Pager total=page.total_groups page=page.current_page per_page=page.per_page />
             </Loaded>
         </section>
     }
 }
 
+const GROUP_COLUMNS: &[Column] = &[
+    Column::text("Name"),
+    Column::number("Monthly budget"),
+    Column::number("One-time budget"),
+    Column::text("Rollover"),
+    Column::text("Created"),
+    Column::text("Updated"),
+    Column::number("Members"),
+];
+
 #[component]
 fn GroupsTable(groups: Vec<TeamGroup>) -> impl IntoView {
+    let rows = groups.into_iter().map(group_row).collect();
     view! {
-        <div class="table-wrap">
-            <table class="data-table">
-                <caption>"Team groups and their budgets"</caption>
-                <thead>
-                    <tr>
-                        <th scope="col">"Name"</th>
-                        <th scope="col" class="num">"Monthly budget"</th>
-                        <th scope="col" class="num">"One-time budget"</th>
-                        <th scope="col">"Rollover"</th>
-                        <th scope="col">"Created"</th>
-                        <th scope="col">"Updated"</th>
-                        <th scope="col" class="num">"Members"</th>
-                    </tr>
-                </thead>
-                <tbody>
-                    {groups
-                        .into_iter()
-                        .map(|g| {
-                            view! {
-                                <tr>
-                                    <th scope="row">
-                                        <a href=routes::team(g.id)>{g.name.clone()}</a>
-                                    </th>
-                                    <td class="num">{format::amount(&g.monthly_budget)}</td>
-                                    <td class="num">
-                                        {format::amount(&g.one_time_budget.to_string())}
-                                    </td>
-                                    <td>{if g.rollover { "Yes" } else { "No" }}</td>
-                                    <td>{format::date_time(&g.created_at)}</td>
-                                    <td>{format::date_time(&g.updated_at)}</td>
-                                    <td class="num">
-                                        <MemberCount team_group_id=g.id />
-                                    </td>
-                                </tr>
-                            }
-                        })
-                        .collect_view()}
-                </tbody>
-            </table>
-        </div>
+        <DataTable
+            caption="Team groups and their budgets"
+            columns=GROUP_COLUMNS
+            rows
+            empty="No team groups on this page."
+        />
     }
+}
+
+fn group_row(g: TeamGroup) -> AnyView {
+    view! {
+        <tr>
+            <th scope="row">
+                <a href=routes::team(g.id)>{g.name.clone()}</a>
+            </th>
+            <td class="num">{format::amount(&g.monthly_budget)}</td>
+            <td class="num">{format::amount(&g.one_time_budget.to_string())}</td>
+            <td>{if g.rollover { "Yes" } else { "No" }}</td>
+            <td>{format::date_time(&g.created_at)}</td>
+            <td>{format::date_time(&g.updated_at)}</td>
+            <td class="num">
+                <MemberCount team_group_id=g.id />
+            </td>
+        </tr>
+    }
+    .into_any()
 }
 
 /// The group's member count, read from its members list; "unknown" when that fails, so a

@@ -2,7 +2,6 @@
 
 pub mod detail;
 pub mod directory;
-pub mod groups;
 pub mod list;
 
 pub use detail::TeamPage;

@@ -6,7 +6,8 @@ use leptos::prelude::*;
 
 use crate::api::ApiError;
 use crate::components::page_state::LoadedProps;
-use crate::components::{ErrorPanel, ErrorView, Loaded};
+use crate::components::{ErrorPanel, ErrorView, Loaded, NotFound};
+use crate::routes;
 
 /// Why the signed-in account cannot manage users, and what to do about it.
 #[component]
@@ -37,19 +38,14 @@ pub fn AdminNeeded(#[prop(into)] message: String) -> impl IntoView {
 #[component]
 pub fn UserNotFound(#[prop(into)] message: String) -> impl IntoView {
     view! {
-        <div class="not-found" role="alert" data-testid="user-not-found">
-            <h2 class="not-found__title">"User not found"</h2>
-            <p>
-                {if message.trim().is_empty() {
-                    "The platform has no user with this id.".to_owned()
-                } else {
-                    message
-                }}
-            </p>
-            <p>
-                <a href="/users">"Back to the users"</a>
-            </p>
-        </div>
+        <NotFound
+            title="User not found"
+            message
+            fallback="The platform has no user with this id."
+            back=(routes::USERS, "Back to the users")
+            testid="user-not-found"
+            subheading=true
+        />
     }
 }
 

@@ -9,12 +9,10 @@ use leptos::task::spawn_local;
 use leptos_router::hooks::{use_params_map, use_query_map};
 
 use super::access::ScimLoaded;
-use super::fields::{focus_field, RoleSelect, TeamChoices, TeamSelect, TextField};
-use super::form::{field_of_error, Field, FieldErrors, UserDraft};
 use super::present::{display_name, status_badge};
-use crate::api::{use_api, ApiError};
-use crate::components::confirm_dialog::ConfirmDialog;
-use crate::pages::teams::groups::{fetch_all_groups, sorted_names};
+use super::user_form::{draft_of, UserFields, UserForm};
+use crate::api::{use_api, ApiClient, ApiError};
+use crate::components::ConfirmDialog;
 use crate::routes;
 
 #[component]
@@ -48,117 +46,93 @@ enum Outcome {
     Failed(String),
 }
 
-#[component]
-fn UserEditor(user: ScimUser, just_created: bool) -> impl IntoView {
-    let api = use_api();
-    let groups = LocalResource::new(move || async move { fetch_all_groups(api).await });
-    let choices = Signal::derive(move || match groups.get() {
-        None => TeamChoices::Loading,
-        Some(Ok(list)) => TeamChoices::Ready(sorted_names(&list)),
-        Some(Err(error)) => TeamChoices::Failed(error.user_message()),
-    });
+/// The user's page state: the platform's latest answer about them, the form, and what the
+/// last write did.
+#[derive(Clone, Copy)]
+struct Editor {
+    api: ApiClient,
+    /// The platform's latest answer about this user; the summary shows only this.
+    current: RwSignal<ScimUser>,
+    form: UserForm,
+    outcome: RwSignal<Option<Outcome>>,
+}
 
-    // The platform's latest answer about this user; the summary shows only this.
-    let current = RwSignal::new(user.clone());
-    let given = RwSignal::new(user.name.given_name.clone());
-    let family = RwSignal::new(user.name.family_name.clone());
-    let role = RwSignal::new(user.user_type.to_string());
-    let team = RwSignal::new(user.division.clone());
-    let errors = RwSignal::new(FieldErrors::new());
-    let outcome = RwSignal::new(None::<Outcome>);
-    let pending = RwSignal::new(false);
-    let confirm_open = RwSignal::new(false);
+impl Editor {
+    fn new(user: ScimUser) -> Self {
+        Self {
+            api: use_api(),
+            form: UserForm::new(draft_of(&user)),
+            current: RwSignal::new(user),
+            outcome: RwSignal::new(None),
+        }
+    }
 
-    // After an answer, the form starts again from what the platform now has.
-    let accept = move |answer: ScimUser| {
-        given.set(answer.name.given_name.clone());
-        family.set(answer.name.family_name.clone());
-        role.set(answer.user_type.to_string());
-        team.set(answer.division.clone());
-        current.set(answer);
-    };
-
-    let send = move |body: ReplaceUser, done: fn(&ScimUser) -> String| {
-        if pending.get_untracked() {
+    /// PUTs `body`; on success the page and the form show the platform's answer, and `done`
+    /// says what changed.
+    fn send(self, body: ReplaceUser, done: fn(&ScimUser) -> String) {
+        if self.form.pending.get_untracked() {
             return;
         }
-        pending.set(true);
-        outcome.set(None);
-        let id = current.with_untracked(|u| u.id.clone());
+        self.form.pending.set(true);
+        self.outcome.set(None);
+        let id = self.current.with_untracked(|u| u.id.clone());
         spawn_local(async move {
-            match api
+            let answer = self
+                .api
                 .put_json::<_, ScimUser>(&paths::scim_user(&id), &body)
-                .await
-            {
+                .await;
+            match answer {
                 Ok(answer) => {
                     let text = done(&answer.body);
-                    if current.try_get_untracked().is_some() {
-                        accept(answer.body);
+                    // After an answer, the form starts again from what the platform now has.
+                    if self.current.try_get_untracked().is_some() {
+                        self.form.fill(&answer.body);
+                        self.current.set(answer.body);
                     }
-                    outcome.try_set(Some(Outcome::Saved(text)));
+                    self.outcome.try_set(Some(Outcome::Saved(text)));
                 }
                 Err(ApiError::Cancelled) => {}
-                Err(error) => match field_of_error(&error) {
-                    Some((field, message)) => {
-                        errors.try_set(vec![(field, message)]);
-                        focus_field(field);
+                Err(error) => {
+                    if !self.form.show_refusal(&error) {
+                        self.outcome
+                            .try_set(Some(Outcome::Failed(error.user_message())));
                     }
-                    None => {
-                        outcome.try_set(Some(Outcome::Failed(error.user_message())));
-                    }
-                },
+                }
             }
-            pending.try_set(false);
+            self.form.pending.try_set(false);
         });
-    };
+    }
 
-    let on_save = move |ev: leptos::ev::SubmitEvent| {
-        ev.prevent_default();
-        if pending.get_untracked() {
+    fn save(self) {
+        if self.form.pending.get_untracked() {
             return;
         }
-        let draft = UserDraft {
-            email: String::new(),
-            given_name: given.get_untracked(),
-            family_name: family.get_untracked(),
-            role: role.get_untracked(),
-            team: team.get_untracked(),
-        };
-        let mut teams = match choices.get_untracked() {
-            TeamChoices::Ready(names) => names,
-            _ => Vec::new(),
-        };
         // Keeping the team the user already has is always allowed.
-        teams.push(current.with_untracked(|u| u.division.clone()));
-        let found = draft.validate(&teams, false);
-        if let Some((first, _)) = found.first() {
-            let first = *first;
-            errors.set(found);
-            focus_field(first);
+        let keep = self.current.with_untracked(|u| u.division.clone());
+        let Some(draft) = self.form.checked(false, Some(keep)) else {
             return;
-        }
-        errors.set(FieldErrors::new());
+        };
         let body = ReplaceUser {
             name: Some(draft.name()),
             user_type: Some(gifting_api::Role::parse(&draft.role)),
             division: Some(draft.team.clone()),
             ..Default::default()
         };
-        send(body, |u| {
+        self.send(body, |u| {
+            let team = if u.division.is_empty() {
+                "no team"
+            } else {
+                &u.division
+            };
             format!(
-                "Saved. The platform now has {}: {}, in {}.",
+                "Saved. The platform now has {}: {}, in {team}.",
                 display_name(u),
                 u.user_type,
-                if u.division.is_empty() {
-                    "no team"
-                } else {
-                    &u.division
-                }
             )
         });
-    };
+    }
 
-    let set_active = move |active: bool| {
+    fn set_active(self, active: bool) {
         let body = ReplaceUser {
             active: Some(active),
             ..Default::default()
@@ -168,22 +142,47 @@ fn UserEditor(user: ScimUser, just_created: bool) -> impl IntoView {
         } else {
             |u| format!("{} is deactivated.", display_name(u))
         };
-        send(body, done);
-    };
+        self.send(body, done);
+    }
 
-    let disabled = Signal::derive(move || pending.get());
-    let name = move || current.with(display_name);
+    fn name(self) -> String {
+        self.current.with(display_name)
+    }
+}
 
+#[component]
+fn UserEditor(user: ScimUser, just_created: bool) -> impl IntoView {
+    let editor = Editor::new(user);
+    let current = editor.current;
+    let created = just_created.then(|| {
+        view! {
+            <p class="notice notice--success" role="status" data-testid="user-created">
+                {move || format!("User created: {}.", current.with(|u| u.user_name.clone()))}
+            </p>
+        }
+    });
     view! {
-        <h1 id="user-heading">{name}</h1>
-        {just_created
-            .then(|| {
-                view! {
-                    <p class="notice notice--success" role="status" data-testid="user-created">
-                        {move || format!("User created: {}.", current.with(|u| u.user_name.clone()))}
-                    </p>
-                }
-            })}
+        <h1 id="user-heading">{move || editor.name()}</h1>
+        {created}
+        <UserSummary current />
+        <OutcomeNotice outcome=editor.outcome />
+        <DetailsForm editor />
+        <AccessSection editor />
+    }
+}
+
+#[component]
+fn UserSummary(current: RwSignal<ScimUser>) -> impl IntoView {
+    let team = move || {
+        current.with(|u| {
+            if u.division.is_empty() {
+                "—".to_owned()
+            } else {
+                u.division.clone()
+            }
+        })
+    };
+    view! {
         <dl class="user-summary" data-testid="user-summary">
             <div>
                 <dt>"Email"</dt>
@@ -195,9 +194,7 @@ fn UserEditor(user: ScimUser, just_created: bool) -> impl IntoView {
             </div>
             <div>
                 <dt>"Team"</dt>
-                <dd data-testid="user-team">
-                    {move || current.with(|u| if u.division.is_empty() { "—".to_owned() } else { u.division.clone() })}
-                </dd>
+                <dd data-testid="user-team">{team}</dd>
             </div>
             <div>
                 <dt>"Status"</dt>
@@ -208,80 +205,94 @@ fn UserEditor(user: ScimUser, just_created: bool) -> impl IntoView {
                 <dd>{move || current.with(|u| u.id.clone())}</dd>
             </div>
         </dl>
-        <div aria-live="polite">
-            {move || {
-                outcome
-                    .get()
-                    .map(|o| match o {
-                        Outcome::Saved(text) => view! {
-                            <p class="notice notice--success" role="status" data-testid="user-outcome">{text}</p>
-                        }
-                        .into_any(),
-                        Outcome::Failed(text) => view! {
-                            <div class="notice notice--error" role="alert" data-testid="user-outcome">
-                                <p>{text}</p>
-                                <p>"Nothing was lost: your changes are still in the form."</p>
-                            </div>
-                        }
-                        .into_any(),
-                    })
-            }}
-        </div>
+    }
+}
+
+#[component]
+fn OutcomeNotice(outcome: RwSignal<Option<Outcome>>) -> impl IntoView {
+    let shown = move || {
+        outcome.get().map(|o| match o {
+            Outcome::Saved(text) => view! {
+                <p class="notice notice--success" role="status" data-testid="user-outcome">{text}</p>
+            }
+            .into_any(),
+            Outcome::Failed(text) => view! {
+                <div class="notice notice--error" role="alert" data-testid="user-outcome">
+                    <p>{text}</p>
+                    <p>"Nothing was lost: your changes are still in the form."</p>
+                </div>
+            }
+            .into_any(),
+        })
+    };
+    view! { <div aria-live="polite">{shown}</div> }
+}
+
+#[component]
+fn DetailsForm(editor: Editor) -> impl IntoView {
+    let form = editor.form;
+    let pending = form.pending;
+    let on_save = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        editor.save();
+    };
+    view! {
         <form class="form user-form" novalidate on:submit=on_save aria-labelledby="user-details-heading">
             <h2 id="user-details-heading">"Details"</h2>
-            <TextField field=Field::GivenName value=given errors disabled />
-            <TextField field=Field::FamilyName value=family errors disabled />
-            <RoleSelect value=role errors disabled />
-            <TeamSelect
-                value=team
-                errors
-                choices
-                on_retry=Callback::new(move |()| groups.refetch())
-                disabled
-            />
+            <UserFields form lock_while_pending=true />
             <div class="form__actions">
-                <button type="submit" class="button button--primary" disabled=disabled>
+                <button type="submit" class="button button--primary" disabled=form.disabled()>
                     {move || if pending.get() { "Saving…" } else { "Save changes" }}
                 </button>
             </div>
         </form>
+    }
+}
+
+/// Switching the user off (after a confirmation) and on again.
+#[component]
+fn AccessSection(editor: Editor) -> impl IntoView {
+    let pending = editor.form.pending;
+    let confirm_open = RwSignal::new(false);
+    let state = move || {
+        if editor.current.with(|u| u.active) {
+            view! {
+                <p>"This user can sign in and send gifts."</p>
+                <button
+                    type="button"
+                    class="button button--danger"
+                    disabled=move || pending.get()
+                    on:click=move |_| confirm_open.set(true)
+                >
+                    "Deactivate user"
+                </button>
+            }
+            .into_any()
+        } else {
+            view! {
+                <p>"This user is deactivated: they cannot sign in or send gifts."</p>
+                <button
+                    type="button"
+                    class="button button--primary"
+                    disabled=move || pending.get()
+                    on:click=move |_| editor.set_active(true)
+                >
+                    "Activate user"
+                </button>
+            }
+            .into_any()
+        }
+    };
+    view! {
         <section class="user-access" aria-labelledby="user-access-heading">
             <h2 id="user-access-heading">"Access"</h2>
-            {move || {
-                if current.with(|u| u.active) {
-                    view! {
-                        <p>"This user can sign in and send gifts."</p>
-                        <button
-                            type="button"
-                            class="button button--danger"
-                            disabled=move || pending.get()
-                            on:click=move |_| confirm_open.set(true)
-                        >
-                            "Deactivate user"
-                        </button>
-                    }
-                    .into_any()
-                } else {
-                    view! {
-                        <p>"This user is deactivated: they cannot sign in or send gifts."</p>
-                        <button
-                            type="button"
-                            class="button button--primary"
-                            disabled=move || pending.get()
-                            on:click=move |_| set_active(true)
-                        >
-                            "Activate user"
-                        </button>
-                    }
-                    .into_any()
-                }
-            }}
+            {state}
         </section>
         <ConfirmDialog
             open=confirm_open
-            title=Signal::derive(move || format!("Deactivate {}?", name()))
+            title=Signal::derive(move || format!("Deactivate {}?", editor.name()))
             confirm_label="Deactivate"
-            on_confirm=Callback::new(move |()| set_active(false))
+            on_confirm=Callback::new(move |()| editor.set_active(false))
         >
             <p>
                 "A deactivated user can no longer sign in to the platform or send gifts, and "

@@ -2,19 +2,20 @@
 //! row for bulk changes.
 
 use gifting_api::paths;
-use gifting_api::scim::ListResponse;
-use leptos::either::Either;
+use gifting_api::rest::DEFAULT_PER_PAGE;
+use gifting_api::scim::{ListResponse, ScimUser};
 use leptos::prelude::*;
 use leptos_router::hooks::{use_navigate, use_query_map};
 use leptos_router::NavigateOptions;
 
 use super::access::ScimLoaded;
-use super::bulk::{BulkPanel, Picked, Selection};
+use super::bulk::{Picked, Selection};
+use super::bulk_panel::BulkPanel;
 use super::paging::{showing_text, ScimPaging};
 use super::present::{display_name, status_badge, user_href};
+use crate::api::use_team_groups;
 use crate::api::{use_api, ApiError};
-use crate::components::{Empty, PAGE_SIZES};
-use crate::pages::teams::groups::fetch_all_groups;
+use crate::components::{Column, DataTable, PagerLinks, PagerNav};
 use crate::routes;
 
 #[component]
@@ -32,7 +33,7 @@ pub fn UsersPage() -> impl IntoView {
             Ok((asked, list))
         }
     });
-    let groups = LocalResource::new(move || async move { fetch_all_groups(api).await });
+    let groups = use_team_groups();
     let selection: Selection = RwSignal::new(Default::default());
     // Without the admin right there is nothing to search or change: only the explanation.
     let forbidden = move || matches!(users.get(), Some(Err(ApiError::Forbidden { .. })));
@@ -96,29 +97,51 @@ fn SearchForm(paging: Memo<ScimPaging>) -> impl IntoView {
     }
 }
 
+const USER_COLUMNS: &[Column] = &[
+    Column::text("Name"),
+    Column::text("Email"),
+    Column::text("Role"),
+    Column::text("Team"),
+    Column::text("Status"),
+];
+
 #[component]
 fn UsersTable(list: ListResponse, paging: ScimPaging, selection: Selection) -> impl IntoView {
-    if list.resources.is_empty() {
-        let message = match paging.email {
-            Some(email) => format!("No user has the email \u{201c}{email}\u{201d}."),
-            None if list.total_results > 0 => {
-                "There are no users on this page: go back to the first page.".to_owned()
-            }
-            None => "There are no users yet.".to_owned(),
-        };
-        return Either::Left(view! { <Empty message /> });
-    }
-    let navigate = use_navigate();
+    let empty = match paging.email {
+        Some(email) => format!("No user has the email \u{201c}{email}\u{201d}."),
+        None if list.total_results > 0 => {
+            "There are no users on this page: go back to the first page.".to_owned()
+        }
+        None => "There are no users yet.".to_owned(),
+    };
     let on_page: Vec<(String, Picked)> = list
         .resources
         .iter()
         .map(|u| (u.id.clone(), Picked::of(u)))
         .collect();
+    let lead = view! { <SelectAll on_page selection /> }.into_any();
+    let rows = list
+        .resources
+        .into_iter()
+        .map(|user| view! { <UserRow user selection /> }.into_any())
+        .collect();
+    view! {
+        <DataTable
+            caption="Users (SCIM)"
+            columns=USER_COLUMNS
+            rows
+            empty
+            class="data-table users-table"
+            lead
+        />
+    }
+}
+
+/// The header's checkbox: every user on this page in or out of the selection.
+#[component]
+fn SelectAll(on_page: Vec<(String, Picked)>, selection: Selection) -> impl IntoView {
     let page_ids: Vec<String> = on_page.iter().map(|(id, _)| id.clone()).collect();
-    let all_checked = {
-        let page_ids = page_ids.clone();
-        move || selection.with(|s| page_ids.iter().all(|id| s.contains_key(id)))
-    };
+    let all_checked = move || selection.with(|s| page_ids.iter().all(|id| s.contains_key(id)));
     let toggle_all = move |ev: leptos::ev::Event| {
         let checked = event_target_checked(&ev);
         selection.update(|s| {
@@ -131,149 +154,98 @@ fn UsersTable(list: ListResponse, paging: ScimPaging, selection: Selection) -> i
             }
         });
     };
-
-    let rows = list
-        .resources
-        .into_iter()
-        .map(|user| {
-            let href = user_href(&user.id);
-            let name = display_name(&user);
-            let picked = Picked::of(&user);
-            let id = user.id.clone();
-            let id_for_check = id.clone();
-            let checked = Signal::derive(move || selection.with(|s| s.contains_key(&id_for_check)));
-            let on_check = move |ev: leptos::ev::Event| {
-                let on = event_target_checked(&ev);
-                selection.update(|s| {
-                    if on {
-                        s.insert(id.clone(), picked.clone());
-                    } else {
-                        s.remove(&id);
-                    }
-                });
-            };
-            // A click anywhere on the row opens the user, except on its own controls.
-            let navigate = navigate.clone();
-            let row_href = href.clone();
-            let on_row_click = move |ev: leptos::ev::MouseEvent| {
-                let on_control = ev
-                    .target()
-                    .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
-                    .and_then(|el| el.closest("a, input, button, label, select").ok().flatten())
-                    .is_some();
-                if !on_control {
-                    navigate(&row_href, NavigateOptions::default());
-                }
-            };
-            view! {
-                <tr class="clickable-row" class:is-selected=checked on:click=on_row_click>
-                    <td class="select-cell">
-                        <input
-                            type="checkbox"
-                            aria-label=format!("Select {name}")
-                            prop:checked=checked
-                            on:change=on_check
-                        />
-                    </td>
-                    <th scope="row">
-                        <a href=href>{name.clone()}</a>
-                    </th>
-                    <td>{user.user_name.clone()}</td>
-                    <td>{user.user_type.to_string()}</td>
-                    <td>
-                        {if user.division.is_empty() {
-                            "—".to_owned()
-                        } else {
-                            user.division.clone()
-                        }}
-                    </td>
-                    <td>{status_badge(user.active)}</td>
-                </tr>
-            }
-        })
-        .collect_view();
-
-    Either::Right(view! {
-        <div class="table-wrap">
-            <table class="data-table users-table">
-                <caption>"Users (SCIM)"</caption>
-                <thead>
-                    <tr>
-                        <th scope="col" class="select-cell">
-                            <input
-                                type="checkbox"
-                                aria-label="Select all users on this page"
-                                prop:checked=all_checked
-                                on:change=toggle_all
-                            />
-                        </th>
-                        <th scope="col">"Name"</th>
-                        <th scope="col">"Email"</th>
-                        <th scope="col">"Role"</th>
-                        <th scope="col">"Team"</th>
-                        <th scope="col">"Status"</th>
-                    </tr>
-                </thead>
-                <tbody>{rows}</tbody>
-            </table>
-        </div>
-    })
+    view! {
+        <th scope="col" class="select-cell">
+            <input
+                type="checkbox"
+                aria-label="Select all users on this page"
+                prop:checked=all_checked
+                on:change=toggle_all
+            />
+        </th>
+    }
 }
 
-/// First / previous / next / last by `startIndex`, the range shown, and the page size.
 #[component]
-fn ScimPager(paging: ScimPaging, total: u64, shown: u64) -> impl IntoView {
+fn UserRow(user: ScimUser, selection: Selection) -> impl IntoView {
     let navigate = use_navigate();
-    let link = |label: &'static str, start: Option<u64>| {
-        let p = &paging;
-        match start.filter(|&s| s != p.start_index) {
-            Some(start) => Either::Left(view! {
-                <a class="pager__link" href=p.href(start, p.count)>{label}</a>
-            }),
-            None => Either::Right(view! {
-                <span class="pager__link" aria-disabled="true">{label}</span>
-            }),
+    let href = user_href(&user.id);
+    let name = display_name(&user);
+    let picked = Picked::of(&user);
+    let id = user.id.clone();
+    let id_for_check = id.clone();
+    let checked = Signal::derive(move || selection.with(|s| s.contains_key(&id_for_check)));
+    let on_check = move |ev: leptos::ev::Event| {
+        let on = event_target_checked(&ev);
+        selection.update(|s| {
+            if on {
+                s.insert(id.clone(), picked.clone());
+            } else {
+                s.remove(&id);
+            }
+        });
+    };
+    // A click anywhere on the row opens the user, except on its own controls.
+    let row_href = href.clone();
+    let on_row_click = move |ev: leptos::ev::MouseEvent| {
+        let on_control = ev
+            .target()
+            .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
+            .and_then(|el| el.closest("a, input, button, label, select").ok().flatten())
+            .is_some();
+        if !on_control {
+            navigate(&row_href, NavigateOptions::default());
         }
     };
-    let on_size_paging = paging.clone();
-    let on_size = move |ev: leptos::ev::Event| {
-        let Ok(count) = event_target_value(&ev).parse::<u64>() else {
-            return;
-        };
-        let p = &on_size_paging;
-        navigate(
-            &p.href(p.start_for_count(count), count),
-            NavigateOptions::default(),
-        );
-    };
     view! {
-        <nav class="pager" aria-label="Pages of users">
-            <p class="pager__summary" aria-live="polite" data-testid="users-showing">
-                {showing_text(paging.start_index, shown, total)}
-            </p>
-            <div class="pager__links">
-                {link("First", Some(1))}
-                {link("Previous", paging.previous_start())}
-                <span class="pager__position">{paging.position_text(total)}</span>
-                {link("Next", paging.next_start(total))}
-                {link("Last", Some(paging.last_start(total)))}
-            </div>
-            <label class="pager__size">
-                "Rows per page "
-                <select on:change=on_size>
-                    {PAGE_SIZES
-                        .into_iter()
-                        .map(|n| {
-                            let n = u64::from(n);
-                            view! {
-                                <option value=n.to_string() selected=paging.count == n>
-                                    {n.to_string()}
-                                </option>
-                            }
-                        })
-                        .collect_view()}
-                </select>
-            </label>
-        </nav>
+        <tr class="clickable-row" class:is-selected=checked on:click=on_row_click>
+            <td class="select-cell">
+                <input
+                    type="checkbox"
+                    aria-label=format!("Select {name}")
+                    prop:checked=checked
+                    on:change=on_check
+                />
+            </td>
+            <th scope="row">
+                <a href=href>{name.clone()}</a>
+            </th>
+            <td>{user.user_name.clone()}</td>
+            <td>{user.user_type.to_string()}</td>
+            <td>{if user.division.is_empty() { "—".to_owned() } else { user.division.clone() }}</td>
+            <td>{status_badge(user.active)}</td>
+        </tr>
+    }
+}
+
+/// The SCIM list's pager: windows by `startIndex`, sizes by `count`.
+#[component]
+fn ScimPager(paging: ScimPaging, total: u64, shown: u64) -> impl IntoView {
+    let p = &paging;
+    let link = |start: Option<u64>| {
+        start
+            .filter(|&s| s != p.start_index)
+            .map(|s| p.href(s, p.count))
+    };
+    let links = PagerLinks {
+        summary: showing_text(p.start_index, shown, total),
+        position: p.position_text(total),
+        first: link(Some(1)),
+        previous: link(p.previous_start()),
+        next: link(p.next_start(total)),
+        last: link(Some(p.last_start(total))),
+        size: u32::try_from(p.count).unwrap_or(DEFAULT_PER_PAGE),
+    };
+    let size_href = Callback::new(move |count: u32| {
+        let count = u64::from(count);
+        paging.href(paging.start_for_count(count), count)
+    });
+    view! {
+        <PagerNav
+            links=Signal::stored(links)
+            size_href
+            label="Pages of users"
+            summary_testid="users-showing"
+        />
     }
 }

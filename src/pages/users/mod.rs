@@ -3,6 +3,7 @@
 
 pub mod access;
 pub mod bulk;
+pub mod bulk_panel;
 pub mod edit;
 pub mod fields;
 pub mod form;
@@ -10,6 +11,7 @@ pub mod list;
 pub mod new;
 pub mod paging;
 pub mod present;
+pub mod user_form;
 
 pub use edit::UserPage;
 pub use list::UsersPage;

@@ -12,11 +12,11 @@ use leptos::task::spawn_local;
 use leptos_router::hooks::use_navigate;
 use leptos_router::NavigateOptions;
 
-use super::fields::{focus_field, RoleSelect, TeamChoices, TeamSelect, TextField};
-use super::form::{field_of_error, Field, FieldErrors, UserDraft};
+use super::fields::TextField;
+use super::form::{Field, UserDraft};
 use super::present::{display_name, user_href};
+use super::user_form::{UserFields, UserForm};
 use crate::api::{use_api, ApiClient, ApiError};
-use crate::pages::teams::groups::{fetch_all_groups, sorted_names};
 use crate::routes;
 
 /// Asks the platform whether a user with this email exists (the check before a resend).
@@ -49,117 +49,107 @@ enum Notice {
     Unknown(String),
 }
 
+/// The create page's state: the form, what it says above it, and whether the last POST
+/// ended without a clear answer.
+#[derive(Clone, Copy)]
+struct NewUser {
+    api: ApiClient,
+    form: UserForm,
+    notice: RwSignal<Option<Notice>>,
+    /// Set when a POST ended without a clear answer: every later submit checks first.
+    outcome_unknown: RwSignal<bool>,
+}
+
+impl NewUser {
+    /// Checks the form, then creates the user (after asking whether an unanswered attempt
+    /// already did) and opens their page.
+    fn submit(self, navigate: impl Fn(&str, NavigateOptions) + 'static) {
+        // The button is disabled too; this also stops an Enter pressed in a field.
+        if self.form.pending.get_untracked() {
+            return;
+        }
+        self.notice.set(None);
+        let Some(draft) = self.form.checked(true, None) else {
+            return;
+        };
+        self.form.pending.set(true);
+        spawn_local(async move {
+            let landed = if self.outcome_unknown.get_untracked() {
+                self.check_landed(&draft.email).await
+            } else {
+                Ok(false)
+            };
+            match landed {
+                Ok(false) => self.create(&draft, navigate).await,
+                Ok(true) | Err(ApiError::Cancelled) => {}
+                Err(error) => {
+                    self.notice
+                        .try_set(Some(Notice::Unknown(error.user_message())));
+                }
+            }
+            self.form.pending.try_set(false);
+        });
+    }
+
+    /// Whether the unanswered attempt created the user (then says so).
+    async fn check_landed(self, email: &str) -> Result<bool, ApiError> {
+        let found = find_by_email(self.api, email).await?;
+        let landed = found.is_some();
+        if let Some(user) = found {
+            self.notice.try_set(Some(Notice::Landed(user)));
+        }
+        Ok(landed)
+    }
+
+    async fn create(self, draft: &UserDraft, navigate: impl Fn(&str, NavigateOptions)) {
+        let answer = self
+            .api
+            .post_json::<_, ScimUser>(paths::SCIM_USERS, &draft.create_body())
+            .await;
+        match answer {
+            Ok(created) => {
+                self.outcome_unknown.try_set(false);
+                self.form.pending.try_set(false);
+                let href = format!("{}?created=1", user_href(&created.body.id));
+                navigate(&href, NavigateOptions::default());
+            }
+            Err(ApiError::Cancelled) => {}
+            Err(error) if error.is_transient() => {
+                self.outcome_unknown.try_set(true);
+                // Ask right away, so the admin knows before deciding anything.
+                let checked = find_by_email(self.api, &draft.email).await;
+                self.notice.try_set(Some(match checked {
+                    Ok(Some(user)) => Notice::Landed(user),
+                    Ok(None) => Notice::NotLanded,
+                    Err(_) => Notice::Unknown(error.user_message()),
+                }));
+            }
+            Err(error) => {
+                self.outcome_unknown.try_set(false);
+                if !self.form.show_refusal(&error) {
+                    self.notice
+                        .try_set(Some(Notice::Error(error.user_message())));
+                }
+            }
+        }
+    }
+}
+
 #[component]
 pub fn NewUserPage() -> impl IntoView {
-    let api = use_api();
     let navigate = use_navigate();
-    let groups = LocalResource::new(move || async move { fetch_all_groups(api).await });
-    let choices = Signal::derive(move || match groups.get() {
-        None => TeamChoices::Loading,
-        Some(Ok(list)) => TeamChoices::Ready(sorted_names(&list)),
-        Some(Err(error)) => TeamChoices::Failed(error.user_message()),
-    });
-
-    let email = RwSignal::new(String::new());
-    let given = RwSignal::new(String::new());
-    let family = RwSignal::new(String::new());
-    let role = RwSignal::new(String::new());
-    let team = RwSignal::new(String::new());
-    let errors = RwSignal::new(FieldErrors::new());
-    let notice = RwSignal::new(None::<Notice>);
-    let pending = RwSignal::new(false);
-    // Set when a POST ended without a clear answer: every later submit checks first.
-    let outcome_unknown = RwSignal::new(false);
-
-    let draft = move || UserDraft {
-        email: email.get_untracked(),
-        given_name: given.get_untracked(),
-        family_name: family.get_untracked(),
-        role: role.get_untracked(),
-        team: team.get_untracked(),
+    let page = NewUser {
+        api: use_api(),
+        form: UserForm::new(UserDraft::default()),
+        notice: RwSignal::new(None),
+        outcome_unknown: RwSignal::new(false),
     };
-
+    let form = page.form;
     let on_submit = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
-        // The button is disabled too; this also stops an Enter pressed in a field.
-        if pending.get_untracked() {
-            return;
-        }
-        let draft = draft();
-        let teams = match choices.get_untracked() {
-            TeamChoices::Ready(names) => names,
-            _ => Vec::new(),
-        };
-        let found = draft.validate(&teams, true);
-        notice.set(None);
-        if let Some((first, _)) = found.first() {
-            let first = *first;
-            errors.set(found);
-            focus_field(first);
-            return;
-        }
-        errors.set(FieldErrors::new());
-        pending.set(true);
-        let navigate = navigate.clone();
-        spawn_local(async move {
-            if outcome_unknown.get_untracked() {
-                match find_by_email(api, &draft.email).await {
-                    Ok(Some(user)) => {
-                        notice.try_set(Some(Notice::Landed(user)));
-                        pending.try_set(false);
-                        return;
-                    }
-                    Ok(None) => {}
-                    Err(ApiError::Cancelled) => return,
-                    Err(error) => {
-                        notice.try_set(Some(Notice::Unknown(error.user_message())));
-                        pending.try_set(false);
-                        return;
-                    }
-                }
-            }
-            let answer = api
-                .post_json::<_, ScimUser>(paths::SCIM_USERS, &draft.create_body())
-                .await;
-            match answer {
-                Ok(created) => {
-                    outcome_unknown.try_set(false);
-                    pending.try_set(false);
-                    navigate(
-                        &format!("{}?created=1", user_href(&created.body.id)),
-                        NavigateOptions::default(),
-                    );
-                }
-                Err(ApiError::Cancelled) => {}
-                Err(error) if error.is_transient() => {
-                    outcome_unknown.try_set(true);
-                    // Ask right away, so the admin knows before deciding anything.
-                    let checked = find_by_email(api, &draft.email).await;
-                    notice.try_set(Some(match checked {
-                        Ok(Some(user)) => Notice::Landed(user),
-                        Ok(None) => Notice::NotLanded,
-                        Err(_) => Notice::Unknown(error.user_message()),
-                    }));
-                    pending.try_set(false);
-                }
-                Err(error) => {
-                    outcome_unknown.try_set(false);
-                    match field_of_error(&error) {
-                        Some((field, message)) => {
-                            errors.try_set(vec![(field, message)]);
-                            focus_field(field);
-                        }
-                        None => {
-                            notice.try_set(Some(Notice::Error(error.user_message())));
-                        }
-                    }
-                    pending.try_set(false);
-                }
-            }
-        });
+        page.submit(navigate.clone());
     };
-
-    let disabled = Signal::derive(move || pending.get());
+    let pending = form.pending;
 
     view! {
         <section class="user-new" aria-labelledby="user-new-heading">
@@ -170,20 +160,12 @@ pub fn NewUserPage() -> impl IntoView {
             <p class="muted">
                 "The new user gets an account on the platform, with this role, in this team."
             </p>
-            {move || notice.get().map(|n| view! { <NoticeView notice=n /> })}
+            {move || page.notice.get().map(|n| view! { <NoticeView notice=n /> })}
             <form class="form user-form" novalidate on:submit=on_submit aria-busy=move || pending.get().to_string()>
-                <TextField field=Field::Email value=email errors kind="email" autocomplete="off" />
-                <TextField field=Field::GivenName value=given errors autocomplete="off" />
-                <TextField field=Field::FamilyName value=family errors autocomplete="off" />
-                <RoleSelect value=role errors />
-                <TeamSelect
-                    value=team
-                    errors
-                    choices
-                    on_retry=Callback::new(move |()| groups.refetch())
-                />
+                <TextField field=Field::Email value=form.email errors=form.errors kind="email" autocomplete="off" />
+                <UserFields form />
                 <div class="form__actions">
-                    <button type="submit" class="button button--primary" disabled=disabled>
+                    <button type="submit" class="button button--primary" disabled=form.disabled()>
                         {move || if pending.get() { "Creating user…" } else { "Create user" }}
                     </button>
                     <a class="button" href=routes::USERS>"Cancel"</a>

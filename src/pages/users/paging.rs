@@ -12,7 +12,7 @@ use crate::components::PAGE_SIZES;
 use crate::routes;
 
 /// Rows per page when the URL does not say.
-pub const DEFAULT_COUNT: u64 = 25;
+pub const DEFAULT_COUNT: u64 = gifting_api::rest::DEFAULT_PER_PAGE as u64;
 
 /// What the users list shows: its window of the SCIM list and the email searched for.
 #[derive(Clone, Debug, PartialEq, Eq)]
