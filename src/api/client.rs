@@ -83,13 +83,6 @@ impl ApiClient {
         self.write(Method::PUT, path, body).await
     }
 
-    /// Aborts this client's requests in flight and refuses new ones.
-    pub fn cancel(&self) {
-        if let Some(scope) = self.scope.try_get_value().map(SendWrapper::take) {
-            scope.cancel();
-        }
-    }
-
     async fn write<B: Serialize + ?Sized, T: DeserializeOwned>(
         &self,
         method: Method,
@@ -122,11 +115,6 @@ impl ApiClient {
             RequestKind::Write
         };
         let url = self.auth.config().api_url(path);
-        let media = if path.starts_with("/api/scim/") {
-            "application/scim+json"
-        } else {
-            "application/json"
-        };
         let mut tries = 0;
         let mut refreshed_after_401 = false;
         loop {
@@ -134,19 +122,7 @@ impl ApiClient {
                 return Err(ApiError::Cancelled);
             }
             let token = self.auth.access_token().await?;
-            let mut headers = vec![
-                ("Authorization", format!("Bearer {token}")),
-                ("Accept", format!("{media}, application/json")),
-            ];
-            if body.is_some() {
-                headers.push(("Content-Type", media.to_string()));
-            }
-            let outgoing = Outgoing {
-                method: method.clone(),
-                url: &url,
-                headers,
-                body: body.clone(),
-            };
+            let outgoing = outgoing(&method, &url, path, &token, body.clone());
             tries += 1;
             let sent = send_once(outgoing, &scope, REQUEST_TIMEOUT_MS).await;
             if sent.is_ok() {
@@ -176,31 +152,69 @@ impl ApiClient {
                 }
                 Err(SendError::Network) => (Outcome::Network, None),
             };
-            let retry_after_ms = response
-                .as_ref()
-                .and_then(|r| r.headers.get("Retry-After"))
-                .and_then(|v| parse_retry_after(&v, now_ms()));
-            match policy.decide(kind, tries, outcome, retry_after_ms, js_sys::Math::random()) {
-                Decision::Retry { delay_ms, busy } => {
-                    if busy {
-                        self.net.note_busy_until(now_ms() + delay_ms as i64);
-                    }
-                    sleep(Duration::from_millis(delay_ms)).await;
-                    if busy {
-                        self.net.note_busy_over();
-                    }
-                }
-                Decision::GiveUp => {
-                    return Err(match response {
-                        Some(r) => ApiError::from_response(r.status, &r.body, retry_after_ms),
-                        None => {
-                            self.net.note_unreachable(self.auth.config().api_url("/"));
-                            ApiError::Network
-                        }
-                    })
-                }
-            }
+            let decided = (kind, tries, outcome);
+            self.wait_or_give_up(&policy, decided, response).await?;
         }
+    }
+
+    /// After a failed try: waits as the retry policy says, or ends with the error to report.
+    async fn wait_or_give_up(
+        &self,
+        policy: &RetryPolicy,
+        (kind, tries, outcome): (RequestKind, u32, Outcome),
+        response: Option<RawResponse>,
+    ) -> Result<(), ApiError> {
+        let retry_after_ms = response
+            .as_ref()
+            .and_then(|r| r.headers.get("Retry-After"))
+            .and_then(|v| parse_retry_after(&v, now_ms()));
+        match policy.decide(kind, tries, outcome, retry_after_ms, js_sys::Math::random()) {
+            Decision::Retry { delay_ms, busy } => {
+                if busy {
+                    self.net.note_busy_until(now_ms() + delay_ms as i64);
+                }
+                sleep(Duration::from_millis(delay_ms)).await;
+                if busy {
+                    self.net.note_busy_over();
+                }
+                Ok(())
+            }
+            Decision::GiveUp => Err(match response {
+                Some(r) => ApiError::from_response(r.status, &r.body, retry_after_ms),
+                None => {
+                    self.net.note_unreachable(self.auth.config().api_url("/"));
+                    ApiError::Network
+                }
+            }),
+        }
+    }
+}
+
+/// One try's request: the bearer token, and SCIM's media type on SCIM paths.
+fn outgoing<'a>(
+    method: &Method,
+    url: &'a str,
+    path: &str,
+    token: &str,
+    body: Option<String>,
+) -> Outgoing<'a> {
+    let media = if path.starts_with("/api/scim/") {
+        "application/scim+json"
+    } else {
+        "application/json"
+    };
+    let mut headers = vec![
+        ("Authorization", format!("Bearer {token}")),
+        ("Accept", format!("{media}, application/json")),
+    ];
+    if body.is_some() {
+        headers.push(("Content-Type", media.to_string()));
+    }
+    Outgoing {
+        method: method.clone(),
+        url,
+        headers,
+        body,
     }
 }
 

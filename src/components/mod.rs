@@ -14,7 +14,7 @@ pub mod table;
 
 pub use badge::{Badge, Tone};
 pub use confirm_dialog::ConfirmDialog;
-pub use not_found::NotFound;
+pub use not_found::{numeric_id, on_not_found, use_id_param, NotFound};
 pub use page_state::{Empty, ErrorPanel, ErrorView, Loaded, Loading};
 pub use pager::{
     page_query_from, showing_text, use_page_query, use_paged_list, Pager, PagerLinks, PagerNav,

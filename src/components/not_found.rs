@@ -2,6 +2,10 @@
 //! does not know (a user, a team group, a campaign, a product).
 
 use leptos::prelude::*;
+use leptos_router::hooks::use_params_map;
+
+use super::page_state::{ErrorPanel, ErrorView};
+use crate::api::ApiError;
 
 /// A heading, the platform's own sentence (or `fallback` when it gave none), and the way back.
 #[component]
@@ -38,4 +42,29 @@ pub fn NotFound(
             </p>
         </section>
     }
+}
+
+/// The route's `:id` as typed in the address.
+pub fn use_id_param() -> Memo<String> {
+    let params = use_params_map();
+    Memo::new(move |_| params.with(|p| p.get("id").unwrap_or_default()))
+}
+
+/// A platform id read from the address. The platform's ids are numbers: anything else cannot
+/// name one, and is reported as not found, in the words of `not_an_id`.
+pub fn numeric_id(raw: &str, not_an_id: impl FnOnce() -> String) -> Result<u64, ApiError> {
+    raw.trim().parse::<u64>().map_err(|_| ApiError::NotFound {
+        message: not_an_id(),
+    })
+}
+
+/// An `on_error` for [`super::Loaded`]: a not-found answer shows `panel(message)`, any other
+/// failure the usual error panel with "Try again".
+pub fn on_not_found(panel: fn(String) -> AnyView) -> ErrorView {
+    Callback::new(
+        move |(error, on_retry): (ApiError, Callback<()>)| match error {
+            ApiError::NotFound { message } => panel(message),
+            error => view! { <ErrorPanel error on_retry /> }.into_any(),
+        },
+    )
 }

@@ -4,61 +4,55 @@
 use gifting_api::countries;
 use gifting_api::paths;
 use gifting_api::rest::{Campaign, TouchResponse};
-use leptos::either::EitherOf3;
 use leptos::prelude::*;
-use leptos_router::hooks::use_params_map;
 
 use super::display::{delivery_label, price_text};
 use crate::api::{use_api, ApiError};
 use crate::components::format::{amount, date_time};
-use crate::components::{ErrorPanel, Loading, NotFound};
+use crate::components::{numeric_id, use_id_param, ErrorPanel, ErrorView, Loaded, NotFound};
 use crate::routes;
 
 #[component]
 pub fn CampaignPage() -> impl IntoView {
     let api = use_api();
-    let params = use_params_map();
-    let raw_id = Memo::new(move |_| params.with(|p| p.get("id").unwrap_or_default()));
+    let raw_id = use_id_param();
     let touch = LocalResource::new(move || {
         let raw = raw_id.get();
         async move {
-            match raw.trim().parse::<u64>() {
-                Ok(id) => api
-                    .get_json::<TouchResponse>(&paths::v3_touch(id))
-                    .await
-                    .map(|r| r.touch),
-                // Not an id at all: the platform could only say it does not know it.
-                Err(_) => Err(ApiError::NotFound {
-                    message: format!("“{raw}” is not a campaign id."),
-                }),
-            }
+            // Not an id at all: the platform could only say it does not know it.
+            let id = numeric_id(&raw, || {
+                format!("\u{201c}{raw}\u{201d} is not a campaign id.")
+            })?;
+            api.get_json::<TouchResponse>(&paths::v3_touch(id))
+                .await
+                .map(|r| r.touch)
         }
     });
-    let retry = Callback::new(move |()| touch.refetch());
+    let on_error: ErrorView =
+        Callback::new(|(error, on_retry): (ApiError, Callback<()>)| match error {
+            ApiError::NotFound { message } => view! {
+                <NotFound
+                    title="Campaign not found"
+                    message
+                    fallback="The platform does not know this campaign."
+                    back=(routes::CAMPAIGNS, "Back to the campaigns")
+                    testid="campaign-not-found"
+                />
+            }
+            .into_any(),
+            error => view! {
+                <h1>"Campaign"</h1>
+                <ErrorPanel error on_retry />
+            }
+            .into_any(),
+        });
     view! {
         <p class="breadcrumb">
             <a href=routes::CAMPAIGNS>"← All campaigns"</a>
         </p>
-        <Suspense fallback=|| view! { <Loading /> }>
-            {move || Suspend::new(async move {
-                match touch.await {
-                    Ok(campaign) => EitherOf3::A(view! { <CampaignFacts campaign /> }),
-                    Err(ApiError::NotFound { message }) => EitherOf3::B(view! {
-                        <NotFound
-                            title="Campaign not found"
-                            message
-                            fallback="The platform does not know this campaign."
-                            back=(routes::CAMPAIGNS, "Back to the campaigns")
-                            testid="campaign-not-found"
-                        />
-                    }),
-                    Err(error) => EitherOf3::C(view! {
-                        <h1>"Campaign"</h1>
-                        <ErrorPanel error on_retry=retry />
-                    }),
-                }
-            })}
-        </Suspense>
+        <Loaded resource=touch on_error let:campaign>
+            <CampaignFacts campaign />
+        </Loaded>
     }
 }
 

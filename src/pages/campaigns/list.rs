@@ -3,7 +3,6 @@
 use gifting_api::paths;
 use gifting_api::rest::{Campaign, TouchPage, TouchesQuery};
 use gifting_api::DeliveryType;
-use leptos::either::Either;
 use leptos::prelude::*;
 use leptos_router::hooks::{use_location, use_navigate, use_query_map};
 use leptos_router::NavigateOptions;
@@ -13,7 +12,7 @@ use crate::api::use_api;
 use crate::components::country_codes::CountryCodes;
 use crate::components::format::date;
 use crate::components::query_href::href_with_first_page;
-use crate::components::{use_page_query, Empty, Loaded, Pager};
+use crate::components::{use_page_query, Column, DataTable, Loaded, Pager};
 use crate::routes;
 
 #[component]
@@ -52,20 +51,8 @@ pub fn CampaignsPage() -> impl IntoView {
         <DeliveryChoice delivery />
         {unknown_note}
         <Loaded resource=touches let:page>
-            {
-                let (total, current, size) = (page.total_posts, page.current_page, page.per_page);
-                if page.touches.is_empty() {
-                    Either::Left(view! {
-                        <Empty message="No active campaigns match." />
-                        <Pager total page=current per_page=size />
-                    })
-                } else {
-                    Either::Right(view! {
-                        <CampaignsTable campaigns=page.touches />
-                        <Pager total page=current per_page=size />
-                    })
-                }
-            }
+            <CampaignsTable campaigns=page.touches.clone() />
+            <Pager total=page.total_posts page=page.current_page per_page=page.per_page />
         </Loaded>
     }
 }
@@ -129,50 +116,52 @@ fn DeliveryChoice(delivery: Memo<DeliveryFilter>) -> impl IntoView {
     }
 }
 
+const CAMPAIGN_COLUMNS: &[Column] = &[
+    Column::text("Name"),
+    Column::text("Delivery"),
+    Column::text("Price"),
+    Column::text("Starts"),
+    Column::text("Ends"),
+    Column::text("Ships to"),
+];
+
 #[component]
 fn CampaignsTable(campaigns: Vec<Campaign>) -> impl IntoView {
-    let rows = campaigns
-        .into_iter()
-        .map(|c| {
-            let price = price_text(&c);
-            let end = c
-                .end_date
-                .as_deref()
-                .map_or_else(|| "No end date".to_string(), date);
-            view! {
-                <tr data-campaign-id=c.id.to_string() data-delivery=c.delivery_type.as_str().to_string()>
-                    <th scope="row">
-                        <a href=routes::campaign(c.id)>{c.name}</a>
-                    </th>
-                    <td>{delivery_label(&c.delivery_type)}</td>
-                    <td>{price}</td>
-                    <td>
-                        <time datetime=c.start_date.clone()>{date(&c.start_date)}</time>
-                    </td>
-                    <td>{end}</td>
-                    <td>
-                        <CountryCodes codes=c.ship_to_countries label="Ships to" />
-                    </td>
-                </tr>
-            }
-        })
-        .collect_view();
+    let rows = campaigns.into_iter().map(campaign_row).collect();
     view! {
-        <div class="table-wrap">
-            <table class="campaigns-table" data-testid="campaigns-table">
-                <caption class="visually-hidden">"Active campaigns, newest first"</caption>
-                <thead>
-                    <tr>
-                        <th scope="col">"Name"</th>
-                        <th scope="col">"Delivery"</th>
-                        <th scope="col">"Price"</th>
-                        <th scope="col">"Starts"</th>
-                        <th scope="col">"Ends"</th>
-                        <th scope="col">"Ships to"</th>
-                    </tr>
-                </thead>
-                <tbody>{rows}</tbody>
-            </table>
-        </div>
+        <DataTable
+            caption="Active campaigns, newest first"
+            hidden_caption=true
+            columns=CAMPAIGN_COLUMNS
+            rows
+            empty="No active campaigns match."
+            class="campaigns-table"
+            testid="campaigns-table"
+        />
     }
+}
+
+fn campaign_row(c: Campaign) -> AnyView {
+    let price = price_text(&c);
+    let end = c
+        .end_date
+        .as_deref()
+        .map_or_else(|| "No end date".to_string(), date);
+    view! {
+        <tr data-campaign-id=c.id.to_string() data-delivery=c.delivery_type.as_str().to_string()>
+            <th scope="row">
+                <a href=routes::campaign(c.id)>{c.name}</a>
+            </th>
+            <td>{delivery_label(&c.delivery_type)}</td>
+            <td>{price}</td>
+            <td>
+                <time datetime=c.start_date.clone()>{date(&c.start_date)}</time>
+            </td>
+            <td>{end}</td>
+            <td>
+                <CountryCodes codes=c.ship_to_countries label="Ships to" />
+            </td>
+        </tr>
+    }
+    .into_any()
 }

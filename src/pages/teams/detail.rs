@@ -4,68 +4,61 @@ use gifting_api::paths;
 use gifting_api::rest::Member;
 use leptos::either::Either;
 use leptos::prelude::*;
-use leptos_router::hooks::use_params_map;
 
-use crate::api::{use_api, use_team_groups, ApiError};
+use crate::api::{use_api, use_team_groups};
 use crate::components::format;
-use crate::components::{Badge, Column, DataTable, ErrorPanel, Loading, NotFound, Tone};
+use crate::components::{
+    numeric_id, on_not_found, use_id_param, Badge, Column, DataTable, Loaded, NotFound, Tone,
+};
 use crate::routes;
 
 #[component]
 pub fn TeamPage() -> impl IntoView {
     let api = use_api();
-    let params = use_params_map();
-    let raw_id = Memo::new(move |_| params.with(|p| p.get("id").unwrap_or_default()));
+    let raw_id = use_id_param();
     let members = LocalResource::new(move || {
         let raw = raw_id.get();
         async move {
-            match raw.parse::<u64>() {
-                Ok(id) => Ok(api
-                    .get_json::<Vec<Member>>(&paths::v3_group_members(id))
-                    .await?),
-                // The platform's ids are numbers; anything else cannot name a group.
-                Err(_) => Err(ApiError::NotFound {
-                    message: format!("There is no team group with the id \u{201c}{raw}\u{201d}."),
-                }),
-            }
+            let id = numeric_id(&raw, || {
+                format!("There is no team group with the id \u{201c}{raw}\u{201d}.")
+            })?;
+            api.get_json::<Vec<Member>>(&paths::v3_group_members(id))
+                .await
         }
     });
     // Only for the heading: the members endpoint does not carry the group's name.
     let groups = use_team_groups();
     let team_name = move || groups.name_of(raw_id.get().parse::<u64>().ok()?);
-    let retry = Callback::new(move |()| members.refetch());
+    let heading = move || match team_name() {
+        Some(name) => format!("Team: {name}"),
+        None => format!("Team group {}", raw_id.get()),
+    };
 
     view! {
         <section class="team" aria-labelledby="team-heading">
             <p class="breadcrumb">
                 <a href=routes::TEAMS>"Teams"</a>
             </p>
-            <h1 id="team-heading">
-                {move || match team_name() {
-                    Some(name) => format!("Team: {name}"),
-                    None => format!("Team group {}", raw_id.get()),
-                }}
-            </h1>
-            {move || match members.get() {
-                None => view! { <Loading /> }.into_any(),
-                Some(Err(ApiError::NotFound { message })) => {
-                    view! {
-                        <NotFound
-                            title="Team group not found"
-                            message
-                            fallback="Team group not found"
-                            back=(routes::TEAMS, "Back to the teams")
-                            testid="team-not-found"
-                            subheading=true
-                        />
-                    }
-                    .into_any()
-                }
-                Some(Err(error)) => view! { <ErrorPanel error on_retry=retry /> }.into_any(),
-                Some(Ok(list)) => view! { <MembersTable members=list /> }.into_any(),
-            }}
+            <h1 id="team-heading">{heading}</h1>
+            <Loaded resource=members on_error=on_not_found(team_not_found) let:list>
+                <MembersTable members=list />
+            </Loaded>
         </section>
     }
+}
+
+fn team_not_found(message: String) -> AnyView {
+    view! {
+        <NotFound
+            title="Team group not found"
+            message
+            fallback="Team group not found"
+            back=(routes::TEAMS, "Back to the teams")
+            testid="team-not-found"
+            subheading=true
+        />
+    }
+    .into_any()
 }
 
 const MEMBER_COLUMNS: &[Column] = &[
