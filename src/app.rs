@@ -10,8 +10,8 @@ use leptos::prelude::*;
 use leptos_router::components::{Route, Router, Routes};
 use leptos_router::hooks::use_location;
 
+use crate::api::{api_with_scope, CancelScope, NetStatus};
 use crate::api::{provide_current_user, provide_team_groups};
-use crate::api::{ApiClient, CancelScope, NetStatus};
 use crate::auth::flow::CallbackParams;
 use crate::auth::{use_auth, Auth};
 use crate::components::Loading;
@@ -100,9 +100,9 @@ fn App(config: Arc<Config>, callback: Option<CallbackParams>) -> impl IntoView {
         leptos::task::spawn_local(async move { auth.join_open_tabs().await });
     }
     // The header's request lives as long as the app, not as long as one screen.
-    provide_current_user(ApiClient::new(auth, net, CancelScope::new()));
+    provide_current_user(api_with_scope(CancelScope::new()));
     // Shared by every screen that names teams; read when the first of them opens.
-    provide_team_groups(ApiClient::new(auth, net, CancelScope::new()));
+    provide_team_groups(api_with_scope(CancelScope::new()));
 
     view! {
         <Router>

@@ -4,7 +4,6 @@
 use std::time::Duration;
 
 use leptos::prelude::*;
-use leptos_router::components::A;
 use leptos_router::hooks::use_navigate;
 use leptos_router::NavigateOptions;
 
@@ -12,6 +11,7 @@ use crate::api::{display_name, use_current_user, use_net_status, ApiError};
 use crate::auth::use_auth;
 use crate::browser::now_ms;
 use crate::components::format::amount;
+use crate::components::screen_links::screen_links;
 use crate::components::Badge;
 use crate::routes;
 use crate::routes::SCREENS;
@@ -97,18 +97,7 @@ pub fn MainNav() -> impl IntoView {
     view! {
         <nav class="main-nav" aria-label="Main">
             <Show when=move || auth.is_signed_in() && !SCREENS.is_empty()>
-                <ul>
-                    {SCREENS
-                        .iter()
-                        .map(|screen| {
-                            view! {
-                                <li>
-                                    <A href=screen.path>{screen.label}</A>
-                                </li>
-                            }
-                        })
-                        .collect_view()}
-                </ul>
+                <ul>{screen_links(false)}</ul>
             </Show>
         </nav>
     }

@@ -2,7 +2,6 @@
 //! Single-flight refresh: however many callers, one refresh request.
 
 use std::cell::Cell;
-use std::future::Future;
 use std::rc::Rc;
 use std::time::Duration;
 
@@ -77,21 +76,25 @@ async fn concurrent_callers_share_one_refresh() {
     store.clear();
 }
 
+/// `callers` refreshes at once against a token endpoint that fails with `error`: each caller
+/// must be told `error`; returns how many requests the endpoint got.
+async fn refresh_failing_with(store: SessionStore, error: RefreshError, callers: usize) -> u32 {
+    let calls = Rc::new(Cell::new(0));
+    let seen = Rc::new(std::cell::RefCell::new(Vec::new()));
+    let answer = Err(error.clone());
+    let refresher = Refresher::new(counting_transport(calls.clone(), seen, answer));
+    let results = join_all((0..callers).map(|_| refresher.refresh(store))).await;
+    assert_eq!(results.len(), callers);
+    assert!(results.iter().all(|r| r.as_ref().err() == Some(&error)));
+    calls.get()
+}
+
 #[wasm_bindgen_test]
 async fn a_refused_refresh_ends_the_session_for_everyone() {
     let store = signed_in_store();
-    let calls = Rc::new(Cell::new(0));
-    let seen = Rc::new(std::cell::RefCell::new(Vec::new()));
-    let refresher = Refresher::new(counting_transport(
-        calls.clone(),
-        seen,
-        Err(RefreshError::Rejected),
-    ));
+    let calls = refresh_failing_with(store, RefreshError::Rejected, 5).await;
 
-    let results = join_all((0..5).map(|_| refresher.refresh(store))).await;
-
-    assert_eq!(calls.get(), 1);
-    assert!(results.iter().all(|r| *r == Err(RefreshError::Rejected)));
+    assert_eq!(calls, 1);
     assert_eq!(store.current(), None, "the session is cleared");
     assert_eq!(load_session(), None, "and gone from sessionStorage");
 }
@@ -99,47 +102,13 @@ async fn a_refused_refresh_ends_the_session_for_everyone() {
 #[wasm_bindgen_test]
 async fn an_unreachable_token_endpoint_keeps_the_session() {
     let store = signed_in_store();
-    let calls = Rc::new(Cell::new(0));
-    let seen = Rc::new(std::cell::RefCell::new(Vec::new()));
-    let refresher = Refresher::new(counting_transport(
-        calls.clone(),
-        seen,
-        Err(RefreshError::Unavailable),
-    ));
+    let calls = refresh_failing_with(store, RefreshError::Unavailable, 3).await;
 
-    let results = join_all((0..3).map(|_| refresher.refresh(store))).await;
-
-    assert_eq!(calls.get(), 1);
-    assert!(results.iter().all(|r| *r == Err(RefreshError::Unavailable)));
+    assert_eq!(calls, 1);
     assert_eq!(
         store.current().map(|s| s.refresh_token),
         Some("rt-0".into()),
         "kept for a later try"
-    );
-    store.clear();
-}
-
-#[wasm_bindgen_test]
-async fn a_refresh_finishes_even_if_its_callers_are_gone() {
-    let store = signed_in_store();
-    let calls = Rc::new(Cell::new(0));
-    let seen = Rc::new(std::cell::RefCell::new(Vec::new()));
-    let refresher = Refresher::new(counting_transport(calls.clone(), seen, Ok(())));
-
-    // Start a refresh and drop the caller at once (as when a screen is left).
-    {
-        let future = refresher.refresh(store);
-        let mut future = Box::pin(future);
-        let waker = futures::task::noop_waker();
-        let mut cx = std::task::Context::from_waker(&waker);
-        assert!(future.as_mut().poll(&mut cx).is_pending());
-    }
-    sleep(Duration::from_millis(100)).await;
-    assert_eq!(calls.get(), 1);
-    assert_eq!(
-        store.current().map(|s| s.access_token),
-        Some("at-1".into()),
-        "the new tokens were kept"
     );
     store.clear();
 }

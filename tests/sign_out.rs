@@ -132,12 +132,7 @@ async fn sign_out_waits_for_the_refresh_in_flight_and_stays_signed_out() {
         1,
         "no second refresh: the new token was not expired"
     );
-    assert_eq!(auth.store().current(), None);
-    assert_eq!(
-        SessionStore::load().current(),
-        None,
-        "nothing left in sessionStorage"
-    );
+    assert_signed_out(&auth);
 }
 
 #[wasm_bindgen_test]
@@ -163,6 +158,11 @@ async fn an_expired_access_token_is_renewed_before_it_is_revoked() {
         1,
         "the grant was renewed so the revocation can end it"
     );
+    assert_signed_out(&auth);
+}
+
+/// Signed out in memory and in sessionStorage.
+fn assert_signed_out(auth: &Auth) {
     assert_eq!(auth.store().current(), None);
     assert_eq!(
         SessionStore::load().current(),

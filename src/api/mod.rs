@@ -32,11 +32,13 @@ use leptos::prelude::use_context;
 /// an async block): the requests it makes are aborted when this component is disposed, so
 /// an answer for a screen the user left never lands on the next one.
 pub fn use_api() -> ApiClient {
-    ApiClient::new(
-        use_auth(),
-        use_net_status(),
-        CancelScope::for_current_owner(),
-    )
+    api_with_scope(CancelScope::for_current_owner())
+}
+
+/// A client whose requests end only when `scope` is cancelled: for work that outlives the
+/// component that starts it (the app's shared reads, an export with its own Stop button).
+pub fn api_with_scope(scope: CancelScope) -> ApiClient {
+    ApiClient::new(use_auth(), use_net_status(), scope)
 }
 
 /// The console-wide connection state (offline, busy).

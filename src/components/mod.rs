@@ -10,6 +10,7 @@ pub mod options;
 pub mod page_state;
 pub mod pager;
 pub mod query_href;
+pub mod screen_links;
 pub mod table;
 
 pub use badge::{Badge, Tone};

@@ -2,11 +2,11 @@
 
 use gifting_api::oauth::{SCOPE_MARKETPLACE, SCOPE_SCIM};
 use leptos::prelude::*;
-use leptos_router::components::A;
 
 use crate::api::{display_name, use_current_user};
 use crate::auth::use_auth;
 use crate::components::format::amount;
+use crate::components::screen_links::screen_links;
 use crate::components::{Empty, Loaded};
 use crate::routes::SCREENS;
 
@@ -32,19 +32,7 @@ pub fn Home() -> impl IntoView {
             .into_any()
     } else {
         view! {
-            <ul class="screen-list">
-                {SCREENS
-                    .iter()
-                    .map(|screen| {
-                        view! {
-                            <li>
-                                <A href=screen.path>{screen.label}</A>
-                                <span class="muted">" " {screen.summary}</span>
-                            </li>
-                        }
-                    })
-                    .collect_view()}
-            </ul>
+            <ul class="screen-list">{screen_links(true)}</ul>
         }
         .into_any()
     };

@@ -254,33 +254,34 @@ fn DetailsForm(editor: Editor) -> impl IntoView {
 fn AccessSection(editor: Editor) -> impl IntoView {
     let pending = editor.form.pending;
     let confirm_open = RwSignal::new(false);
+    // Deactivating asks first; activating is harmless and happens at once.
     let state = move || {
-        if editor.current.with(|u| u.active) {
-            view! {
-                <p>"This user can sign in and send gifts."</p>
-                <button
-                    type="button"
-                    class="button button--danger"
-                    disabled=move || pending.get()
-                    on:click=move |_| confirm_open.set(true)
-                >
-                    "Deactivate user"
-                </button>
-            }
-            .into_any()
+        let active = editor.current.with(|u| u.active);
+        let (text, class, label) = if active {
+            (
+                "This user can sign in and send gifts.",
+                "button button--danger",
+                "Deactivate user",
+            )
         } else {
-            view! {
-                <p>"This user is deactivated: they cannot sign in or send gifts."</p>
-                <button
-                    type="button"
-                    class="button button--primary"
-                    disabled=move || pending.get()
-                    on:click=move |_| editor.set_active(true)
-                >
-                    "Activate user"
-                </button>
+            (
+                "This user is deactivated: they cannot sign in or send gifts.",
+                "button button--primary",
+                "Activate user",
+            )
+        };
+        let on_click = move |_| {
+            if active {
+                confirm_open.set(true);
+            } else {
+                editor.set_active(true);
             }
-            .into_any()
+        };
+        view! {
+            <p>{text}</p>
+            <button type="button" class=class disabled=move || pending.get() on:click=on_click>
+                {label}
+            </button>
         }
     };
     view! {
