@@ -1,6 +1,7 @@
 //! Building blocks the screens share. Every one renders text nodes only (never raw HTML).
 
 pub mod badge;
+pub mod breadcrumb;
 pub mod confirm_dialog;
 pub mod country_codes;
 pub mod download;
@@ -14,8 +15,9 @@ pub mod screen_links;
 pub mod table;
 
 pub use badge::{Badge, Tone};
+pub use breadcrumb::Breadcrumb;
 pub use confirm_dialog::ConfirmDialog;
-pub use not_found::{numeric_id, on_not_found, use_id_param, NotFound};
+pub use not_found::{on_not_found, use_by_id, NotFound};
 pub use page_state::{Empty, ErrorPanel, ErrorView, Loaded, Loading};
 pub use pager::{
     page_query_from, showing_text, use_page_query, use_paged_list, Pager, PagerLinks, PagerNav,

@@ -5,7 +5,9 @@ use leptos::prelude::*;
 use leptos_router::hooks::use_params_map;
 
 use super::page_state::{ErrorPanel, ErrorView};
-use crate::api::ApiError;
+use std::future::Future;
+
+use crate::api::{use_api, ApiClient, ApiError};
 
 /// A heading, the platform's own sentence (or `fallback` when it gave none), and the way back.
 #[component]
@@ -50,12 +52,31 @@ pub fn use_id_param() -> Memo<String> {
     Memo::new(move |_| params.with(|p| p.get("id").unwrap_or_default()))
 }
 
-/// A platform id read from the address. The platform's ids are numbers: anything else cannot
-/// name one, and is reported as not found, in the words of `not_an_id`.
-pub fn numeric_id(raw: &str, not_an_id: impl FnOnce() -> String) -> Result<u64, ApiError> {
-    raw.trim().parse::<u64>().map_err(|_| ApiError::NotFound {
-        message: not_an_id(),
-    })
+/// What the route's `:id` names on the platform: `fetch(api, id)`, read again when the address
+/// changes. The platform's ids are numbers: anything else cannot name one and is reported as
+/// not found, in the words of `not_an_id(raw)`.
+pub fn use_by_id<T, Fut>(
+    not_an_id: fn(&str) -> String,
+    fetch: fn(ApiClient, u64) -> Fut,
+) -> (Memo<String>, LocalResource<Result<T, ApiError>>)
+where
+    T: 'static,
+    Fut: Future<Output = Result<T, ApiError>> + 'static,
+{
+    let api = use_api();
+    let raw_id = use_id_param();
+    let resource = LocalResource::new(move || {
+        let raw = raw_id.get();
+        async move {
+            match raw.trim().parse::<u64>() {
+                Ok(id) => fetch(api, id).await,
+                Err(_) => Err(ApiError::NotFound {
+                    message: not_an_id(&raw),
+                }),
+            }
+        }
+    });
+    (raw_id, resource)
 }
 
 /// An `on_error` for [`super::Loaded`]: a not-found answer shows `panel(message)`, any other

@@ -70,3 +70,13 @@ pub fn DataTable(
     }
     .into_any()
 }
+
+/// A text column, for column lists that read best on one line.
+pub const fn text(label: &'static str) -> Column {
+    Column::text(label)
+}
+
+/// A number column (right-aligned).
+pub const fn number(label: &'static str) -> Column {
+    Column::number(label)
+}

@@ -7,27 +7,22 @@ use gifting_api::rest::{Campaign, TouchResponse};
 use leptos::prelude::*;
 
 use super::display::{delivery_label, price_text};
-use crate::api::{use_api, ApiError};
+use crate::api::ApiError;
 use crate::components::format::{amount, date_time};
-use crate::components::{numeric_id, use_id_param, ErrorPanel, ErrorView, Loaded, NotFound};
+use crate::components::Breadcrumb;
+use crate::components::{use_by_id, ErrorPanel, ErrorView, Loaded, NotFound};
 use crate::routes;
 
 #[component]
 pub fn CampaignPage() -> impl IntoView {
-    let api = use_api();
-    let raw_id = use_id_param();
-    let touch = LocalResource::new(move || {
-        let raw = raw_id.get();
-        async move {
-            // Not an id at all: the platform could only say it does not know it.
-            let id = numeric_id(&raw, || {
-                format!("\u{201c}{raw}\u{201d} is not a campaign id.")
-            })?;
-            api.get_json::<TouchResponse>(&paths::v3_touch(id))
-                .await
-                .map(|r| r.touch)
-        }
-    });
+    // Not an id at all: the platform could only say it does not know it.
+    let (_, touch) = use_by_id(
+        |raw| format!("\u{201c}{raw}\u{201d} is not a campaign id."),
+        |api, id| async move {
+            let answer = api.get_json::<TouchResponse>(&paths::v3_touch(id)).await;
+            answer.map(|r| r.touch)
+        },
+    );
     let on_error: ErrorView =
         Callback::new(|(error, on_retry): (ApiError, Callback<()>)| match error {
             ApiError::NotFound { message } => view! {
@@ -47,9 +42,7 @@ pub fn CampaignPage() -> impl IntoView {
             .into_any(),
         });
     view! {
-        <p class="breadcrumb">
-            <a href=routes::CAMPAIGNS>"← All campaigns"</a>
-        </p>
+        <Breadcrumb href=routes::CAMPAIGNS label="← All campaigns" />
         <Loaded resource=touch on_error let:campaign>
             <CampaignFacts campaign />
         </Loaded>

@@ -12,6 +12,7 @@ use crate::api::use_api;
 use crate::components::country_codes::CountryCodes;
 use crate::components::format::date;
 use crate::components::query_href::href_with_first_page;
+use crate::components::table::text;
 use crate::components::{use_page_query, Column, DataTable, Loaded, Pager};
 use crate::routes;
 
@@ -116,28 +117,14 @@ fn DeliveryChoice(delivery: Memo<DeliveryFilter>) -> impl IntoView {
     }
 }
 
-const CAMPAIGN_COLUMNS: &[Column] = &[
-    Column::text("Name"),
-    Column::text("Delivery"),
-    Column::text("Price"),
-    Column::text("Starts"),
-    Column::text("Ends"),
-    Column::text("Ships to"),
-];
+#[rustfmt::skip]
+const CAMPAIGN_COLUMNS: &[Column] = &[text("Name"), text("Delivery"), text("Price"), text("Starts"), text("Ends"), text("Ships to")];
 
 #[component]
 fn CampaignsTable(campaigns: Vec<Campaign>) -> impl IntoView {
     let rows = campaigns.into_iter().map(campaign_row).collect();
     view! {
-        <DataTable
-            caption="Active campaigns, newest first"
-            hidden_caption=true
-            columns=CAMPAIGN_COLUMNS
-            rows
-            empty="No active campaigns match."
-            class="campaigns-table"
-            testid="campaigns-table"
-        />
+        <DataTable caption="Active campaigns, newest first" hidden_caption=true columns=CAMPAIGN_COLUMNS rows empty="No active campaigns match." class="campaigns-table" testid="campaigns-table" />
     }
 }
 

@@ -5,27 +5,24 @@ use gifting_api::rest::Member;
 use leptos::either::Either;
 use leptos::prelude::*;
 
-use crate::api::{use_api, use_team_groups};
+use crate::api::use_team_groups;
 use crate::components::format;
+use crate::components::table::{number, text};
+use crate::components::Breadcrumb;
 use crate::components::{
-    numeric_id, on_not_found, use_id_param, Badge, Column, DataTable, Loaded, NotFound, Tone,
+    on_not_found, use_by_id, Badge, Column, DataTable, Loaded, NotFound, Tone,
 };
 use crate::routes;
 
 #[component]
 pub fn TeamPage() -> impl IntoView {
-    let api = use_api();
-    let raw_id = use_id_param();
-    let members = LocalResource::new(move || {
-        let raw = raw_id.get();
-        async move {
-            let id = numeric_id(&raw, || {
-                format!("There is no team group with the id \u{201c}{raw}\u{201d}.")
-            })?;
+    let (raw_id, members) = use_by_id(
+        |raw| format!("There is no team group with the id \u{201c}{raw}\u{201d}."),
+        |api, id| async move {
             api.get_json::<Vec<Member>>(&paths::v3_group_members(id))
                 .await
-        }
-    });
+        },
+    );
     // Only for the heading: the members endpoint does not carry the group's name.
     let groups = use_team_groups();
     let team_name = move || groups.name_of(raw_id.get().parse::<u64>().ok()?);
@@ -36,9 +33,7 @@ pub fn TeamPage() -> impl IntoView {
 
     view! {
         <section class="team" aria-labelledby="team-heading">
-            <p class="breadcrumb">
-                <a href=routes::TEAMS>"Teams"</a>
-            </p>
+            <Breadcrumb href=routes::TEAMS label="Teams" />
             <h1 id="team-heading">{heading}</h1>
             <Loaded resource=members on_error=on_not_found(team_not_found) let:list>
                 <MembersTable members=list />
@@ -61,13 +56,8 @@ fn team_not_found(message: String) -> AnyView {
     .into_any()
 }
 
-const MEMBER_COLUMNS: &[Column] = &[
-    Column::text("Name"),
-    Column::text("Email"),
-    Column::number("Balance"),
-    Column::text("Sandbox"),
-    Column::text("Invitation key"),
-];
+#[rustfmt::skip]
+const MEMBER_COLUMNS: &[Column] = &[text("Name"), text("Email"), number("Balance"), text("Sandbox"), text("Invitation key")];
 
 #[component]
 fn MembersTable(members: Vec<Member>) -> impl IntoView {
@@ -79,12 +69,7 @@ fn MembersTable(members: Vec<Member>) -> impl IntoView {
     let rows = members.into_iter().map(member_row).collect();
     view! {
         {count.map(|count| view! { <p class="muted">{count}</p> })}
-        <DataTable
-            caption="Members of this team group"
-            columns=MEMBER_COLUMNS
-            rows
-            empty="This team group has no members."
-        />
+        <DataTable caption="Members of this team group" columns=MEMBER_COLUMNS rows empty="This team group has no members." />
     }
 }
 

@@ -5,6 +5,8 @@ use gifting_api::rest::{RestUser, UserPage};
 use leptos::prelude::*;
 
 use crate::api::{use_api, use_team_groups, TeamGroups};
+use crate::components::table::text;
+use crate::components::Breadcrumb;
 use crate::components::{use_paged_list, Column, DataTable, Loaded, Pager};
 use crate::routes;
 
@@ -17,9 +19,7 @@ pub fn ActiveUsersPage() -> impl IntoView {
 
     view! {
         <section class="directory" aria-labelledby="directory-heading">
-            <p class="breadcrumb">
-                <a href=routes::TEAMS>"Teams"</a>
-            </p>
+            <Breadcrumb href=routes::TEAMS label="Teams" />
             <h1 id="directory-heading">"All active users"</h1>
             <p class="muted">
                 "Everyone who can sign in and send, with their team. Deactivated users are not listed."
@@ -40,11 +40,8 @@ pub fn ActiveUsersPage() -> impl IntoView {
     }
 }
 
-const DIRECTORY_COLUMNS: &[Column] = &[
-    Column::text("Name"),
-    Column::text("Email"),
-    Column::text("Team"),
-];
+#[rustfmt::skip]
+const DIRECTORY_COLUMNS: &[Column] = &[text("Name"), text("Email"), text("Team")];
 
 #[component]
 fn DirectoryTable(users: Vec<RestUser>, groups: TeamGroups) -> impl IntoView {
@@ -53,12 +50,7 @@ fn DirectoryTable(users: Vec<RestUser>, groups: TeamGroups) -> impl IntoView {
         .map(|u| directory_row(u, groups))
         .collect();
     view! {
-        <DataTable
-            caption="Active users and their teams"
-            columns=DIRECTORY_COLUMNS
-            rows
-            empty="No active users on this page."
-        />
+        <DataTable caption="Active users and their teams" columns=DIRECTORY_COLUMNS rows empty="No active users on this page." />
     }
 }
 

@@ -7,6 +7,7 @@ use leptos::prelude::*;
 
 use crate::api::use_api;
 use crate::components::format;
+use crate::components::table::{number, text};
 use crate::components::{use_paged_list, Column, DataTable, Loaded, Pager};
 use crate::routes;
 
@@ -28,26 +29,14 @@ pub fn TeamsPage() -> impl IntoView {
     }
 }
 
-const GROUP_COLUMNS: &[Column] = &[
-    Column::text("Name"),
-    Column::number("Monthly budget"),
-    Column::number("One-time budget"),
-    Column::text("Rollover"),
-    Column::text("Created"),
-    Column::text("Updated"),
-    Column::number("Members"),
-];
+#[rustfmt::skip]
+const GROUP_COLUMNS: &[Column] = &[text("Name"), number("Monthly budget"), number("One-time budget"), text("Rollover"), text("Created"), text("Updated"), number("Members")];
 
 #[component]
 fn GroupsTable(groups: Vec<TeamGroup>) -> impl IntoView {
     let rows = groups.into_iter().map(group_row).collect();
     view! {
-        <DataTable
-            caption="Team groups and their budgets"
-            columns=GROUP_COLUMNS
-            rows
-            empty="No team groups on this page."
-        />
+        <DataTable caption="Team groups and their budgets" columns=GROUP_COLUMNS rows empty="No team groups on this page." />
     }
 }
 

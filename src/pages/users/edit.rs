@@ -12,6 +12,7 @@ use super::access::ScimLoaded;
 use super::present::{display_name, status_badge};
 use super::user_form::{draft_of, UserFields, UserForm};
 use crate::api::{use_api, ApiClient, ApiError};
+use crate::components::Breadcrumb;
 use crate::components::ConfirmDialog;
 use crate::routes;
 
@@ -29,9 +30,7 @@ pub fn UserPage() -> impl IntoView {
 
     view! {
         <section class="user-page" aria-labelledby="user-heading">
-            <p class="breadcrumb">
-                <a href=routes::USERS>"Users"</a>
-            </p>
+            <Breadcrumb href=routes::USERS label="Users" />
             <ScimLoaded resource=user let:loaded>
                 <UserEditor user=loaded just_created=just_created() />
             </ScimLoaded>

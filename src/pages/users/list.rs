@@ -15,6 +15,7 @@ use super::paging::{showing_text, ScimPaging};
 use super::present::{display_name, status_badge, user_href};
 use crate::api::use_team_groups;
 use crate::api::{use_api, ApiError};
+use crate::components::table::text;
 use crate::components::{Column, DataTable, PagerLinks, PagerNav};
 use crate::routes;
 
@@ -97,13 +98,8 @@ fn SearchForm(paging: Memo<ScimPaging>) -> impl IntoView {
     }
 }
 
-const USER_COLUMNS: &[Column] = &[
-    Column::text("Name"),
-    Column::text("Email"),
-    Column::text("Role"),
-    Column::text("Team"),
-    Column::text("Status"),
-];
+#[rustfmt::skip]
+const USER_COLUMNS: &[Column] = &[text("Name"), text("Email"), text("Role"), text("Team"), text("Status")];
 
 #[component]
 fn UsersTable(list: ListResponse, paging: ScimPaging, selection: Selection) -> impl IntoView {
@@ -126,14 +122,7 @@ fn UsersTable(list: ListResponse, paging: ScimPaging, selection: Selection) -> i
         .map(|user| view! { <UserRow user selection /> }.into_any())
         .collect();
     view! {
-        <DataTable
-            caption="Users (SCIM)"
-            columns=USER_COLUMNS
-            rows
-            empty
-            class="data-table users-table"
-            lead
-        />
+        <DataTable caption="Users (SCIM)" columns=USER_COLUMNS rows empty class="data-table users-table" lead />
     }
 }
 

@@ -17,6 +17,7 @@ use super::form::{Field, UserDraft};
 use super::present::{display_name, user_href};
 use super::user_form::{UserFields, UserForm};
 use crate::api::{use_api, ApiClient, ApiError};
+use crate::components::Breadcrumb;
 use crate::routes;
 
 /// Asks the platform whether a user with this email exists (the check before a resend).
@@ -153,9 +154,7 @@ pub fn NewUserPage() -> impl IntoView {
 
     view! {
         <section class="user-new" aria-labelledby="user-new-heading">
-            <p class="breadcrumb">
-                <a href=routes::USERS>"Users"</a>
-            </p>
+            <Breadcrumb href=routes::USERS label="Users" />
             <h1 id="user-new-heading">"Add a user"</h1>
             <p class="muted">
                 "The new user gets an account on the platform, with this role, in this team."

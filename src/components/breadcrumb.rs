@@ -1,0 +1,13 @@
+//! The way back to the list a detail screen belongs to.
+
+use leptos::prelude::*;
+
+/// A link above the heading to the screen one level up.
+#[component]
+pub fn Breadcrumb(href: &'static str, label: &'static str) -> impl IntoView {
+    view! {
+        <p class="breadcrumb">
+            <a href=href>{label}</a>
+        </p>
+    }
+}
