@@ -213,13 +213,15 @@ mod tests {
 
     #[test]
     fn showing_text_covers_first_middle_last_and_empty() {
-        assert_eq!(showing_text(1, 25, 63), "Showing 1–25 of 63");
-        assert_eq!(showing_text(2, 25, 63), "Showing 26–50 of 63");
-        assert_eq!(showing_text(3, 25, 63), "Showing 51–63 of 63");
-        assert_eq!(showing_text(1, 25, 0), "Nothing to show");
-        assert_eq!(
-            showing_text(9, 25, 63),
-            "Page 9 is past the end: there are 63 in all"
-        );
+        let cases = [
+            ((1, 25, 63), "Showing 1–25 of 63"),
+            ((2, 25, 63), "Showing 26–50 of 63"),
+            ((3, 25, 63), "Showing 51–63 of 63"),
+            ((1, 25, 0), "Nothing to show"),
+            ((9, 25, 63), "Page 9 is past the end: there are 63 in all"),
+        ];
+        for ((page, per_page, total), want) in cases {
+            assert_eq!(showing_text(page, per_page, total), want);
+        }
     }
 }

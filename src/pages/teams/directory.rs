@@ -6,8 +6,8 @@ use leptos::prelude::*;
 
 use crate::api::{use_api, use_team_groups, TeamGroups};
 use crate::components::table::text;
-use crate::components::Breadcrumb;
 use crate::components::{use_paged_list, Column, DataTable, Loaded, Pager};
+use crate::components::{Breadcrumb, Notice, Tone};
 use crate::routes;
 
 #[component]
@@ -25,12 +25,12 @@ pub fn ActiveUsersPage() -> impl IntoView {
                 "Everyone who can sign in and send, with their team. Deactivated users are not listed."
             </p>
             <Show when=groups_failed>
-                <p class="notice notice--warning" role="status">
+                <Notice tone=Tone::Warning>
                     "Team names could not be loaded; teams are shown by their id. "
                     <button type="button" class="button button--small" on:click=move |_| groups.refetch()>
                         "Try again"
                     </button>
-                </p>
+                </Notice>
             </Show>
             <Loaded resource=users let:page>
                 <DirectoryTable users=page.users.clone() groups />

@@ -13,7 +13,7 @@ use super::present::{display_name, status_badge};
 use super::user_form::{draft_of, UserFields, UserForm};
 use crate::api::{use_api, ApiClient, ApiError};
 use crate::components::Breadcrumb;
-use crate::components::ConfirmDialog;
+use crate::components::{ConfirmDialog, Notice, Tone};
 use crate::routes;
 
 #[component]
@@ -155,9 +155,9 @@ fn UserEditor(user: ScimUser, just_created: bool) -> impl IntoView {
     let current = editor.current;
     let created = just_created.then(|| {
         view! {
-            <p class="notice notice--success" role="status" data-testid="user-created">
+            <Notice tone=Tone::Success testid="user-created">
                 {move || format!("User created: {}.", current.with(|u| u.user_name.clone()))}
-            </p>
+            </Notice>
         }
     });
     view! {
@@ -212,14 +212,14 @@ fn OutcomeNotice(outcome: RwSignal<Option<Outcome>>) -> impl IntoView {
     let shown = move || {
         outcome.get().map(|o| match o {
             Outcome::Saved(text) => view! {
-                <p class="notice notice--success" role="status" data-testid="user-outcome">{text}</p>
+                <Notice tone=Tone::Success testid="user-outcome"><p>{text}</p></Notice>
             }
             .into_any(),
             Outcome::Failed(text) => view! {
-                <div class="notice notice--error" role="alert" data-testid="user-outcome">
+                <Notice tone=Tone::Danger alert=true testid="user-outcome">
                     <p>{text}</p>
                     <p>"Nothing was lost: your changes are still in the form."</p>
-                </div>
+                </Notice>
             }
             .into_any(),
         })

@@ -64,16 +64,9 @@ pub fn TextField(
         <div class="field" class:field--invalid=invalid>
             <label for=field.id()>{field.label()}</label>
             <input
-                id=field.id()
-                name=field.id()
-                type=kind
-                autocomplete=autocomplete
-                aria-required="true"
-                aria-invalid=move || invalid().to_string()
-                aria-describedby=move || invalid().then(|| error_id(field))
-                disabled=move || disabled.get()
-                bind:value=value
-                on:input=move |_| clear_error(errors, field)
+                id=field.id() name=field.id() type=kind autocomplete=autocomplete aria-required="true"
+                aria-invalid=move || invalid().to_string() aria-describedby=move || invalid().then(|| error_id(field))
+                disabled=move || disabled.get() bind:value=value on:input=move |_| clear_error(errors, field)
             />
             {field_error(errors, field)}
         </div>

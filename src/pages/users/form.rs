@@ -146,24 +146,21 @@ pub fn field_of_error(error: &ApiError) -> Option<(Field, String)> {
 /// The field a 400's detail talks about: the attribute (or word for it) it names first, so a
 /// team called "Email Marketing" in a `division` message still points at the team.
 pub fn field_named_in(detail: &str) -> Option<Field> {
-    const WORDS: &[(&str, Field)] = &[
-        ("givenname", Field::GivenName),
-        ("given name", Field::GivenName),
-        ("first name", Field::GivenName),
-        ("familyname", Field::FamilyName),
-        ("family name", Field::FamilyName),
-        ("last name", Field::FamilyName),
-        ("username", Field::Email),
-        ("email", Field::Email),
-        ("usertype", Field::Role),
-        ("role", Field::Role),
-        ("division", Field::Team),
-        ("team", Field::Team),
+    const WORDS: &[(Field, &[&str])] = &[
+        (Field::GivenName, &["givenname", "given name", "first name"]),
+        (
+            Field::FamilyName,
+            &["familyname", "family name", "last name"],
+        ),
+        (Field::Email, &["username", "email"]),
+        (Field::Role, &["usertype", "role"]),
+        (Field::Team, &["division", "team"]),
     ];
     let text = detail.to_lowercase();
     WORDS
         .iter()
-        .filter_map(|(word, field)| text.find(word).map(|at| (at, *field)))
+        .flat_map(|(field, words)| words.iter().map(move |word| (*field, *word)))
+        .filter_map(|(field, word)| text.find(word).map(|at| (at, field)))
         .min_by_key(|(at, _)| *at)
         .map(|(_, field)| field)
 }

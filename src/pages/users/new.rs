@@ -17,7 +17,7 @@ use super::form::{Field, UserDraft};
 use super::present::{display_name, user_href};
 use super::user_form::{UserFields, UserForm};
 use crate::api::{use_api, ApiClient, ApiError};
-use crate::components::Breadcrumb;
+use crate::components::{Breadcrumb, Notice, Tone};
 use crate::routes;
 
 /// Asks the platform whether a user with this email exists (the check before a resend).
@@ -39,7 +39,7 @@ pub async fn find_by_email(api: ApiClient, email: &str) -> Result<Option<ScimUse
 
 /// What the page says above the form after an attempt.
 #[derive(Clone, Debug, PartialEq, Eq)]
-enum Notice {
+enum Banner {
     /// A failure that belongs to no single field.
     Error(String),
     /// The earlier attempt did create the user.
@@ -56,7 +56,7 @@ enum Notice {
 struct NewUser {
     api: ApiClient,
     form: UserForm,
-    notice: RwSignal<Option<Notice>>,
+    notice: RwSignal<Option<Banner>>,
     /// Set when a POST ended without a clear answer: every later submit checks first.
     outcome_unknown: RwSignal<bool>,
 }
@@ -85,7 +85,7 @@ impl NewUser {
                 Ok(true) | Err(ApiError::Cancelled) => {}
                 Err(error) => {
                     self.notice
-                        .try_set(Some(Notice::Unknown(error.user_message())));
+                        .try_set(Some(Banner::Unknown(error.user_message())));
                 }
             }
             self.form.pending.try_set(false);
@@ -97,7 +97,7 @@ impl NewUser {
         let found = find_by_email(self.api, email).await?;
         let landed = found.is_some();
         if let Some(user) = found {
-            self.notice.try_set(Some(Notice::Landed(user)));
+            self.notice.try_set(Some(Banner::Landed(user)));
         }
         Ok(landed)
     }
@@ -120,16 +120,16 @@ impl NewUser {
                 // Ask right away, so the admin knows before deciding anything.
                 let checked = find_by_email(self.api, &draft.email).await;
                 self.notice.try_set(Some(match checked {
-                    Ok(Some(user)) => Notice::Landed(user),
-                    Ok(None) => Notice::NotLanded,
-                    Err(_) => Notice::Unknown(error.user_message()),
+                    Ok(Some(user)) => Banner::Landed(user),
+                    Ok(None) => Banner::NotLanded,
+                    Err(_) => Banner::Unknown(error.user_message()),
                 }));
             }
             Err(error) => {
                 self.outcome_unknown.try_set(false);
                 if !self.form.show_refusal(&error) {
                     self.notice
-                        .try_set(Some(Notice::Error(error.user_message())));
+                        .try_set(Some(Banner::Error(error.user_message())));
                 }
             }
         }
@@ -175,46 +175,46 @@ pub fn NewUserPage() -> impl IntoView {
 }
 
 #[component]
-fn NoticeView(notice: Notice) -> impl IntoView {
+fn NoticeView(notice: Banner) -> impl IntoView {
     match notice {
-        Notice::Error(message) => view! {
-            <div class="notice notice--error" role="alert" data-testid="form-banner">
+        Banner::Error(message) => view! {
+            <Notice tone=Tone::Danger alert=true testid="form-banner">
                 <p>{message}</p>
                 <p>"Your input is kept: correct it or try again."</p>
-            </div>
+            </Notice>
         }
         .into_any(),
-        Notice::Landed(user) => {
+        Banner::Landed(user) => {
             let name = display_name(&user);
             view! {
-                <div class="notice notice--success" role="status" data-testid="create-landed">
+                <Notice tone=Tone::Success testid="create-landed">
                     <p>
                         "The platform did not answer in time, but your first attempt did create this user: "
                         <a href=user_href(&user.id)>{format!("{name} ({})", user.user_name)}</a>
                         ". Nothing was sent again."
                     </p>
-                </div>
+                </Notice>
             }
             .into_any()
         }
-        Notice::NotLanded => view! {
-            <div class="notice notice--warning" role="alert" data-testid="form-banner">
+        Banner::NotLanded => view! {
+            <Notice tone=Tone::Warning alert=true testid="form-banner">
                 <p>
                     "The platform did not answer, and it has no user with this email: the user "
                     "was not created. Your input is kept; press \u{201c}Create user\u{201d} to send it again."
                 </p>
-            </div>
+            </Notice>
         }
         .into_any(),
-        Notice::Unknown(message) => view! {
-            <div class="notice notice--warning" role="alert" data-testid="form-banner">
+        Banner::Unknown(message) => view! {
+            <Notice tone=Tone::Warning alert=true testid="form-banner">
                 <p>{message}</p>
                 <p>
                     "The console could not tell whether the user was created. Press "
                     "\u{201c}Create user\u{201d} again when the platform is reachable: it checks "
                     "first and never creates the user twice."
                 </p>
-            </div>
+            </Notice>
         }
         .into_any(),
     }
