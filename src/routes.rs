@@ -5,97 +5,97 @@
 
 use gifting_api::query::encode_component;
 
-pub const HOME: &str = "/";
-pub const USERS: &str = "/users";
-pub const NEW_USER: &str = "/users/new";
-pub const TEAMS: &str = "/teams";
-pub const ACTIVE_USERS: &str = "/teams/users";
-pub const SENDS: &str = "/sends";
-pub const CAMPAIGNS: &str = "/campaigns";
-pub const CATALOG: &str = "/catalog";
+pub(crate) const HOME: &str = "/";
+pub(crate) const USERS: &str = "/users";
+pub(crate) const NEW_USER: &str = "/users/new";
+pub(crate) const TEAMS: &str = "/teams";
+pub(crate) const ACTIVE_USERS: &str = "/teams/users";
+pub(crate) const SENDS: &str = "/sends";
+pub(crate) const CAMPAIGNS: &str = "/campaigns";
+pub(crate) const CATALOG: &str = "/catalog";
 
 /// A user's page.
-pub fn user(id: &str) -> String {
+pub(crate) fn user(id: &str) -> String {
     format!("{USERS}/{}", encode_component(id))
 }
 
 /// A team group's page.
-pub fn team(team_group_id: u64) -> String {
+pub(crate) fn team(team_group_id: u64) -> String {
     format!("{TEAMS}/{team_group_id}")
 }
 
 /// A campaign's page.
-pub fn campaign(touch_id: u64) -> String {
+pub(crate) fn campaign(touch_id: u64) -> String {
     format!("{CAMPAIGNS}/{touch_id}")
 }
 
 /// A product's dialog over the catalog (the caller adds the catalog's query).
-pub fn product(id: &str) -> String {
+pub(crate) fn product(id: &str) -> String {
     format!("{CATALOG}/{}", encode_component(id))
 }
 
 /// The router's patterns for the same addresses (`:id` is the parameter).
-pub mod pattern {
+pub(crate) mod pattern {
     use leptos_router::{path, ParamSegment, StaticSegment};
 
     type Static = StaticSegment<&'static str>;
 
-    pub fn home() {
+    pub(crate) fn home() {
         path!("/")
     }
-    pub fn users() -> (Static,) {
+    pub(crate) fn users() -> (Static,) {
         path!("/users")
     }
-    pub fn new_user() -> (Static, Static) {
+    pub(crate) fn new_user() -> (Static, Static) {
         path!("/users/new")
     }
-    pub fn user() -> (Static, ParamSegment) {
+    pub(crate) fn user() -> (Static, ParamSegment) {
         path!("/users/:id")
     }
-    pub fn teams() -> (Static,) {
+    pub(crate) fn teams() -> (Static,) {
         path!("/teams")
     }
-    pub fn active_users() -> (Static, Static) {
+    pub(crate) fn active_users() -> (Static, Static) {
         path!("/teams/users")
     }
-    pub fn team() -> (Static, ParamSegment) {
+    pub(crate) fn team() -> (Static, ParamSegment) {
         path!("/teams/:id")
     }
-    pub fn sends() -> (Static,) {
+    pub(crate) fn sends() -> (Static,) {
         path!("/sends")
     }
-    pub fn campaigns() -> (Static,) {
+    pub(crate) fn campaigns() -> (Static,) {
         path!("/campaigns")
     }
-    pub fn campaign() -> (Static, ParamSegment) {
+    pub(crate) fn campaign() -> (Static, ParamSegment) {
         path!("/campaigns/:id")
     }
-    pub fn catalog() -> (Static,) {
+    pub(crate) fn catalog() -> (Static,) {
         path!("/catalog")
     }
     /// Inside [`catalog`]: the grid alone, and a product over it.
-    pub fn catalog_grid() {
+    pub(crate) fn catalog_grid() {
         path!("")
     }
-    pub fn product() -> (ParamSegment,) {
+    pub(crate) fn product() -> (ParamSegment,) {
         path!(":id")
     }
 }
 
 /// A screen in the main navigation and on the home screen.
-pub struct Screen {
+pub(crate) struct Screen {
     /// Route path, e.g. `/sends`.
-    pub path: &'static str,
+    pub(crate) path: &'static str,
     /// Navigation label in the platform's words, e.g. "Sends".
-    pub label: &'static str,
+    pub(crate) label: &'static str,
     /// One sentence for the home screen.
-    pub summary: &'static str,
+    pub(crate) summary: &'static str,
 }
 
 /// The screens that exist, in navigation order. One line per screen, e.g.
 /// `Screen { path: SENDS, label: "Sends", summary: "Every gift sent in the organization." },`
 /// Only screens that are built belong here: the navigation never shows a stub.
-pub const SCREENS: &[Screen] = &[
+pub(crate) const SCREENS: &[Screen] = &[
     Screen {
         path: USERS,
         label: "Users",

@@ -17,7 +17,7 @@ use crate::routes;
 use crate::routes::SCREENS;
 
 #[component]
-pub fn Header() -> impl IntoView {
+pub(crate) fn Header() -> impl IntoView {
     let auth = use_auth();
     view! {
         <header class="site-header">
@@ -92,7 +92,7 @@ fn SignOutButton() -> impl IntoView {
 
 /// The main navigation: one link per screen in [`SCREENS`], only when signed in.
 #[component]
-pub fn MainNav() -> impl IntoView {
+pub(crate) fn MainNav() -> impl IntoView {
     let auth = use_auth();
     view! {
         <nav class="main-nav" aria-label="Main">
@@ -106,7 +106,7 @@ pub fn MainNav() -> impl IntoView {
 /// "You are offline", "the platform cannot be reached" and "the platform is busy, retrying in
 /// N s", while they are true.
 #[component]
-pub fn Banners() -> impl IntoView {
+pub(crate) fn Banners() -> impl IntoView {
     let net = use_net_status();
     let now = RwSignal::new(now_ms());
     // Tick only while a busy wait runs, so the countdown moves.

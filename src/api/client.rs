@@ -21,18 +21,18 @@ use crate::http::transport::{send_once, Outgoing, RawResponse, SendError};
 
 /// A successful answer with what pages may need beyond the body.
 #[derive(Clone, Debug, PartialEq)]
-pub struct ApiResponse<T> {
+pub(crate) struct ApiResponse<T> {
     /// 2xx status, e.g. 201 after a SCIM create.
-    pub status: u16,
+    pub(crate) status: u16,
     /// The `Location` header, e.g. the created SCIM user's URL.
-    pub location: Option<String>,
-    pub body: T,
+    pub(crate) location: Option<String>,
+    pub(crate) body: T,
 }
 
 /// The console's platform client. Get one with [`super::use_api`] in a component's body; its
 /// requests are cancelled when that component goes away. `Copy`: move it into closures.
 #[derive(Clone, Copy)]
-pub struct ApiClient {
+pub(crate) struct ApiClient {
     auth: Auth,
     net: NetStatus,
     /// Disposed with the component that asked for this client; gone means cancelled.
@@ -41,7 +41,7 @@ pub struct ApiClient {
 
 impl ApiClient {
     /// A client whose requests end with `scope`. Pages use [`super::use_api`] instead.
-    pub fn new(auth: Auth, net: NetStatus, scope: CancelScope) -> Self {
+    pub(crate) fn new(auth: Auth, net: NetStatus, scope: CancelScope) -> Self {
         Self {
             auth,
             net,
@@ -51,12 +51,15 @@ impl ApiClient {
 
     /// GET `path_and_query` (e.g. `/api/v3/send?page=2&per_page=25`) and decode the JSON body.
     /// Retried on network errors, 5xx and 429.
-    pub async fn get_json<T: DeserializeOwned>(&self, path_and_query: &str) -> Result<T, ApiError> {
+    pub(crate) async fn get_json<T: DeserializeOwned>(
+        &self,
+        path_and_query: &str,
+    ) -> Result<T, ApiError> {
         self.get(path_and_query).await.map(|r| r.body)
     }
 
     /// As [`ApiClient::get_json`], keeping the status and `Location`.
-    pub async fn get<T: DeserializeOwned>(
+    pub(crate) async fn get<T: DeserializeOwned>(
         &self,
         path_and_query: &str,
     ) -> Result<ApiResponse<T>, ApiError> {
@@ -66,7 +69,7 @@ impl ApiClient {
 
     /// POST a JSON body. Never retried automatically: a create is not idempotent, so the page
     /// reports the error and keeps the user's input for a resend.
-    pub async fn post_json<B: Serialize + ?Sized, T: DeserializeOwned>(
+    pub(crate) async fn post_json<B: Serialize + ?Sized, T: DeserializeOwned>(
         &self,
         path: &str,
         body: &B,
@@ -75,7 +78,7 @@ impl ApiClient {
     }
 
     /// PUT a JSON body. Never retried automatically, as [`ApiClient::post_json`].
-    pub async fn put_json<B: Serialize + ?Sized, T: DeserializeOwned>(
+    pub(crate) async fn put_json<B: Serialize + ?Sized, T: DeserializeOwned>(
         &self,
         path: &str,
         body: &B,

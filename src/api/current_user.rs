@@ -10,11 +10,11 @@ use crate::auth::use_auth;
 
 /// `GET /api/v3/me` for the signed-in user, shared by the header and any screen.
 #[derive(Clone, Copy)]
-pub struct CurrentUserResource(pub LocalResource<Result<CurrentUser, ApiError>>);
+pub(crate) struct CurrentUserResource(pub LocalResource<Result<CurrentUser, ApiError>>);
 
 /// Starts the current-user request, refetched on each sign-in (not on token refreshes).
 /// `api` should live as long as the app.
-pub fn provide_current_user(api: ApiClient) {
+pub(crate) fn provide_current_user(api: ApiClient) {
     let auth = use_auth();
     let signed_in = Memo::new(move |_| auth.is_signed_in());
     let resource = LocalResource::new(move || {
@@ -30,14 +30,14 @@ pub fn provide_current_user(api: ApiClient) {
 }
 
 /// The signed-in user (`/api/v3/me`): who they are, role, balances. Loaded once per sign-in.
-pub fn use_current_user() -> LocalResource<Result<CurrentUser, ApiError>> {
+pub(crate) fn use_current_user() -> LocalResource<Result<CurrentUser, ApiError>> {
     use_context::<CurrentUserResource>()
         .expect("use_current_user() called outside the console's <App/>")
         .0
 }
 
 /// "First Last", or the email when the platform has no name.
-pub fn display_name(user: &CurrentUser) -> String {
+pub(crate) fn display_name(user: &CurrentUser) -> String {
     let name = format!("{} {}", user.first_name.trim(), user.last_name.trim());
     let name = name.trim();
     if name.is_empty() {

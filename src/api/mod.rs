@@ -18,12 +18,12 @@ mod error;
 mod status;
 mod team_groups;
 
-pub use crate::http::cancel::CancelScope;
-pub use client::{ApiClient, ApiResponse};
-pub use current_user::{display_name, provide_current_user, use_current_user, CurrentUserResource};
+pub(crate) use crate::http::cancel::CancelScope;
+pub(crate) use client::ApiClient;
+pub(crate) use current_user::{display_name, provide_current_user, use_current_user};
 pub use error::ApiError;
 pub use status::NetStatus;
-pub use team_groups::{provide_team_groups, use_team_groups, TeamGroups};
+pub(crate) use team_groups::{provide_team_groups, use_team_groups, TeamGroups};
 
 use crate::auth::use_auth;
 use leptos::prelude::use_context;
@@ -31,17 +31,17 @@ use leptos::prelude::use_context;
 /// The platform client for the calling component. Call it in the component body (not inside
 /// an async block): the requests it makes are aborted when this component is disposed, so
 /// an answer for a screen the user left never lands on the next one.
-pub fn use_api() -> ApiClient {
+pub(crate) fn use_api() -> ApiClient {
     api_with_scope(CancelScope::for_current_owner())
 }
 
 /// A client whose requests end only when `scope` is cancelled: for work that outlives the
 /// component that starts it (the app's shared reads, an export with its own Stop button).
-pub fn api_with_scope(scope: CancelScope) -> ApiClient {
+pub(crate) fn api_with_scope(scope: CancelScope) -> ApiClient {
     ApiClient::new(use_auth(), use_net_status(), scope)
 }
 
 /// The console-wide connection state (offline, busy).
-pub fn use_net_status() -> NetStatus {
+pub(crate) fn use_net_status() -> NetStatus {
     use_context::<NetStatus>().expect("use_net_status() called outside the console's <App/>")
 }

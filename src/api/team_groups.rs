@@ -19,7 +19,7 @@ const FRESH_FOR_MS: i64 = 60_000;
 
 /// The shared list of team groups. Get it with [`use_team_groups`].
 #[derive(Clone, Copy)]
-pub struct TeamGroups {
+pub(crate) struct TeamGroups {
     groups: LocalResource<Result<Vec<TeamGroup>, ApiError>>,
     /// No screen has asked yet: nothing is read before one does.
     wanted: RwSignal<bool>,
@@ -29,7 +29,7 @@ pub struct TeamGroups {
 
 /// Makes the shared list available to every screen; `api` should live as long as the app.
 /// Nothing is read until a screen asks, and it is read again after each sign-in.
-pub fn provide_team_groups(api: ApiClient) {
+pub(crate) fn provide_team_groups(api: ApiClient) {
     let auth = use_auth();
     let signed_in = Memo::new(move |_| auth.is_signed_in());
     let wanted = RwSignal::new(false);
@@ -54,7 +54,7 @@ pub fn provide_team_groups(api: ApiClient) {
 
 /// The team groups for the calling screen: starts the first read, or a fresh one when the
 /// list on hand is older than a minute.
-pub fn use_team_groups() -> TeamGroups {
+pub(crate) fn use_team_groups() -> TeamGroups {
     let shared =
         use_context::<TeamGroups>().expect("use_team_groups() called outside the console's <App/>");
     if !shared.wanted.get_untracked() {
@@ -71,17 +71,17 @@ pub fn use_team_groups() -> TeamGroups {
 
 impl TeamGroups {
     /// The groups, `None` until the first answer (tracked).
-    pub fn get(&self) -> Option<Result<Vec<TeamGroup>, ApiError>> {
+    pub(crate) fn get(&self) -> Option<Result<Vec<TeamGroup>, ApiError>> {
         self.groups.get()
     }
 
     /// Reads the groups again, e.g. "Try again" after a failure.
-    pub fn refetch(&self) {
+    pub(crate) fn refetch(&self) {
         self.groups.refetch();
     }
 
     /// Group names sorted for reading; `None` while loading or after a failure (tracked).
-    pub fn names(&self) -> Option<Vec<String>> {
+    pub(crate) fn names(&self) -> Option<Vec<String>> {
         self.groups.with(|g| match g {
             Some(Ok(list)) => Some(sorted_names(list)),
             _ => None,
@@ -89,7 +89,7 @@ impl TeamGroups {
     }
 
     /// The name of group `id`, once the list has loaded (tracked).
-    pub fn name_of(&self, id: u64) -> Option<String> {
+    pub(crate) fn name_of(&self, id: u64) -> Option<String> {
         self.groups.with(|g| match g {
             Some(Ok(list)) => name_of(list, id).map(str::to_owned),
             _ => None,
@@ -97,19 +97,19 @@ impl TeamGroups {
     }
 
     /// The list has loaded (tracked).
-    pub fn ready(&self) -> bool {
+    pub(crate) fn ready(&self) -> bool {
         self.groups.with(|g| matches!(g, Some(Ok(_))))
     }
 
     /// The last read failed (tracked).
-    pub fn failed(&self) -> bool {
+    pub(crate) fn failed(&self) -> bool {
         self.groups.with(|g| matches!(g, Some(Err(_))))
     }
 }
 
 /// Reads `/api/v3/groups` page by page (100 a page) until the platform's `total_groups`
 /// is reached or a page comes back empty.
-pub async fn fetch_all_groups(api: ApiClient) -> Result<Vec<TeamGroup>, ApiError> {
+pub(crate) async fn fetch_all_groups(api: ApiClient) -> Result<Vec<TeamGroup>, ApiError> {
     let mut all: Vec<TeamGroup> = Vec::new();
     for page in 1..=MAX_PAGES {
         let query = PageQuery::new(page, MAX_PER_PAGE).to_query_string();
@@ -130,7 +130,7 @@ pub async fn fetch_all_groups(api: ApiClient) -> Result<Vec<TeamGroup>, ApiError
 }
 
 /// Group names for a select, sorted for reading (case-insensitively).
-pub fn sorted_names(groups: &[TeamGroup]) -> Vec<String> {
+pub(crate) fn sorted_names(groups: &[TeamGroup]) -> Vec<String> {
     let mut names: Vec<String> = groups.iter().map(|g| g.name.clone()).collect();
     names.sort_by_key(|n| n.to_lowercase());
     names.dedup();
@@ -138,7 +138,7 @@ pub fn sorted_names(groups: &[TeamGroup]) -> Vec<String> {
 }
 
 /// The name of group `id`, if the list has it.
-pub fn name_of(groups: &[TeamGroup], id: u64) -> Option<&str> {
+pub(crate) fn name_of(groups: &[TeamGroup], id: u64) -> Option<&str> {
     groups.iter().find(|g| g.id == id).map(|g| g.name.as_str())
 }
 #[cfg(test)]

@@ -4,7 +4,7 @@ use leptos::prelude::*;
 
 /// A link above the heading to the screen one level up.
 #[component]
-pub fn Breadcrumb(href: &'static str, label: &'static str) -> impl IntoView {
+pub(crate) fn Breadcrumb(href: &'static str, label: &'static str) -> impl IntoView {
     view! {
         <p class="breadcrumb">
             <a href=href>{label}</a>

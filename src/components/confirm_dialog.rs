@@ -17,7 +17,7 @@ thread_local! {
 /// with the explanation as children. Cancel gets the focus first, so Enter on an unread dialog
 /// changes nothing.
 #[component]
-pub fn ConfirmDialog(
+pub(crate) fn ConfirmDialog(
     /// Shown while true; set back to false when the dialog closes in any way.
     open: RwSignal<bool>,
     #[prop(into)] title: Signal<String>,

@@ -6,7 +6,7 @@ use leptos::prelude::*;
 
 /// `<CountryCodes codes=campaign.ship_to_countries.clone() />`
 #[component]
-pub fn CountryCodes(
+pub(crate) fn CountryCodes(
     codes: Vec<String>,
     /// Read before the list by screen readers, e.g. "Ships to".
     #[prop(into, optional)]

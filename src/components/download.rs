@@ -8,7 +8,7 @@ use wasm_bindgen::JsCast;
 use crate::browser::sleep;
 
 /// Offers `text` for download as `file_name` with the given MIME type.
-pub fn download_text(file_name: &str, mime: &str, text: &str) -> Result<(), String> {
+pub(crate) fn download_text(file_name: &str, mime: &str, text: &str) -> Result<(), String> {
     let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));
     let options = web_sys::BlobPropertyBag::new();
     options.set_type(mime);
@@ -39,7 +39,7 @@ pub fn download_text(file_name: &str, mime: &str, text: &str) -> Result<(), Stri
 }
 
 /// Today's date in the viewer's time zone as `YYYY-MM-DD`, for file names.
-pub fn local_date() -> String {
+pub(crate) fn local_date() -> String {
     let now = js_sys::Date::new_0();
     format!(
         "{:04}-{:02}-{:02}",

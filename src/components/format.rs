@@ -5,28 +5,28 @@ use wasm_bindgen::JsValue;
 
 /// `"1234.5"` → `"1,234.50"`. Exact (never through a float); text that is not a decimal is
 /// shown as it came rather than hidden.
-pub fn amount(text: &str) -> String {
+pub(crate) fn amount(text: &str) -> String {
     gifting_api::money::format_amount(text)
 }
 
 /// `("USD", "25")` → `"USD 25.00"`.
-pub fn money(currency: &str, text: &str) -> String {
+pub(crate) fn money(currency: &str, text: &str) -> String {
     gifting_api::money::format_money(currency, text)
 }
 
 /// Parses an ISO 8601 / RFC 3339 timestamp from the platform.
-pub fn parse_timestamp(text: &str) -> Option<DateTime<FixedOffset>> {
+pub(crate) fn parse_timestamp(text: &str) -> Option<DateTime<FixedOffset>> {
     DateTime::parse_from_rfc3339(text.trim()).ok()
 }
 
 /// Date and time in the viewer's locale and time zone, e.g. "Mar 1, 2026, 3:05 PM".
 /// Unreadable text is shown as it came.
-pub fn date_time(text: &str) -> String {
+pub(crate) fn date_time(text: &str) -> String {
     format_with(text, true)
 }
 
 /// The date alone, in the viewer's locale and time zone.
-pub fn date(text: &str) -> String {
+pub(crate) fn date(text: &str) -> String {
     format_with(text, false)
 }
 

@@ -11,7 +11,7 @@ use crate::api::{use_api, ApiClient, ApiError};
 
 /// A heading, the platform's own sentence (or `fallback` when it gave none), and the way back.
 #[component]
-pub fn NotFound(
+pub(crate) fn NotFound(
     title: &'static str,
     /// What the platform said; empty means it said nothing.
     #[prop(optional, into)]
@@ -47,7 +47,7 @@ pub fn NotFound(
 }
 
 /// The route's `:id` as typed in the address.
-pub fn use_id_param() -> Memo<String> {
+pub(crate) fn use_id_param() -> Memo<String> {
     let params = use_params_map();
     Memo::new(move |_| params.with(|p| p.get("id").unwrap_or_default()))
 }
@@ -55,7 +55,7 @@ pub fn use_id_param() -> Memo<String> {
 /// What the route's `:id` names on the platform: `fetch(api, id)`, read again when the address
 /// changes. The platform's ids are numbers: anything else cannot name one and is reported as
 /// not found, in the words of `not_an_id(raw)`.
-pub fn use_by_id<T, Fut>(
+pub(crate) fn use_by_id<T, Fut>(
     not_an_id: fn(&str) -> String,
     fetch: fn(ApiClient, u64) -> Fut,
 ) -> (Memo<String>, LocalResource<Result<T, ApiError>>)
@@ -81,7 +81,7 @@ where
 
 /// An `on_error` for [`super::Loaded`]: a not-found answer shows `panel(message)`, any other
 /// failure the usual error panel with "Try again".
-pub fn on_not_found(panel: fn(String) -> AnyView) -> ErrorView {
+pub(crate) fn on_not_found(panel: fn(String) -> AnyView) -> ErrorView {
     Callback::new(
         move |(error, on_retry): (ApiError, Callback<()>)| match error {
             ApiError::NotFound { message } => panel(message),

@@ -7,7 +7,7 @@ use super::badge::Tone;
 /// `<Notice tone=Tone::Success testid="user-outcome">"Saved."</Notice>`. Success and neutral
 /// notices are announced politely (`role="status"`); with `alert`, at once (`role="alert"`).
 #[component]
-pub fn Notice(
+pub(crate) fn Notice(
     #[prop(optional)] tone: Tone,
     /// Interrupts a screen reader: for failures the admin must act on.
     #[prop(optional)]

@@ -3,7 +3,7 @@
 use leptos::prelude::*;
 
 /// One `<option>` per `(value, label)`, the one whose value `selected` holds chosen.
-pub fn options(choices: Vec<(String, String)>, selected: RwSignal<String>) -> impl IntoView {
+pub(crate) fn options(choices: Vec<(String, String)>, selected: RwSignal<String>) -> impl IntoView {
     choices
         .into_iter()
         .map(|(value, label)| {
@@ -18,7 +18,9 @@ pub fn options(choices: Vec<(String, String)>, selected: RwSignal<String>) -> im
 }
 
 /// `(name, name)` pairs, for choices whose value is their label.
-pub fn same_label<S: Into<String>>(names: impl IntoIterator<Item = S>) -> Vec<(String, String)> {
+pub(crate) fn same_label<S: Into<String>>(
+    names: impl IntoIterator<Item = S>,
+) -> Vec<(String, String)> {
     names
         .into_iter()
         .map(|name| {

@@ -15,11 +15,11 @@ use serde::de::DeserializeOwned;
 use crate::api::{ApiClient, ApiError};
 
 /// Page sizes offered; the platform's maximum is 100.
-pub const PAGE_SIZES: [u32; 4] = [10, 25, 50, 100];
+pub(crate) const PAGE_SIZES: [u32; 4] = [10, 25, 50, 100];
 
 /// `page` and `per_page` as the platform will read them from this query (absent or not a
 /// number: the defaults, 1 and 25; out of range: clamped).
-pub fn page_query_from(query: &ParamsMap) -> PageQuery {
+pub(crate) fn page_query_from(query: &ParamsMap) -> PageQuery {
     let number = |key: &str| query.get(key).and_then(|v| v.trim().parse::<i64>().ok());
     PageQuery::new(
         effective_page(number("page")),
@@ -29,14 +29,17 @@ pub fn page_query_from(query: &ParamsMap) -> PageQuery {
 
 /// The current screen's paging, following the address bar. Use its `to_query_string()` in the
 /// request: `format!("{}{}", paths::V3_SENDS, paging.get().to_query_string())`.
-pub fn use_page_query() -> Memo<PageQuery> {
+pub(crate) fn use_page_query() -> Memo<PageQuery> {
     let query = use_query_map();
     Memo::new(move |_| query.with(page_query_from))
 }
 
 /// The platform's list at `path` (e.g. `paths::V3_GROUPS`), for the page and size the address
 /// bar names, fetched again whenever they change.
-pub fn use_paged_list<T>(api: ApiClient, path: &'static str) -> LocalResource<Result<T, ApiError>>
+pub(crate) fn use_paged_list<T>(
+    api: ApiClient,
+    path: &'static str,
+) -> LocalResource<Result<T, ApiError>>
 where
     T: DeserializeOwned + 'static,
 {
@@ -48,7 +51,7 @@ where
 }
 
 /// "Showing 26–50 of 63" (en dash), or a sentence for the empty and past-the-end cases.
-pub fn showing_text(page: u32, per_page: u32, total: u64) -> String {
+pub(crate) fn showing_text(page: u32, per_page: u32, total: u64) -> String {
     if total == 0 {
         return "Nothing to show".into();
     }
@@ -75,19 +78,19 @@ fn href_for(path: &str, query: &ParamsMap, page: u64, per_page: u32) -> String {
 /// What a pager shows, whatever the list's paging style (REST `page`/`per_page` or SCIM
 /// `startIndex`/`count`): each list computes it by its own rules, [`PagerNav`] draws it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PagerLinks {
+pub(crate) struct PagerLinks {
     /// "Showing 26–50 of 63".
-    pub summary: String,
+    pub(crate) summary: String,
     /// "Page 2 of 3".
-    pub position: String,
+    pub(crate) position: String,
     /// The addresses of the first, previous, next and last page; `None` where there is
     /// nowhere to go (the link is shown disabled).
-    pub first: Option<String>,
-    pub previous: Option<String>,
-    pub next: Option<String>,
-    pub last: Option<String>,
+    pub(crate) first: Option<String>,
+    pub(crate) previous: Option<String>,
+    pub(crate) next: Option<String>,
+    pub(crate) last: Option<String>,
     /// Rows per page now.
-    pub size: u32,
+    pub(crate) size: u32,
 }
 
 /// A pager link, or its label marked disabled when there is nowhere to go.
@@ -103,7 +106,7 @@ fn page_link(label: &'static str, href: Option<String>) -> impl IntoView {
 /// The one pager view: first / previous / next / last, the range shown, and a page-size
 /// select that goes to `size_href(n)`.
 #[component]
-pub fn PagerNav(
+pub(crate) fn PagerNav(
     #[prop(into)] links: Signal<PagerLinks>,
     /// The address that shows the same rows at `n` rows per page.
     size_href: Callback<u32, String>,
@@ -152,7 +155,7 @@ pub fn PagerNav(
 
 /// The pager of a REST v3 list. Place it under a list whose envelope gave `total`.
 #[component]
-pub fn Pager(
+pub(crate) fn Pager(
     /// The list's total count from the platform (`total_count`, `total_users`, …).
     total: u64,
     /// The page the rows on screen answer (the envelope's `current_page`). While the next

@@ -7,7 +7,11 @@ use leptos_router::params::ParamsMap;
 /// `path` with `query`, where each `(key, Some(value))` of `changes` is set, each
 /// `(key, None)` removed, and everything else kept in its order. An empty value removes the
 /// key too, so "All" choices leave no `?status=` behind.
-pub fn href_with(path: &str, query: &ParamsMap, changes: &[(&str, Option<String>)]) -> String {
+pub(crate) fn href_with(
+    path: &str,
+    query: &ParamsMap,
+    changes: &[(&str, Option<String>)],
+) -> String {
     href_with_pairs(
         path,
         query.into_iter().map(|(k, v)| (k.as_ref(), v)),
@@ -16,7 +20,7 @@ pub fn href_with(path: &str, query: &ParamsMap, changes: &[(&str, Option<String>
 }
 
 /// [`href_with`] over plain decoded pairs (what a `ParamsMap` iterates).
-pub fn href_with_pairs<'a>(
+pub(crate) fn href_with_pairs<'a>(
     path: &str,
     query: impl IntoIterator<Item = (&'a str, &'a str)>,
     changes: &[(&str, Option<String>)],
@@ -36,7 +40,7 @@ pub fn href_with_pairs<'a>(
 }
 
 /// As [`href_with`], and back to page 1: a new filter makes the old page number meaningless.
-pub fn href_with_first_page(
+pub(crate) fn href_with_first_page(
     path: &str,
     query: &ParamsMap,
     changes: &[(&str, Option<String>)],

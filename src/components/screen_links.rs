@@ -6,7 +6,7 @@ use leptos_router::components::A;
 use crate::routes::SCREENS;
 
 /// An `<li>` per screen; `with_summary` adds what the screen is for after its link.
-pub fn screen_links(with_summary: bool) -> impl IntoView {
+pub(crate) fn screen_links(with_summary: bool) -> impl IntoView {
     SCREENS
         .iter()
         .map(|screen| {

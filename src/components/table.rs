@@ -7,20 +7,20 @@ use super::page_state::Empty;
 
 /// A header cell; numbers are right-aligned so their digits line up.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Column {
-    pub label: &'static str,
-    pub numeric: bool,
+pub(crate) struct Column {
+    pub(crate) label: &'static str,
+    pub(crate) numeric: bool,
 }
 
 impl Column {
-    pub const fn text(label: &'static str) -> Self {
+    pub(crate) const fn text(label: &'static str) -> Self {
         Self {
             label,
             numeric: false,
         }
     }
 
-    pub const fn number(label: &'static str) -> Self {
+    pub(crate) const fn number(label: &'static str) -> Self {
         Self {
             label,
             numeric: true,
@@ -31,7 +31,7 @@ impl Column {
 /// A table of `rows` under `columns`, or `empty` in words when there are no rows. Each row is a
 /// `<tr>` whose first cell is a `<th scope="row">`, so a screen reader names every cell's row.
 #[component]
-pub fn DataTable(
+pub(crate) fn DataTable(
     /// What the table lists, read first by a screen reader.
     caption: &'static str,
     columns: &'static [Column],
@@ -72,11 +72,11 @@ pub fn DataTable(
 }
 
 /// A text column, for column lists that read best on one line.
-pub const fn text(label: &'static str) -> Column {
+pub(crate) const fn text(label: &'static str) -> Column {
     Column::text(label)
 }
 
 /// A number column (right-aligned).
-pub const fn number(label: &'static str) -> Column {
+pub(crate) const fn number(label: &'static str) -> Column {
     Column::number(label)
 }

@@ -12,7 +12,7 @@ use crate::components::Loading;
 use crate::pages::signin::SignIn;
 
 #[component]
-pub fn Callback(params: Option<CallbackParams>) -> impl IntoView {
+pub(crate) fn Callback(params: Option<CallbackParams>) -> impl IntoView {
     let auth = use_auth();
     let navigate = use_navigate();
     let (failure, set_failure) = signal(None::<String>);

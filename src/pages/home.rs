@@ -11,7 +11,7 @@ use crate::components::{Empty, Loaded};
 use crate::routes::SCREENS;
 
 #[component]
-pub fn Home() -> impl IntoView {
+pub(crate) fn Home() -> impl IntoView {
     let auth = use_auth();
     let me = use_current_user();
     let scope_notes = move || {

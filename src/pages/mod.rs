@@ -1,11 +1,11 @@
 //! One module per screen.
 
-pub mod callback;
-pub mod campaigns;
-pub mod catalog;
-pub mod home;
-pub mod not_found;
-pub mod sends;
-pub mod signin;
-pub mod teams;
-pub mod users;
+pub(crate) mod callback;
+pub(crate) mod campaigns;
+pub(crate) mod catalog;
+pub(crate) mod home;
+pub(crate) mod not_found;
+pub(crate) mod sends;
+pub(crate) mod signin;
+pub(crate) mod teams;
+pub(crate) mod users;

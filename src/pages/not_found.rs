@@ -6,7 +6,7 @@ use crate::components::NotFound;
 use crate::routes;
 
 #[component]
-pub fn PageNotFound() -> impl IntoView {
+pub(crate) fn PageNotFound() -> impl IntoView {
     view! {
         <NotFound
             title="Page not found"

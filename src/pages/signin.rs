@@ -7,7 +7,7 @@ use crate::auth::{use_auth, SessionEnd};
 use crate::browser::current_route;
 
 #[component]
-pub fn SignIn() -> impl IntoView {
+pub(crate) fn SignIn() -> impl IntoView {
     let auth = use_auth();
     let (problem, set_problem) = signal(None::<String>);
     let reason = move || match auth.ended() {

@@ -14,7 +14,7 @@ use crate::components::{use_by_id, ErrorPanel, ErrorView, Loaded, NotFound};
 use crate::routes;
 
 #[component]
-pub fn CampaignPage() -> impl IntoView {
+pub(crate) fn CampaignPage() -> impl IntoView {
     // Not an id at all: the platform could only say it does not know it.
     let (_, touch) = use_by_id(
         |raw| format!("\u{201c}{raw}\u{201d} is not a campaign id."),

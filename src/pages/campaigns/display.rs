@@ -5,10 +5,10 @@ use gifting_api::rest::Campaign;
 use gifting_api::DeliveryType;
 
 /// The address parameter of the delivery filter (the platform's own query name).
-pub const KEY_DELIVERY: &str = "delivery_type";
+pub(crate) const KEY_DELIVERY: &str = "delivery_type";
 
 /// "Physical (mail)", "eGift (email)", or the platform's word for a type added later.
-pub fn delivery_label(delivery: &DeliveryType) -> String {
+pub(crate) fn delivery_label(delivery: &DeliveryType) -> String {
     match delivery {
         DeliveryType::Mail => "Physical (mail)".into(),
         DeliveryType::Email => "eGift (email)".into(),
@@ -18,7 +18,7 @@ pub fn delivery_label(delivery: &DeliveryType) -> String {
 
 /// The delivery filter as the address has it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum DeliveryFilter {
+pub(crate) enum DeliveryFilter {
     All,
     Only(DeliveryType),
     /// A value the platform would refuse (400): shown as "All" with a note.
@@ -26,7 +26,7 @@ pub enum DeliveryFilter {
 }
 
 impl DeliveryFilter {
-    pub fn parse(value: Option<&str>) -> DeliveryFilter {
+    pub(crate) fn parse(value: Option<&str>) -> DeliveryFilter {
         match value.map(str::trim) {
             None | Some("") => DeliveryFilter::All,
             Some(text) => match DeliveryType::parse(text) {
@@ -37,7 +37,7 @@ impl DeliveryFilter {
     }
 
     /// What the platform is asked for.
-    pub fn query_value(&self) -> Option<DeliveryType> {
+    pub(crate) fn query_value(&self) -> Option<DeliveryType> {
         match self {
             DeliveryFilter::Only(d) => Some(d.clone()),
             _ => None,
@@ -46,7 +46,7 @@ impl DeliveryFilter {
 }
 
 /// "USD 10.00 – 50.00" for an eGift range, otherwise the fixed price's currency.
-pub fn price_text(campaign: &Campaign) -> String {
+pub(crate) fn price_text(campaign: &Campaign) -> String {
     let currency = &campaign.currency;
     match (&campaign.starting_egift_price, &campaign.ending_egift_price) {
         (Some(low), Some(high)) => format!(

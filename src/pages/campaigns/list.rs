@@ -17,7 +17,7 @@ use crate::components::{use_page_query, Column, DataTable, Loaded, Pager};
 use crate::routes;
 
 #[component]
-pub fn CampaignsPage() -> impl IntoView {
+pub(crate) fn CampaignsPage() -> impl IntoView {
     let api = use_api();
     let query = use_query_map();
     let paging = use_page_query();

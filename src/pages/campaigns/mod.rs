@@ -3,8 +3,8 @@
 //! with every field the platform gives.
 
 mod detail;
-pub mod display;
+pub(crate) mod display;
 mod list;
 
-pub use detail::CampaignPage;
-pub use list::CampaignsPage;
+pub(crate) use detail::CampaignPage;
+pub(crate) use list::CampaignsPage;

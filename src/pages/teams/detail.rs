@@ -15,7 +15,7 @@ use crate::components::{
 use crate::routes;
 
 #[component]
-pub fn TeamPage() -> impl IntoView {
+pub(crate) fn TeamPage() -> impl IntoView {
     let (raw_id, members) = use_by_id(
         |raw| format!("There is no team group with the id \u{201c}{raw}\u{201d}."),
         |api, id| async move {

@@ -11,7 +11,7 @@ use crate::components::{Breadcrumb, Notice, Tone};
 use crate::routes;
 
 #[component]
-pub fn ActiveUsersPage() -> impl IntoView {
+pub(crate) fn ActiveUsersPage() -> impl IntoView {
     let api = use_api();
     let users = use_paged_list::<UserPage>(api, paths::V3_USERS);
     let groups = use_team_groups();

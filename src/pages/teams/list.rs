@@ -12,7 +12,7 @@ use crate::components::{use_paged_list, Column, DataTable, Loaded, Pager};
 use crate::routes;
 
 #[component]
-pub fn TeamsPage() -> impl IntoView {
+pub(crate) fn TeamsPage() -> impl IntoView {
     let groups = use_paged_list::<GroupPage>(use_api(), paths::V3_GROUPS);
 
     view! {

@@ -1,9 +1,9 @@
 //! Team groups: the paged list, one group's members, and the active users directory.
 
-pub mod detail;
-pub mod directory;
-pub mod list;
+pub(crate) mod detail;
+pub(crate) mod directory;
+pub(crate) mod list;
 
-pub use detail::TeamPage;
-pub use directory::ActiveUsersPage;
-pub use list::TeamsPage;
+pub(crate) use detail::TeamPage;
+pub(crate) use directory::ActiveUsersPage;
+pub(crate) use list::TeamsPage;

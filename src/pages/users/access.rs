@@ -11,7 +11,7 @@ use crate::routes;
 
 /// Why the signed-in account cannot manage users, and what to do about it.
 #[component]
-pub fn AdminNeeded(#[prop(into)] message: String) -> impl IntoView {
+pub(crate) fn AdminNeeded(#[prop(into)] message: String) -> impl IntoView {
     let platform = (!message.trim().is_empty()).then(|| {
         view! {
             <p class="muted">
@@ -36,7 +36,7 @@ pub fn AdminNeeded(#[prop(into)] message: String) -> impl IntoView {
 
 /// A user id the platform does not know.
 #[component]
-pub fn UserNotFound(#[prop(into)] message: String) -> impl IntoView {
+pub(crate) fn UserNotFound(#[prop(into)] message: String) -> impl IntoView {
     view! {
         <NotFound
             title="User not found"
@@ -52,7 +52,7 @@ pub fn UserNotFound(#[prop(into)] message: String) -> impl IntoView {
 /// The error of a SCIM screen in words: the admin explanation for 403, "User not found" for
 /// 404, the generic panel (with "Try again") otherwise.
 #[component]
-pub fn ScimProblem(error: ApiError, #[prop(into)] on_retry: Callback<()>) -> impl IntoView {
+pub(crate) fn ScimProblem(error: ApiError, #[prop(into)] on_retry: Callback<()>) -> impl IntoView {
     match error {
         ApiError::Forbidden { message } => EitherOf3::A(view! { <AdminNeeded message /> }),
         ApiError::NotFound { message } => EitherOf3::B(view! { <UserNotFound message /> }),
@@ -62,7 +62,7 @@ pub fn ScimProblem(error: ApiError, #[prop(into)] on_retry: Callback<()>) -> imp
 
 /// As the core's `Loaded`, with SCIM's errors explained by [`ScimProblem`].
 #[component]
-pub fn ScimLoaded<T, V, F>(
+pub(crate) fn ScimLoaded<T, V, F>(
     resource: LocalResource<Result<T, ApiError>>,
     children: F,
 ) -> impl IntoView

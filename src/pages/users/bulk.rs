@@ -14,18 +14,18 @@ use super::present::display_name;
 use crate::api::{ApiClient, ApiError};
 
 /// PUTs in flight at once: quick for a page of users, gentle on the platform's rate limit.
-pub const MAX_IN_FLIGHT: usize = 4;
+pub(crate) const MAX_IN_FLIGHT: usize = 4;
 
 /// A selected user, remembered with what the results need to name them even after they
 /// leave the page shown.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Picked {
-    pub name: String,
-    pub email: String,
+pub(crate) struct Picked {
+    pub(crate) name: String,
+    pub(crate) email: String,
 }
 
 impl Picked {
-    pub fn of(user: &ScimUser) -> Self {
+    pub(crate) fn of(user: &ScimUser) -> Self {
         Picked {
             name: display_name(user),
             email: user.user_name.clone(),
@@ -34,10 +34,10 @@ impl Picked {
 }
 
 /// Selected users by SCIM id; kept across pages of the list.
-pub type Selection = RwSignal<BTreeMap<String, Picked>>;
+pub(crate) type Selection = RwSignal<BTreeMap<String, Picked>>;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum BulkAction {
+pub(crate) enum BulkAction {
     SetRole(Role),
     MoveToTeam(String),
     Activate,
@@ -46,7 +46,7 @@ pub enum BulkAction {
 
 impl BulkAction {
     /// Reads the bulk form: the change chosen and its value.
-    pub fn from_form(kind: &str, role: &str, team: &str) -> Result<BulkAction, String> {
+    pub(crate) fn from_form(kind: &str, role: &str, team: &str) -> Result<BulkAction, String> {
         match kind {
             "role" if role.is_empty() => Err("Choose the new role.".into()),
             "role" => gifting_api::validate::role(role).map(BulkAction::SetRole),
@@ -59,7 +59,7 @@ impl BulkAction {
     }
 
     /// The PUT body: only the attribute that changes, so nothing else is overwritten.
-    pub fn body(&self) -> ReplaceUser {
+    pub(crate) fn body(&self) -> ReplaceUser {
         let mut body = ReplaceUser::default();
         match self {
             BulkAction::SetRole(role) => body.user_type = Some(role.clone()),
@@ -71,7 +71,7 @@ impl BulkAction {
     }
 
     /// What the apply button says for `n` users.
-    pub fn describe(&self, n: usize) -> String {
+    pub(crate) fn describe(&self, n: usize) -> String {
         let users = users_word(n);
         match self {
             BulkAction::SetRole(role) => format!("Make {users} {role}"),
@@ -83,7 +83,7 @@ impl BulkAction {
 }
 
 /// "1 user", "12 users".
-pub fn users_word(n: usize) -> String {
+pub(crate) fn users_word(n: usize) -> String {
     if n == 1 {
         "1 user".into()
     } else {
@@ -92,7 +92,7 @@ pub fn users_word(n: usize) -> String {
 }
 
 /// The platform's answer for one user, in a few words: "manager · Sales · active".
-pub fn answer_summary(user: &ScimUser) -> String {
+pub(crate) fn answer_summary(user: &ScimUser) -> String {
     let team = if user.division.is_empty() {
         "no team"
     } else {
@@ -104,17 +104,17 @@ pub fn answer_summary(user: &ScimUser) -> String {
 
 /// The outcome for one user.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BulkResult {
+pub(crate) struct BulkResult {
     /// Position in the run, so results read in a stable order whatever finished first.
-    pub order: usize,
-    pub id: String,
-    pub who: Picked,
+    pub(crate) order: usize,
+    pub(crate) id: String,
+    pub(crate) who: Picked,
     /// The platform's answer (summarised) or the error in words.
-    pub outcome: Result<String, String>,
+    pub(crate) outcome: Result<String, String>,
 }
 
 /// "Changed 11 of 12 users. 1 failed and stays selected."
-pub fn results_summary(results: &[BulkResult]) -> String {
+pub(crate) fn results_summary(results: &[BulkResult]) -> String {
     let failed = results.iter().filter(|r| r.outcome.is_err()).count();
     let done = results.len() - failed;
     let mut text = format!("Changed {done} of {}.", users_word(results.len()));
@@ -140,7 +140,7 @@ fn failure_text(error: &ApiError) -> String {
 
 /// Sends `action` to every target, at most [`MAX_IN_FLIGHT`] at a time, reporting each
 /// outcome through `report` as it comes.
-pub async fn run_bulk(
+pub(crate) async fn run_bulk(
     api: ApiClient,
     targets: Vec<(String, Picked)>,
     action: BulkAction,

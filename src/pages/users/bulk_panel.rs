@@ -124,7 +124,7 @@ impl BulkRun {
 }
 
 #[component]
-pub fn BulkPanel(
+pub(crate) fn BulkPanel(
     selection: Selection,
     groups: TeamGroups,
     /// Called when a run ends, to reload the list with the platform's state.

@@ -17,7 +17,7 @@ use crate::components::{ConfirmDialog, Notice, Tone};
 use crate::routes;
 
 #[component]
-pub fn UserPage() -> impl IntoView {
+pub(crate) fn UserPage() -> impl IntoView {
     let api = use_api();
     let params = use_params_map();
     let query = use_query_map();

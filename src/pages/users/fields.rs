@@ -9,7 +9,7 @@ use super::form::{error_for, Field, FieldErrors};
 
 /// Which team names a team select can offer right now.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum TeamChoices {
+pub(crate) enum TeamChoices {
     Loading,
     Failed(String),
     Ready(Vec<String>),
@@ -40,7 +40,7 @@ fn field_error(errors: RwSignal<FieldErrors>, field: Field) -> impl IntoView {
 }
 
 /// Moves the keyboard focus to a field, e.g. the first one with an error.
-pub fn focus_field(field: Field) {
+pub(crate) fn focus_field(field: Field) {
     let element = web_sys::window()
         .and_then(|w| w.document())
         .and_then(|d| d.get_element_by_id(field.id()))
@@ -51,7 +51,7 @@ pub fn focus_field(field: Field) {
 }
 
 #[component]
-pub fn TextField(
+pub(crate) fn TextField(
     field: Field,
     value: RwSignal<String>,
     errors: RwSignal<FieldErrors>,
@@ -76,7 +76,7 @@ pub fn TextField(
 /// The role select: sender, manager, admin (plus the user's current role if the platform
 /// sent one this console does not know, so saving never changes it by accident).
 #[component]
-pub fn RoleSelect(
+pub(crate) fn RoleSelect(
     value: RwSignal<String>,
     errors: RwSignal<FieldErrors>,
     #[prop(optional, into)] disabled: Signal<bool>,
@@ -109,7 +109,7 @@ pub fn RoleSelect(
 
 /// The team select, offering every team group by name (SCIM's `division`).
 #[component]
-pub fn TeamSelect(
+pub(crate) fn TeamSelect(
     value: RwSignal<String>,
     errors: RwSignal<FieldErrors>,
     #[prop(into)] choices: Signal<TeamChoices>,

@@ -8,10 +8,10 @@ use gifting_api::Role;
 use crate::api::ApiError;
 
 /// Longest name part the console accepts; longer text is a typing accident.
-pub const MAX_NAME: usize = 100;
+pub(crate) const MAX_NAME: usize = 100;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Field {
+pub(crate) enum Field {
     Email,
     GivenName,
     FamilyName,
@@ -20,7 +20,8 @@ pub enum Field {
 }
 
 impl Field {
-    pub const ALL: [Field; 5] = [
+    #[cfg(test)]
+    pub(crate) const ALL: [Field; 5] = [
         Field::Email,
         Field::GivenName,
         Field::FamilyName,
@@ -29,7 +30,7 @@ impl Field {
     ];
 
     /// The element id of the field's input; its error is `{id}-error`.
-    pub fn id(self) -> &'static str {
+    pub(crate) fn id(self) -> &'static str {
         match self {
             Field::Email => "user-email",
             Field::GivenName => "user-given-name",
@@ -39,7 +40,7 @@ impl Field {
         }
     }
 
-    pub fn label(self) -> &'static str {
+    pub(crate) fn label(self) -> &'static str {
         match self {
             Field::Email => "Email",
             Field::GivenName => "First name",
@@ -52,20 +53,20 @@ impl Field {
 
 /// What the admin typed, kept as typed so nothing is lost on an error.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct UserDraft {
-    pub email: String,
-    pub given_name: String,
-    pub family_name: String,
+pub(crate) struct UserDraft {
+    pub(crate) email: String,
+    pub(crate) given_name: String,
+    pub(crate) family_name: String,
     /// `""` until a role is chosen.
-    pub role: String,
+    pub(crate) role: String,
     /// A team group name; `""` until one is chosen.
-    pub team: String,
+    pub(crate) team: String,
 }
 
 /// One message per field that is wrong, in field order.
-pub type FieldErrors = Vec<(Field, String)>;
+pub(crate) type FieldErrors = Vec<(Field, String)>;
 
-pub fn error_for(errors: &FieldErrors, field: Field) -> Option<String> {
+pub(crate) fn error_for(errors: &FieldErrors, field: Field) -> Option<String> {
     errors
         .iter()
         .find(|(f, _)| *f == field)
@@ -75,7 +76,7 @@ pub fn error_for(errors: &FieldErrors, field: Field) -> Option<String> {
 impl UserDraft {
     /// Checks every field the form shows; `teams` are the team group names that exist.
     /// `with_email` is false on the edit page, where the email cannot change.
-    pub fn validate(&self, teams: &[String], with_email: bool) -> FieldErrors {
+    pub(crate) fn validate(&self, teams: &[String], with_email: bool) -> FieldErrors {
         let mut errors = FieldErrors::new();
         if with_email {
             if let Err(message) = validate::email(&self.email) {
@@ -105,7 +106,7 @@ impl UserDraft {
     }
 
     /// The SCIM create body; call after [`UserDraft::validate`] found nothing.
-    pub fn create_body(&self) -> CreateUser {
+    pub(crate) fn create_body(&self) -> CreateUser {
         CreateUser::new(
             self.email.trim(),
             self.given_name.trim(),
@@ -115,7 +116,7 @@ impl UserDraft {
         )
     }
 
-    pub fn name(&self) -> ScimName {
+    pub(crate) fn name(&self) -> ScimName {
         ScimName {
             given_name: self.given_name.trim().to_owned(),
             family_name: self.family_name.trim().to_owned(),
@@ -124,7 +125,7 @@ impl UserDraft {
 }
 
 /// Where a refused write is shown: next to a field, or (`None`) in the form's banner.
-pub fn field_of_error(error: &ApiError) -> Option<(Field, String)> {
+pub(crate) fn field_of_error(error: &ApiError) -> Option<(Field, String)> {
     let ApiError::Scim {
         status,
         scim_type,
@@ -145,7 +146,7 @@ pub fn field_of_error(error: &ApiError) -> Option<(Field, String)> {
 
 /// The field a 400's detail talks about: the attribute (or word for it) it names first, so a
 /// team called "Email Marketing" in a `division` message still points at the team.
-pub fn field_named_in(detail: &str) -> Option<Field> {
+pub(crate) fn field_named_in(detail: &str) -> Option<Field> {
     const WORDS: &[(Field, &[&str])] = &[
         (Field::GivenName, &["givenname", "given name", "first name"]),
         (

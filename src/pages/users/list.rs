@@ -20,7 +20,7 @@ use crate::components::{Column, DataTable, PagerLinks, PagerNav};
 use crate::routes;
 
 #[component]
-pub fn UsersPage() -> impl IntoView {
+pub(crate) fn UsersPage() -> impl IntoView {
     let api = use_api();
     let query = use_query_map();
     let paging = Memo::new(move |_| query.with(ScimPaging::from_query));

@@ -1,18 +1,18 @@
 //! User administration over SCIM: the list with search and bulk changes, the create form and
 //! the user's own page.
 
-pub mod access;
-pub mod bulk;
-pub mod bulk_panel;
-pub mod edit;
-pub mod fields;
-pub mod form;
-pub mod list;
-pub mod new;
-pub mod paging;
-pub mod present;
-pub mod user_form;
+pub(crate) mod access;
+pub(crate) mod bulk;
+pub(crate) mod bulk_panel;
+pub(crate) mod edit;
+pub(crate) mod fields;
+pub(crate) mod form;
+pub(crate) mod list;
+pub(crate) mod new;
+pub(crate) mod paging;
+pub(crate) mod present;
+pub(crate) mod user_form;
 
-pub use edit::UserPage;
-pub use list::UsersPage;
-pub use new::NewUserPage;
+pub(crate) use edit::UserPage;
+pub(crate) use list::UsersPage;
+pub(crate) use new::NewUserPage;

@@ -21,7 +21,10 @@ use crate::components::{Breadcrumb, Notice, Tone};
 use crate::routes;
 
 /// Asks the platform whether a user with this email exists (the check before a resend).
-pub async fn find_by_email(api: ApiClient, email: &str) -> Result<Option<ScimUser>, ApiError> {
+pub(crate) async fn find_by_email(
+    api: ApiClient,
+    email: &str,
+) -> Result<Option<ScimUser>, ApiError> {
     let filter = UserFilter::user_name_eq(email.trim());
     let query = ListUsersQuery {
         start_index: None,
@@ -137,7 +140,7 @@ impl NewUser {
 }
 
 #[component]
-pub fn NewUserPage() -> impl IntoView {
+pub(crate) fn NewUserPage() -> impl IntoView {
     let navigate = use_navigate();
     let page = NewUser {
         api: use_api(),

@@ -12,17 +12,17 @@ use crate::components::PAGE_SIZES;
 use crate::routes;
 
 /// Rows per page when the URL does not say.
-pub const DEFAULT_COUNT: u64 = gifting_api::rest::DEFAULT_PER_PAGE as u64;
+pub(crate) const DEFAULT_COUNT: u64 = gifting_api::rest::DEFAULT_PER_PAGE as u64;
 
 /// What the users list shows: its window of the SCIM list and the email searched for.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ScimPaging {
+pub(crate) struct ScimPaging {
     /// 1-based index of the first row.
-    pub start_index: u64,
+    pub(crate) start_index: u64,
     /// Rows per page, one of [`PAGE_SIZES`].
-    pub count: u64,
+    pub(crate) count: u64,
     /// The `userName eq` filter value, trimmed; `None` lists everyone.
-    pub email: Option<String>,
+    pub(crate) email: Option<String>,
 }
 
 impl Default for ScimPaging {
@@ -38,12 +38,12 @@ impl Default for ScimPaging {
 impl ScimPaging {
     /// Reads `startIndex`, `count` and `email` from the query. A value that is missing or not
     /// a number falls back to the default, so a hand-edited URL still shows a sensible page.
-    pub fn from_query(query: &ParamsMap) -> Self {
+    pub(crate) fn from_query(query: &ParamsMap) -> Self {
         Self::from_lookup(|key| query.get_str(key).map(str::to_owned))
     }
 
     /// As [`ScimPaging::from_query`], from any way of looking a parameter up.
-    pub fn from_lookup(get: impl Fn(&str) -> Option<String>) -> Self {
+    pub(crate) fn from_lookup(get: impl Fn(&str) -> Option<String>) -> Self {
         let number = |key: &str| get(key).and_then(|v| v.trim().parse::<i64>().ok());
         let start_index = number("startIndex")
             .filter(|&i| i >= 1)
@@ -62,7 +62,7 @@ impl ScimPaging {
     }
 
     /// The request's query string: `?startIndex=26&count=25&filter=userName%20eq%20...`.
-    pub fn request_query(&self) -> String {
+    pub(crate) fn request_query(&self) -> String {
         ListUsersQuery {
             start_index: Some(self.start_index),
             count: Some(self.count),
@@ -72,7 +72,7 @@ impl ScimPaging {
     }
 
     /// The users screen's address for another window of the same search.
-    pub fn href(&self, start_index: u64, count: u64) -> String {
+    pub(crate) fn href(&self, start_index: u64, count: u64) -> String {
         let query = QueryBuilder::new()
             .push_opt("email", self.email.as_deref())
             .push("startIndex", start_index.max(1))
@@ -82,7 +82,7 @@ impl ScimPaging {
     }
 
     /// The address for a new search (from its first row), keeping the page size.
-    pub fn search_href(&self, email: &str) -> String {
+    pub(crate) fn search_href(&self, email: &str) -> String {
         let email = email.trim();
         let searched = ScimPaging {
             email: (!email.is_empty()).then(|| email.to_owned()),
@@ -91,17 +91,17 @@ impl ScimPaging {
         searched.href(1, self.count)
     }
 
-    pub fn previous_start(&self) -> Option<u64> {
+    pub(crate) fn previous_start(&self) -> Option<u64> {
         (self.start_index > 1).then(|| self.start_index.saturating_sub(self.count).max(1))
     }
 
-    pub fn next_start(&self, total: u64) -> Option<u64> {
+    pub(crate) fn next_start(&self, total: u64) -> Option<u64> {
         let next = self.start_index + self.count;
         (next <= total).then_some(next)
     }
 
     /// The first row of the last page, aligned to whole pages from row 1.
-    pub fn last_start(&self, total: u64) -> u64 {
+    pub(crate) fn last_start(&self, total: u64) -> u64 {
         if total == 0 {
             1
         } else {
@@ -111,12 +111,12 @@ impl ScimPaging {
 
     /// The first row of the page that holds the current first row at another page size, so
     /// the row the admin was looking at stays on screen.
-    pub fn start_for_count(&self, count: u64) -> u64 {
+    pub(crate) fn start_for_count(&self, count: u64) -> u64 {
         (self.start_index - 1) / count.max(1) * count.max(1) + 1
     }
 
     /// "Page 2 of 3", counting whole pages from row 1.
-    pub fn position_text(&self, total: u64) -> String {
+    pub(crate) fn position_text(&self, total: u64) -> String {
         let pages = total.div_ceil(self.count).max(1);
         let page = ((self.start_index - 1) / self.count + 1).min(pages.max(1));
         format!("Page {page} of {pages}")
@@ -125,7 +125,7 @@ impl ScimPaging {
 
 /// "Showing 26–50 of 63" for `shown` rows from `start_index`; a sentence for the empty and
 /// past-the-end cases.
-pub fn showing_text(start_index: u64, shown: u64, total: u64) -> String {
+pub(crate) fn showing_text(start_index: u64, shown: u64, total: u64) -> String {
     if total == 0 {
         return "No users to show".into();
     }

@@ -7,7 +7,7 @@ use crate::components::{Badge, Tone};
 use crate::routes;
 
 /// A user's name for lists, or their email when the platform has no name.
-pub fn display_name(user: &ScimUser) -> String {
+pub(crate) fn display_name(user: &ScimUser) -> String {
     let name = user.name.full();
     if name.is_empty() {
         user.user_name.clone()
@@ -17,11 +17,11 @@ pub fn display_name(user: &ScimUser) -> String {
 }
 
 /// The user's page in the console.
-pub fn user_href(id: &str) -> String {
+pub(crate) fn user_href(id: &str) -> String {
     routes::user(id)
 }
 
-pub fn status_badge(active: bool) -> impl IntoView {
+pub(crate) fn status_badge(active: bool) -> impl IntoView {
     if active {
         view! { <Badge text="Active" tone=Tone::Success /> }
     } else {

@@ -9,21 +9,21 @@ use super::form::{field_of_error, Field, FieldErrors, UserDraft};
 use crate::api::{use_team_groups, ApiError, TeamGroups};
 
 #[derive(Clone, Copy)]
-pub struct UserForm {
-    pub email: RwSignal<String>,
-    pub given: RwSignal<String>,
-    pub family: RwSignal<String>,
-    pub role: RwSignal<String>,
-    pub team: RwSignal<String>,
-    pub errors: RwSignal<FieldErrors>,
+pub(crate) struct UserForm {
+    pub(crate) email: RwSignal<String>,
+    pub(crate) given: RwSignal<String>,
+    pub(crate) family: RwSignal<String>,
+    pub(crate) role: RwSignal<String>,
+    pub(crate) team: RwSignal<String>,
+    pub(crate) errors: RwSignal<FieldErrors>,
     /// A write is under way: the submit button waits.
-    pub pending: RwSignal<bool>,
-    pub groups: TeamGroups,
+    pub(crate) pending: RwSignal<bool>,
+    pub(crate) groups: TeamGroups,
 }
 
 impl UserForm {
     /// A form holding `draft`.
-    pub fn new(draft: UserDraft) -> Self {
+    pub(crate) fn new(draft: UserDraft) -> Self {
         Self {
             email: RwSignal::new(draft.email),
             given: RwSignal::new(draft.given_name),
@@ -37,7 +37,7 @@ impl UserForm {
     }
 
     /// Starts the form again from what the platform now has for `user`.
-    pub fn fill(&self, user: &ScimUser) {
+    pub(crate) fn fill(&self, user: &ScimUser) {
         let draft = draft_of(user);
         self.given.set(draft.given_name);
         self.family.set(draft.family_name);
@@ -46,7 +46,7 @@ impl UserForm {
     }
 
     /// What the admin typed.
-    pub fn draft(&self) -> UserDraft {
+    pub(crate) fn draft(&self) -> UserDraft {
         UserDraft {
             email: self.email.get_untracked(),
             given_name: self.given.get_untracked(),
@@ -59,7 +59,7 @@ impl UserForm {
     /// The draft when every field is right; otherwise shows each problem on its field, moves
     /// the focus to the first and returns `None`. `keep_team` is a team always allowed (the
     /// one the user is already in).
-    pub fn checked(&self, with_email: bool, keep_team: Option<String>) -> Option<UserDraft> {
+    pub(crate) fn checked(&self, with_email: bool, keep_team: Option<String>) -> Option<UserDraft> {
         let draft = self.draft();
         let mut teams = self.groups.names().unwrap_or_default();
         teams.extend(keep_team);
@@ -74,7 +74,7 @@ impl UserForm {
     }
 
     /// Shows a refused write on the field it names; `false` when it names none.
-    pub fn show_refusal(&self, error: &ApiError) -> bool {
+    pub(crate) fn show_refusal(&self, error: &ApiError) -> bool {
         match field_of_error(error) {
             Some((field, message)) => {
                 self.errors.try_set(vec![(field, message)]);
@@ -85,13 +85,13 @@ impl UserForm {
         }
     }
 
-    pub fn disabled(&self) -> Signal<bool> {
+    pub(crate) fn disabled(&self) -> Signal<bool> {
         let pending = self.pending;
         Signal::derive(move || pending.get())
     }
 
     /// What the team select can offer now.
-    pub fn team_choices(&self) -> Signal<TeamChoices> {
+    pub(crate) fn team_choices(&self) -> Signal<TeamChoices> {
         let groups = self.groups;
         Signal::derive(move || match groups.get() {
             None => TeamChoices::Loading,
@@ -102,7 +102,7 @@ impl UserForm {
 }
 
 /// The form's starting point for an existing user (the email cannot change).
-pub fn draft_of(user: &ScimUser) -> UserDraft {
+pub(crate) fn draft_of(user: &ScimUser) -> UserDraft {
     UserDraft {
         email: String::new(),
         given_name: user.name.given_name.clone(),
@@ -114,7 +114,7 @@ pub fn draft_of(user: &ScimUser) -> UserDraft {
 
 /// Names, role and team: the fields both pages have.
 #[component]
-pub fn UserFields(
+pub(crate) fn UserFields(
     form: UserForm,
     /// Locks the fields while a write is under way (the edit page, whose fields the answer
     /// overwrites).
