@@ -5,7 +5,7 @@
 //
 //   node scripts/check-dist.mjs [DIST]      (default: dist)
 
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 
 const dist = process.argv[2] ?? "dist";
@@ -41,6 +41,11 @@ for (const file of referenced) {
   else if (statSync(full).size === 0) problems.push(`${full} is empty`);
 }
 
+// The split build's chunks sit beside the main wasm; each must be complete too.
+const folders = new Set([...referenced].filter((file) => file.includes("/")).map((file) => path.dirname(file)));
+for (const folder of folders) {
+  for (const file of readdirSync(path.join(dist, folder))) referenced.add(path.join(folder, file));
+}
 for (const file of referenced) {
   if (!file.endsWith(".wasm") || !existsSync(path.join(dist, file))) continue;
   try {

@@ -37,8 +37,10 @@ pub(crate) fn provide_team_groups(api: ApiClient) {
     let groups = LocalResource::new(move || {
         let go = wanted.get() && signed_in.get();
         async move {
+            // Not asked yet (or signed out): an answer that reads as "not loaded", never a
+            // future that stays pending (a screen's <Transition> would wait on it forever).
             if !go {
-                return std::future::pending().await;
+                return Err(ApiError::Cancelled);
             }
             let answer = fetch_all_groups(api).await;
             read_at.try_set_value(answer.is_ok().then(now_ms));
@@ -72,7 +74,9 @@ pub(crate) fn use_team_groups() -> TeamGroups {
 impl TeamGroups {
     /// The groups, `None` until the first answer (tracked).
     pub(crate) fn get(&self) -> Option<Result<Vec<TeamGroup>, ApiError>> {
-        self.groups.get()
+        self.groups
+            .get()
+            .filter(|answer| answer != &Err(ApiError::Cancelled))
     }
 
     /// Reads the groups again, e.g. "Try again" after a failure.
@@ -103,7 +107,8 @@ impl TeamGroups {
 
     /// The last read failed (tracked).
     pub(crate) fn failed(&self) -> bool {
-        self.groups.with(|g| matches!(g, Some(Err(_))))
+        self.groups
+            .with(|g| matches!(g, Some(Err(e)) if *e != ApiError::Cancelled))
     }
 }
 

@@ -6,6 +6,7 @@ pub(crate) mod confirm_dialog;
 pub(crate) mod country_codes;
 pub(crate) mod download;
 pub(crate) mod format;
+pub(crate) mod lazy_screen;
 pub(crate) mod not_found;
 pub(crate) mod notice;
 pub(crate) mod options;

@@ -3,17 +3,25 @@
 use leptos::prelude::*;
 use leptos_router::components::A;
 
+use super::lazy_screen::use_prefetch;
 use crate::routes::SCREENS;
 
 /// An `<li>` per screen; `with_summary` adds what the screen is for after its link.
 pub(crate) fn screen_links(with_summary: bool) -> impl IntoView {
+    let prefetch = use_prefetch();
     SCREENS
         .iter()
         .map(|screen| {
+            // Pointing at or tabbing to a link starts downloading its screen.
+            let ahead = move || {
+                if let Some(prefetch) = prefetch {
+                    prefetch.path(screen.path);
+                }
+            };
             let summary =
                 with_summary.then(|| view! { <span class="muted">" " {screen.summary}</span> });
             view! {
-                <li>
+                <li on:mouseenter=move |_| ahead() on:focusin=move |_| ahead()>
                     <A href=screen.path>{screen.label}</A>
                     {summary}
                 </li>

@@ -37,16 +37,21 @@ impl IntoResponse for ConsoleConfig {
     }
 }
 
-/// Trunk names bundles `name-<hash>.ext` / `name-<hash>_bg.wasm`: such a file never changes,
-/// so it may be cached for a year. Anything else is revalidated.
+/// Trunk names bundles `name-<hash>.ext` / `name-<hash>_bg.wasm`, and the split build puts the
+/// wasm and its chunks under `app-<hash>/`: such a file never changes, so it may be cached for
+/// a year. Anything else is revalidated.
 fn is_hashed_asset(path: &str) -> bool {
+    let hashed = |name: &str| {
+        name.split(['-', '.', '_']).any(|part| {
+            part.len() >= 8
+                && part.len() <= 64
+                && part.bytes().all(|b| b.is_ascii_hexdigit())
+                && part.bytes().any(|b| b.is_ascii_digit())
+        })
+    };
     let file = path.rsplit('/').next().unwrap_or("");
-    file.split(['-', '.', '_']).any(|part| {
-        part.len() >= 8
-            && part.len() <= 64
-            && part.bytes().all(|b| b.is_ascii_hexdigit())
-            && part.bytes().any(|b| b.is_ascii_digit())
-    }) && !file.ends_with(".html")
+    let mut folders = path.trim_start_matches('/').split('/').rev().skip(1);
+    names_a_file(path) && !file.ends_with(".html") && (hashed(file) || folders.any(hashed))
 }
 
 /// A path whose last segment ends in `.ext` names a file, never a client-side route: when it
@@ -152,6 +157,10 @@ mod tests {
         assert!(!is_hashed_asset("/index.html"));
         assert!(!is_hashed_asset("/favicon.ico"));
         assert!(!is_hashed_asset("/users/42"));
+        assert!(is_hashed_asset("/app-3f2a9c0b1d4e5f67/chunk_12.wasm"));
+        assert!(is_hashed_asset("/app-3f2a9c0b1d4e5f67/__wasm_split.js"));
+        // A client route with a long hex id is not an asset.
+        assert!(!is_hashed_asset("/catalog/5f2a9c0b1d4e5f6701234567"));
     }
 
     #[test]

@@ -20,22 +20,5 @@ pub mod sentinel;
 pub mod store;
 pub mod url;
 
-use crate::routes::pattern;
-use leptos::prelude::*;
-use leptos_router::components::{ParentRoute, Route};
-
 pub use detail::ProductDetail;
 pub use screen::CatalogScreen;
-
-/// The catalog's routes, for `<Routes>`: `/catalog` and `/catalog/:id` (the product opens
-/// over the grid, which stays loaded).
-#[component(transparent)]
-pub fn CatalogRoutes() -> impl leptos_router::MatchNestedRoutes + Clone {
-    view! {
-        <ParentRoute path=pattern::catalog() view=CatalogScreen>
-            <Route path=pattern::catalog_grid() view=|| () />
-            <Route path=pattern::product() view=ProductDetail />
-        </ParentRoute>
-    }
-    .into_inner()
-}

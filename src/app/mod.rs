@@ -1,13 +1,13 @@
 //! The application: configuration, shell, sign-in gate and routes.
 //!
-//! Adding a screen takes two lines: its entry in [`crate::routes::SCREENS`] (navigation and
-//! home) and its `<Route>` in [`AppRoutes`].
+//! Adding a screen takes three lines: its entry in [`crate::routes::SCREENS`] (navigation and
+//! home), its `lazy_screen!` in [`screens`] and its `<Route>` in [`AppRoutes`].
 
 use std::sync::Arc;
 
 use leptos::either::{EitherOf3, EitherOf4};
 use leptos::prelude::*;
-use leptos_router::components::{Route, Router, Routes};
+use leptos_router::components::{ParentRoute, Route, Router, Routes};
 use leptos_router::hooks::use_location;
 
 use crate::api::{api_with_scope, CancelScope, NetStatus};
@@ -17,37 +17,57 @@ use crate::auth::{use_auth, Auth};
 use crate::components::Loading;
 use crate::config::{load_config, Config, ConfigError};
 use crate::pages::callback::Callback;
-use crate::pages::campaigns::{CampaignPage, CampaignsPage};
-use crate::pages::catalog::CatalogRoutes;
 use crate::pages::home::Home;
 use crate::pages::not_found::PageNotFound;
-use crate::pages::sends::SendsPage;
 use crate::pages::signin::SignIn;
-use crate::pages::teams::{ActiveUsersPage, TeamPage, TeamsPage};
-use crate::pages::users::{NewUserPage, UserPage, UsersPage};
 use crate::routes::pattern;
 use crate::shell::{Banners, Header, MainNav};
 
+mod screens;
+
 /// The routes of the signed-in console. One line per screen, next to its
-/// [`crate::routes::SCREENS`] entry.
+/// [`crate::routes::SCREENS`] entry; every screen but home is a [`screens`] chunk.
 #[component]
 fn AppRoutes() -> impl IntoView {
+    prefetch_when_idle();
     view! {
         <Routes fallback=|| view! { <PageNotFound /> }>
             <Route path=pattern::home() view=Home />
-            <Route path=pattern::users() view=UsersPage />
-            <Route path=pattern::new_user() view=NewUserPage />
-            <Route path=pattern::user() view=UserPage />
-            <Route path=pattern::teams() view=TeamsPage />
-            <Route path=pattern::active_users() view=ActiveUsersPage />
-            <Route path=pattern::team() view=TeamPage />
-            <Route path=pattern::sends() view=SendsPage />
-            <Route path=pattern::campaigns() view=CampaignsPage />
-            <Route path=pattern::campaign() view=CampaignPage />
-            <CatalogRoutes />
+            <Route path=pattern::users() view=screens::users_list::SCREEN />
+            <Route path=pattern::new_user() view=screens::user_new::SCREEN />
+            <Route path=pattern::user() view=screens::user_page::SCREEN />
+            <Route path=pattern::teams() view=screens::teams_list::SCREEN />
+            <Route path=pattern::active_users() view=screens::active_users::SCREEN />
+            <Route path=pattern::team() view=screens::team_page::SCREEN />
+            <Route path=pattern::sends() view=screens::sends_page::SCREEN />
+            <Route path=pattern::campaigns() view=screens::campaigns_list::SCREEN />
+            <Route path=pattern::campaign() view=screens::campaign_page::SCREEN />
+            // The product opens over the grid, which stays loaded.
+            <ParentRoute path=pattern::catalog() view=screens::catalog_screen::SCREEN>
+                <Route path=pattern::catalog_grid() view=|| () />
+                <Route path=pattern::product() view=screens::product_detail::SCREEN />
+            </ParentRoute>
         </Routes>
     }
 }
+
+/// Once the first screen is up and the browser has a quiet moment, every screen's chunk is
+/// fetched, so opening one later costs no wait.
+fn prefetch_when_idle() {
+    provide_context(screens::PREFETCH);
+    let _ = set_timeout_with_handle(
+        || {
+            screens::PREFETCH.all();
+            for screen in screens::DETAILS {
+                (screen.prefetch)();
+            }
+        },
+        IDLE_PREFETCH_DELAY,
+    );
+}
+
+/// Long enough for the first screen's own requests to go first.
+const IDLE_PREFETCH_DELAY: std::time::Duration = std::time::Duration::from_millis(1500);
 
 /// The whole console: reads `/config.json`, then starts the app or explains what is wrong.
 #[component]

@@ -1,0 +1,119 @@
+#!/usr/bin/env node
+// The console's release build, split by route (issue 14): the first load carries the core
+// (shell, sign-in, home), and each area's screens arrive as a wasm chunk on first visit.
+// Trunk cannot split (trunk-rs/trunk#1022), so Trunk builds the HTML, CSS and icon from
+// index.html without its Rust step, and this script builds the wasm:
+//
+//   1. cargo build --profile wasm-release --features split, linked with --emit-relocs
+//      (wasm-split needs the relocations to move functions between modules);
+//   2. wasm-split-cli: the main module, one chunk per area (plus chunks of code that several
+//      areas share) and their loader, __wasm_split.js;
+//   3. wasm-bindgen --target web --keep-lld-exports: the JS glue of the main module (the
+//      chunks import the main module's table and memory through the kept exports);
+//   4. wasm-opt -Oz (binaryen 132 from npm) on every .wasm;
+//   5. everything under dist/app-<hash>/ (a content hash: the host caches it for a year, and
+//      the loader finds the chunks beside itself), and the boot tag and preloads added to
+//      dist/index.html.
+//
+// Usage: node scripts/build-console.mjs   (from `make build`; tools on PATH as the Makefile
+// sets it). Any failing step stops the build.
+
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { copyFileSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const TARGET = path.resolve(ROOT, process.env.CARGO_TARGET_DIR || "target");
+const DIST = path.join(ROOT, "dist");
+const NAME = "gifting-console";
+const WORK = path.join(TARGET, "split");
+const WASM_OPT_FLAGS = [
+  "-Oz", "--strip-debug", "--strip-producers",
+  "--enable-bulk-memory", "--enable-nontrapping-float-to-int", "--enable-sign-ext",
+  "--enable-mutable-globals", "--enable-reference-types", "--enable-multivalue",
+];
+
+function run(command, args, env = {}) {
+  console.log(`build-console: ${command} ${args.join(" ")}`);
+  execFileSync(command, args, { cwd: ROOT, stdio: "inherit", env: { ...process.env, ...env } });
+}
+
+function cargoBuild() {
+  // With --target, RUSTFLAGS reach only the wasm, not build scripts or proc macros.
+  run("cargo", [
+    "build", "-p", NAME, "--bin", NAME, "--profile", "wasm-release",
+    "--target", "wasm32-unknown-unknown", "--features", "split",
+  ], { RUSTFLAGS: "-Clink-args=--emit-relocs" });
+  return path.join(TARGET, "wasm32-unknown-unknown", "wasm-release", `${NAME}.wasm`);
+}
+
+function splitAndBind(linked) {
+  const split = path.join(WORK, "split");
+  const pkg = path.join(WORK, "pkg");
+  rmSync(WORK, { recursive: true, force: true });
+  run("wasm-split-cli", ["--target", "web", "--out-name", NAME, linked, split]);
+  run("wasm-bindgen", [
+    "--target", "web", "--keep-lld-exports", "--no-typescript",
+    "--out-dir", pkg, "--out-name", NAME, path.join(split, `${NAME}.wasm`),
+  ]);
+  // The loader and the chunks sit beside the glue they import.
+  for (const file of readdirSync(split)) {
+    if (file !== `${NAME}.wasm`) copyFileSync(path.join(split, file), path.join(pkg, file));
+  }
+  for (const file of readdirSync(pkg).filter((f) => f.endsWith(".wasm"))) {
+    run("wasm-opt", [...WASM_OPT_FLAGS, path.join(pkg, file), "-o", path.join(pkg, file)]);
+  }
+  return pkg;
+}
+
+/** Copies the build into dist/app-<hash>/ and returns that folder's URL path. */
+function publish(pkg) {
+  const hash = createHash("sha256");
+  const files = readdirSync(pkg).sort();
+  for (const file of files) hash.update(file).update(readFileSync(path.join(pkg, file)));
+  const folder = `app-${hash.digest("hex").slice(0, 16)}`;
+  mkdirSync(path.join(DIST, folder), { recursive: true });
+  for (const file of files) copyFileSync(path.join(pkg, file), path.join(DIST, folder, file));
+  return `/${folder}`;
+}
+
+/**
+ * Trunk's HTML, CSS and icon, from index.html without its Rust step. Trunk builds the crate
+ * beside an HTML file that names no Rust asset, so the page it reads is written to a folder
+ * without one, its asset paths pointing back at the repository.
+ */
+function trunkWithoutRust() {
+  const source = readFileSync(path.join(ROOT, "index.html"), "utf8");
+  const rust = /\s*<link data-trunk rel="rust"[^>]*>/;
+  if (!rust.test(source)) throw new Error('index.html: no <link data-trunk rel="rust"> to leave out');
+  const folder = path.join(TARGET, "split-html");
+  mkdirSync(folder, { recursive: true });
+  const back = path.relative(folder, ROOT);
+  const page = source
+    .replace(rust, "")
+    .replace(/(<link data-trunk [^>]*\bhref=")([^"]+)"/g, (_, head, href) => `${head}${back}/${href}"`);
+  writeFileSync(path.join(folder, "index.html"), page);
+  run("trunk", ["build", "--release=true", "--dist", DIST, path.join(folder, "index.html")]);
+}
+
+/** The loader tag (boot.js reads the glue and wasm paths from it) and preloads of both. */
+function addBootTag(base) {
+  const index = path.join(DIST, "index.html");
+  const html = readFileSync(index, "utf8");
+  const js = `${base}/${NAME}.js`;
+  const wasm = `${base}/${NAME}_bg.wasm`;
+  const tags =
+    `<script type="module" src="/boot.js" data-gifting-boot data-js="${js}" data-wasm="${wasm}"></script>\n` +
+    `    <link rel="modulepreload" href="${js}">\n` +
+    `    <link rel="modulepreload" href="${base}/__wasm_split.js">\n` +
+    `    <link rel="preload" href="${wasm}" as="fetch" type="application/wasm" crossorigin>\n`;
+  if (!html.includes("</head>")) throw new Error("dist/index.html has no </head>");
+  writeFileSync(index, html.replace("</head>", `    ${tags}  </head>`));
+}
+
+trunkWithoutRust();
+const base = publish(splitAndBind(cargoBuild()));
+addBootTag(base);
+console.log(`build-console: the console is in dist/ (code under ${base}/)`);
