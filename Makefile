@@ -22,6 +22,11 @@ PLATFORM_ADDR ?= 127.0.0.1:8081
 
 # --- pinned versions ---------------------------------------------------------
 TRUNK_VERSION := 0.21.14
+# The post-link split of the release build (scripts/build-console.mjs); must match the
+# wasm_split_helpers that leptos pulls in (Cargo.lock).
+WASM_SPLIT_VERSION := 0.2.4
+# What fills the wasm (make bench).
+TWIGGY_VERSION := 0.7.0
 # wasm-bindgen-cli must be exactly the wasm-bindgen that Cargo.lock pins.
 WASM_BINDGEN_VERSION := $(shell sed -n '/^name = "wasm-bindgen"$$/{n;s/^version = "\(.*\)"/\1/p;q}' Cargo.lock)
 # The versions Trunk.toml demands (Trunk refuses anything else, offline).
@@ -56,7 +61,7 @@ WASM_BINDGEN_TEST_TIMEOUT ?= 60
 TEST_STEPS := fmt layers clippy clippy-wasm test-native test-wasm build e2e
 
 .PHONY: help run run-gateway build test bench tools test-tools bench-tools \
-        rust-target trunk wasm-bindgen node-packages apt-test apt-bench check-pins \
+        rust-target trunk wasm-bindgen wasm-split twiggy node-packages apt-test apt-bench check-pins \
         fmt layers clippy clippy-wasm test-native test-wasm e2e \
         $(addprefix step-,$(TEST_STEPS))
 
@@ -71,11 +76,11 @@ help:
 
 # --- tools -------------------------------------------------------------------
 
-tools: check-pins rust-target trunk wasm-bindgen node-packages
+tools: check-pins rust-target trunk wasm-bindgen wasm-split node-packages
 
 test-tools: tools apt-test
 
-bench-tools: tools apt-bench
+bench-tools: tools twiggy apt-bench
 
 check-pins:
 	@if [ -z "$(WASM_BINDGEN_VERSION)" ]; then \
@@ -101,6 +106,23 @@ trunk:
 	else \
 	  echo "install trunk $(TRUNK_VERSION) (found: $${have:-none}; takes ~5 min)"; \
 	  cargo install trunk --version $(TRUNK_VERSION) --locked; \
+	fi
+
+# wasm-split-cli has no --version: cargo's own list of installed packages says it.
+wasm-split:
+	@if cargo install --list | grep -qx "wasm_split_cli_support v$(WASM_SPLIT_VERSION):"; then \
+	  echo "ok    wasm-split-cli $(WASM_SPLIT_VERSION)"; \
+	else \
+	  echo "install wasm-split-cli $(WASM_SPLIT_VERSION) (takes ~2 min)"; \
+	  cargo install wasm_split_cli_support --version $(WASM_SPLIT_VERSION) --features build-binary --locked --force; \
+	fi
+
+twiggy:
+	@if cargo install --list | grep -qx "twiggy v$(TWIGGY_VERSION):"; then \
+	  echo "ok    twiggy $(TWIGGY_VERSION)"; \
+	else \
+	  echo "install twiggy $(TWIGGY_VERSION) (takes ~3 min)"; \
+	  cargo install twiggy --version $(TWIGGY_VERSION) --locked --force; \
 	fi
 
 # No --locked: the registry mirror lags one of wasm-bindgen-cli's pinned deps.
@@ -169,9 +191,11 @@ apt-bench:
 build: tools step-build
 
 # Trunk runs cargo with --offline (Trunk.toml), so crates are fetched first.
+# The split release build: Trunk for the HTML, CSS and icon, then the wasm split by
+# route (see scripts/build-console.mjs).
 step-build:
 	cargo fetch
-	trunk build --release
+	node scripts/build-console.mjs
 	@# A truncated wasm (e.g. two trunk builds racing in one checkout) is a blank page.
 	node scripts/check-dist.mjs dist
 	@# .br/.gz beside each asset: static hosts send them as they are.

@@ -11,6 +11,19 @@ import { fileURLToPath } from "node:url";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const LIMIT = 80;
+// Functions still over the limit, each with the length it may not grow past: a ratchet, so no
+// new long function lands and these only shrink. Split one, then delete its line here.
+const STILL_LONG = {
+  "src/pages/sends/page.rs SendsPage": 226,
+  "src/pages/catalog/filters.rs CatalogFilters": 212,
+  "src/pages/catalog/detail.rs ProductDetail": 142,
+  "src/pages/sends/load_all.rs LoadAll": 139,
+  "src/pages/sends/filters_form.rs SendFilters": 115,
+  "crates/gifting-sandbox/src/data/sends.rs sends": 101,
+  "crates/gifting-sandbox/src/oauth/authorize.rs check": 100,
+  "src/pages/sends/load_all.rs walk": 95,
+  "src/pages/sends/overview.rs SpendChart": 85,
+};
 const DIRS = ["src", ...readdirSync(path.join(ROOT, "crates")).map((c) => path.join("crates", c, "src"))];
 
 function rustFiles(dir) {
@@ -79,9 +92,15 @@ if (listAll >= 0) {
   process.exit(0);
 }
 const over = all.filter((f) => f.length > LIMIT);
-for (const f of over) console.log(`${f.file}:${f.line}: \`${f.name}\` is ${f.length} lines (limit ${LIMIT})`);
-if (over.length > 0) {
-  console.log(`length: ${over.length} function(s) over ${LIMIT} lines`);
+let failures = 0;
+for (const f of over) {
+  const allowed = STILL_LONG[`${f.file} ${f.name}`];
+  const verdict = allowed === undefined ? "new" : f.length > allowed ? `grew past ${allowed}` : "known, to split";
+  if (verdict !== "known, to split") failures += 1;
+  console.log(`${f.file}:${f.line}: \`${f.name}\` is ${f.length} lines (limit ${LIMIT}; ${verdict})`);
+}
+if (failures > 0) {
+  console.log(`length: ${failures} function(s) over ${LIMIT} lines that are new or grew`);
   process.exit(1);
 }
-console.log(`length: all ${all.length} functions are at most ${LIMIT} lines`);
+console.log(`length: ${all.length} functions; ${over.length} known ones still over ${LIMIT} lines, none new or grown`);

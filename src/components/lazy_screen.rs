@@ -45,11 +45,11 @@ macro_rules! lazy_screen {
 
             #[cfg(feature = "split")]
             #[::leptos::wasm_split::wasm_split(
-                $chunk,
-                wasm_split_path = ::leptos::wasm_split,
-                fallible,
-                preload(prefetch_chunk)
-            )]
+                        $chunk,
+                        wasm_split_path = ::leptos::wasm_split,
+                        fallible,
+                        preload(prefetch_chunk)
+                    )]
             fn $name() -> Result<AnyView, DownloadFailed> {
                 Ok($component().into_any())
             }

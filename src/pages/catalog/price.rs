@@ -63,6 +63,7 @@ pub struct PriceErrors {
 }
 
 impl PriceErrors {
+    #[cfg(test)]
     pub fn is_empty(&self) -> bool {
         self.min.is_none() && self.max.is_none()
     }

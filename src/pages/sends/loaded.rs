@@ -52,14 +52,11 @@ impl LoadedSends {
         self.rows.len()
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.rows.is_empty()
-    }
-
     pub fn total(&self) -> Option<u64> {
         self.total
     }
 
+    #[cfg(test)]
     pub fn was_reset(&self) -> bool {
         self.reset_by_new_total
     }

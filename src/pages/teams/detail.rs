@@ -45,7 +45,7 @@ pub(crate) fn TeamPage() -> impl IntoView {
 fn team_not_found(message: String) -> AnyView {
     view! {
         <NotFound
-            title="Team group not found"
+            title="No such team group"
             message
             fallback="Team group not found"
             back=(routes::TEAMS, "Back to the teams")
