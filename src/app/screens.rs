@@ -2,8 +2,7 @@
 //! carries the shell, sign-in and home; a screen's code arrives when it is first opened, or
 //! earlier when the browser is idle or a link to it is pointed at.
 
-use crate::components::lazy_screen::{LazyScreen, Prefetch};
-use crate::lazy_screen;
+use crate::components::lazy_screen::{lazy_screen, LazyScreen, Prefetch};
 use crate::routes;
 
 lazy_screen!(users_list in users => crate::pages::users::UsersPage);

@@ -36,7 +36,8 @@ pub struct LazyScreen {
 /// without props). In the split build its code goes into the chunk `$chunk`: the screens of one
 /// area share a chunk, so opening a list brings its detail pages along (fewer, better
 /// compressed downloads than one chunk per screen).
-#[macro_export]
+// rustfmt re-indents the split attribute on every run inside a macro: left as written.
+#[rustfmt::skip]
 macro_rules! lazy_screen {
     ($name:ident in $chunk:ident => $component:path) => {
         pub(crate) mod $name {
@@ -44,12 +45,7 @@ macro_rules! lazy_screen {
             use $crate::components::lazy_screen::{DownloadFailed, LazyScreen};
 
             #[cfg(feature = "split")]
-            #[::leptos::wasm_split::wasm_split(
-                        $chunk,
-                        wasm_split_path = ::leptos::wasm_split,
-                        fallible,
-                        preload(prefetch_chunk)
-                    )]
+            #[::leptos::wasm_split::wasm_split($chunk, wasm_split_path = ::leptos::wasm_split, fallible, preload(prefetch_chunk))]
             fn $name() -> Result<AnyView, DownloadFailed> {
                 Ok($component().into_any())
             }
@@ -77,6 +73,7 @@ macro_rules! lazy_screen {
         }
     };
 }
+pub(crate) use lazy_screen;
 
 impl leptos_router::ChooseView for LazyScreen {
     async fn choose(self) -> AnyView {

@@ -3,7 +3,7 @@
 
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { errorsOf, launchBrowser, newPage, sessionToken, signIn, startSandbox } from "./harness.mjs";
+import { consoleFixture, errorsOf, sessionToken } from "./harness.mjs";
 
 const VISIBLE = { state: "visible", timeout: 15_000 };
 
@@ -16,28 +16,16 @@ async function apiGet(base, token, path, expectStatus = 200) {
 const rowIds = (page) => page.locator("tbody tr[data-campaign-id]").evaluateAll((rows) => rows.map((r) => r.dataset.campaignId));
 
 describe("campaigns", () => {
+  const env = consoleFixture();
   let sandbox;
   let browser;
   let page;
+  before(() => ({ sandbox, browser, page } = env));
   let token;
-
   before(async () => {
-    sandbox = await startSandbox();
-    browser = await launchBrowser();
-    page = await newPage(browser);
-    page.dialogs = [];
-    page.on("dialog", (dialog) => {
-      page.dialogs.push(dialog.message());
-      dialog.dismiss();
-    });
-    await signIn(page, sandbox.url);
     token = await sessionToken(page);
   });
 
-  after(async () => {
-    await browser?.close();
-    await sandbox?.stop();
-  });
 
   test("each delivery filter shows only that type, kept in the address", async () => {
     await page.goto(`${sandbox.url}/campaigns`);

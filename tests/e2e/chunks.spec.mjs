@@ -5,26 +5,18 @@
 
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { launchBrowser, newPage, openTab, signIn, startSandbox, unexpectedErrors } from "./harness.mjs";
+import { consoleFixture, openTab, signIn, unexpectedErrors } from "./harness.mjs";
 
 const VISIBLE = { state: "visible", timeout: 15_000 };
 const CHUNK = /\/split_[^/]*\.wasm$/;
 
 describe("screens downloaded on first visit", () => {
+  const env = consoleFixture({ signedIn: false });
   let sandbox;
   let browser;
   let page;
+  before(() => ({ sandbox, browser, page } = env));
 
-  before(async () => {
-    sandbox = await startSandbox();
-    browser = await launchBrowser();
-    page = await newPage(browser);
-  });
-
-  after(async () => {
-    await browser?.close();
-    await sandbox?.stop();
-  });
 
   test("the signed-out page and home load no screen chunk", async () => {
     const chunks = [];

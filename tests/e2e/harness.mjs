@@ -9,6 +9,7 @@ import { existsSync } from "node:fs";
 import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
 import path from "node:path";
+import { after, before } from "node:test";
 import { chromium } from "playwright-core";
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -276,4 +277,31 @@ export async function platformGet(base, token, path) {
 /** Browser errors other than failed loads (which tests cause on purpose with bad answers). */
 export function unexpectedErrors(page) {
   return errorsOf(page).filter((e) => !(e.kind === "console" && /Failed to load resource/.test(e.text)));
+}
+
+/**
+ * The usual setup of a spec, as `before`/`after` hooks of the calling `describe`: a fresh
+ * sandbox (started with `sandboxArgs`), a browser, and a page that records every dialog in
+ * `page.dialogs` (a script that ran from platform text would open one), signed in as
+ * admin@example.com unless `signedIn` is false. Read its fields inside hooks and tests:
+ * `const env = consoleFixture();` then `env.page`, `env.sandbox.url`.
+ */
+export function consoleFixture({ sandboxArgs = [], signedIn = true } = {}) {
+  const env = {};
+  before(async () => {
+    env.sandbox = await startSandbox(sandboxArgs);
+    env.browser = await launchBrowser();
+    env.page = await newPage(env.browser);
+    env.page.dialogs = [];
+    env.page.on("dialog", (dialog) => {
+      env.page.dialogs.push(dialog.message());
+      dialog.dismiss().catch(() => {});
+    });
+    if (signedIn) await signIn(env.page, env.sandbox.url);
+  });
+  after(async () => {
+    await env.browser?.close();
+    await env.sandbox?.stop();
+  });
+  return env;
 }

@@ -5,28 +5,19 @@
 
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { launchBrowser, newPage, signIn, startSandbox, unexpectedErrors } from "./harness.mjs";
+import { consoleFixture, unexpectedErrors } from "./harness.mjs";
 
 const VISIBLE = { state: "visible", timeout: 15_000 };
 const HIDDEN = { state: "hidden", timeout: 15_000 };
 const SCIM = "/api/scim/v2/Users";
 
 describe("resilience: busy, offline, unreadable answers, writes", () => {
+  const env = consoleFixture();
   let sandbox;
   let browser;
   let page;
+  before(() => ({ sandbox, browser, page } = env));
 
-  before(async () => {
-    sandbox = await startSandbox();
-    browser = await launchBrowser();
-    page = await newPage(browser);
-    await signIn(page, sandbox.url);
-  });
-
-  after(async () => {
-    await browser?.close();
-    await sandbox?.stop();
-  });
 
   const main = () => page.locator("main#main");
   const nav = () => page.getByRole("navigation", { name: "Main" });

@@ -4,7 +4,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
-import { errorsOf, launchBrowser, newPage, sessionToken, signIn, startSandbox } from "./harness.mjs";
+import { consoleFixture, errorsOf, launchBrowser, newPage, sessionToken, signIn, startSandbox } from "./harness.mjs";
 
 const VISIBLE = { state: "visible", timeout: 15_000 };
 
@@ -103,31 +103,19 @@ async function recordLoadAllStatus(page) {
 }
 
 describe("sends", () => {
+  const env = consoleFixture();
   let sandbox;
   let browser;
   let page;
+  before(() => ({ sandbox, browser, page } = env));
   let token;
   let data;
-
   before(async () => {
-    sandbox = await startSandbox();
-    browser = await launchBrowser();
-    page = await newPage(browser);
-    page.dialogs = [];
-    page.on("dialog", (dialog) => {
-      page.dialogs.push(dialog.message());
-      dialog.dismiss();
-    });
-    await signIn(page, sandbox.url);
     token = await sessionToken(page);
     data = await allSends(sandbox.url, token);
     assert.ok(data.total > 100, "enough sends to need several pages of 100");
   });
 
-  after(async () => {
-    await browser?.close();
-    await sandbox?.stop();
-  });
 
   test("walking every page at 100 a page shows every send exactly once", async () => {
     const nav = page.locator("nav[aria-label=Main]");

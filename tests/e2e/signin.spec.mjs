@@ -6,7 +6,7 @@
 
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { errorsOf, launchBrowser, newPage, signIn, startSandbox } from "./harness.mjs";
+import { consoleFixture, errorsOf, launchBrowser, newPage, signIn, startSandbox } from "./harness.mjs";
 
 const VISIBLE = { state: "visible", timeout: 15_000 };
 const SESSION_KEY = "gifting-console.session";
@@ -54,20 +54,12 @@ function unexpectedErrors(page, allowedStatuses = []) {
 }
 
 describe("sign-in", () => {
+  const env = consoleFixture({ signedIn: false });
   let sandbox;
   let browser;
   let page;
+  before(() => ({ sandbox, browser, page } = env));
 
-  before(async () => {
-    sandbox = await startSandbox();
-    browser = await launchBrowser();
-    page = await newPage(browser);
-  });
-
-  after(async () => {
-    await browser?.close();
-    await sandbox?.stop();
-  });
 
   test("full sign-in as admin@example.com lands on the route asked for, without the code in the address bar", async () => {
     // Start on a deep link: after signing in, the console must come back to it.

@@ -4,7 +4,7 @@
 
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { errorsOf, launchBrowser, newPage, sessionToken, signIn, startSandbox } from "./harness.mjs";
+import { consoleFixture, errorsOf, sessionToken } from "./harness.mjs";
 
 const VISIBLE = { state: "visible", timeout: 15_000 };
 
@@ -16,26 +16,12 @@ function grouped(text) {
 }
 
 describe("teams", () => {
+  const env = consoleFixture();
   let sandbox;
   let browser;
   let page;
-  const dialogs = [];
+  before(() => ({ sandbox, browser, page } = env));
 
-  before(async () => {
-    sandbox = await startSandbox();
-    browser = await launchBrowser();
-    page = await newPage(browser);
-    page.on("dialog", (dialog) => {
-      dialogs.push(dialog.message());
-      dialog.dismiss().catch(() => {});
-    });
-    await signIn(page, sandbox.url);
-  });
-
-  after(async () => {
-    await browser?.close();
-    await sandbox?.stop();
-  });
 
   async function api(path) {
     const response = await fetch(`${sandbox.url}${path}`, {
@@ -161,6 +147,6 @@ describe("teams", () => {
       (e) => !(e.kind === "console" && /Failed to load resource/.test(e.text)),
     );
     assert.deepEqual(unexpected, []);
-    assert.deepEqual(dialogs, []);
+    assert.deepEqual(page.dialogs, []);
   });
 });

@@ -5,33 +5,19 @@
 
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { TEST_HOOKS, launchBrowser, newPage, sessionToken, signIn, startSandbox, unexpectedErrors } from "./harness.mjs";
+import { consoleFixture, TEST_HOOKS, sessionToken, signIn, unexpectedErrors } from "./harness.mjs";
 
 const VISIBLE = { state: "visible", timeout: 15_000 };
 const SCIM = "/api/scim/v2/Users";
 
 describe("users (SCIM)", () => {
+  // A hostile name that ran as script would open an alert: the fixture records any.
+  const env = consoleFixture();
   let sandbox;
   let browser;
   let page;
-  const dialogs = [];
+  before(() => ({ sandbox, browser, page } = env));
 
-  before(async () => {
-    sandbox = await startSandbox();
-    browser = await launchBrowser();
-    page = await newPage(browser);
-    // A hostile name that ran as script would open an alert: record any.
-    page.on("dialog", (dialog) => {
-      dialogs.push(dialog.message());
-      dialog.dismiss().catch(() => {});
-    });
-    await signIn(page, sandbox.url);
-  });
-
-  after(async () => {
-    await browser?.close();
-    await sandbox?.stop();
-  });
 
   /** The access token the console holds (sessionStorage). */
   function token() {
@@ -132,7 +118,7 @@ describe("users (SCIM)", () => {
       await usersTable().getByRole("link", { name, exact: true }).waitFor(VISIBLE);
     }
     assert.equal(await main().locator("img[src='x'], script").count(), 0, "no element was made from a name");
-    assert.deepEqual(dialogs, [], "no script from the data ran");
+    assert.deepEqual(page.dialogs, [], "no script from the data ran");
   });
 
   test("search by email uses the userName filter", async () => {
@@ -511,7 +497,7 @@ describe("users (SCIM)", () => {
 
   test("the page itself raised no errors and no script from data ran", () => {
     assert.deepEqual(unexpectedErrors(page), []);
-    assert.deepEqual(dialogs, []);
+    assert.deepEqual(page.dialogs, []);
   });
 
   test("a sender is told SCIM needs an admin account", async () => {
