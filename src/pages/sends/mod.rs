@@ -11,6 +11,7 @@ mod overview;
 pub mod pacing;
 mod page;
 pub mod page_cache;
+mod store;
 pub mod summary;
 pub mod table;
 
