@@ -63,16 +63,6 @@ pub fn summarize<'a>(sends: impl IntoIterator<Item = &'a Send>) -> Summary {
     }
 }
 
-/// A bar's length for `value` out of `max`, in whole units of `full` (integers only, so
-/// a bar never depends on float rounding). Non-zero values get at least 1 unit.
-pub fn bar_length(value: u64, max: u64, full: u32) -> u32 {
-    if value == 0 || max == 0 {
-        return 0;
-    }
-    let len = u128::from(value.min(max)) * u128::from(full) / u128::from(max);
-    (len as u32).max(1)
-}
-
 #[cfg(test)]
 mod tests {
     #[cfg(target_arch = "wasm32")]
@@ -127,15 +117,5 @@ mod tests {
         assert_eq!(none.sends, 0);
         assert_eq!(none.by_group.len(), 4);
         assert!(none.by_currency.is_empty());
-    }
-
-    #[test]
-    fn bars_scale_in_integers_and_stay_visible() {
-        assert_eq!(bar_length(50, 100, 200), 100);
-        assert_eq!(bar_length(100, 100, 200), 200);
-        assert_eq!(bar_length(1, 10_000, 200), 1);
-        assert_eq!(bar_length(0, 100, 200), 0);
-        assert_eq!(bar_length(5, 0, 200), 0);
-        assert_eq!(bar_length(u64::MAX, u64::MAX, 200), 200);
     }
 }
