@@ -234,6 +234,14 @@ mod tests {
         }
     }
 
+    /// A feed without filters that has taken `first` as its first page.
+    fn showing(first: ProductsPage) -> Feed {
+        let mut feed = Feed::new();
+        let request = feed.restart(ProductsQuery::default());
+        feed.accept(request.generation, first);
+        feed
+    }
+
     fn ids(feed: &Feed) -> Vec<&str> {
         feed.products().iter().map(|p| p.id.as_str()).collect()
     }
@@ -277,9 +285,7 @@ mod tests {
 
     #[wasm_bindgen_test(unsupported = test)]
     fn duplicates_are_shown_once() {
-        let mut feed = Feed::new();
-        let first = feed.restart(ProductsQuery::default());
-        feed.accept(first.generation, page(&["a", "b", "a"], Some("c2")));
+        let mut feed = showing(page(&["a", "b", "a"], Some("c2")));
         let second = feed.next_request().unwrap();
         assert_eq!(
             feed.accept(second.generation, page(&["b", "c"], Some("c3"))),
@@ -317,9 +323,7 @@ mod tests {
 
     #[wasm_bindgen_test(unsupported = test)]
     fn a_failed_page_is_retried_from_the_same_cursor() {
-        let mut feed = Feed::new();
-        let first = feed.restart(ProductsQuery::default());
-        feed.accept(first.generation, page(&["a"], Some("c1")));
+        let mut feed = showing(page(&["a"], Some("c1")));
         let second = feed.next_request().unwrap();
         assert!(feed.fail(second.generation, ApiError::Timeout));
         assert_eq!(feed.error(), Some(&ApiError::Timeout));
@@ -338,9 +342,7 @@ mod tests {
 
     #[wasm_bindgen_test(unsupported = test)]
     fn a_cursor_that_does_not_move_ends_the_catalog() {
-        let mut feed = Feed::new();
-        let first = feed.restart(ProductsQuery::default());
-        feed.accept(first.generation, page(&["a"], Some("same")));
+        let mut feed = showing(page(&["a"], Some("same")));
         let second = feed.next_request().unwrap();
         feed.accept(second.generation, page(&["b"], Some("same")));
         assert!(feed.at_end());
@@ -353,9 +355,7 @@ mod tests {
 
     #[wasm_bindgen_test(unsupported = test)]
     fn restarting_keeps_categories_until_the_new_answer() {
-        let mut feed = Feed::new();
-        let first = feed.restart(ProductsQuery::default());
-        feed.accept(first.generation, page(&["a"], None));
+        let mut feed = showing(page(&["a"], None));
         feed.restart(ProductsQuery {
             category_ids: vec!["101".into()],
             ..Default::default()

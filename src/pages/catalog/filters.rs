@@ -14,7 +14,7 @@ use leptos_router::NavigateOptions;
 
 use super::price::{validate_prices, PriceErrors};
 use super::url::{catalog_href, UrlFilters};
-use crate::components::SearchField;
+use crate::components::TextField;
 use crate::routes;
 
 /// The router's `navigate`, boxed so it can be stored.
@@ -91,6 +91,12 @@ impl FilterDraft {
         }
     }
 
+    /// One price field's error, from `pick`.
+    fn price_error(&self, pick: fn(&PriceErrors) -> Option<String>) -> Signal<Option<String>> {
+        let errors = self.errors;
+        Signal::derive(move || errors.with(pick))
+    }
+
     fn add_country(&self) {
         let code = self.chosen_country.get_untracked();
         if country_name(&code).is_some() && !self.countries.with_untracked(|c| c.contains(&code)) {
@@ -129,11 +135,11 @@ pub fn CatalogFilters(
     let any_filter = move || url.with(|u| catalog_href(&u.query) != routes::CATALOG);
     view! {
         <form class="catalog-filters" role="search" aria-label="Catalog filters" on:submit=on_submit novalidate>
-            <SearchField id="catalog-text" label="Search" value=draft.text on_input=move |v| draft.text.set(v) />
+            <TextField id="catalog-text" kind="search" label="Search" value=draft.text on_input=move |v| draft.text.set(v) />
             <fieldset class="filter-group">
                 <legend>"Price in US dollars"</legend>
-                <PriceField id="catalog-min-price" label="Minimum" value=draft.min errors=draft.errors error=|e| e.min.clone() />
-                <PriceField id="catalog-max-price" label="Maximum" value=draft.max errors=draft.errors error=|e| e.max.clone() />
+                <TextField id="catalog-min-price" label="Minimum" value=draft.min on_input=move |v| draft.min.set(v) numeric=true error=draft.price_error(|e| e.min.clone()) />
+                <TextField id="catalog-max-price" label="Maximum" value=draft.max on_input=move |v| draft.max.set(v) numeric=true error=draft.price_error(|e| e.max.clone()) />
             </fieldset>
             <div class="catalog-filters__actions">
                 <button type="submit" class="button">
@@ -157,38 +163,6 @@ pub fn CatalogFilters(
                 }}
             </fieldset>
         </form>
-    }
-}
-
-/// A price bound as typed, with its error (read out when it changes).
-#[component]
-fn PriceField(
-    id: &'static str,
-    label: &'static str,
-    value: RwSignal<String>,
-    errors: RwSignal<PriceErrors>,
-    error: fn(&PriceErrors) -> Option<String>,
-) -> impl IntoView {
-    let error_id = format!("{id}-error");
-    let message = move || errors.with(error);
-    view! {
-        <div class="field">
-            <label for=id>{label}</label>
-            <input
-                id=id
-                type="text"
-                inputmode="numeric"
-                autocomplete="off"
-                size="8"
-                prop:value=move || value.get()
-                on:input=move |ev| value.set(event_target_value(&ev))
-                aria-invalid=move || message().is_some().to_string()
-                aria-describedby=error_id.clone()
-            />
-            <p class="field__error" id=error_id aria-live="polite">
-                {message}
-            </p>
-        </div>
     }
 }
 

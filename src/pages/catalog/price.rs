@@ -137,38 +137,36 @@ mod tests {
         }
     }
 
-    #[wasm_bindgen_test(unsupported = test)]
-    fn range_spans_the_variants_exactly() {
-        assert_eq!(
-            price_range_text(&product(&[("USD", "40"), ("USD", "9.5"), ("USD", "25.00")])),
-            "USD 9.50 \u{2013} 40.00"
-        );
+    /// A product's variant prices (currency, price) and the range shown for them.
+    const RANGES: &[(&[(&str, &str)], &str)] = &[
+        // The range spans the variants exactly.
+        (
+            &[("USD", "40"), ("USD", "9.5"), ("USD", "25.00")],
+            "USD 9.50 \u{2013} 40.00",
+        ),
         // 10 > 9.99 although "10" < "9.99" as text.
-        assert_eq!(
-            price_range_text(&product(&[("USD", "9.99"), ("USD", "10")])),
-            "USD 9.99 \u{2013} 10.00"
-        );
-        assert_eq!(
-            price_range_text(&product(&[("EUR", "1234.5"), ("EUR", "1234.50")])),
-            "EUR 1,234.50"
-        );
-    }
+        (&[("USD", "9.99"), ("USD", "10")], "USD 9.99 \u{2013} 10.00"),
+        (&[("EUR", "1234.5"), ("EUR", "1234.50")], "EUR 1,234.50"),
+        // Mixed currencies, each its own range.
+        (
+            &[("USD", "30"), ("EUR", "20"), ("USD", "25")],
+            "USD 25.00 \u{2013} 30.00 \u{b7} EUR 20.00",
+        ),
+        // Unreadable prices are left out.
+        (&[("USD", "n/a"), ("USD", "12")], "USD 12.00"),
+        (&[], "Price not available"),
+        (&[("USD", "1e3")], "Price not available"),
+    ];
 
     #[wasm_bindgen_test(unsupported = test)]
-    fn mixed_currencies_and_unreadable_prices() {
-        assert_eq!(
-            price_range_text(&product(&[("USD", "30"), ("EUR", "20"), ("USD", "25")])),
-            "USD 25.00 \u{2013} 30.00 \u{b7} EUR 20.00"
-        );
-        assert_eq!(
-            price_range_text(&product(&[("USD", "n/a"), ("USD", "12")])),
-            "USD 12.00"
-        );
-        assert_eq!(price_range_text(&product(&[])), "Price not available");
-        assert_eq!(
-            price_range_text(&product(&[("USD", "1e3")])),
-            "Price not available"
-        );
+    fn ranges_span_the_variants_exactly_per_currency() {
+        for (prices, want) in RANGES {
+            assert_eq!(
+                price_range_text(&product(prices)),
+                *want,
+                "prices {prices:?}"
+            );
+        }
     }
 
     #[wasm_bindgen_test(unsupported = test)]

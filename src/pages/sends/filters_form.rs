@@ -13,7 +13,7 @@ use super::filter::{
 };
 use super::loaded::LoadedSends;
 use crate::components::query_href::href_with_first_page;
-use crate::components::SearchField;
+use crate::components::TextField;
 
 /// Options of a select: "All …" first, then each choice with its count. A chosen id that
 /// no loaded send has still shows, so the select never silently reads "All".
@@ -117,8 +117,9 @@ pub fn SendFilters(filter: Memo<SendFilter>, loaded: RwSignal<LoadedSends>) -> i
             <FilterSelect id="send-filter-campaign" label="Campaign" key=KEY_CAMPAIGN address>
                 {campaign_options}
             </FilterSelect>
-            <SearchField
+            <TextField
                 id="send-filter-search"
+                kind="search"
                 label="Recipient name, email or company"
                 value=Signal::derive(move || filter.with(|f| f.search.clone()))
                 on_input=move |value| address.set(KEY_SEARCH, value, true)
