@@ -14,15 +14,8 @@ const LIMIT = 80;
 // Functions still over the limit, each with the length it may not grow past: a ratchet, so no
 // new long function lands and these only shrink. Split one, then delete its line here.
 const STILL_LONG = {
-  "src/pages/sends/page.rs SendsPage": 226,
-  "src/pages/catalog/filters.rs CatalogFilters": 212,
-  "src/pages/catalog/detail.rs ProductDetail": 142,
-  "src/pages/sends/load_all.rs LoadAll": 139,
-  "src/pages/sends/filters_form.rs SendFilters": 115,
   "crates/gifting-sandbox/src/data/sends.rs sends": 101,
   "crates/gifting-sandbox/src/oauth/authorize.rs check": 100,
-  "src/pages/sends/load_all.rs walk": 95,
-  "src/pages/sends/overview.rs SpendChart": 85,
 };
 const DIRS = ["src", ...readdirSync(path.join(ROOT, "crates")).map((c) => path.join("crates", c, "src"))];
 

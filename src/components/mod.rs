@@ -1,6 +1,7 @@
 //! Building blocks the screens share. Every one renders text nodes only (never raw HTML).
 
 pub mod badge;
+pub(crate) mod bar_chart;
 pub(crate) mod breadcrumb;
 pub(crate) mod confirm_dialog;
 pub(crate) mod country_codes;
@@ -15,6 +16,7 @@ pub(crate) mod pager;
 pub(crate) mod query_href;
 pub(crate) mod screen_links;
 pub(crate) mod table;
+pub(crate) mod text_field;
 
 pub use badge::{Badge, Tone};
 pub(crate) use breadcrumb::Breadcrumb;
@@ -24,3 +26,4 @@ pub(crate) use notice::Notice;
 pub use page_state::{Empty, ErrorPanel, ErrorView, Loaded, Loading};
 pub(crate) use pager::{use_page_query, use_paged_list, Pager, PagerLinks, PagerNav, PAGE_SIZES};
 pub(crate) use table::{Column, DataTable};
+pub(crate) use text_field::TextField;

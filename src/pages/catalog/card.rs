@@ -9,10 +9,10 @@ use super::image::FallbackImage;
 use super::price::price_range_text;
 
 /// Thumbnails are drawn at the grid's column width; these only fix the aspect ratio.
-pub const THUMB_SIZE: u32 = 240;
+pub(crate) const THUMB_SIZE: u32 = 240;
 
 #[component]
-pub fn ProductCard(product: Arc<Product>, href: String) -> impl IntoView {
+pub(crate) fn ProductCard(product: Arc<Product>, href: String) -> impl IntoView {
     // The first variant's first picture, as the platform orders them.
     let candidates: Vec<String> = product
         .variants

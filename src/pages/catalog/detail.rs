@@ -6,7 +6,9 @@
 //! appears or the catalog ends; then the dialog says it was not found with these filters.
 //! The platform has no single-product endpoint, so this is the only way to find it.
 
-use gifting_api::marketplace::{ProductsQuery, Variant};
+use std::sync::Arc;
+
+use gifting_api::marketplace::{Product, ProductsQuery, Variant};
 use gifting_api::money::format_money;
 use leptos::either::EitherOf4;
 use leptos::prelude::*;
@@ -23,25 +25,15 @@ use crate::components::{ErrorPanel, Loading};
 const MAIN_SIZE: u32 = 600;
 
 #[component]
-pub fn ProductDetail() -> impl IntoView {
+pub(crate) fn ProductDetail() -> impl IntoView {
     let store = use_context::<CatalogStore>()?;
-    let feed = store.feed();
     let params = use_params_map();
     let location = use_location();
     let navigate = StoredValue::new_local(use_navigate());
     let id = Memo::new(move |_| params.with(|p| p.get("id").unwrap_or_default()));
     let filters = Memo::new(move |_| location.search.with(|s| filters_from_search(s).query));
     let back_href = Memo::new(move |_| filters.with(catalog_href));
-
-    // Not in the loaded set yet: load the next page, until found or the end.
-    Effect::new(move |_| {
-        let wanted = id.get();
-        let missing =
-            feed.with(|f| f.has_first_page() && f.find(&wanted).is_none() && f.can_load_more());
-        if missing {
-            store.load_more();
-        }
-    });
+    keep_looking(store, id);
 
     let dialog = NodeRef::<leptos::html::Dialog>::new();
     Effect::new(move |_| {
@@ -67,6 +59,48 @@ pub fn ProductDetail() -> impl IntoView {
         }
     };
 
+    Some(view! {
+        <dialog
+            class="product-dialog"
+            node_ref=dialog
+            aria-labelledby="product-dialog-title"
+            data-testid="product-dialog"
+            on:close=on_close
+        >
+            <div class="product-dialog__bar">
+                <button type="button" class="button" on:click=close>
+                    "Close"
+                </button>
+            </div>
+            <div class="product-dialog__body">
+                <DetailBody store id filters />
+            </div>
+        </dialog>
+    })
+}
+
+/// While the product is not in the loaded set yet: loads the next page, until it is found or
+/// the catalog ends.
+fn keep_looking(store: CatalogStore, id: Memo<String>) {
+    let feed = store.feed();
+    Effect::new(move |_| {
+        let wanted = id.get();
+        let missing =
+            feed.with(|f| f.has_first_page() && f.find(&wanted).is_none() && f.can_load_more());
+        if missing {
+            store.load_more();
+        }
+    });
+}
+
+/// The dialog's content: the product, a failure, the search under way, or "not found".
+#[component]
+fn DetailBody(
+    store: CatalogStore,
+    id: Memo<String>,
+    filters: Memo<ProductsQuery>,
+) -> impl IntoView {
+    let feed = store.feed();
     // Memos, so the dialog re-renders when its product or the search state changes, not on
     // every page the grid behind appends.
     let found = Memo::new(move |_| {
@@ -82,8 +116,7 @@ pub fn ProductDetail() -> impl IntoView {
             )
         })
     });
-
-    let content = move || {
+    move || {
         let wanted = id.get();
         let found = found.get();
         let (busy, error, end) = if found.is_some() {
@@ -92,30 +125,7 @@ pub fn ProductDetail() -> impl IntoView {
             search.get()
         };
         match (found, error) {
-            (Some(product), _) => {
-                let variants = product.variants.len();
-                EitherOf4::A(view! {
-                    <h2 id="product-dialog-title">{product.name.clone()}</h2>
-                    <p class="product-detail__price">{price_range_text(&product)}</p>
-                    <h3>"Description"</h3>
-                    <p class="product-detail__description">
-                        {if product.description.trim().is_empty() {
-                            "No description.".to_string()
-                        } else {
-                            product.description.clone()
-                        }}
-                    </p>
-                    <h3>{format!("Variants ({variants})")}</h3>
-                    <ul class="variant-list">
-                        {product
-                            .variants
-                            .iter()
-                            .enumerate()
-                            .map(|(n, variant)| variant_view(&product.name, n, variant))
-                            .collect_view()}
-                    </ul>
-                })
-            }
+            (Some(product), _) => EitherOf4::A(view! { <ProductView product /> }),
             (None, Some(error)) => EitherOf4::B(view! {
                 <h2 id="product-dialog-title">"Product"</h2>
                 <ErrorPanel error on_retry=move |()| store.load_more() />
@@ -124,46 +134,59 @@ pub fn ProductDetail() -> impl IntoView {
                 <h2 id="product-dialog-title">"Looking for the product…"</h2>
                 <Loading />
             }),
-            (None, None) => {
-                let unfiltered = filters.with(|f| *f != ProductsQuery::default());
-                EitherOf4::D(view! {
-                    <h2 id="product-dialog-title">"Product not found"</h2>
-                    <p>
-                        "No product with the id \u{201c}" {wanted.clone()}
-                        "\u{201d} is in the catalog"
-                        {if unfiltered { " with the current filters." } else { "." }}
-                    </p>
-                    {unfiltered
-                        .then(|| {
-                            view! {
-                                <p>
-                                    <a href=product_href(&wanted, &ProductsQuery::default())>
-                                        "Look for it in the whole catalog"
-                                    </a>
-                                </p>
-                            }
-                        })}
-                })
-            }
+            (None, None) => EitherOf4::D(view! {
+                <NotFound wanted filtered=filters.with(|f| *f != ProductsQuery::default()) />
+            }),
         }
-    };
+    }
+}
 
-    Some(view! {
-        <dialog
-            class="product-dialog"
-            node_ref=dialog
-            aria-labelledby="product-dialog-title"
-            data-testid="product-dialog"
-            on:close=on_close
-        >
-            <div class="product-dialog__bar">
-                <button type="button" class="button" on:click=close>
-                    "Close"
-                </button>
-            </div>
-            <div class="product-dialog__body">{content}</div>
-        </dialog>
-    })
+#[component]
+fn ProductView(product: Arc<Product>) -> impl IntoView {
+    let variants = product.variants.len();
+    view! {
+        <h2 id="product-dialog-title">{product.name.clone()}</h2>
+        <p class="product-detail__price">{price_range_text(&product)}</p>
+        <h3>"Description"</h3>
+        <p class="product-detail__description">
+            {if product.description.trim().is_empty() {
+                "No description.".to_string()
+            } else {
+                product.description.clone()
+            }}
+        </p>
+        <h3>{format!("Variants ({variants})")}</h3>
+        <ul class="variant-list">
+            {product
+                .variants
+                .iter()
+                .enumerate()
+                .map(|(n, variant)| variant_view(&product.name, n, variant))
+                .collect_view()}
+        </ul>
+    }
+}
+
+/// The catalog ended without the product; with filters on, a link to look in the whole one.
+#[component]
+fn NotFound(wanted: String, filtered: bool) -> impl IntoView {
+    view! {
+        <h2 id="product-dialog-title">"Product not found"</h2>
+        <p>
+            "No product with the id \u{201c}" {wanted.clone()} "\u{201d} is in the catalog"
+            {if filtered { " with the current filters." } else { "." }}
+        </p>
+        {filtered
+            .then(|| {
+                view! {
+                    <p>
+                        <a href=product_href(&wanted, &ProductsQuery::default())>
+                            "Look for it in the whole catalog"
+                        </a>
+                    </p>
+                }
+            })}
+    }
 }
 
 /// `showModal()` fails on a dialog not yet in the document, which is the case on a cold load

@@ -15,7 +15,7 @@ use crate::api::ApiError;
 
 /// Where the next page starts.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Cursor {
+pub(crate) enum Cursor {
     /// Nothing loaded yet for these filters.
     Start,
     /// The platform's `pagination.after` from the last page.
@@ -26,15 +26,15 @@ pub enum Cursor {
 
 /// A page to ask the platform for.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PageRequest {
-    pub generation: u64,
+pub(crate) struct PageRequest {
+    pub(crate) generation: u64,
     /// The filters with `after` set for every page but the first.
-    pub query: ProductsQuery,
+    pub(crate) query: ProductsQuery,
 }
 
 /// What became of an answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Accepted {
+pub(crate) enum Accepted {
     /// Appended this many products not seen before.
     Appended(usize),
     /// For filters that are no longer current: dropped.
@@ -42,7 +42,7 @@ pub enum Accepted {
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub struct Feed {
+pub(crate) struct Feed {
     filters: ProductsQuery,
     generation: u64,
     products: Vec<Arc<Product>>,
@@ -60,7 +60,7 @@ impl Default for Feed {
 }
 
 impl Feed {
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Feed {
             filters: ProductsQuery::default(),
             generation: 0,
@@ -76,7 +76,7 @@ impl Feed {
     /// Starts over for `filters` (its `after` is ignored) and returns the first page's request.
     /// The categories stay until the new answer replaces them, so the filter form does not
     /// flicker.
-    pub fn restart(&mut self, mut filters: ProductsQuery) -> PageRequest {
+    pub(crate) fn restart(&mut self, mut filters: ProductsQuery) -> PageRequest {
         filters.after = None;
         self.filters = filters;
         self.generation += 1;
@@ -93,7 +93,7 @@ impl Feed {
 
     /// The next page's request, unless one is already on its way or the end was reached. After
     /// a failure this is the retry of the page that failed.
-    pub fn next_request(&mut self) -> Option<PageRequest> {
+    pub(crate) fn next_request(&mut self) -> Option<PageRequest> {
         if self.generation == 0 || self.in_flight {
             return None;
         }
@@ -114,7 +114,7 @@ impl Feed {
     }
 
     /// Takes an answer: appends the products not already shown and moves the cursor.
-    pub fn accept(&mut self, generation: u64, page: ProductsPage) -> Accepted {
+    pub(crate) fn accept(&mut self, generation: u64, page: ProductsPage) -> Accepted {
         if generation != self.generation {
             return Accepted::Stale;
         }
@@ -142,7 +142,7 @@ impl Feed {
     }
 
     /// Takes a failure. Returns false when it was for older filters (and dropped).
-    pub fn fail(&mut self, generation: u64, error: ApiError) -> bool {
+    pub(crate) fn fail(&mut self, generation: u64, error: ApiError) -> bool {
         if generation != self.generation {
             return false;
         }
@@ -155,41 +155,41 @@ impl Feed {
         true
     }
 
-    pub fn generation(&self) -> u64 {
+    pub(crate) fn generation(&self) -> u64 {
         self.generation
     }
 
-    pub fn filters(&self) -> &ProductsQuery {
+    pub(crate) fn filters(&self) -> &ProductsQuery {
         &self.filters
     }
 
-    pub fn products(&self) -> &[Arc<Product>] {
+    pub(crate) fn products(&self) -> &[Arc<Product>] {
         &self.products
     }
 
-    pub fn categories(&self) -> &[CategoryGroup] {
+    pub(crate) fn categories(&self) -> &[CategoryGroup] {
         &self.categories
     }
 
-    pub fn find(&self, id: &str) -> Option<Arc<Product>> {
+    pub(crate) fn find(&self, id: &str) -> Option<Arc<Product>> {
         self.products.iter().find(|p| p.id == id).cloned()
     }
 
-    pub fn is_loading(&self) -> bool {
+    pub(crate) fn is_loading(&self) -> bool {
         self.in_flight
     }
 
-    pub fn error(&self) -> Option<&ApiError> {
+    pub(crate) fn error(&self) -> Option<&ApiError> {
         self.error.as_ref()
     }
 
     /// Whether the whole catalog (for these filters) is loaded.
-    pub fn at_end(&self) -> bool {
+    pub(crate) fn at_end(&self) -> bool {
         self.cursor == Cursor::End
     }
 
     /// Whether a next page exists and may be asked for now.
-    pub fn can_load_more(&self) -> bool {
+    pub(crate) fn can_load_more(&self) -> bool {
         self.generation > 0
             && !self.in_flight
             && self.error.is_none()
@@ -197,7 +197,7 @@ impl Feed {
     }
 
     /// Whether the first page of these filters has arrived.
-    pub fn has_first_page(&self) -> bool {
+    pub(crate) fn has_first_page(&self) -> bool {
         self.cursor != Cursor::Start
     }
 }
@@ -232,6 +232,14 @@ mod tests {
             }],
             products: ids.iter().map(|id| product(id)).collect(),
         }
+    }
+
+    /// A feed without filters that has taken `first` as its first page.
+    fn showing(first: ProductsPage) -> Feed {
+        let mut feed = Feed::new();
+        let request = feed.restart(ProductsQuery::default());
+        feed.accept(request.generation, first);
+        feed
     }
 
     fn ids(feed: &Feed) -> Vec<&str> {
@@ -277,9 +285,7 @@ mod tests {
 
     #[wasm_bindgen_test(unsupported = test)]
     fn duplicates_are_shown_once() {
-        let mut feed = Feed::new();
-        let first = feed.restart(ProductsQuery::default());
-        feed.accept(first.generation, page(&["a", "b", "a"], Some("c2")));
+        let mut feed = showing(page(&["a", "b", "a"], Some("c2")));
         let second = feed.next_request().unwrap();
         assert_eq!(
             feed.accept(second.generation, page(&["b", "c"], Some("c3"))),
@@ -317,9 +323,7 @@ mod tests {
 
     #[wasm_bindgen_test(unsupported = test)]
     fn a_failed_page_is_retried_from_the_same_cursor() {
-        let mut feed = Feed::new();
-        let first = feed.restart(ProductsQuery::default());
-        feed.accept(first.generation, page(&["a"], Some("c1")));
+        let mut feed = showing(page(&["a"], Some("c1")));
         let second = feed.next_request().unwrap();
         assert!(feed.fail(second.generation, ApiError::Timeout));
         assert_eq!(feed.error(), Some(&ApiError::Timeout));
@@ -338,9 +342,7 @@ mod tests {
 
     #[wasm_bindgen_test(unsupported = test)]
     fn a_cursor_that_does_not_move_ends_the_catalog() {
-        let mut feed = Feed::new();
-        let first = feed.restart(ProductsQuery::default());
-        feed.accept(first.generation, page(&["a"], Some("same")));
+        let mut feed = showing(page(&["a"], Some("same")));
         let second = feed.next_request().unwrap();
         feed.accept(second.generation, page(&["b"], Some("same")));
         assert!(feed.at_end());
@@ -353,9 +355,7 @@ mod tests {
 
     #[wasm_bindgen_test(unsupported = test)]
     fn restarting_keeps_categories_until_the_new_answer() {
-        let mut feed = Feed::new();
-        let first = feed.restart(ProductsQuery::default());
-        feed.accept(first.generation, page(&["a"], None));
+        let mut feed = showing(page(&["a"], None));
         feed.restart(ProductsQuery {
             category_ids: vec!["101".into()],
             ..Default::default()

@@ -11,7 +11,7 @@ use leptos::prelude::*;
 /// `width`/`height` reserve the space before the picture arrives (no layout shift); CSS sizes
 /// it. Lazy and async decoding: pictures far below the fold are not fetched until needed.
 #[component]
-pub fn FallbackImage(
+pub(crate) fn FallbackImage(
     candidates: Vec<String>,
     /// The text alternative, e.g. the product name.
     alt: String,

@@ -8,17 +8,17 @@
 //!
 //! Needs the `marketplace` scope; a session without it gets [`scope::MissingScope`].
 
-pub mod card;
-pub mod detail;
-pub mod feed;
-pub mod filters;
-pub mod image;
-pub mod price;
-pub mod scope;
-pub mod screen;
-pub mod sentinel;
-pub mod store;
-pub mod url;
+pub(crate) mod card;
+pub(crate) mod detail;
+pub(crate) mod feed;
+pub(crate) mod filters;
+pub(crate) mod image;
+pub(crate) mod price;
+pub(crate) mod scope;
+pub(crate) mod screen;
+pub(crate) mod sentinel;
+pub(crate) mod store;
+pub(crate) mod url;
 
-pub use detail::ProductDetail;
-pub use screen::CatalogScreen;
+pub(crate) use detail::ProductDetail;
+pub(crate) use screen::CatalogScreen;

@@ -5,12 +5,12 @@ use gifting_api::marketplace::Product;
 use gifting_api::money::{format_money, Decimal};
 
 /// Largest bound the form accepts: far above any gift, and well inside `u32`.
-pub const MAX_USD: u32 = 1_000_000;
+pub(crate) const MAX_USD: u32 = 1_000_000;
 
 /// "USD 25.00", "USD 25.00 – 40.00", or one range per currency when variants are priced in
 /// several ("EUR 20.00 · USD 25.00 – 30.00"). Prices that are not decimals are left out; a
 /// product with no readable price says so.
-pub fn price_range_text(product: &Product) -> String {
+pub(crate) fn price_range_text(product: &Product) -> String {
     // (currency, min, max), in the order currencies first appear.
     let mut ranges: Vec<(&str, Decimal, Decimal)> = Vec::new();
     for variant in &product.variants {
@@ -50,21 +50,21 @@ pub fn price_range_text(product: &Product) -> String {
 
 /// The price filter's two fields as typed, checked.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct PriceBounds {
-    pub min: Option<u32>,
-    pub max: Option<u32>,
+pub(crate) struct PriceBounds {
+    pub(crate) min: Option<u32>,
+    pub(crate) max: Option<u32>,
 }
 
 /// The error to show next to each price field, if any.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct PriceErrors {
-    pub min: Option<String>,
-    pub max: Option<String>,
+pub(crate) struct PriceErrors {
+    pub(crate) min: Option<String>,
+    pub(crate) max: Option<String>,
 }
 
 impl PriceErrors {
     #[cfg(test)]
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.min.is_none() && self.max.is_none()
     }
 }
@@ -94,7 +94,7 @@ fn parse_bound(label: &str, text: &str) -> Result<Option<u32>, String> {
 
 /// Checks both fields: whole dollars, and the minimum not above the maximum (reported on the
 /// maximum, the field to fix after typing the minimum).
-pub fn validate_prices(min: &str, max: &str) -> Result<PriceBounds, PriceErrors> {
+pub(crate) fn validate_prices(min: &str, max: &str) -> Result<PriceBounds, PriceErrors> {
     let low = parse_bound("minimum", min);
     let high = parse_bound("maximum", max);
     match (low, high) {
@@ -138,38 +138,36 @@ mod tests {
         }
     }
 
-    #[wasm_bindgen_test(unsupported = test)]
-    fn range_spans_the_variants_exactly() {
-        assert_eq!(
-            price_range_text(&product(&[("USD", "40"), ("USD", "9.5"), ("USD", "25.00")])),
-            "USD 9.50 \u{2013} 40.00"
-        );
+    /// A product's variant prices (currency, price) and the range shown for them.
+    const RANGES: &[(&[(&str, &str)], &str)] = &[
+        // The range spans the variants exactly.
+        (
+            &[("USD", "40"), ("USD", "9.5"), ("USD", "25.00")],
+            "USD 9.50 \u{2013} 40.00",
+        ),
         // 10 > 9.99 although "10" < "9.99" as text.
-        assert_eq!(
-            price_range_text(&product(&[("USD", "9.99"), ("USD", "10")])),
-            "USD 9.99 \u{2013} 10.00"
-        );
-        assert_eq!(
-            price_range_text(&product(&[("EUR", "1234.5"), ("EUR", "1234.50")])),
-            "EUR 1,234.50"
-        );
-    }
+        (&[("USD", "9.99"), ("USD", "10")], "USD 9.99 \u{2013} 10.00"),
+        (&[("EUR", "1234.5"), ("EUR", "1234.50")], "EUR 1,234.50"),
+        // Mixed currencies, each its own range.
+        (
+            &[("USD", "30"), ("EUR", "20"), ("USD", "25")],
+            "USD 25.00 \u{2013} 30.00 \u{b7} EUR 20.00",
+        ),
+        // Unreadable prices are left out.
+        (&[("USD", "n/a"), ("USD", "12")], "USD 12.00"),
+        (&[], "Price not available"),
+        (&[("USD", "1e3")], "Price not available"),
+    ];
 
     #[wasm_bindgen_test(unsupported = test)]
-    fn mixed_currencies_and_unreadable_prices() {
-        assert_eq!(
-            price_range_text(&product(&[("USD", "30"), ("EUR", "20"), ("USD", "25")])),
-            "USD 25.00 \u{2013} 30.00 \u{b7} EUR 20.00"
-        );
-        assert_eq!(
-            price_range_text(&product(&[("USD", "n/a"), ("USD", "12")])),
-            "USD 12.00"
-        );
-        assert_eq!(price_range_text(&product(&[])), "Price not available");
-        assert_eq!(
-            price_range_text(&product(&[("USD", "1e3")])),
-            "Price not available"
-        );
+    fn ranges_span_the_variants_exactly_per_currency() {
+        for (prices, want) in RANGES {
+            assert_eq!(
+                price_range_text(&product(prices)),
+                *want,
+                "prices {prices:?}"
+            );
+        }
     }
 
     #[wasm_bindgen_test(unsupported = test)]

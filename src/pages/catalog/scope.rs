@@ -6,7 +6,7 @@ use leptos::prelude::*;
 /// Explains which scope is missing and who can fix it. `refused` is set when the platform
 /// itself answered 403 (the session claimed the scope, the token did not carry it).
 #[component]
-pub fn MissingScope(granted: String, refused: bool) -> impl IntoView {
+pub(crate) fn MissingScope(granted: String, refused: bool) -> impl IntoView {
     let granted = if granted.trim().is_empty() {
         "no scopes".to_string()
     } else {

@@ -18,7 +18,7 @@ use crate::components::{ErrorPanel, Loading};
 
 /// The catalog screen; its child route (a product) opens over it.
 #[component]
-pub fn CatalogScreen() -> impl IntoView {
+pub(crate) fn CatalogScreen() -> impl IntoView {
     let auth = use_auth();
     let granted = Memo::new(move |_| auth.has_scope(SCOPE_MARKETPLACE));
     let store = CatalogStore::for_current_screen();

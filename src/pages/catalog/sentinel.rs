@@ -8,7 +8,7 @@ use web_sys::{IntersectionObserver, IntersectionObserverEntry, IntersectionObser
 
 /// How far below the viewport the end of the grid starts the next page: about a row of cards,
 /// so scrolling rarely waits, while a first screen never fetches a second page unasked.
-pub const LOOKAHEAD: &str = "0px 0px 400px 0px";
+pub(crate) const LOOKAHEAD: &str = "0px 0px 400px 0px";
 
 /// The observer and the callback it calls, dropped together.
 type Watcher = (IntersectionObserver, Closure<dyn FnMut(js_sys::Array)>);
@@ -17,7 +17,7 @@ type Watcher = (IntersectionObserver, Closure<dyn FnMut(js_sys::Array)>);
 /// it is observed from its insertion, so after each appended page a fresh marker reports
 /// whether the end is still in reach (a short page on a tall screen loads the next at once).
 #[component]
-pub fn Sentinel(#[prop(into)] on_near: Callback<()>) -> impl IntoView {
+pub(crate) fn Sentinel(#[prop(into)] on_near: Callback<()>) -> impl IntoView {
     let marker = NodeRef::<leptos::html::Div>::new();
     // The observer and its callback live exactly as long as this marker.
     let observer: StoredValue<Option<SendWrapper<Watcher>>> = StoredValue::new(None);

@@ -21,7 +21,7 @@ struct Requests {
 }
 
 #[derive(Clone, Copy)]
-pub struct CatalogStore {
+pub(crate) struct CatalogStore {
     feed: RwSignal<Feed>,
     auth: Auth,
     net: NetStatus,
@@ -33,7 +33,7 @@ pub struct CatalogStore {
 
 impl CatalogStore {
     /// Call in the catalog screen's body and share with `provide_context`.
-    pub fn for_current_screen() -> Self {
+    pub(crate) fn for_current_screen() -> Self {
         CatalogStore {
             feed: RwSignal::new(Feed::new()),
             auth: use_auth(),
@@ -44,13 +44,13 @@ impl CatalogStore {
     }
 
     /// The loaded set, to read reactively (`store.feed().with(|f| …)`).
-    pub fn feed(&self) -> ReadSignal<Feed> {
+    pub(crate) fn feed(&self) -> ReadSignal<Feed> {
         self.feed.read_only()
     }
 
     /// Shows the catalog for `filters`: starts again from the first page unless these are
     /// already the filters shown. Requests for the previous filters are aborted.
-    pub fn show(&self, filters: ProductsQuery) {
+    pub(crate) fn show(&self, filters: ProductsQuery) {
         let current = self
             .feed
             .with_untracked(|f| f.generation() > 0 && *f.filters() == filters);
@@ -68,7 +68,7 @@ impl CatalogStore {
 
     /// Asks for the next page (or retries the one that failed); does nothing while a page is
     /// on its way or at the end.
-    pub fn load_more(&self) {
+    pub(crate) fn load_more(&self) {
         if let Some(Some(request)) = self.feed.try_update(Feed::next_request) {
             self.send(request);
         }

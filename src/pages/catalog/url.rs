@@ -12,20 +12,20 @@ use crate::routes;
 
 /// The filters read from an address, with what was wrong in it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct UrlFilters {
+pub(crate) struct UrlFilters {
     /// What is asked of the platform: the readable filters, no cursor.
-    pub query: ProductsQuery,
+    pub(crate) query: ProductsQuery,
     /// The price fields exactly as the address wrote them, for the form.
-    pub min_text: String,
-    pub max_text: String,
+    pub(crate) min_text: String,
+    pub(crate) max_text: String,
     /// Price bounds that were refused (dropped from `query`) or contradict each other.
-    pub problems: PriceErrors,
+    pub(crate) problems: PriceErrors,
 }
 
 /// Reads `?text_search=…&price_gte_usd=…` (with or without the `?`). A price that is not a
 /// whole number is left out of the request and reported for its field, rather than failing
 /// the whole address.
-pub fn filters_from_search(search: &str) -> UrlFilters {
+pub(crate) fn filters_from_search(search: &str) -> UrlFilters {
     let search = search.strip_prefix('?').unwrap_or(search);
     let raw = |key: &str| {
         parse_pairs(search)
@@ -92,7 +92,7 @@ fn normalise_list(list: &mut Vec<String>, upper: bool) {
 }
 
 /// The filter part of the address: `?…` or empty. Never a cursor.
-pub fn filters_query_string(filters: &ProductsQuery) -> String {
+pub(crate) fn filters_query_string(filters: &ProductsQuery) -> String {
     ProductsQuery {
         after: None,
         ..filters.clone()
@@ -101,12 +101,12 @@ pub fn filters_query_string(filters: &ProductsQuery) -> String {
 }
 
 /// `/catalog?…` for these filters.
-pub fn catalog_href(filters: &ProductsQuery) -> String {
+pub(crate) fn catalog_href(filters: &ProductsQuery) -> String {
     format!("{}{}", routes::CATALOG, filters_query_string(filters))
 }
 
 /// `/catalog/{id}?…`: a product, opened over the grid of the same filters.
-pub fn product_href(id: &str, filters: &ProductsQuery) -> String {
+pub(crate) fn product_href(id: &str, filters: &ProductsQuery) -> String {
     format!("{}{}", routes::product(id), filters_query_string(filters))
 }
 

@@ -17,7 +17,7 @@ use gifting_api::rest::Send;
 /// The header row. Every cell below it is written by [`field_text`]: RFC 4180 quoting, and
 /// a leading `'` on text starting with `=`, `+`, `-`, `@`, tab or CR (formula injection), so
 /// e.g. a recipient named `=HYPERLINK(…)` reads back as `'=HYPERLINK(…)`.
-pub const HEADER: [&str; 19] = [
+pub(crate) const HEADER: [&str; 19] = [
     "send_id",
     "send_gid",
     "created_at",
@@ -42,7 +42,7 @@ pub const HEADER: [&str; 19] = [
 const BOM: char = '\u{feff}';
 
 /// The whole file, header row first.
-pub fn sends_csv<'a>(sends: impl IntoIterator<Item = &'a Send>) -> String {
+pub(crate) fn sends_csv<'a>(sends: impl IntoIterator<Item = &'a Send>) -> String {
     let mut out = String::new();
     out.push(BOM);
     push_row(&mut out, HEADER.iter().map(|h| h.to_string()));
@@ -77,7 +77,7 @@ fn row(send: &Send) -> [String; 19] {
 }
 
 /// `"pending @ 2026-03-01T14:05:00+00:00; Delivered @ 2026-03-02T09:00:00+00:00"`
-pub fn history(send: &Send) -> String {
+pub(crate) fn history(send: &Send) -> String {
     send.status_updates
         .iter()
         .map(|u| format!("{} @ {}", u.status, u.occurred_at))
@@ -96,7 +96,7 @@ fn push_row(out: &mut String, fields: impl Iterator<Item = String>) {
 }
 
 /// One field, neutralised and quoted as needed.
-pub fn field_text(raw: &str) -> String {
+pub(crate) fn field_text(raw: &str) -> String {
     let safe = neutralise_formula(raw);
     if safe.contains(['"', ',', '\r', '\n']) {
         format!("\"{}\"", safe.replace('"', "\"\""))
@@ -106,7 +106,7 @@ pub fn field_text(raw: &str) -> String {
 }
 
 /// `=1+1` → `'=1+1`; `-5.00` stays (a number, not a formula).
-pub fn neutralise_formula(raw: &str) -> String {
+pub(crate) fn neutralise_formula(raw: &str) -> String {
     let risky = raw.starts_with(['=', '+', '-', '@', '\t', '\r']);
     if risky && Decimal::parse(raw).is_none() {
         format!("'{raw}")
@@ -116,7 +116,7 @@ pub fn neutralise_formula(raw: &str) -> String {
 }
 
 /// `sends-2026-03-01.csv` for the given local date (`YYYY-MM-DD`).
-pub fn file_name(local_date: &str) -> String {
+pub(crate) fn file_name(local_date: &str) -> String {
     format!("sends-{local_date}.csv")
 }
 

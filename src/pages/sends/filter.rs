@@ -5,27 +5,27 @@ use std::collections::BTreeMap;
 
 use gifting_api::rest::{Send, StatusGroup};
 
-pub const KEY_STATUS: &str = "status";
-pub const KEY_SENDER: &str = "sender";
-pub const KEY_CAMPAIGN: &str = "campaign";
-pub const KEY_SEARCH: &str = "q";
-pub const KEYS: [&str; 4] = [KEY_STATUS, KEY_SENDER, KEY_CAMPAIGN, KEY_SEARCH];
+pub(crate) const KEY_STATUS: &str = "status";
+pub(crate) const KEY_SENDER: &str = "sender";
+pub(crate) const KEY_CAMPAIGN: &str = "campaign";
+pub(crate) const KEY_SEARCH: &str = "q";
+pub(crate) const KEYS: [&str; 4] = [KEY_STATUS, KEY_SENDER, KEY_CAMPAIGN, KEY_SEARCH];
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct SendFilter {
-    pub group: Option<StatusGroup>,
-    pub sender: Option<u64>,
-    pub campaign: Option<u64>,
+pub(crate) struct SendFilter {
+    pub(crate) group: Option<StatusGroup>,
+    pub(crate) sender: Option<u64>,
+    pub(crate) campaign: Option<u64>,
     /// Matched case-insensitively against the recipient's name, email and company.
-    pub search: String,
+    pub(crate) search: String,
     /// Parameters present in the address but not understood, to say so instead of
     /// silently showing everything.
-    pub ignored: Vec<String>,
+    pub(crate) ignored: Vec<String>,
 }
 
 impl SendFilter {
     /// Reads the filter from query parameters (`get` returns a parameter's decoded value).
-    pub fn from_query(get: impl Fn(&str) -> Option<String>) -> SendFilter {
+    pub(crate) fn from_query(get: impl Fn(&str) -> Option<String>) -> SendFilter {
         let mut ignored = Vec::new();
         let group = get(KEY_STATUS).filter(|v| !v.is_empty()).and_then(|v| {
             let group = StatusGroup::from_slug(&v);
@@ -54,7 +54,7 @@ impl SendFilter {
         }
     }
 
-    pub fn is_active(&self) -> bool {
+    pub(crate) fn is_active(&self) -> bool {
         self.group.is_some()
             || self.sender.is_some()
             || self.campaign.is_some()
@@ -62,7 +62,7 @@ impl SendFilter {
     }
 
     /// A predicate for many sends: the search text is lowered once, not per send.
-    pub fn matcher(&self) -> impl Fn(&Send) -> bool + '_ {
+    pub(crate) fn matcher(&self) -> impl Fn(&Send) -> bool + '_ {
         let needle = self.search.trim().to_lowercase();
         move |send: &Send| {
             self.group.is_none_or(|g| send.status.group() == g)
@@ -82,14 +82,14 @@ fn recipient_matches(send: &Send, needle: &str) -> bool {
 
 /// One choice of a filter's select, with how many loaded sends it matches.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Choice {
-    pub id: u64,
-    pub label: String,
-    pub count: u64,
+pub(crate) struct Choice {
+    pub(crate) id: u64,
+    pub(crate) label: String,
+    pub(crate) count: u64,
 }
 
 /// The senders among `sends` ("Sam Lee (Sales)"), by label.
-pub fn sender_choices<'a>(sends: impl IntoIterator<Item = &'a Send>) -> Vec<Choice> {
+pub(crate) fn sender_choices<'a>(sends: impl IntoIterator<Item = &'a Send>) -> Vec<Choice> {
     choices(sends, |s| {
         (
             s.sender.id,
@@ -99,7 +99,7 @@ pub fn sender_choices<'a>(sends: impl IntoIterator<Item = &'a Send>) -> Vec<Choi
 }
 
 /// The campaigns among `sends`, by name.
-pub fn campaign_choices<'a>(sends: impl IntoIterator<Item = &'a Send>) -> Vec<Choice> {
+pub(crate) fn campaign_choices<'a>(sends: impl IntoIterator<Item = &'a Send>) -> Vec<Choice> {
     choices(sends, |s| (s.touch.id, s.touch.name.clone()))
 }
 
@@ -130,7 +130,9 @@ fn choices<'a>(
 }
 
 /// Loaded sends per status group, for the status select's labels.
-pub fn group_counts<'a>(sends: impl IntoIterator<Item = &'a Send>) -> BTreeMap<StatusGroup, u64> {
+pub(crate) fn group_counts<'a>(
+    sends: impl IntoIterator<Item = &'a Send>,
+) -> BTreeMap<StatusGroup, u64> {
     let mut counts = BTreeMap::new();
     for send in sends {
         *counts.entry(send.status.group()).or_default() += 1;

@@ -13,6 +13,7 @@ use super::filter::{
 };
 use super::loaded::LoadedSends;
 use crate::components::query_href::href_with_first_page;
+use crate::components::TextField;
 
 /// Options of a select: "All …" first, then each choice with its count. A chosen id that
 /// no loaded send has still shows, so the select never silently reads "All".
@@ -47,39 +48,118 @@ fn options_view(all: &'static str, choices: Vec<Choice>, chosen: Option<u64>) ->
     }
 }
 
-#[component]
-pub fn SendFilters(filter: Memo<SendFilter>, loaded: RwSignal<LoadedSends>) -> impl IntoView {
-    let query = use_query_map();
-    let location = use_location();
-    let navigate = use_navigate();
-    let go = move |key: &'static str, value: String, replace: bool| {
-        let href = query.with_untracked(|q: &ParamsMap| {
-            href_with_first_page(&location.pathname.get_untracked(), q, &[(key, Some(value))])
-        });
-        navigate(
-            &href,
-            NavigateOptions {
-                replace,
-                scroll: false,
-                ..NavigateOptions::default()
-            },
-        );
-    };
-    let go_search = go.clone();
-    let on_select = move |key: &'static str| {
-        let go = go.clone();
-        move |ev: leptos::ev::Event| go(key, event_target_value(&ev), false)
-    };
-    let on_search =
-        move |ev: leptos::ev::Event| go_search(KEY_SEARCH, event_target_value(&ev), true);
-    let clear_href = move || {
-        query.with(|q| {
-            let changes: Vec<(&str, Option<String>)> = KEYS.iter().map(|k| (*k, None)).collect();
-            href_with_first_page(&location.pathname.get(), q, &changes)
-        })
-    };
+/// The router's `navigate`, boxed so it can be stored.
+type Navigate = Box<dyn Fn(&str, NavigateOptions)>;
 
-    let status_options = move || {
+/// Writes filter changes to the address: each change goes back to page 1.
+#[derive(Clone, Copy)]
+struct FilterAddress {
+    query: Memo<ParamsMap>,
+    pathname: Memo<String>,
+    /// Stored so the handlers stay `Copy`.
+    navigate: StoredValue<Navigate, LocalStorage>,
+}
+
+impl FilterAddress {
+    fn new() -> Self {
+        let navigate = use_navigate();
+        FilterAddress {
+            query: use_query_map(),
+            pathname: use_location().pathname,
+            navigate: StoredValue::new_local(Box::new(move |href: &str, options| {
+                navigate(href, options)
+            })),
+        }
+    }
+
+    /// Sets `key` to `value` (empty removes it); `replace` keeps typing out of the history.
+    fn set(&self, key: &'static str, value: String, replace: bool) {
+        let href = self.query.with_untracked(|q| {
+            href_with_first_page(&self.pathname.get_untracked(), q, &[(key, Some(value))])
+        });
+        let options = NavigateOptions {
+            replace,
+            scroll: false,
+            ..NavigateOptions::default()
+        };
+        self.navigate
+            .with_value(|navigate| navigate(&href, options));
+    }
+
+    /// The address without any filter.
+    fn cleared(&self) -> String {
+        self.query.with(|q| {
+            let changes: Vec<(&str, Option<String>)> = KEYS.iter().map(|k| (*k, None)).collect();
+            href_with_first_page(&self.pathname.get(), q, &changes)
+        })
+    }
+}
+
+#[component]
+pub(crate) fn SendFilters(
+    filter: Memo<SendFilter>,
+    loaded: RwSignal<LoadedSends>,
+) -> impl IntoView {
+    let address = FilterAddress::new();
+    let sender_options = move || {
+        let choices = loaded.with(|l| sender_choices(l.iter()));
+        options_view("All senders", choices, filter.with(|f| f.sender))
+    };
+    let campaign_options = move || {
+        let choices = loaded.with(|l| campaign_choices(l.iter()));
+        options_view("All campaigns", choices, filter.with(|f| f.campaign))
+    };
+    view! {
+        <form class="send-filters" role="search" aria-label="Filter the loaded sends" on:submit=|ev| ev.prevent_default()>
+            <FilterSelect id="send-filter-status" label="Status" key=KEY_STATUS address>
+                <StatusOptions filter loaded />
+            </FilterSelect>
+            <FilterSelect id="send-filter-sender" label="Sender" key=KEY_SENDER address>
+                {sender_options}
+            </FilterSelect>
+            <FilterSelect id="send-filter-campaign" label="Campaign" key=KEY_CAMPAIGN address>
+                {campaign_options}
+            </FilterSelect>
+            <TextField
+                id="send-filter-search"
+                kind="search"
+                label="Recipient name, email or company"
+                value=Signal::derive(move || filter.with(|f| f.search.clone()))
+                on_input=move |value| address.set(KEY_SEARCH, value, true)
+            />
+            <Show when=move || filter.with(SendFilter::is_active)>
+                <a class="button send-filters__clear" href=move || address.cleared()>
+                    "Clear filters"
+                </a>
+            </Show>
+        </form>
+        <IgnoredNotice filter />
+    }
+}
+
+/// A labelled select whose choice goes to the address under `key`.
+#[component]
+fn FilterSelect(
+    id: &'static str,
+    label: &'static str,
+    key: &'static str,
+    address: FilterAddress,
+    children: Children,
+) -> impl IntoView {
+    view! {
+        <div class="field">
+            <label for=id>{label}</label>
+            <select id=id on:change=move |ev| address.set(key, event_target_value(&ev), false)>
+                {children()}
+            </select>
+        </div>
+    }
+}
+
+/// "All statuses", then each status group with its count among the loaded sends.
+#[component]
+fn StatusOptions(filter: Memo<SendFilter>, loaded: RwSignal<LoadedSends>) -> impl IntoView {
+    move || {
         let counts = loaded.with(|l| group_counts(l.iter()));
         let chosen = filter.with(|f| f.group);
         let groups = StatusGroup::ALL
@@ -100,16 +180,13 @@ pub fn SendFilters(filter: Memo<SendFilter>, loaded: RwSignal<LoadedSends>) -> i
             </option>
             {groups}
         }
-    };
-    let sender_options = move || {
-        let choices = loaded.with(|l| sender_choices(l.iter()));
-        options_view("All senders", choices, filter.with(|f| f.sender))
-    };
-    let campaign_options = move || {
-        let choices = loaded.with(|l| campaign_choices(l.iter()));
-        options_view("All campaigns", choices, filter.with(|f| f.campaign))
-    };
-    let ignored = move || {
+    }
+}
+
+/// Says which parameters of the address were not understood, so not applied.
+#[component]
+fn IgnoredNotice(filter: Memo<SendFilter>) -> impl IntoView {
+    move || {
         filter.with(|f| {
             (!f.ignored.is_empty()).then(|| {
                 view! {
@@ -122,44 +199,5 @@ pub fn SendFilters(filter: Memo<SendFilter>, loaded: RwSignal<LoadedSends>) -> i
                 }
             })
         })
-    };
-
-    view! {
-        <form class="send-filters" role="search" aria-label="Filter the loaded sends" on:submit=|ev| ev.prevent_default()>
-            <div class="field">
-                <label for="send-filter-status">"Status"</label>
-                <select id="send-filter-status" on:change=on_select(KEY_STATUS)>
-                    {status_options}
-                </select>
-            </div>
-            <div class="field">
-                <label for="send-filter-sender">"Sender"</label>
-                <select id="send-filter-sender" on:change=on_select(KEY_SENDER)>
-                    {sender_options}
-                </select>
-            </div>
-            <div class="field">
-                <label for="send-filter-campaign">"Campaign"</label>
-                <select id="send-filter-campaign" on:change=on_select(KEY_CAMPAIGN)>
-                    {campaign_options}
-                </select>
-            </div>
-            <div class="field">
-                <label for="send-filter-search">"Recipient name, email or company"</label>
-                <input
-                    id="send-filter-search"
-                    type="search"
-                    autocomplete="off"
-                    prop:value=move || filter.with(|f| f.search.clone())
-                    on:input=on_search
-                />
-            </div>
-            <Show when=move || filter.with(SendFilter::is_active)>
-                <a class="button send-filters__clear" href=clear_href>
-                    "Clear filters"
-                </a>
-            </Show>
-        </form>
-        {ignored}
     }
 }

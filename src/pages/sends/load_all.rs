@@ -10,16 +10,16 @@ use std::time::Duration;
 use gifting_api::paths;
 use gifting_api::rest::{page_count, PageQuery, SendPage};
 use leptos::prelude::*;
-use send_wrapper::SendWrapper;
+use leptos::reactive::owner::WeakOwner;
 
 use super::loaded::LoadedSends;
 use super::pacing::{busy_wait_ms, pace_delay_ms, progress_text, WALK_PER_PAGE};
-use crate::api::{use_net_status, ApiClient, ApiError, CancelScope};
-use crate::auth::use_auth;
+use crate::api::{use_net_status, ApiClient, ApiError, CancelScope, NetStatus};
+use crate::auth::{use_auth, Auth};
 use crate::browser::sleep;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum WalkState {
+pub(crate) enum WalkState {
     Idle,
     Running {
         page: u64,
@@ -86,6 +86,26 @@ async fn wait(ms: u64, run: &Run) {
     }
 }
 
+/// One walk under way: the page it asks for next and what it learned so far.
+struct Walk {
+    client: ApiClient,
+    loaded: RwSignal<LoadedSends>,
+    state: RwSignal<WalkState>,
+    run: Rc<Run>,
+    page: u64,
+    pages: Option<u64>,
+    last_start: Option<f64>,
+    busy_in_a_row: u32,
+}
+
+/// Where one step of a walk leads.
+enum Step {
+    Next,
+    End(WalkState),
+    /// The screen is gone (its state disposed): nothing to walk for, nothing to show.
+    Gone,
+}
+
 async fn walk(
     client: ApiClient,
     loaded: RwSignal<LoadedSends>,
@@ -93,185 +113,272 @@ async fn walk(
     run: Rc<Run>,
     from_page: u64,
 ) {
-    let mut page = from_page.max(1);
-    let mut pages: Option<u64> = None;
-    let mut last_start: Option<f64> = None;
-    let mut busy_in_a_row = 0u32;
-    let outcome = loop {
-        if run.stopped.get() {
-            break WalkState::Cancelled {
-                next_page: page,
-                pages,
-            };
-        }
-        if pages.is_some_and(|p| page > p) {
-            break WalkState::Done {
-                pages: pages.unwrap_or(0),
-            };
-        }
-        let running = WalkState::Running {
-            page,
-            pages,
-            waiting_s: None,
-        };
-        if state.try_set(running).is_some() {
-            // The screen is gone (its state disposed): nothing to walk for.
-            return;
-        }
-        wait(pace_delay_ms(last_start, now()), &run).await;
-        if run.stopped.get() {
-            continue;
-        }
-        last_start = Some(now());
-        let query = PageQuery::new(page.min(u64::from(u32::MAX)) as u32, WALK_PER_PAGE);
-        let path = format!("{}{}", paths::V3_SENDS, query.to_query_string());
-        match client.get_json::<SendPage>(&path).await {
-            Ok(body) => {
-                busy_in_a_row = 0;
-                let total = body.total_count;
-                pages = Some(page_count(total, WALK_PER_PAGE));
-                let past_the_end = body.sends.is_empty();
-                let stored = loaded.try_update(|l| {
-                    l.insert_page(body.current_page, body.per_page, total, &body.sends)
-                });
-                if stored.is_none() {
-                    return;
-                }
-                if past_the_end {
-                    // The list shrank while walking: everything there is, is loaded.
-                    break WalkState::Done {
-                        pages: pages.unwrap_or(0),
-                    };
-                }
-                page += 1;
-            }
-            Err(ApiError::Busy { retry_after }) => {
-                busy_in_a_row += 1;
-                let Some(ms) = busy_wait_ms(retry_after, busy_in_a_row) else {
-                    break WalkState::Failed {
-                        next_page: page,
-                        pages,
-                        message: ApiError::Busy { retry_after }.user_message(),
-                    };
-                };
-                let waiting = WalkState::Running {
-                    page,
-                    pages,
-                    waiting_s: Some(ms.div_ceil(1000)),
-                };
-                if state.try_set(waiting).is_some() {
-                    return;
-                }
-                wait(ms, &run).await;
-            }
-            Err(ApiError::Cancelled) => {
-                break WalkState::Cancelled {
-                    next_page: page,
-                    pages,
-                }
-            }
-            Err(error) => {
-                break WalkState::Failed {
-                    next_page: page,
-                    pages,
-                    message: error.user_message(),
-                }
-            }
-        }
+    let mut walk = Walk {
+        client,
+        loaded,
+        state,
+        run,
+        page: from_page.max(1),
+        pages: None,
+        last_start: None,
+        busy_in_a_row: 0,
     };
-    let _ = state.try_set(outcome);
+    loop {
+        match walk.step().await {
+            Step::Next => {}
+            Step::End(outcome) => {
+                let _ = state.try_set(outcome);
+                return;
+            }
+            Step::Gone => return,
+        }
+    }
+}
+
+impl Walk {
+    fn cancelled(&self) -> Step {
+        Step::End(WalkState::Cancelled {
+            next_page: self.page,
+            pages: self.pages,
+        })
+    }
+
+    fn failed(&self, message: String) -> Step {
+        Step::End(WalkState::Failed {
+            next_page: self.page,
+            pages: self.pages,
+            message,
+        })
+    }
+
+    fn done(&self) -> Step {
+        Step::End(WalkState::Done {
+            pages: self.pages.unwrap_or(0),
+        })
+    }
+
+    /// Shows the page being loaded; false once the screen is gone.
+    fn show_running(&self, waiting_s: Option<u64>) -> bool {
+        let running = WalkState::Running {
+            page: self.page,
+            pages: self.pages,
+            waiting_s,
+        };
+        self.state.try_set(running).is_none()
+    }
+
+    /// Asks for the next page, paced, and takes the answer in.
+    async fn step(&mut self) -> Step {
+        if self.run.stopped.get() {
+            return self.cancelled();
+        }
+        if self.pages.is_some_and(|p| self.page > p) {
+            return self.done();
+        }
+        if !self.show_running(None) {
+            return Step::Gone;
+        }
+        wait(pace_delay_ms(self.last_start, now()), &self.run).await;
+        if self.run.stopped.get() {
+            // The next step says it was cancelled.
+            return Step::Next;
+        }
+        self.last_start = Some(now());
+        let query = PageQuery::new(self.page.min(u64::from(u32::MAX)) as u32, WALK_PER_PAGE);
+        let path = format!("{}{}", paths::V3_SENDS, query.to_query_string());
+        match self.client.get_json::<SendPage>(&path).await {
+            Ok(body) => self.accept(body),
+            Err(ApiError::Busy { retry_after }) => self.slow_down(retry_after).await,
+            Err(ApiError::Cancelled) => self.cancelled(),
+            Err(error) => self.failed(error.user_message()),
+        }
+    }
+
+    fn accept(&mut self, body: SendPage) -> Step {
+        self.busy_in_a_row = 0;
+        let total = body.total_count;
+        self.pages = Some(page_count(total, WALK_PER_PAGE));
+        let stored = self
+            .loaded
+            .try_update(|l| l.insert_page(body.current_page, body.per_page, total, &body.sends));
+        if stored.is_none() {
+            return Step::Gone;
+        }
+        if body.sends.is_empty() {
+            // The list shrank while walking: everything there is, is loaded.
+            return self.done();
+        }
+        self.page += 1;
+        Step::Next
+    }
+
+    /// The platform asked to slow down: wait as it says, or give up after too many in a row.
+    async fn slow_down(&mut self, retry_after: Option<u64>) -> Step {
+        self.busy_in_a_row += 1;
+        let Some(ms) = busy_wait_ms(retry_after, self.busy_in_a_row) else {
+            return self.failed(ApiError::Busy { retry_after }.user_message());
+        };
+        if !self.show_running(Some(ms.div_ceil(1000))) {
+            return Step::Gone;
+        }
+        wait(ms, &self.run).await;
+        Step::Next
+    }
+}
+
+/// The control's view-model: the walk's state and the run under way, which the buttons start,
+/// resume and cancel.
+#[derive(Clone, Copy)]
+struct Walker {
+    loaded: RwSignal<LoadedSends>,
+    state: RwSignal<WalkState>,
+    auth: Auth,
+    net: NetStatus,
+    /// The screen's owner (weak: it owns this walker): each walk's client is created under it.
+    owner: StoredValue<Option<WeakOwner>>,
+    current: StoredValue<Option<Rc<Run>>, LocalStorage>,
+}
+
+impl Walker {
+    /// Call in the component's body: leaving the screen ends the walk and its request in flight.
+    fn for_current_screen(loaded: RwSignal<LoadedSends>) -> Self {
+        let walker = Walker {
+            loaded,
+            state: RwSignal::new(WalkState::Idle),
+            auth: use_auth(),
+            net: use_net_status(),
+            owner: StoredValue::new(Owner::current().map(|o| o.downgrade())),
+            current: StoredValue::new_local(None),
+        };
+        on_cleanup(move || walker.stop());
+        walker
+    }
+
+    fn stop(&self) {
+        if let Some(run) = self.current.try_update_value(Option::take).flatten() {
+            run.stop();
+        }
+    }
+
+    fn start(&self, from_page: u64) {
+        self.stop();
+        let scope = CancelScope::new();
+        let run = Rc::new(Run {
+            scope: scope.clone(),
+            stopped: Cell::new(false),
+        });
+        self.current.set_value(Some(run.clone()));
+        let (auth, net) = (self.auth, self.net);
+        let make = move || ApiClient::new(auth, net, scope);
+        let client = match self
+            .owner
+            .with_value(|o| o.as_ref().and_then(WeakOwner::upgrade))
+        {
+            Some(owner) => owner.with(make),
+            None => make(),
+        };
+        leptos::task::spawn_local(walk(client, self.loaded, self.state, run, from_page));
+    }
+
+    fn resume(&self) {
+        if let Some(page) = self.state.with_untracked(WalkState::resume_page) {
+            self.start(page);
+        }
+    }
+
+    fn is_running(&self) -> bool {
+        self.state.with(WalkState::is_running)
+    }
+
+    fn is_resumable(&self) -> bool {
+        self.state.with(|s| s.resume_page().is_some())
+    }
+
+    /// The status line under the buttons.
+    fn status(&self) -> Option<String> {
+        match self.state.get() {
+            WalkState::Idle => None,
+            WalkState::Running {
+                page,
+                pages,
+                waiting_s: Some(s),
+            } => Some(format!(
+                "Loading {}: the platform asked to slow down, waiting {s} s…",
+                progress_text(page, pages)
+            )),
+            WalkState::Running { page, pages, .. } => {
+                Some(format!("Loading {}…", progress_text(page, pages)))
+            }
+            WalkState::Done { pages } => Some(format!(
+                "All pages loaded: {} of {} sends ({pages} {}).",
+                self.loaded.with(LoadedSends::len),
+                self.loaded.with(|l| l.total().unwrap_or(0)),
+                if pages == 1 { "page" } else { "pages" }
+            )),
+            WalkState::Cancelled { next_page, pages } => Some(format!(
+                "Loading cancelled before {}.",
+                progress_text(next_page, pages)
+            )),
+            WalkState::Failed {
+                next_page,
+                pages,
+                message,
+            } => Some(format!(
+                "Loading stopped at {}: {message}",
+                progress_text(next_page, pages)
+            )),
+        }
+    }
 }
 
 /// The "Load all pages" control with its progress.
 #[component]
-pub fn LoadAll(loaded: RwSignal<LoadedSends>) -> impl IntoView {
-    let auth = use_auth();
-    let net = use_net_status();
-    let owner = Owner::current();
-    let state = RwSignal::new(WalkState::Idle);
-    let current: SendWrapper<Rc<std::cell::RefCell<Option<Rc<Run>>>>> =
-        SendWrapper::new(Rc::default());
+pub(crate) fn LoadAll(loaded: RwSignal<LoadedSends>) -> impl IntoView {
+    let walker = Walker::for_current_screen(loaded);
+    view! {
+        <div class="load-all" role="group" aria-label="Load all pages" data-testid="load-all">
+            <button
+                type="button"
+                class="button"
+                on:click=move |_| walker.start(1)
+                disabled=move || walker.is_running()
+            >
+                "Load all pages"
+            </button>
+            <Show when=move || walker.is_resumable()>
+                <button type="button" class="button" on:click=move |_| walker.resume()>
+                    "Resume"
+                </button>
+            </Show>
+            <Show when=move || walker.is_running()>
+                <button type="button" class="button button--danger" on:click=move |_| walker.stop()>
+                    "Cancel loading"
+                </button>
+            </Show>
+            <WalkBar state=walker.state />
+            <p
+                class="load-all__status"
+                role="status"
+                aria-live="polite"
+                data-testid="load-all-status"
+            >
+                {move || walker.status()}
+            </p>
+        </div>
+    }
+}
 
-    let stop_current = {
-        let current = current.clone();
-        move || {
-            if let Some(run) = current.borrow_mut().take() {
-                run.stop();
-            }
-        }
-    };
-    // Leaving the screen ends the walk and its request in flight.
-    on_cleanup({
-        let stop_current = SendWrapper::new(stop_current.clone());
-        move || stop_current()
-    });
-
-    let start = {
-        let current = current.clone();
-        let stop_current = stop_current.clone();
-        move |from_page: u64| {
-            stop_current();
-            let scope = CancelScope::new();
-            let run = Rc::new(Run {
-                scope: scope.clone(),
-                stopped: Cell::new(false),
-            });
-            *current.borrow_mut() = Some(run.clone());
-            let make = move || ApiClient::new(auth, net, scope);
-            let client = match &owner {
-                Some(owner) => owner.with(make),
-                None => make(),
-            };
-            leptos::task::spawn_local(walk(client, loaded, state, run, from_page));
-        }
-    };
-
-    let on_start = {
-        let start = start.clone();
-        move |_| start(1)
-    };
-    let on_resume = move |_| {
-        if let Some(page) = state.with_untracked(WalkState::resume_page) {
-            start(page);
-        }
-    };
-    let on_cancel = move |_| stop_current();
-
-    let status = move || match state.get() {
-        WalkState::Idle => None,
+/// The progress bar while a walk runs: "page 3 of 12", or indeterminate before the first
+/// answer tells how many pages there are.
+#[component]
+fn WalkBar(state: RwSignal<WalkState>) -> impl IntoView {
+    move || match state.get() {
         WalkState::Running {
             page,
-            pages,
-            waiting_s,
-        } => Some(match waiting_s {
-            Some(s) => format!(
-                "Loading {}: the platform asked to slow down, waiting {s} s…",
-                progress_text(page, pages)
-            ),
-            None => format!("Loading {}…", progress_text(page, pages)),
-        }),
-        WalkState::Done { pages } => Some(format!(
-            "All pages loaded: {} of {} sends ({pages} {}).",
-            loaded.with(LoadedSends::len),
-            loaded.with(|l| l.total().unwrap_or(0)),
-            if pages == 1 { "page" } else { "pages" }
-        )),
-        WalkState::Cancelled { next_page, pages } => Some(format!(
-            "Loading cancelled before {}.",
-            progress_text(next_page, pages)
-        )),
-        WalkState::Failed {
-            next_page,
-            pages,
-            message,
-        } => Some(format!(
-            "Loading stopped at {}: {message}",
-            progress_text(next_page, pages)
-        )),
-    };
-    let bar = move || match state.get() {
-        WalkState::Running { page, pages, .. } => Some(match pages {
-            Some(pages) => view! {
+            pages: Some(pages),
+            ..
+        } => Some(
+            view! {
                 <progress
                     class="load-all__bar"
                     aria-label="Pages loaded"
@@ -282,44 +389,11 @@ pub fn LoadAll(loaded: RwSignal<LoadedSends>) -> impl IntoView {
                 </progress>
             }
             .into_any(),
-            // Until the first answer tells how many pages there are.
-            None => view! { <progress class="load-all__bar" aria-label="Pages loaded"></progress> }
+        ),
+        WalkState::Running { pages: None, .. } => Some(
+            view! { <progress class="load-all__bar" aria-label="Pages loaded"></progress> }
                 .into_any(),
-        }),
+        ),
         _ => None,
-    };
-    let running = move || state.with(WalkState::is_running);
-    let resumable = move || state.with(|s| s.resume_page().is_some());
-
-    view! {
-        <div class="load-all" role="group" aria-label="Load all pages" data-testid="load-all">
-            <button
-                type="button"
-                class="button"
-                on:click=on_start
-                disabled=running
-            >
-                "Load all pages"
-            </button>
-            <Show when=resumable>
-                <button type="button" class="button" on:click=on_resume.clone()>
-                    "Resume"
-                </button>
-            </Show>
-            <Show when=running>
-                <button type="button" class="button button--danger" on:click=on_cancel.clone()>
-                    "Cancel loading"
-                </button>
-            </Show>
-            {bar}
-            <p
-                class="load-all__status"
-                role="status"
-                aria-live="polite"
-                data-testid="load-all-status"
-            >
-                {status}
-            </p>
-        </div>
     }
 }

@@ -10,7 +10,7 @@ use std::collections::{BTreeMap, HashMap};
 use gifting_api::rest::{page_count, Send};
 
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct LoadedSends {
+pub(crate) struct LoadedSends {
     /// Row position in the platform's list (0-based) → send.
     rows: BTreeMap<u64, Send>,
     /// Send id → its row position, so a send seen again moves instead of doubling.
@@ -23,7 +23,7 @@ pub struct LoadedSends {
 
 impl LoadedSends {
     /// Records one answer: `sends` of page `page` at `per_page`, with the list's `total`.
-    pub fn insert_page(&mut self, page: u32, per_page: u32, total: u64, sends: &[Send]) {
+    pub(crate) fn insert_page(&mut self, page: u32, per_page: u32, total: u64, sends: &[Send]) {
         if self.total.is_some_and(|known| known != total) {
             // Sends were added or removed since: the old positions no longer line up.
             *self = LoadedSends {
@@ -48,31 +48,31 @@ impl LoadedSends {
         }
     }
 
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.rows.len()
     }
 
-    pub fn total(&self) -> Option<u64> {
+    pub(crate) fn total(&self) -> Option<u64> {
         self.total
     }
 
     #[cfg(test)]
-    pub fn was_reset(&self) -> bool {
+    pub(crate) fn was_reset(&self) -> bool {
         self.reset_by_new_total
     }
 
     /// Whether every send of the list is loaded.
-    pub fn is_complete(&self) -> bool {
+    pub(crate) fn is_complete(&self) -> bool {
         self.total.is_some_and(|t| self.rows.len() as u64 >= t)
     }
 
     /// The loaded sends in the platform's order (newest first).
-    pub fn iter(&self) -> impl Iterator<Item = &Send> {
+    pub(crate) fn iter(&self) -> impl Iterator<Item = &Send> {
         self.rows.values()
     }
 
     /// Pages (1-based, at `per_page`) whose every row is loaded.
-    pub fn complete_pages(&self, per_page: u32) -> Vec<u64> {
+    pub(crate) fn complete_pages(&self, per_page: u32) -> Vec<u64> {
         let Some(total) = self.total else {
             return Vec::new();
         };
@@ -87,7 +87,7 @@ impl LoadedSends {
     }
 
     /// "pages 1–3 of 12 at 25 a page, 75 of 300 sends": what the loaded sends cover.
-    pub fn coverage_text(&self, per_page: u32) -> String {
+    pub(crate) fn coverage_text(&self, per_page: u32) -> String {
         let Some(total) = self.total else {
             return "No sends loaded yet".into();
         };
@@ -109,7 +109,7 @@ impl LoadedSends {
 }
 
 /// `[1, 2, 3, 5, 7, 8]` → `"1–3, 5, 7–8"`.
-pub fn page_ranges(pages: &[u64]) -> String {
+pub(crate) fn page_ranges(pages: &[u64]) -> String {
     let mut parts: Vec<String> = Vec::new();
     let mut i = 0;
     while i < pages.len() {

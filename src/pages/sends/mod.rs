@@ -2,16 +2,17 @@
 //! loaded pages, "Load all pages" and a CSV export. The pure parts (what is loaded, filtering,
 //! sums, CSV, pacing) are plain modules with unit tests; the rest are components.
 
-pub mod csv;
-pub mod filter;
+pub(crate) mod csv;
+pub(crate) mod filter;
 mod filters_form;
 mod load_all;
-pub mod loaded;
+pub(crate) mod loaded;
 mod overview;
-pub mod pacing;
+pub(crate) mod pacing;
 mod page;
-pub mod page_cache;
-pub mod summary;
-pub mod table;
+pub(crate) mod page_cache;
+mod store;
+pub(crate) mod summary;
+pub(crate) mod table;
 
-pub use page::SendsPage;
+pub(crate) use page::SendsPage;

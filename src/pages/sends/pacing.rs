@@ -4,20 +4,20 @@
 //! Plain functions of their inputs, so they are tested without a browser.
 
 /// The walk's own pace, below the platform's documented rate limits.
-pub const MAX_REQUESTS_PER_SECOND: u64 = 5;
-pub const MIN_INTERVAL_MS: u64 = 1000 / MAX_REQUESTS_PER_SECOND;
+pub(crate) const MAX_REQUESTS_PER_SECOND: u64 = 5;
+pub(crate) const MIN_INTERVAL_MS: u64 = 1000 / MAX_REQUESTS_PER_SECOND;
 /// The largest `per_page` the platform allows: fewest requests for the whole history.
-pub const WALK_PER_PAGE: u32 = gifting_api::rest::MAX_PER_PAGE;
+pub(crate) const WALK_PER_PAGE: u32 = gifting_api::rest::MAX_PER_PAGE;
 /// Waits after "busy" answers without a `Retry-After`: 1 s, 2 s, 4 s… up to this.
-pub const MAX_BACKOFF_MS: u64 = 30_000;
+pub(crate) const MAX_BACKOFF_MS: u64 = 30_000;
 /// A `Retry-After` longer than this is still honoured, but only up to this long per wait.
-pub const MAX_WAIT_MS: u64 = 120_000;
+pub(crate) const MAX_WAIT_MS: u64 = 120_000;
 /// After this many "busy" answers in a row the walk stops and offers to resume.
-pub const MAX_BUSY_IN_A_ROW: u32 = 30;
+pub(crate) const MAX_BUSY_IN_A_ROW: u32 = 30;
 
 /// How long to wait before the next request so requests start at most
 /// [`MAX_REQUESTS_PER_SECOND`] a second. `last_start_ms` is when the previous one started.
-pub fn pace_delay_ms(last_start_ms: Option<f64>, now_ms: f64) -> u64 {
+pub(crate) fn pace_delay_ms(last_start_ms: Option<f64>, now_ms: f64) -> u64 {
     match last_start_ms {
         None => 0,
         Some(last) => {
@@ -29,7 +29,7 @@ pub fn pace_delay_ms(last_start_ms: Option<f64>, now_ms: f64) -> u64 {
 
 /// The wait after the `busy_in_a_row`-th "busy" answer in a row (1-based), given the
 /// platform's `Retry-After` in seconds if it sent one. `None`: stop and let the user resume.
-pub fn busy_wait_ms(retry_after_s: Option<u64>, busy_in_a_row: u32) -> Option<u64> {
+pub(crate) fn busy_wait_ms(retry_after_s: Option<u64>, busy_in_a_row: u32) -> Option<u64> {
     if busy_in_a_row == 0 || busy_in_a_row > MAX_BUSY_IN_A_ROW {
         return None;
     }
@@ -44,7 +44,7 @@ pub fn busy_wait_ms(retry_after_s: Option<u64>, busy_in_a_row: u32) -> Option<u6
 }
 
 /// "page 3 of 12", or "page 1" while the number of pages is not known yet.
-pub fn progress_text(page: u64, pages: Option<u64>) -> String {
+pub(crate) fn progress_text(page: u64, pages: Option<u64>) -> String {
     match pages {
         Some(pages) => format!("page {} of {pages}", page.min(pages)),
         None => format!("page {page}"),

@@ -4,19 +4,19 @@
 
 use gifting_api::rest::{page_count, PageQuery, SendPage};
 
-pub const FRESH_MS: f64 = 30_000.0;
+pub(crate) const FRESH_MS: f64 = 30_000.0;
 /// Enough for the pages around the current one, small enough to never matter in memory.
 const CAPACITY: usize = 6;
 
 #[derive(Default)]
-pub struct PageCache {
+pub(crate) struct PageCache {
     /// Oldest first.
     entries: Vec<(PageQuery, f64, SendPage)>,
 }
 
 impl PageCache {
     /// The page for `query` if it was fetched less than [`FRESH_MS`] before `now_ms`.
-    pub fn fresh(&self, query: &PageQuery, now_ms: f64) -> Option<&SendPage> {
+    pub(crate) fn fresh(&self, query: &PageQuery, now_ms: f64) -> Option<&SendPage> {
         self.entries
             .iter()
             .rev()
@@ -24,7 +24,7 @@ impl PageCache {
             .map(|(_, _, page)| page)
     }
 
-    pub fn put(&mut self, query: PageQuery, now_ms: f64, page: SendPage) {
+    pub(crate) fn put(&mut self, query: PageQuery, now_ms: f64, page: SendPage) {
         self.entries.retain(|(q, _, _)| *q != query);
         self.entries.push((query, now_ms, page));
         if self.entries.len() > CAPACITY {
@@ -33,13 +33,13 @@ impl PageCache {
     }
 
     #[cfg(test)]
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.entries.len()
     }
 }
 
 /// The pages just before and after `query`'s (same size) that exist in a list of `total`.
-pub fn neighbours(query: &PageQuery, total: u64) -> Vec<PageQuery> {
+pub(crate) fn neighbours(query: &PageQuery, total: u64) -> Vec<PageQuery> {
     let per_page = query
         .per_page
         .unwrap_or(gifting_api::rest::DEFAULT_PER_PAGE);

@@ -10,27 +10,27 @@ use gifting_api::rest::{Send, StatusGroup};
 
 /// What one currency's sends cost.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CurrencySpend {
-    pub currency: String,
+pub(crate) struct CurrencySpend {
+    pub(crate) currency: String,
     /// Exact sum of the readable costs.
-    pub total: Decimal,
+    pub(crate) total: Decimal,
     /// Sends in this currency.
-    pub sends: u64,
+    pub(crate) sends: u64,
     /// Sends whose cost was not decimal text (left out of `total`, and said so).
-    pub unreadable: u64,
+    pub(crate) unreadable: u64,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Summary {
-    pub sends: u64,
+pub(crate) struct Summary {
+    pub(crate) sends: u64,
     /// Every group of [`StatusGroup::ALL`] in order, zero counts included, except `Other`
     /// which only appears when some send has a status this console does not know.
-    pub by_group: Vec<(StatusGroup, u64)>,
+    pub(crate) by_group: Vec<(StatusGroup, u64)>,
     /// By currency code, alphabetical.
-    pub by_currency: Vec<CurrencySpend>,
+    pub(crate) by_currency: Vec<CurrencySpend>,
 }
 
-pub fn summarize<'a>(sends: impl IntoIterator<Item = &'a Send>) -> Summary {
+pub(crate) fn summarize<'a>(sends: impl IntoIterator<Item = &'a Send>) -> Summary {
     let mut groups: BTreeMap<StatusGroup, u64> = BTreeMap::new();
     let mut currencies: BTreeMap<&str, CurrencySpend> = BTreeMap::new();
     let mut count = 0;
@@ -61,16 +61,6 @@ pub fn summarize<'a>(sends: impl IntoIterator<Item = &'a Send>) -> Summary {
         by_group,
         by_currency: currencies.into_values().collect(),
     }
-}
-
-/// A bar's length for `value` out of `max`, in whole units of `full` (integers only, so
-/// a bar never depends on float rounding). Non-zero values get at least 1 unit.
-pub fn bar_length(value: u64, max: u64, full: u32) -> u32 {
-    if value == 0 || max == 0 {
-        return 0;
-    }
-    let len = u128::from(value.min(max)) * u128::from(full) / u128::from(max);
-    (len as u32).max(1)
 }
 
 #[cfg(test)]
@@ -127,15 +117,5 @@ mod tests {
         assert_eq!(none.sends, 0);
         assert_eq!(none.by_group.len(), 4);
         assert!(none.by_currency.is_empty());
-    }
-
-    #[test]
-    fn bars_scale_in_integers_and_stay_visible() {
-        assert_eq!(bar_length(50, 100, 200), 100);
-        assert_eq!(bar_length(100, 100, 200), 200);
-        assert_eq!(bar_length(1, 10_000, 200), 1);
-        assert_eq!(bar_length(0, 100, 200), 0);
-        assert_eq!(bar_length(5, 0, 200), 0);
-        assert_eq!(bar_length(u64::MAX, u64::MAX, 200), 200);
     }
 }

@@ -9,7 +9,7 @@ use crate::components::{Badge, Tone};
 use crate::routes;
 
 /// The colour family of a status group (the badge's text always says the status itself).
-pub fn tone(group: StatusGroup) -> Tone {
+pub(crate) fn tone(group: StatusGroup) -> Tone {
     match group {
         StatusGroup::InProgress => Tone::Info,
         StatusGroup::DeliveredOrUsed => Tone::Success,
@@ -21,7 +21,7 @@ pub fn tone(group: StatusGroup) -> Tone {
 
 /// A send's status as a badge, with its group in words beside it.
 #[component]
-pub fn StatusBadge(status: SendStatus) -> impl IntoView {
+pub(crate) fn StatusBadge(status: SendStatus) -> impl IntoView {
     let group = status.group();
     view! {
         <span class="send-status" data-group=group.slug()>
@@ -34,7 +34,7 @@ pub fn StatusBadge(status: SendStatus) -> impl IntoView {
 const COLUMNS: usize = 8;
 
 #[component]
-pub fn SendsTable(
+pub(crate) fn SendsTable(
     sends: Vec<Send>,
     /// Read by screen readers before the table, e.g. "Sends, newest first".
     #[prop(into)]

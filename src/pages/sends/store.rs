@@ -1,0 +1,299 @@
+//! The sends screen's state, shared by its parts: what the address asks for (filter, page),
+//! the loaded sends, and the platform page shown while no filter is on, with its page cache
+//! and look-ahead (see [`super::page_cache`]).
+//!
+//! Why a store: the overview, the export, the filters, "Load all pages" and the table all read
+//! the same loaded sends; keeping the fetching and the sums here leaves the components to draw.
+
+use std::time::Duration;
+
+use futures::future::{LocalBoxFuture, Shared};
+use futures::FutureExt;
+use gifting_api::paths;
+use gifting_api::rest::{PageQuery, Send, SendPage};
+use leptos::prelude::*;
+use leptos_router::hooks::use_query_map;
+
+use super::csv::sends_csv;
+use super::filter::SendFilter;
+use super::loaded::LoadedSends;
+use super::page_cache::{neighbours, PageCache};
+use super::summary::{summarize, Summary};
+use crate::api::{use_api, ApiClient, ApiError};
+use crate::components::use_page_query;
+
+/// A page being fetched ahead, awaitable by more than one reader.
+type FetchAhead = Shared<LocalBoxFuture<'static, Option<SendPage>>>;
+
+/// The platform's pages: fetched, kept fresh for a while and fetched ahead.
+#[derive(Clone, Copy)]
+struct Pages {
+    api: ApiClient,
+    loaded: RwSignal<LoadedSends>,
+    cache: StoredValue<PageCache, LocalStorage>,
+    /// Pages being fetched ahead right now: opening one of them waits for that answer instead
+    /// of asking the platform a second time.
+    ahead: StoredValue<Vec<(PageQuery, FetchAhead)>, LocalStorage>,
+}
+
+fn sends_path(query: &PageQuery) -> String {
+    format!("{}{}", paths::V3_SENDS, query.to_query_string())
+}
+
+impl Pages {
+    /// The page for `paging`: fresh from the cache, from a fetch ahead, or asked for now.
+    /// Then the pages around it are fetched ahead.
+    async fn page(self, paging: PageQuery) -> Result<SendPage, ApiError> {
+        let page = match self.cached(&paging).await {
+            Some(page) => page,
+            None => {
+                let page: SendPage = self.api.get_json(&sends_path(&paging)).await?;
+                self.cache
+                    .try_update_value(|c| c.put(paging, js_sys::Date::now(), page.clone()));
+                self.store_later(page.clone());
+                page
+            }
+        };
+        self.prefetch_around(paging, page.total_count);
+        Ok(page)
+    }
+
+    async fn cached(self, paging: &PageQuery) -> Option<SendPage> {
+        let cached = self
+            .cache
+            .try_with_value(|c| c.fresh(paging, js_sys::Date::now()).cloned())
+            .flatten();
+        let fetching_ahead = self
+            .ahead
+            .try_with_value(|a| a.iter().find(|(q, _)| q == paging).map(|(_, f)| f.clone()))
+            .flatten();
+        match (cached, fetching_ahead) {
+            (Some(page), _) => Some(page),
+            // Its failure is no answer for this page: then the caller fetches it as usual.
+            (None, Some(fetch)) => fetch.await,
+            (None, None) => None,
+        }
+    }
+
+    /// Pages fetched here (shown or fetched ahead) join the loaded sends after the rows paint,
+    /// so a page change never waits for the overview, filters and coverage note.
+    fn store_later(self, page: SendPage) {
+        let loaded = self.loaded;
+        request_animation_frame(move || {
+            set_timeout(
+                move || {
+                    loaded.try_update(|l| {
+                        l.insert_page(
+                            page.current_page,
+                            page.per_page,
+                            page.total_count,
+                            &page.sends,
+                        )
+                    });
+                },
+                Duration::ZERO,
+            )
+        });
+    }
+
+    /// Fetches the pages around the one on screen (see `page_cache`), after it is painted.
+    fn prefetch_around(self, shown: PageQuery, total: u64) {
+        let wanted: Vec<PageQuery> = self.cache.with_value(|c| {
+            neighbours(&shown, total)
+                .into_iter()
+                .filter(|q| c.fresh(q, js_sys::Date::now()).is_none())
+                .collect()
+        });
+        if wanted.is_empty() {
+            return;
+        }
+        request_animation_frame(move || {
+            leptos::task::spawn_local(async move {
+                for query in wanted {
+                    if !self.fetch_ahead(query).await {
+                        return;
+                    }
+                }
+            });
+        });
+    }
+
+    /// Fetches `query` ahead into the cache; false when the look-ahead should stop (a failure,
+    /// or the screen is gone).
+    async fn fetch_ahead(self, query: PageQuery) -> bool {
+        let (api, path) = (self.api, sends_path(&query));
+        // Opportunistic: a failure here is simply a page fetched when opened.
+        let fetch = async move { api.get_json::<SendPage>(&path).await.ok() }
+            .boxed_local()
+            .shared();
+        self.ahead
+            .try_update_value(|a| a.push((query, fetch.clone())));
+        let answer = fetch.await;
+        self.ahead
+            .try_update_value(|a| a.retain(|(q, _)| *q != query));
+        let Some(page) = answer else {
+            return false;
+        };
+        let cached = self
+            .cache
+            .try_update_value(|c| c.put(query, js_sys::Date::now(), page.clone()));
+        if cached.is_none() {
+            return false;
+        }
+        self.store_later(page);
+        true
+    }
+}
+
+/// The sends screen's state; create it once in the screen's body (its requests end with it).
+#[derive(Clone, Copy)]
+pub(crate) struct SendsStore {
+    filter: Memo<SendFilter>,
+    filtering: Memo<bool>,
+    paging: Memo<PageQuery>,
+    loaded: RwSignal<LoadedSends>,
+    /// The platform's page, only while no filter is on (filters work on the loaded sends).
+    server_page: LocalResource<Result<Option<SendPage>, ApiError>>,
+    /// The loaded sends that match the filter (empty while none is on).
+    matching: Memo<Vec<Send>>,
+    coverage: Memo<String>,
+    summary: Memo<Summary>,
+}
+
+impl SendsStore {
+    pub(crate) fn for_current_screen() -> Self {
+        let query = use_query_map();
+        let paging = use_page_query();
+        let filter = Memo::new(move |_| query.with(|q| SendFilter::from_query(|k| q.get(k))));
+        let filtering = Memo::new(move |_| filter.with(SendFilter::is_active));
+        let loaded = RwSignal::new(LoadedSends::default());
+        let pages = Pages {
+            api: use_api(),
+            loaded,
+            cache: StoredValue::new_local(PageCache::default()),
+            ahead: StoredValue::new_local(Vec::new()),
+        };
+        let server_page = LocalResource::new(move || {
+            let paging = paging.get();
+            let filtering = filtering.get();
+            async move {
+                if filtering {
+                    return Ok(None);
+                }
+                pages.page(paging).await.map(Some)
+            }
+        });
+        let matching = Memo::new(move |_| {
+            if !filtering.get() {
+                return Vec::new();
+            }
+            filter.with(|f| {
+                let keep = f.matcher();
+                loaded.with(|l| l.iter().filter(|s| keep(s)).cloned().collect::<Vec<Send>>())
+            })
+        });
+        let per_page = Memo::new(move |_| paging.with(|p| p.per_page.unwrap_or(25)));
+        let coverage = Memo::new(move |_| loaded.with(|l| l.coverage_text(per_page.get())));
+        let summary = Memo::new(move |_| {
+            if filtering.get() {
+                matching.with(|m| summarize(m))
+            } else {
+                loaded.with(|l| summarize(l.iter()))
+            }
+        });
+        SendsStore {
+            filter,
+            filtering,
+            paging,
+            loaded,
+            server_page,
+            matching,
+            coverage,
+            summary,
+        }
+    }
+
+    pub(crate) fn filter(&self) -> Memo<SendFilter> {
+        self.filter
+    }
+
+    pub(crate) fn filtering(&self) -> bool {
+        self.filtering.get()
+    }
+
+    /// Page and size from the address (both optional).
+    pub(crate) fn paging(&self) -> Memo<PageQuery> {
+        self.paging
+    }
+
+    pub(crate) fn loaded(&self) -> RwSignal<LoadedSends> {
+        self.loaded
+    }
+
+    pub(crate) fn server_page(&self) -> LocalResource<Result<Option<SendPage>, ApiError>> {
+        self.server_page
+    }
+
+    pub(crate) fn matching(&self) -> Memo<Vec<Send>> {
+        self.matching
+    }
+
+    /// Which pages are loaded, e.g. "pages 1–3 of 12".
+    pub(crate) fn coverage(&self) -> String {
+        self.coverage.get()
+    }
+
+    pub(crate) fn summary(&self) -> Signal<Summary> {
+        self.summary.into()
+    }
+
+    fn loaded_count(&self) -> usize {
+        self.loaded.with(LoadedSends::len)
+    }
+
+    /// What the overview's numbers cover.
+    pub(crate) fn covers(&self) -> String {
+        let loaded_count = self.loaded_count();
+        if self.filtering() {
+            format!(
+                "Covers the {} loaded sends that match the filters, out of {loaded_count} loaded ({}).",
+                self.matching.with(Vec::len),
+                self.coverage()
+            )
+        } else if loaded_count == 0 {
+            "Covers nothing yet: no sends are loaded.".to_string()
+        } else {
+            format!(
+                "Covers the {loaded_count} loaded sends ({}). Load all pages to cover the whole history.",
+                self.coverage()
+            )
+        }
+    }
+
+    /// How many sends the export writes: the matching ones while filtering, else all loaded.
+    pub(crate) fn export_count(&self) -> usize {
+        if self.filtering() {
+            self.matching.with(Vec::len)
+        } else {
+            self.loaded_count()
+        }
+    }
+
+    pub(crate) fn export_label(&self) -> String {
+        let count = self.export_count();
+        if self.filtering() {
+            format!("Export CSV ({count} sends matching the filters)")
+        } else {
+            format!("Export CSV ({count} loaded sends)")
+        }
+    }
+
+    /// The CSV of what [`SendsStore::export_count`] counts, read once (on a click).
+    pub(crate) fn export_csv(&self) -> String {
+        if self.filtering.get_untracked() {
+            self.matching.with_untracked(|m| sends_csv(m))
+        } else {
+            self.loaded.with_untracked(|l| sends_csv(l.iter()))
+        }
+    }
+}
