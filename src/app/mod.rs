@@ -55,15 +55,7 @@ fn AppRoutes() -> impl IntoView {
 /// fetched, so opening one later costs no wait.
 fn prefetch_when_idle() {
     provide_context(screens::PREFETCH);
-    let _ = set_timeout_with_handle(
-        || {
-            screens::PREFETCH.all();
-            for screen in screens::DETAILS {
-                (screen.prefetch)();
-            }
-        },
-        IDLE_PREFETCH_DELAY,
-    );
+    let _ = set_timeout_with_handle(|| screens::PREFETCH.all(), IDLE_PREFETCH_DELAY);
 }
 
 /// Long enough for the first screen's own requests to go first.

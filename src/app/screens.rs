@@ -2,7 +2,7 @@
 //! carries the shell, sign-in and home; a screen's code arrives when it is first opened, or
 //! earlier when the browser is idle or a link to it is pointed at.
 
-use crate::components::lazy_screen::{lazy_screen, LazyScreen, Prefetch};
+use crate::components::lazy_screen::{lazy_screen, Prefetch};
 use crate::routes;
 
 lazy_screen!(users_list in users => crate::pages::users::UsersPage);
@@ -17,7 +17,8 @@ lazy_screen!(campaign_page in campaigns => crate::pages::campaigns::CampaignPage
 lazy_screen!(catalog_screen in catalog => crate::pages::catalog::CatalogScreen);
 lazy_screen!(product_detail in catalog => crate::pages::catalog::ProductDetail);
 
-/// The navigation's screens, fetched ahead on hover or focus, and all of them once idle.
+/// The navigation's screens, fetched ahead on hover or focus, and all of them once idle. A
+/// detail screen shares its list's chunk, so it arrives with it.
 pub(crate) const PREFETCH: Prefetch = Prefetch(&[
     (routes::USERS, users_list::SCREEN),
     (routes::TEAMS, teams_list::SCREEN),
@@ -25,13 +26,3 @@ pub(crate) const PREFETCH: Prefetch = Prefetch(&[
     (routes::CAMPAIGNS, campaigns_list::SCREEN),
     (routes::CATALOG, catalog_screen::SCREEN),
 ]);
-
-/// The detail screens, fetched ahead once idle (no navigation link leads to them).
-pub(crate) const DETAILS: &[LazyScreen] = &[
-    user_new::SCREEN,
-    user_page::SCREEN,
-    active_users::SCREEN,
-    team_page::SCREEN,
-    campaign_page::SCREEN,
-    product_detail::SCREEN,
-];

@@ -12,14 +12,14 @@ use gifting_api::marketplace::{Product, ProductsQuery, Variant};
 use gifting_api::money::format_money;
 use leptos::either::EitherOf4;
 use leptos::prelude::*;
-use leptos_router::hooks::{use_location, use_navigate, use_params_map};
+use leptos_router::hooks::{use_location, use_params_map};
 use leptos_router::NavigateOptions;
 
 use super::image::FallbackImage;
 use super::price::price_range_text;
 use super::store::CatalogStore;
 use super::url::{catalog_href, filters_from_search, product_href};
-use crate::components::{ErrorPanel, Loading};
+use crate::components::{ErrorPanel, Loading, Navigator};
 
 /// Main images are 600 px squares on the platform's CDN; CSS scales them down.
 const MAIN_SIZE: u32 = 600;
@@ -29,7 +29,7 @@ pub(crate) fn ProductDetail() -> impl IntoView {
     let store = use_context::<CatalogStore>()?;
     let params = use_params_map();
     let location = use_location();
-    let navigate = StoredValue::new_local(use_navigate());
+    let navigate = Navigator::new();
     let id = Memo::new(move |_| params.with(|p| p.get("id").unwrap_or_default()));
     let filters = Memo::new(move |_| location.search.with(|s| filters_from_search(s).query));
     let back_href = Memo::new(move |_| filters.with(catalog_href));
@@ -44,8 +44,7 @@ pub(crate) fn ProductDetail() -> impl IntoView {
     // Every way of closing (button, Escape) ends in the dialog's `close` event, which goes back
     // to the grid; the browser then returns focus to the card that opened it.
     let on_close = move |_| {
-        let navigate = navigate.get_value();
-        navigate(
+        navigate.go(
             &back_href.get_untracked(),
             NavigateOptions {
                 scroll: false,

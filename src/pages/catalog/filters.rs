@@ -9,16 +9,13 @@
 use gifting_api::countries::{countries_by_name, country_label, country_name};
 use gifting_api::marketplace::{CategoryGroup, ProductsQuery};
 use leptos::prelude::*;
-use leptos_router::hooks::use_navigate;
+
 use leptos_router::NavigateOptions;
 
 use super::price::{validate_prices, PriceErrors};
 use super::url::{catalog_href, UrlFilters};
-use crate::components::TextField;
+use crate::components::{Navigator, TextField};
 use crate::routes;
-
-/// The router's `navigate`, boxed so it can be stored.
-type Navigate = Box<dyn Fn(&str, NavigateOptions)>;
 
 /// The form's view-model: what is typed and ticked, not yet in the address.
 #[derive(Clone, Copy)]
@@ -32,14 +29,13 @@ struct FilterDraft {
     chosen_country: RwSignal<String>,
     errors: RwSignal<PriceErrors>,
     /// Stored so the handlers stay `Copy`.
-    navigate: StoredValue<Navigate, LocalStorage>,
+    navigate: Navigator,
 }
 
 impl FilterDraft {
     /// Starts from the address, and follows it when it changes without this form (back
     /// button, a link).
     fn following(url: Memo<UrlFilters>) -> Self {
-        let navigate = use_navigate();
         let start = url.get_untracked();
         let draft = FilterDraft {
             url,
@@ -50,9 +46,7 @@ impl FilterDraft {
             picked: RwSignal::new(start.query.category_ids.clone()),
             chosen_country: RwSignal::new(String::new()),
             errors: RwSignal::new(start.problems.clone()),
-            navigate: StoredValue::new_local(Box::new(move |href: &str, options| {
-                navigate(href, options)
-            })),
+            navigate: Navigator::new(),
         };
         Effect::new(move |_| url.with(|u| draft.show(u)));
         draft
@@ -86,8 +80,7 @@ impl FilterDraft {
         };
         let href = catalog_href(&filters);
         if href != catalog_href(&self.url.get_untracked().query) {
-            self.navigate
-                .with_value(|navigate| navigate(&href, NavigateOptions::default()));
+            self.navigate.go(&href, NavigateOptions::default());
         }
     }
 

@@ -11,8 +11,7 @@ use leptos::prelude::*;
 use leptos::reactive::owner::WeakOwner;
 
 use super::feed::{Feed, PageRequest};
-use crate::api::{use_net_status, ApiClient, CancelScope, NetStatus};
-use crate::auth::{use_auth, Auth};
+use crate::api::{use_api, ApiClient};
 
 /// The requests of one filter generation: cleaning up `owner` aborts them.
 struct Requests {
@@ -23,8 +22,6 @@ struct Requests {
 #[derive(Clone, Copy)]
 pub(crate) struct CatalogStore {
     feed: RwSignal<Feed>,
-    auth: Auth,
-    net: NetStatus,
     /// The screen's owner (weak: it owns this store): each generation's requests live in a
     /// child of it, so leaving the screen aborts them too.
     owner: StoredValue<Option<WeakOwner>>,
@@ -36,8 +33,6 @@ impl CatalogStore {
     pub(crate) fn for_current_screen() -> Self {
         CatalogStore {
             feed: RwSignal::new(Feed::new()),
-            auth: use_auth(),
-            net: use_net_status(),
             owner: StoredValue::new(Owner::current().map(|o| o.downgrade())),
             requests: StoredValue::new(None),
         }
@@ -83,8 +78,7 @@ impl CatalogStore {
             .owner
             .with_value(|o| o.as_ref().and_then(WeakOwner::upgrade))?;
         let owner = parent.child();
-        let (auth, net) = (self.auth, self.net);
-        let api = owner.with(|| ApiClient::new(auth, net, CancelScope::for_current_owner()));
+        let api = owner.with(use_api);
         self.requests.set_value(Some(Requests { owner, api }));
         Some(api)
     }

@@ -3,7 +3,7 @@
 
 use gifting_api::rest::StatusGroup;
 use leptos::prelude::*;
-use leptos_router::hooks::{use_location, use_navigate, use_query_map};
+use leptos_router::hooks::{use_location, use_query_map};
 use leptos_router::params::ParamsMap;
 use leptos_router::NavigateOptions;
 
@@ -13,7 +13,7 @@ use super::filter::{
 };
 use super::loaded::LoadedSends;
 use crate::components::query_href::href_with_first_page;
-use crate::components::TextField;
+use crate::components::{Navigator, TextField};
 
 /// Options of a select: "All …" first, then each choice with its count. A chosen id that
 /// no loaded send has still shows, so the select never silently reads "All".
@@ -48,27 +48,21 @@ fn options_view(all: &'static str, choices: Vec<Choice>, chosen: Option<u64>) ->
     }
 }
 
-/// The router's `navigate`, boxed so it can be stored.
-type Navigate = Box<dyn Fn(&str, NavigateOptions)>;
-
 /// Writes filter changes to the address: each change goes back to page 1.
 #[derive(Clone, Copy)]
 struct FilterAddress {
     query: Memo<ParamsMap>,
     pathname: Memo<String>,
     /// Stored so the handlers stay `Copy`.
-    navigate: StoredValue<Navigate, LocalStorage>,
+    navigate: Navigator,
 }
 
 impl FilterAddress {
     fn new() -> Self {
-        let navigate = use_navigate();
         FilterAddress {
             query: use_query_map(),
             pathname: use_location().pathname,
-            navigate: StoredValue::new_local(Box::new(move |href: &str, options| {
-                navigate(href, options)
-            })),
+            navigate: Navigator::new(),
         }
     }
 
@@ -82,8 +76,7 @@ impl FilterAddress {
             scroll: false,
             ..NavigateOptions::default()
         };
-        self.navigate
-            .with_value(|navigate| navigate(&href, options));
+        self.navigate.go(&href, options);
     }
 
     /// The address without any filter.

@@ -11,12 +11,12 @@ use gifting_api::paths;
 use gifting_api::rest::{page_count, PageQuery, SendPage};
 use leptos::prelude::*;
 use leptos::reactive::owner::WeakOwner;
+use send_wrapper::SendWrapper;
 
 use super::loaded::LoadedSends;
 use super::pacing::{busy_wait_ms, pace_delay_ms, progress_text, WALK_PER_PAGE};
-use crate::api::{use_net_status, ApiClient, ApiError, CancelScope, NetStatus};
-use crate::auth::{use_auth, Auth};
-use crate::browser::sleep;
+use crate::api::{api_with_scope, ApiClient, ApiError, CancelScope};
+use crate::browser::{now_ms, sleep};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum WalkState {
@@ -71,7 +71,7 @@ impl Run {
 }
 
 fn now() -> f64 {
-    js_sys::Date::now()
+    now_ms() as f64
 }
 
 /// Sleeps `ms` in short steps, returning early once the run is stopped.
@@ -232,11 +232,9 @@ impl Walk {
 struct Walker {
     loaded: RwSignal<LoadedSends>,
     state: RwSignal<WalkState>,
-    auth: Auth,
-    net: NetStatus,
     /// The screen's owner (weak: it owns this walker): each walk's client is created under it.
     owner: StoredValue<Option<WeakOwner>>,
-    current: StoredValue<Option<Rc<Run>>, LocalStorage>,
+    current: StoredValue<Option<SendWrapper<Rc<Run>>>>,
 }
 
 impl Walker {
@@ -245,10 +243,8 @@ impl Walker {
         let walker = Walker {
             loaded,
             state: RwSignal::new(WalkState::Idle),
-            auth: use_auth(),
-            net: use_net_status(),
             owner: StoredValue::new(Owner::current().map(|o| o.downgrade())),
-            current: StoredValue::new_local(None),
+            current: StoredValue::new(None),
         };
         on_cleanup(move || walker.stop());
         walker
@@ -262,21 +258,20 @@ impl Walker {
 
     fn start(&self, from_page: u64) {
         self.stop();
+        // A screen already left starts nothing.
+        let Some(owner) = self
+            .owner
+            .with_value(|o| o.as_ref().and_then(WeakOwner::upgrade))
+        else {
+            return;
+        };
         let scope = CancelScope::new();
         let run = Rc::new(Run {
             scope: scope.clone(),
             stopped: Cell::new(false),
         });
-        self.current.set_value(Some(run.clone()));
-        let (auth, net) = (self.auth, self.net);
-        let make = move || ApiClient::new(auth, net, scope);
-        let client = match self
-            .owner
-            .with_value(|o| o.as_ref().and_then(WeakOwner::upgrade))
-        {
-            Some(owner) => owner.with(make),
-            None => make(),
-        };
+        self.current.set_value(Some(SendWrapper::new(run.clone())));
+        let client = owner.with(|| api_with_scope(scope));
         leptos::task::spawn_local(walk(client, self.loaded, self.state, run, from_page));
     }
 

@@ -4,19 +4,19 @@
 
 use gifting_api::rest::{page_count, PageQuery, SendPage};
 
-pub(crate) const FRESH_MS: f64 = 30_000.0;
+pub(crate) const FRESH_MS: i64 = 30_000;
 /// Enough for the pages around the current one, small enough to never matter in memory.
 const CAPACITY: usize = 6;
 
 #[derive(Default)]
 pub(crate) struct PageCache {
     /// Oldest first.
-    entries: Vec<(PageQuery, f64, SendPage)>,
+    entries: Vec<(PageQuery, i64, SendPage)>,
 }
 
 impl PageCache {
     /// The page for `query` if it was fetched less than [`FRESH_MS`] before `now_ms`.
-    pub(crate) fn fresh(&self, query: &PageQuery, now_ms: f64) -> Option<&SendPage> {
+    pub(crate) fn fresh(&self, query: &PageQuery, now_ms: i64) -> Option<&SendPage> {
         self.entries
             .iter()
             .rev()
@@ -24,7 +24,7 @@ impl PageCache {
             .map(|(_, _, page)| page)
     }
 
-    pub(crate) fn put(&mut self, query: PageQuery, now_ms: f64, page: SendPage) {
+    pub(crate) fn put(&mut self, query: PageQuery, now_ms: i64, page: SendPage) {
         self.entries.retain(|(q, _, _)| *q != query);
         self.entries.push((query, now_ms, page));
         if self.entries.len() > CAPACITY {
@@ -73,29 +73,29 @@ mod tests {
     fn serves_fresh_pages_only() {
         let mut cache = PageCache::default();
         let q = PageQuery::new(2, 100);
-        cache.put(q, 1_000.0, page(2));
+        cache.put(q, 1_000, page(2));
         assert_eq!(
             cache
-                .fresh(&q, 1_000.0 + FRESH_MS - 1.0)
+                .fresh(&q, 1_000 + FRESH_MS - 1)
                 .map(|p| p.current_page),
             Some(2)
         );
-        assert!(cache.fresh(&q, 1_000.0 + FRESH_MS).is_none());
-        assert!(cache.fresh(&PageQuery::new(2, 50), 1_500.0).is_none());
+        assert!(cache.fresh(&q, 1_000 + FRESH_MS).is_none());
+        assert!(cache.fresh(&PageQuery::new(2, 50), 1_500).is_none());
         // A clock that went backwards does not make an entry fresh forever.
-        assert!(cache.fresh(&q, 500.0).is_none());
+        assert!(cache.fresh(&q, 500).is_none());
     }
 
     #[test]
     fn keeps_the_newest_few() {
         let mut cache = PageCache::default();
         for n in 1..=8 {
-            cache.put(PageQuery::new(n, 100), f64::from(n), page(n));
+            cache.put(PageQuery::new(n, 100), i64::from(n), page(n));
         }
         assert_eq!(cache.len(), 6);
-        assert!(cache.fresh(&PageQuery::new(1, 100), 10.0).is_none());
-        assert!(cache.fresh(&PageQuery::new(8, 100), 10.0).is_some());
-        cache.put(PageQuery::new(8, 100), 20.0, page(8));
+        assert!(cache.fresh(&PageQuery::new(1, 100), 10).is_none());
+        assert!(cache.fresh(&PageQuery::new(8, 100), 10).is_some());
+        cache.put(PageQuery::new(8, 100), 20, page(8));
         assert_eq!(cache.len(), 6);
     }
 

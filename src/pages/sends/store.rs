@@ -13,6 +13,7 @@ use gifting_api::paths;
 use gifting_api::rest::{PageQuery, Send, SendPage};
 use leptos::prelude::*;
 use leptos_router::hooks::use_query_map;
+use send_wrapper::SendWrapper;
 
 use super::csv::sends_csv;
 use super::filter::SendFilter;
@@ -20,6 +21,7 @@ use super::loaded::LoadedSends;
 use super::page_cache::{neighbours, PageCache};
 use super::summary::{summarize, Summary};
 use crate::api::{use_api, ApiClient, ApiError};
+use crate::browser::now_ms;
 use crate::components::use_page_query;
 
 /// A page being fetched ahead, awaitable by more than one reader.
@@ -30,10 +32,10 @@ type FetchAhead = Shared<LocalBoxFuture<'static, Option<SendPage>>>;
 struct Pages {
     api: ApiClient,
     loaded: RwSignal<LoadedSends>,
-    cache: StoredValue<PageCache, LocalStorage>,
+    cache: StoredValue<PageCache>,
     /// Pages being fetched ahead right now: opening one of them waits for that answer instead
     /// of asking the platform a second time.
-    ahead: StoredValue<Vec<(PageQuery, FetchAhead)>, LocalStorage>,
+    ahead: StoredValue<SendWrapper<Vec<(PageQuery, FetchAhead)>>>,
 }
 
 fn sends_path(query: &PageQuery) -> String {
@@ -49,7 +51,7 @@ impl Pages {
             None => {
                 let page: SendPage = self.api.get_json(&sends_path(&paging)).await?;
                 self.cache
-                    .try_update_value(|c| c.put(paging, js_sys::Date::now(), page.clone()));
+                    .try_update_value(|c| c.put(paging, now_ms(), page.clone()));
                 self.store_later(page.clone());
                 page
             }
@@ -61,7 +63,7 @@ impl Pages {
     async fn cached(self, paging: &PageQuery) -> Option<SendPage> {
         let cached = self
             .cache
-            .try_with_value(|c| c.fresh(paging, js_sys::Date::now()).cloned())
+            .try_with_value(|c| c.fresh(paging, now_ms()).cloned())
             .flatten();
         let fetching_ahead = self
             .ahead
@@ -101,7 +103,7 @@ impl Pages {
         let wanted: Vec<PageQuery> = self.cache.with_value(|c| {
             neighbours(&shown, total)
                 .into_iter()
-                .filter(|q| c.fresh(q, js_sys::Date::now()).is_none())
+                .filter(|q| c.fresh(q, now_ms()).is_none())
                 .collect()
         });
         if wanted.is_empty() {
@@ -136,7 +138,7 @@ impl Pages {
         };
         let cached = self
             .cache
-            .try_update_value(|c| c.put(query, js_sys::Date::now(), page.clone()));
+            .try_update_value(|c| c.put(query, now_ms(), page.clone()));
         if cached.is_none() {
             return false;
         }
@@ -170,8 +172,8 @@ impl SendsStore {
         let pages = Pages {
             api: use_api(),
             loaded,
-            cache: StoredValue::new_local(PageCache::default()),
-            ahead: StoredValue::new_local(Vec::new()),
+            cache: StoredValue::new(PageCache::default()),
+            ahead: StoredValue::new(SendWrapper::new(Vec::new())),
         };
         let server_page = LocalResource::new(move || {
             let paging = paging.get();
