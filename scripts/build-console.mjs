@@ -40,12 +40,30 @@ function run(command, args, env = {}) {
   execFileSync(command, args, { cwd: ROOT, stdio: "inherit", env: { ...process.env, ...env } });
 }
 
+/**
+ * Panic messages carry the source path of their crate: shortened to `crate-x.y.z/src/…`, they
+ * weigh less and no longer name the build machine's home folder.
+ */
+function remapSourcePaths() {
+  const cargoHome = process.env.CARGO_HOME || path.join(process.env.HOME || "/root", ".cargo");
+  const registry = path.join(cargoHome, "registry", "src");
+  let indexes = [];
+  try {
+    indexes = readdirSync(registry).map((index) => path.join(registry, index));
+  } catch {
+    // No registry yet: nothing to shorten.
+  }
+  const rustc = execFileSync("rustc", ["-vV"], { encoding: "utf8" }).match(/commit-hash: (\w+)/);
+  const sysroot = rustc ? [`/rustc/${rustc[1]}`] : [];
+  return [...indexes, ...sysroot, ROOT].map((prefix) => `--remap-path-prefix=${prefix}/=`);
+}
+
 function cargoBuild() {
   // With --target, RUSTFLAGS reach only the wasm, not build scripts or proc macros.
   run("cargo", [
     "build", "-p", NAME, "--bin", NAME, "--profile", "wasm-release",
     "--target", "wasm32-unknown-unknown", "--features", "split",
-  ], { RUSTFLAGS: "-Clink-args=--emit-relocs" });
+  ], { RUSTFLAGS: ["-Clink-args=--emit-relocs", ...remapSourcePaths()].join(" ") });
   return path.join(TARGET, "wasm32-unknown-unknown", "wasm-release", `${NAME}.wasm`);
 }
 

@@ -28,6 +28,13 @@ pub fn now_ms() -> i64 {
     js_sys::Date::now() as i64
 }
 
+/// Names the browser tab (`document.title`).
+pub fn set_document_title(title: &str) {
+    if let Some(document) = web_sys::window().and_then(|w| w.document()) {
+        document.set_title(title);
+    }
+}
+
 /// `navigator.onLine`; `true` when unknown.
 pub fn navigator_online() -> bool {
     web_sys::window()

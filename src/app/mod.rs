@@ -15,6 +15,7 @@ use crate::api::{provide_current_user, provide_team_groups};
 use crate::auth::flow::CallbackParams;
 use crate::auth::{use_auth, Auth};
 use crate::components::Loading;
+use crate::components::ScreenHeading;
 use crate::config::{load_config, Config, ConfigError};
 use crate::pages::callback::Callback;
 use crate::pages::home::Home;
@@ -172,7 +173,7 @@ fn ViewErrors(errors: ArcRwSignal<Errors>) -> impl IntoView {
     };
     view! {
         <section class="error-panel" role="alert">
-            <h1>"Something went wrong on this screen"</h1>
+            <ScreenHeading title="Something went wrong on this screen" />
             <ul>{list}</ul>
             <button type="button" class="button" on:click=move |_| errors.update(|e| *e = Errors::default())>
                 "Try again"

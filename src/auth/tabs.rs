@@ -36,8 +36,10 @@ const SUCCESSOR_FOR: Duration = Duration::from_millis(120);
 /// Spent refresh tokens a tab remembers, to recognise a tab that is still behind.
 const SPENT_KEPT: usize = 8;
 
+// Externally tagged (`"ask"`, `{"session": {…}}`): serde's internally tagged form buffers
+// every message through a generic `Content` tree, which cost ~10 KB of the first load.
 #[derive(Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
+#[serde(rename_all = "snake_case")]
 enum Message {
     /// A tab without a session asks the others for theirs.
     Ask,

@@ -5,6 +5,7 @@ use leptos::prelude::*;
 use leptos_router::hooks::use_params_map;
 
 use super::page_state::{ErrorPanel, ErrorView};
+use super::ScreenHeading;
 use std::future::Future;
 
 use crate::api::{use_api, ApiClient, ApiError};
@@ -33,7 +34,7 @@ pub(crate) fn NotFound(
     let heading = if subheading {
         view! { <h2 class="not-found__title">{title}</h2> }.into_any()
     } else {
-        view! { <h1 class="not-found__title">{title}</h1> }.into_any()
+        view! { <ScreenHeading title class="not-found__title" /> }.into_any()
     };
     view! {
         <section class="panel not-found" role="alert" data-testid=testid>

@@ -9,6 +9,7 @@ use leptos_router::NavigateOptions;
 use crate::auth::flow::CallbackParams;
 use crate::auth::use_auth;
 use crate::components::Loading;
+use crate::components::ScreenHeading;
 use crate::pages::signin::SignIn;
 
 #[component]
@@ -47,13 +48,13 @@ pub(crate) fn Callback(params: Option<CallbackParams>) -> impl IntoView {
     let view = move || match failure.get() {
         None => Either::Left(view! {
             <section class="panel">
-                <h1>"Signing you in"</h1>
+                <ScreenHeading title="Signing you in" />
                 <Loading />
             </section>
         }),
         Some(message) => Either::Right(view! {
             <section class="panel signin">
-                <h1>"Sign-in did not complete"</h1>
+                <ScreenHeading title="Sign-in did not complete" />
                 <p class="error-panel" role="alert" data-testid="signin-error">{message}</p>
                 <button type="button" class="button button--primary" on:click=start_again>
                     "Sign in"

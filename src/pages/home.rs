@@ -7,6 +7,7 @@ use crate::api::{display_name, use_current_user};
 use crate::auth::use_auth;
 use crate::components::format::amount;
 use crate::components::screen_links::screen_links;
+use crate::components::ScreenHeading;
 use crate::components::{Empty, Loaded};
 use crate::routes::SCREENS;
 
@@ -38,7 +39,7 @@ pub(crate) fn Home() -> impl IntoView {
     };
 
     view! {
-        <h1>"Welcome"</h1>
+        <ScreenHeading title="Welcome" />
         <section class="panel" aria-labelledby="you">
             <h2 id="you">"You"</h2>
             <Loaded resource=me let:user>

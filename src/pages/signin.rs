@@ -5,6 +5,7 @@ use leptos::prelude::*;
 
 use crate::auth::{use_auth, SessionEnd};
 use crate::browser::current_route;
+use crate::components::ScreenHeading;
 
 #[component]
 pub(crate) fn SignIn() -> impl IntoView {
@@ -23,7 +24,7 @@ pub(crate) fn SignIn() -> impl IntoView {
     };
     view! {
         <section class="panel signin">
-            <h1>"Sign in to the Gifting Console"</h1>
+            <ScreenHeading title="Sign in to the Gifting Console" />
             {move || reason().map(|text| view! { <p class="notice" role="status">{text}</p> })}
             <p>"You will sign in on the platform's own page and come straight back here."</p>
             <button type="button" class="button button--primary" on:click=on_click>

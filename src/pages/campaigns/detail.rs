@@ -10,6 +10,7 @@ use super::display::{delivery_label, price_text};
 use crate::api::ApiError;
 use crate::components::format::{amount, date_time};
 use crate::components::Breadcrumb;
+use crate::components::ScreenHeading;
 use crate::components::{use_by_id, ErrorPanel, ErrorView, Loaded, NotFound};
 use crate::routes;
 
@@ -36,7 +37,7 @@ pub(crate) fn CampaignPage() -> impl IntoView {
             }
             .into_any(),
             error => view! {
-                <h1>"Campaign"</h1>
+                <ScreenHeading title="Campaign" within="Campaigns" />
                 <ErrorPanel error on_retry />
             }
             .into_any(),
@@ -85,7 +86,7 @@ fn CampaignFacts(campaign: Campaign) -> impl IntoView {
         .map(|code| view! { <li>{countries::country_label(&code)}</li> })
         .collect_view();
     view! {
-        <h1 class="campaign-title">{name}</h1>
+        <ScreenHeading title=name within="Campaigns" class="campaign-title" />
         <dl class="facts campaign-facts" data-testid="campaign-facts">
             <dt>"Campaign id"</dt>
             <dd>{id.to_string()}</dd>

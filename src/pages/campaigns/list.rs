@@ -13,6 +13,7 @@ use crate::components::country_codes::CountryCodes;
 use crate::components::format::date;
 use crate::components::query_href::href_with_first_page;
 use crate::components::table::text;
+use crate::components::ScreenHeading;
 use crate::components::{use_page_query, Column, DataTable, Loaded, Pager};
 use crate::routes;
 
@@ -47,7 +48,7 @@ pub(crate) fn CampaignsPage() -> impl IntoView {
     };
 
     view! {
-        <h1>"Campaigns"</h1>
+        <ScreenHeading title="Campaigns" />
         <p class="muted">"Active campaigns (the platform calls them touches), newest first."</p>
         <DeliveryChoice delivery />
         {unknown_note}

@@ -14,6 +14,7 @@ use super::store::CatalogStore;
 use super::url::{filters_from_search, product_href};
 use crate::api::ApiError;
 use crate::auth::use_auth;
+use crate::components::ScreenHeading;
 use crate::components::{ErrorPanel, Loading};
 
 /// The catalog screen; its child route (a product) opens over it.
@@ -69,7 +70,7 @@ pub(crate) fn CatalogScreen() -> impl IntoView {
 
     view! {
         <div class="catalog">
-            <h1>"Catalog"</h1>
+            <ScreenHeading title="Catalog" />
             {body}
         </div>
     }

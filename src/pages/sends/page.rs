@@ -17,6 +17,7 @@ use super::overview::Overview;
 use super::store::SendsStore;
 use super::table::SendsTable;
 use crate::components::download::{download_text, local_date};
+use crate::components::ScreenHeading;
 use crate::components::{Empty, Loaded, Pager};
 
 #[component]
@@ -31,7 +32,7 @@ pub(crate) fn SendsPage() -> impl IntoView {
         }
     };
     view! {
-        <h1>"Sends"</h1>
+        <ScreenHeading title="Sends" />
         <Overview summary=store.summary() covers=Signal::derive(move || store.covers()) />
         <section class="sends-tools" aria-label="Loaded sends">
             <p class="sends-coverage" data-testid="sends-coverage">

@@ -9,6 +9,7 @@ use crate::api::use_team_groups;
 use crate::components::format;
 use crate::components::table::{number, text};
 use crate::components::Breadcrumb;
+use crate::components::ScreenHeading;
 use crate::components::{
     on_not_found, use_by_id, Badge, Column, DataTable, Loaded, NotFound, Tone,
 };
@@ -34,7 +35,7 @@ pub(crate) fn TeamPage() -> impl IntoView {
     view! {
         <section class="team" aria-labelledby="team-heading">
             <Breadcrumb href=routes::TEAMS label="Teams" />
-            <h1 id="team-heading">{heading}</h1>
+            <ScreenHeading title=heading within="Teams" id="team-heading" />
             <Loaded resource=members on_error=on_not_found(team_not_found) let:list>
                 <MembersTable members=list />
             </Loaded>

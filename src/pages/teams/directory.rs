@@ -6,6 +6,7 @@ use leptos::prelude::*;
 
 use crate::api::{use_api, use_team_groups, TeamGroups};
 use crate::components::table::text;
+use crate::components::ScreenHeading;
 use crate::components::{use_paged_list, Column, DataTable, Loaded, Pager};
 use crate::components::{Breadcrumb, Notice, Tone};
 use crate::routes;
@@ -20,7 +21,7 @@ pub(crate) fn ActiveUsersPage() -> impl IntoView {
     view! {
         <section class="directory" aria-labelledby="directory-heading">
             <Breadcrumb href=routes::TEAMS label="Teams" />
-            <h1 id="directory-heading">"All active users"</h1>
+            <ScreenHeading title="All active users" within="Teams" id="directory-heading" />
             <p class="muted">
                 "Everyone who can sign in and send, with their team. Deactivated users are not listed."
             </p>

@@ -8,6 +8,7 @@ use leptos::prelude::*;
 use crate::api::use_api;
 use crate::components::format;
 use crate::components::table::{number, text};
+use crate::components::ScreenHeading;
 use crate::components::{use_paged_list, Column, DataTable, Loaded, Pager};
 use crate::routes;
 
@@ -18,7 +19,7 @@ pub(crate) fn TeamsPage() -> impl IntoView {
     view! {
         <section class="teams" aria-labelledby="teams-heading">
             <div class="page-head">
-                <h1 id="teams-heading">"Teams"</h1>
+                <ScreenHeading title="Teams" id="teams-heading" />
                 <a class="button" href=routes::ACTIVE_USERS>"All active users"</a>
             </div>
             <Loaded resource=groups let:page>

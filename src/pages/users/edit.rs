@@ -13,6 +13,7 @@ use super::present::{display_name, status_badge};
 use super::user_form::{draft_of, UserFields, UserForm};
 use crate::api::{use_api, ApiClient, ApiError};
 use crate::components::Breadcrumb;
+use crate::components::ScreenHeading;
 use crate::components::{ConfirmDialog, Notice, Tone};
 use crate::routes;
 
@@ -161,7 +162,7 @@ fn UserEditor(user: ScimUser, just_created: bool) -> impl IntoView {
         }
     });
     view! {
-        <h1 id="user-heading">{move || editor.name()}</h1>
+        <ScreenHeading title=move || editor.name() within="Users" id="user-heading" />
         {created}
         <UserSummary current />
         <OutcomeNotice outcome=editor.outcome />

@@ -16,6 +16,7 @@ use super::present::{display_name, status_badge, user_href};
 use crate::api::use_team_groups;
 use crate::api::{use_api, ApiError};
 use crate::components::table::text;
+use crate::components::ScreenHeading;
 use crate::components::{Column, DataTable, PagerLinks, PagerNav};
 use crate::routes;
 
@@ -42,7 +43,7 @@ pub(crate) fn UsersPage() -> impl IntoView {
     view! {
         <section class="users" aria-labelledby="users-heading">
             <div class="page-head">
-                <h1 id="users-heading">"Users"</h1>
+                <ScreenHeading title="Users" id="users-heading" />
                 <Show when=move || !forbidden()>
                     <a class="button button--primary" href=routes::NEW_USER>"Add user"</a>
                 </Show>

@@ -17,6 +17,7 @@ use super::form::{Field, UserDraft};
 use super::present::{display_name, user_href};
 use super::user_form::{UserFields, UserForm};
 use crate::api::{use_api, ApiClient, ApiError};
+use crate::components::ScreenHeading;
 use crate::components::{Breadcrumb, Notice, Tone};
 use crate::routes;
 
@@ -158,7 +159,7 @@ pub(crate) fn NewUserPage() -> impl IntoView {
     view! {
         <section class="user-new" aria-labelledby="user-new-heading">
             <Breadcrumb href=routes::USERS label="Users" />
-            <h1 id="user-new-heading">"Add a user"</h1>
+            <ScreenHeading title="Add a user" within="Users" id="user-new-heading" />
             <p class="muted">
                 "The new user gets an account on the platform, with this role, in this team."
             </p>
