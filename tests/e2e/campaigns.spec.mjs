@@ -1,9 +1,9 @@
 // Issue 6: the campaigns list with its delivery-type filter, one campaign's page, and an
 // unknown campaign. Expected values come from the sandbox's own API (node, page's token).
 
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { consoleFixture, errorsOf, sessionToken } from "./harness.mjs";
+import { consoleFixture, errorsOf } from "./harness.mjs";
 
 const VISIBLE = { state: "visible", timeout: 15_000 };
 
@@ -17,62 +17,53 @@ const rowIds = (page) => page.locator("tbody tr[data-campaign-id]").evaluateAll(
 
 describe("campaigns", () => {
   const env = consoleFixture();
-  let sandbox;
-  let browser;
-  let page;
-  before(() => ({ sandbox, browser, page } = env));
-  let token;
-  before(async () => {
-    token = await sessionToken(page);
-  });
-
 
   test("each delivery filter shows only that type, kept in the address", async () => {
-    await page.goto(`${sandbox.url}/campaigns`);
-    await page.locator("tbody tr[data-campaign-id]").first().waitFor(VISIBLE);
-    const all = await apiGet(sandbox.url, token, "/api/v3/touches?page=1&per_page=25");
-    assert.deepEqual(await rowIds(page), all.touches.map((t) => String(t.id)));
-    await page.locator("nav.pager").getByText(`of ${all.total_posts}`).waitFor(VISIBLE);
+    await env.page.goto(`${env.sandbox.url}/campaigns`);
+    await env.page.locator("tbody tr[data-campaign-id]").first().waitFor(VISIBLE);
+    const all = await apiGet(env.sandbox.url, env.token, "/api/v3/touches?page=1&per_page=25");
+    assert.deepEqual(await rowIds(env.page), all.touches.map((t) => String(t.id)));
+    await env.page.locator("nav.pager").getByText(`of ${all.total_posts}`).waitFor(VISIBLE);
 
     for (const [label, type, words] of [
       ["Physical (mail)", "mail", "Physical (mail)"],
       ["eGift (email)", "email", "eGift (email)"],
     ]) {
-      await page.getByRole("radio", { name: label, exact: true }).check();
-      await page.waitForURL(new RegExp(`delivery_type=${type}`));
-      const expected = await apiGet(sandbox.url, token, `/api/v3/touches?page=1&per_page=25&delivery_type=${type}`);
+      await env.page.getByRole("radio", { name: label, exact: true }).check();
+      await env.page.waitForURL(new RegExp(`delivery_type=${type}`));
+      const expected = await apiGet(env.sandbox.url, env.token, `/api/v3/touches?page=1&per_page=25&delivery_type=${type}`);
       assert.ok(expected.total_posts > 0 && expected.total_posts < all.total_posts);
-      await page.waitForFunction(
+      await env.page.waitForFunction(
         (ids) => [...document.querySelectorAll("tbody tr[data-campaign-id]")].map((r) => r.dataset.campaignId).join() === ids,
         expected.touches.map((t) => String(t.id)).join(),
         { timeout: 15_000 },
       );
-      const kinds = await page.locator("tbody tr[data-campaign-id]").evaluateAll((rows) => rows.map((r) => r.dataset.delivery));
+      const kinds = await env.page.locator("tbody tr[data-campaign-id]").evaluateAll((rows) => rows.map((r) => r.dataset.delivery));
       assert.ok(kinds.every((k) => k === type), `only ${type} campaigns`);
-      const cells = await page.locator("tbody tr[data-campaign-id] td:nth-of-type(1)").allInnerTexts();
+      const cells = await env.page.locator("tbody tr[data-campaign-id] td:nth-of-type(1)").allInnerTexts();
       assert.ok(cells.every((c) => c === words), `delivery column says ${words}`);
-      await page.locator("nav.pager").getByText(`of ${expected.total_posts}`).waitFor(VISIBLE);
-      assert.equal(await page.getByRole("radio", { name: label, exact: true }).isChecked(), true);
+      await env.page.locator("nav.pager").getByText(`of ${expected.total_posts}`).waitFor(VISIBLE);
+      assert.equal(await env.page.getByRole("radio", { name: label, exact: true }).isChecked(), true);
     }
 
     // The filter survives a reload, then "All" removes it.
-    await page.reload();
-    await page.locator("tbody tr[data-campaign-id]").first().waitFor(VISIBLE);
-    assert.equal(await page.getByRole("radio", { name: "eGift (email)", exact: true }).isChecked(), true);
-    await page.getByRole("radio", { name: "All", exact: true }).check();
-    await page.waitForURL((url) => !url.searchParams.has("delivery_type"));
-    await page.locator("nav.pager").getByText(`of ${all.total_posts}`).waitFor(VISIBLE);
+    await env.page.reload();
+    await env.page.locator("tbody tr[data-campaign-id]").first().waitFor(VISIBLE);
+    assert.equal(await env.page.getByRole("radio", { name: "eGift (email)", exact: true }).isChecked(), true);
+    await env.page.getByRole("radio", { name: "All", exact: true }).check();
+    await env.page.waitForURL((url) => !url.searchParams.has("delivery_type"));
+    await env.page.locator("nav.pager").getByText(`of ${all.total_posts}`).waitFor(VISIBLE);
   });
 
   test("prices, dates and ship-to countries are readable in the list", async () => {
-    const all = await apiGet(sandbox.url, token, "/api/v3/touches?page=1&per_page=25");
+    const all = await apiGet(env.sandbox.url, env.token, "/api/v3/touches?page=1&per_page=25");
     const ranged = all.touches.find((t) => t.starting_egift_price != null && t.ending_egift_price != null);
     assert.ok(ranged, "a campaign with an eGift range on page 1");
-    const row = page.locator(`tbody tr[data-campaign-id="${ranged.id}"]`);
+    const row = env.page.locator(`tbody tr[data-campaign-id="${ranged.id}"]`);
     const price = await row.locator("td").nth(1).innerText();
     assert.match(price, new RegExp(`^${ranged.currency} ${ranged.starting_egift_price}\\.00 – ${ranged.ending_egift_price}\\.00$`));
     const fixed = all.touches.find((t) => t.is_default_price);
-    assert.equal(await page.locator(`tbody tr[data-campaign-id="${fixed.id}"] td`).nth(1).innerText(), `Fixed price (${fixed.currency})`);
+    assert.equal(await env.page.locator(`tbody tr[data-campaign-id="${fixed.id}"] td`).nth(1).innerText(), `Fixed price (${fixed.currency})`);
     // Country codes with their names as a title and as text for screen readers.
     const items = await row
       .locator("li.country-codes__item")
@@ -86,19 +77,19 @@ describe("campaigns", () => {
     // Hostile names are text.
     const hostile = all.touches.find((t) => t.name.includes("<script>"));
     if (hostile) {
-      await page.locator(`tbody tr[data-campaign-id="${hostile.id}"] th a`).getByText(hostile.name, { exact: true }).waitFor(VISIBLE);
+      await env.page.locator(`tbody tr[data-campaign-id="${hostile.id}"] th a`).getByText(hostile.name, { exact: true }).waitFor(VISIBLE);
     }
   });
 
   test("a campaign's page shows every field", async () => {
-    const list = await apiGet(sandbox.url, token, "/api/v3/touches?page=1&per_page=25&delivery_type=email");
+    const list = await apiGet(env.sandbox.url, env.token, "/api/v3/touches?page=1&per_page=25&delivery_type=email");
     const target = list.touches.find((t) => t.starting_egift_price != null) ?? list.touches[0];
-    const { touch } = await apiGet(sandbox.url, token, `/api/v3/touches/${target.id}`);
-    await page.goto(`${sandbox.url}/campaigns?delivery_type=email`);
-    await page.locator(`tbody tr[data-campaign-id="${touch.id}"] th a`).click();
-    await page.waitForURL(new RegExp(`/campaigns/${touch.id}$`));
-    await page.getByRole("heading", { level: 1, name: touch.name, exact: true }).waitFor(VISIBLE);
-    const facts = await page.getByTestId("campaign-facts").evaluate((dl) => {
+    const { touch } = await apiGet(env.sandbox.url, env.token, `/api/v3/touches/${target.id}`);
+    await env.page.goto(`${env.sandbox.url}/campaigns?delivery_type=email`);
+    await env.page.locator(`tbody tr[data-campaign-id="${touch.id}"] th a`).click();
+    await env.page.waitForURL(new RegExp(`/campaigns/${touch.id}$`));
+    await env.page.getByRole("heading", { level: 1, name: touch.name, exact: true }).waitFor(VISIBLE);
+    const facts = await env.page.getByTestId("campaign-facts").evaluate((dl) => {
       const out = {};
       for (const dt of dl.querySelectorAll("dt")) out[dt.textContent] = dt.nextElementSibling.textContent;
       return out;
@@ -118,34 +109,34 @@ describe("campaigns", () => {
     }
     for (const field of ["Starts", "Created"]) assert.ok(facts[field].trim().length > 0, field);
     assert.equal(facts["Ends"].length > 0, true);
-    const times = await page.getByTestId("campaign-facts").locator("time").evaluateAll((ts) => ts.map((t) => t.getAttribute("datetime")));
+    const times = await env.page.getByTestId("campaign-facts").locator("time").evaluateAll((ts) => ts.map((t) => t.getAttribute("datetime")));
     assert.ok(times.includes(touch.start_date) && times.includes(touch.created_at));
     if (touch.end_date) assert.ok(times.includes(touch.end_date));
     else assert.equal(facts["Ends"], "No end date");
-    const countries = await page.locator(".campaign-facts__countries li").allInnerTexts();
+    const countries = await env.page.locator(".campaign-facts__countries li").allInnerTexts();
     assert.equal(countries.length, touch.ship_to_countries.length);
     touch.ship_to_countries.forEach((code, i) => assert.match(countries[i], new RegExp(`\\(${code}\\)$`)));
     assert.equal(Object.keys(facts).length, 16, "every field but the name (the heading), plus the price in words");
   });
 
   test("an unknown campaign id shows the platform's not-found message", async () => {
-    const body = await apiGet(sandbox.url, token, "/api/v3/touches/999999", 404);
-    await page.goto(`${sandbox.url}/campaigns/999999`);
-    const notFound = page.getByTestId("campaign-not-found");
+    const body = await apiGet(env.sandbox.url, env.token, "/api/v3/touches/999999", 404);
+    await env.page.goto(`${env.sandbox.url}/campaigns/999999`);
+    const notFound = env.page.getByTestId("campaign-not-found");
     await notFound.waitFor(VISIBLE);
     await notFound.getByText(body.message, { exact: true }).waitFor(VISIBLE);
     assert.match(body.message, /Touch not found/);
-    await page.getByRole("heading", { level: 1, name: "Campaign not found" }).waitFor(VISIBLE);
+    await env.page.getByRole("heading", { level: 1, name: "Campaign not found" }).waitFor(VISIBLE);
 
-    await page.goto(`${sandbox.url}/campaigns/not-a-number`);
-    await page.getByTestId("campaign-not-found").getByText("is not a campaign id").waitFor(VISIBLE);
+    await env.page.goto(`${env.sandbox.url}/campaigns/not-a-number`);
+    await env.page.getByTestId("campaign-not-found").getByText("is not a campaign id").waitFor(VISIBLE);
   });
 
   test("no console errors, page errors or CSP violations on the campaign screens", () => {
     // The 404 of the unknown campaign is the expected answer the screen explains; the
     // browser logs that failed resource load on its own.
-    const unexpected = errorsOf(page).filter((e) => !(e.kind === "console" && /status of 404/.test(e.text)));
+    const unexpected = errorsOf(env.page).filter((e) => !(e.kind === "console" && /status of 404/.test(e.text)));
     assert.deepEqual(unexpected, []);
-    assert.deepEqual(page.dialogs, []);
+    assert.deepEqual(env.page.dialogs, []);
   });
 });

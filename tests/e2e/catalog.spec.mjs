@@ -2,51 +2,34 @@
 // sandbox. Expected products come from the sandbox's own API (walked from node
 // with the page's access token), never from hard-coded lists or counts.
 
-import { after, before, describe, test } from "node:test";
+import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { launchBrowser, newPage, sessionToken, signIn, startSandbox, unexpectedErrors as unexpectedErrorsOf } from "./harness.mjs";
+import { consoleFixture, newPage, sessionToken, signIn, unexpectedErrors as unexpectedErrorsOf } from "./harness.mjs";
 
 const VISIBLE = { state: "visible", timeout: 15_000 };
 const PRODUCTS = "/api/v3/marketplace/products";
 const END = /You've reached the end: (\d+) products?/;
 
 describe("gift catalog", () => {
-  let sandbox;
-  let browser;
-  let page;
-  const dialogs = [];
+  // A hostile product name that ran as markup would open an alert: the fixture records any.
+  const env = consoleFixture({ contextOptions: { viewport: { width: 1280, height: 800 } } });
   const cdnRequests = [];
-
-  before(async () => {
-    sandbox = await startSandbox();
-    browser = await launchBrowser();
-    page = await newPage(browser, { viewport: { width: 1280, height: 800 } });
-    // A hostile product name that ran as markup would open an alert: record any.
-    page.on("dialog", (dialog) => {
-      dialogs.push(dialog.message());
-      dialog.dismiss().catch(() => {});
-    });
-    page.on("request", (request) => {
+  before(() => {
+    env.page.on("request", (request) => {
       const url = new URL(request.url());
       if (url.pathname.startsWith("/cdn/")) cdnRequests.push(url.pathname);
     });
-    await signIn(page, sandbox.url);
-  });
-
-  after(async () => {
-    await browser?.close();
-    await sandbox?.stop();
   });
 
   /** The access token the console holds (sessionStorage). */
-  function token(on = page) {
+  function token(on = env.page) {
     return sessionToken(on);
   }
 
   /** One page of products from node, as the signed-in user. */
   async function productsPage(params) {
     const query = params.toString();
-    const response = await fetch(`${sandbox.url}${PRODUCTS}${query ? `?${query}` : ""}`, {
+    const response = await fetch(`${env.sandbox.url}${PRODUCTS}${query ? `?${query}` : ""}`, {
       headers: { Authorization: `Bearer ${await token()}` },
     });
     assert.equal(response.status, 200, `GET ${PRODUCTS}?${query}`);
@@ -71,18 +54,18 @@ describe("gift catalog", () => {
     throw new Error("the sandbox's cursor never ended");
   }
 
-  const cards = () => page.locator("[data-testid=product-grid] > li.product-card");
+  const cards = () => env.page.locator("[data-testid=product-grid] > li.product-card");
   const cardIds = () => cards().evaluateAll((els) => els.map((el) => el.dataset.productId));
-  const summary = () => page.locator("[data-testid=catalog-summary]");
+  const summary = () => env.page.locator("[data-testid=catalog-summary]");
 
   /** Browser errors other than the HTTP failures a test causes on purpose. */
-  function unexpectedErrors(on = page) {
+  function unexpectedErrors(on = env.page) {
     return unexpectedErrorsOf(on);
   }
 
   async function openCatalog(query = "") {
-    await page.goto(`${sandbox.url}/catalog${query}`);
-    await page.getByRole("heading", { name: "Catalog", level: 1 }).waitFor(VISIBLE);
+    await env.page.goto(`${env.sandbox.url}/catalog${query}`);
+    await env.page.getByRole("heading", { name: "Catalog", level: 1 }).waitFor(VISIBLE);
   }
 
   /** Clicks "Load more" until the end is stated; returns the stated total. */
@@ -94,10 +77,10 @@ describe("gift catalog", () => {
       if (/No products match/.test(text)) return 0;
       // The same button says "Loading…" while its page loads (bringing it into view may
       // already start the next page: the sentinel sits just above it); either way a page comes.
-      const more = page.locator("button.catalog-more");
+      const more = env.page.locator("button.catalog-more");
       const before = await cards().count();
       if (await more.isVisible()) await more.click({ timeout: 5_000 }).catch(() => {});
-      await page.waitForFunction(
+      await env.page.waitForFunction(
         ([n, re]) =>
           document.querySelectorAll("[data-testid=product-grid] > li").length !== n ||
           new RegExp(re).test(document.querySelector("[data-testid=catalog-summary]")?.textContent ?? ""),
@@ -110,7 +93,7 @@ describe("gift catalog", () => {
 
   /** Waits for the first page of the current filters; its ids. */
   async function firstPageFor(expected) {
-    await page.waitForFunction(
+    await env.page.waitForFunction(
       (n) => document.querySelectorAll("[data-testid=product-grid] > li").length === n,
       Math.min(24, expected.length),
       { timeout: 15_000 },
@@ -120,7 +103,7 @@ describe("gift catalog", () => {
 
   /** Waits for the first answer of the current filters and loads the rest. */
   async function resultsFor(expectedCount) {
-    await page.waitForFunction(
+    await env.page.waitForFunction(
       (re) => new RegExp(re).test(document.querySelector("[data-testid=catalog-summary]")?.textContent ?? ""),
       END.source + "|No products match|more to come",
       { timeout: 15_000 },
@@ -135,8 +118,8 @@ describe("gift catalog", () => {
     assert.equal(first.products.length, 24);
     cdnRequests.length = 0;
     await openCatalog();
-    await page.waitForFunction(() => document.querySelectorAll("[data-testid=product-grid] > li").length === 24);
-    await page.waitForFunction(
+    await env.page.waitForFunction(() => document.querySelectorAll("[data-testid=product-grid] > li").length === 24);
+    await env.page.waitForFunction(
       () => {
         const imgs = [...document.querySelectorAll("[data-testid=product-grid] img")];
         return imgs.length === 24 && imgs.every((img) => img.complete && img.naturalWidth > 0);
@@ -184,9 +167,9 @@ describe("gift catalog", () => {
   test("scrolling near the end loads the next page by itself", async () => {
     const { products } = await walk();
     await openCatalog();
-    await page.waitForFunction(() => document.querySelectorAll("[data-testid=product-grid] > li").length === 24);
-    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
-    await page.waitForFunction(() => document.querySelectorAll("[data-testid=product-grid] > li").length >= 48, null, {
+    await env.page.waitForFunction(() => document.querySelectorAll("[data-testid=product-grid] > li").length === 24);
+    await env.page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    await env.page.waitForFunction(() => document.querySelectorAll("[data-testid=product-grid] > li").length >= 48, null, {
       timeout: 15_000,
     });
     const ids = await cardIds();
@@ -201,8 +184,8 @@ describe("gift catalog", () => {
     await openCatalog();
     for (let i = 0; i < 60 && !END.test((await summary().textContent()) ?? ""); i++) {
       const before = await cards().count();
-      await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
-      await page
+      await env.page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+      await env.page
         .waitForFunction(
           (n) =>
             document.querySelectorAll("[data-testid=product-grid] > li").length > n ||
@@ -219,7 +202,7 @@ describe("gift catalog", () => {
     assert.equal(ids.length, total);
     assert.equal(new Set(ids).size, ids.length, "no duplicates");
     assert.deepEqual(ids, products.map((p) => p.id));
-    assert.equal(await page.getByRole("button", { name: "Load more", exact: true }).count(), 0);
+    assert.equal(await env.page.getByRole("button", { name: "Load more", exact: true }).count(), 0);
     assert.deepEqual(unexpectedErrors(), []);
   });
 
@@ -235,13 +218,13 @@ describe("gift catalog", () => {
       image(c).cdn_main.url,
       image(c).url,
     ]);
-    await page.route("**/cdn/**", (route) =>
+    await env.page.route("**/cdn/**", (route) =>
       failing.has(route.request().url()) ? route.fulfill({ status: 404, body: "No such image." }) : route.continue(),
     );
     try {
       await openCatalog();
       const loaded = (product, src) =>
-        page.waitForFunction(
+        env.page.waitForFunction(
           ([id, want]) => {
             const img = document.querySelector(`li.product-card[data-product-id="${id}"] img`);
             return img && img.getAttribute("src") === want && img.complete && img.naturalWidth > 0;
@@ -251,13 +234,13 @@ describe("gift catalog", () => {
         );
       await loaded(a, image(a).cdn_main.url);
       await loaded(b, image(b).url);
-      const placeholder = page.locator(`li.product-card[data-product-id="${c.id}"] .image-placeholder`);
+      const placeholder = env.page.locator(`li.product-card[data-product-id="${c.id}"] .image-placeholder`);
       await placeholder.waitFor(VISIBLE);
       assert.equal(await placeholder.getAttribute("role"), "img");
       assert.equal(await placeholder.getAttribute("aria-label"), c.name);
-      assert.equal(await page.locator(`li.product-card[data-product-id="${c.id}"] img`).count(), 0);
+      assert.equal(await env.page.locator(`li.product-card[data-product-id="${c.id}"] img`).count(), 0);
     } finally {
-      await page.unroute("**/cdn/**");
+      await env.page.unroute("**/cdn/**");
     }
     assert.deepEqual(unexpectedErrors(), []);
   });
@@ -265,7 +248,7 @@ describe("gift catalog", () => {
   test("a page that fails says so, and Try again loads it from the same cursor", async () => {
     const { products } = await walk();
     let failures = 0;
-    await page.route(`**${PRODUCTS}?*`, (route) => {
+    await env.page.route(`**${PRODUCTS}?*`, (route) => {
       if (new URL(route.request().url()).searchParams.get("after") && failures === 0) {
         failures++;
         return route.fulfill({
@@ -278,17 +261,17 @@ describe("gift catalog", () => {
     });
     try {
       await openCatalog();
-      await page.waitForFunction(() => document.querySelectorAll("[data-testid=product-grid] > li").length === 24);
-      await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
-      const alert = page.locator(".catalog-footer [role=alert]");
+      await env.page.waitForFunction(() => document.querySelectorAll("[data-testid=product-grid] > li").length === 24);
+      await env.page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+      const alert = env.page.locator(".catalog-footer [role=alert]");
       await alert.getByText("The after cursor is not one this catalog issued.").waitFor(VISIBLE);
       assert.equal(await cards().count(), 24, "what was loaded stays");
       await alert.getByRole("button", { name: "Try again" }).click();
-      await page.waitForFunction(() => document.querySelectorAll("[data-testid=product-grid] > li").length === 48);
+      await env.page.waitForFunction(() => document.querySelectorAll("[data-testid=product-grid] > li").length === 48);
       assert.deepEqual(await cardIds(), products.slice(0, 48).map((p) => p.id));
       assert.equal(failures, 1);
     } finally {
-      await page.unroute(`**${PRODUCTS}?*`);
+      await env.page.unroute(`**${PRODUCTS}?*`);
     }
     assert.deepEqual(unexpectedErrors(), []);
   });
@@ -301,47 +284,47 @@ describe("gift catalog", () => {
     assert.ok(expected.length > 0 && expected.length < all.products.length, `"${word}" narrows`);
 
     await openCatalog();
-    await page.getByLabel("Search").fill(word);
-    await page.getByRole("button", { name: "Apply filters" }).click();
-    await page.waitForURL((url) => url.searchParams.get("text_search") === word);
+    await env.page.getByLabel("Search").fill(word);
+    await env.page.getByRole("button", { name: "Apply filters" }).click();
+    await env.page.waitForURL((url) => url.searchParams.get("text_search") === word);
     assert.deepEqual(await resultsFor(expected.length), expected);
 
-    await page.reload();
+    await env.page.reload();
     await firstPageFor(expected);
-    assert.equal(await page.getByLabel("Search").inputValue(), word);
+    assert.equal(await env.page.getByLabel("Search").inputValue(), word);
     assert.deepEqual(unexpectedErrors(), []);
   });
 
   test("price bounds are validated, narrow the catalog and survive a reload", async () => {
     const all = await walk();
     await openCatalog();
-    const min = page.getByLabel("Minimum");
-    const max = page.getByLabel("Maximum");
-    const apply = page.getByRole("button", { name: "Apply filters" });
+    const min = env.page.getByLabel("Minimum");
+    const max = env.page.getByLabel("Maximum");
+    const apply = env.page.getByRole("button", { name: "Apply filters" });
 
     await min.fill("12.50");
     await apply.click();
-    await page.locator("#catalog-min-price-error").getByText(/whole number/).waitFor(VISIBLE);
+    await env.page.locator("#catalog-min-price-error").getByText(/whole number/).waitFor(VISIBLE);
     assert.equal(await min.getAttribute("aria-invalid"), "true");
     await min.fill("150");
     await max.fill("40");
     await apply.click();
-    await page.locator("#catalog-max-price-error").getByText(/at least the minimum/).waitFor(VISIBLE);
-    assert.equal(new URL(page.url()).search, "", "nothing applied while the prices are wrong");
+    await env.page.locator("#catalog-max-price-error").getByText(/at least the minimum/).waitFor(VISIBLE);
+    assert.equal(new URL(env.page.url()).search, "", "nothing applied while the prices are wrong");
 
     const expected = (await walk({ price_gte_usd: 40, price_lte_usd: 60 })).products.map((p) => p.id);
     assert.ok(expected.length > 0 && expected.length < all.products.length, "40–60 USD narrows");
     await min.fill("40");
     await max.fill("60");
     await apply.click();
-    await page.waitForURL((url) => url.searchParams.get("price_gte_usd") === "40" && url.searchParams.get("price_lte_usd") === "60");
-    assert.equal(await page.locator("#catalog-max-price-error").textContent(), "");
+    await env.page.waitForURL((url) => url.searchParams.get("price_gte_usd") === "40" && url.searchParams.get("price_lte_usd") === "60");
+    assert.equal(await env.page.locator("#catalog-max-price-error").textContent(), "");
     assert.deepEqual(await resultsFor(expected.length), expected);
 
-    await page.reload();
+    await env.page.reload();
     await firstPageFor(expected);
-    assert.equal(await page.getByLabel("Minimum").inputValue(), "40");
-    assert.equal(await page.getByLabel("Maximum").inputValue(), "60");
+    assert.equal(await env.page.getByLabel("Minimum").inputValue(), "40");
+    assert.equal(await env.page.getByLabel("Maximum").inputValue(), "60");
     assert.deepEqual(unexpectedErrors(), []);
   });
 
@@ -351,18 +334,18 @@ describe("gift catalog", () => {
     assert.ok(expected.length > 0 && expected.length < all.products.length, "Ireland narrows");
 
     await openCatalog();
-    await page.getByLabel("Country", { exact: true }).selectOption("IE");
-    assert.match(await page.locator("#catalog-country option:checked").textContent(), /^Ireland \(IE\)$/);
-    await page.getByRole("button", { name: "Add country" }).click();
-    await page.waitForURL((url) => url.searchParams.getAll("ship_to_country_codes[]").join() === "IE");
-    await page.getByRole("button", { name: "Remove Ireland (IE)" }).waitFor(VISIBLE);
+    await env.page.getByLabel("Country", { exact: true }).selectOption("IE");
+    assert.match(await env.page.locator("#catalog-country option:checked").textContent(), /^Ireland \(IE\)$/);
+    await env.page.getByRole("button", { name: "Add country" }).click();
+    await env.page.waitForURL((url) => url.searchParams.getAll("ship_to_country_codes[]").join() === "IE");
+    await env.page.getByRole("button", { name: "Remove Ireland (IE)" }).waitFor(VISIBLE);
     assert.deepEqual(await resultsFor(expected.length), expected);
 
-    await page.reload();
+    await env.page.reload();
     await firstPageFor(expected);
-    await page.getByRole("button", { name: "Remove Ireland (IE)" }).click();
-    await page.waitForURL((url) => url.search === "");
-    await page.waitForFunction(() => document.querySelectorAll("[data-testid=product-grid] > li").length === 24);
+    await env.page.getByRole("button", { name: "Remove Ireland (IE)" }).click();
+    await env.page.waitForURL((url) => url.search === "");
+    await env.page.waitForFunction(() => document.querySelectorAll("[data-testid=product-grid] > li").length === 24);
     assert.deepEqual(unexpectedErrors(), []);
   });
 
@@ -375,16 +358,16 @@ describe("gift catalog", () => {
 
     await openCatalog();
     // Grouped in fieldsets whose legend is the group's name.
-    const fieldset = page.getByRole("group", { name: group.group_name, exact: true });
+    const fieldset = env.page.getByRole("group", { name: group.group_name, exact: true });
     await fieldset.waitFor(VISIBLE);
     assert.equal(await fieldset.getByRole("checkbox").count(), group.children.length);
     await fieldset.getByRole("checkbox", { name: category.name, exact: true }).check();
-    await page.waitForURL((url) => url.searchParams.getAll("category_ids[]").join() === category.id);
+    await env.page.waitForURL((url) => url.searchParams.getAll("category_ids[]").join() === category.id);
     assert.deepEqual(await resultsFor(expected.length), expected);
 
-    await page.reload();
+    await env.page.reload();
     await firstPageFor(expected);
-    assert.ok(await page.getByRole("checkbox", { name: category.name, exact: true }).isChecked());
+    assert.ok(await env.page.getByRole("checkbox", { name: category.name, exact: true }).isChecked());
     assert.deepEqual(unexpectedErrors(), []);
   });
 
@@ -396,7 +379,7 @@ describe("gift catalog", () => {
     // Hold back the answer for the first filter until the second has landed.
     let releaseFirst;
     const held = new Promise((resolve) => (releaseFirst = resolve));
-    await page.route(`**${PRODUCTS}?*`, async (route) => {
+    await env.page.route(`**${PRODUCTS}?*`, async (route) => {
       const url = new URL(route.request().url());
       const ids = url.searchParams.getAll("category_ids[]");
       if (ids.length === 1 && ids[0] === a.id && !url.searchParams.get("after")) {
@@ -407,21 +390,21 @@ describe("gift catalog", () => {
     });
     try {
       await openCatalog();
-      const fieldset = page.getByRole("group", { name: group.group_name, exact: true });
+      const fieldset = env.page.getByRole("group", { name: group.group_name, exact: true });
       await fieldset.getByRole("checkbox", { name: a.name, exact: true }).check();
-      await page.waitForURL((url) => url.searchParams.getAll("category_ids[]").length === 1);
+      await env.page.waitForURL((url) => url.searchParams.getAll("category_ids[]").length === 1);
       await fieldset.getByRole("checkbox", { name: b.name, exact: true }).check();
-      await page.waitForURL((url) => url.searchParams.getAll("category_ids[]").length === 2);
-      await page.waitForFunction(
+      await env.page.waitForURL((url) => url.searchParams.getAll("category_ids[]").length === 2);
+      await env.page.waitForFunction(
         (n) => document.querySelectorAll("[data-testid=product-grid] > li").length === n,
         Math.min(24, expected.length),
       );
       releaseFirst();
-      await page.waitForTimeout(300);
+      await env.page.waitForTimeout(300);
       assert.deepEqual(await resultsFor(expected.length), expected);
     } finally {
       releaseFirst();
-      await page.unroute(`**${PRODUCTS}?*`);
+      await env.page.unroute(`**${PRODUCTS}?*`);
     }
     assert.deepEqual(unexpectedErrors(), []);
   });
@@ -436,19 +419,19 @@ describe("gift catalog", () => {
       await openCatalog(`?text_search=${encodeURIComponent(needle)}`);
       await resultsFor(products.length);
       for (const product of products) {
-        const card = page.locator(`li.product-card[data-product-id="${product.id}"]`);
+        const card = env.page.locator(`li.product-card[data-product-id="${product.id}"]`);
         assert.equal(await card.locator(".product-card__name").textContent(), product.name);
       }
     }
     // Open the <img> one: its name is text in the dialog too.
     const product = hostile.find((p) => p.name.startsWith("<img"));
     await openCatalog("?text_search=onerror");
-    await page.locator(`li.product-card[data-product-id="${product.id}"] a`).click();
-    const dialog = page.getByRole("dialog");
+    await env.page.locator(`li.product-card[data-product-id="${product.id}"] a`).click();
+    const dialog = env.page.getByRole("dialog");
     await dialog.getByRole("heading", { name: product.name, exact: true }).waitFor(VISIBLE);
-    assert.equal(await page.locator('img[src="x"]').count(), 0, "no element was made from the name");
-    assert.equal(await page.locator("main script").count(), 0);
-    assert.deepEqual(dialogs, [], "no alert ran");
+    assert.equal(await env.page.locator('img[src="x"]').count(), 0, "no element was made from the name");
+    assert.equal(await env.page.locator("main script").count(), 0);
+    assert.deepEqual(env.page.dialogs, [], "no alert ran");
     assert.deepEqual(unexpectedErrors(), []);
   });
 
@@ -456,15 +439,15 @@ describe("gift catalog", () => {
     const { products } = await walk();
     const product = products[5];
     await openCatalog();
-    await page.waitForFunction(() => document.querySelectorAll("[data-testid=product-grid] > li").length === 24);
-    await page.getByRole("link", { name: product.name, exact: true }).click();
-    await page.waitForURL(`${sandbox.url}/catalog/${product.id}`);
-    const dialog = page.getByRole("dialog");
+    await env.page.waitForFunction(() => document.querySelectorAll("[data-testid=product-grid] > li").length === 24);
+    await env.page.getByRole("link", { name: product.name, exact: true }).click();
+    await env.page.waitForURL(`${env.sandbox.url}/catalog/${product.id}`);
+    const dialog = env.page.getByRole("dialog");
     await dialog.getByRole("heading", { name: product.name, exact: true }).waitFor(VISIBLE);
     assert.equal(await dialog.locator(".product-detail__description").textContent(), product.description || "No description.");
     const variants = dialog.locator("li.variant");
     assert.equal(await variants.count(), product.variants.length);
-    await page.waitForFunction(
+    await env.page.waitForFunction(
       () => [...document.querySelectorAll("dialog li.variant img")].every((img) => img.complete && img.naturalWidth > 0),
       null,
       { timeout: 15_000 },
@@ -476,33 +459,33 @@ describe("gift catalog", () => {
       assert.match(await item.locator(".variant__price").textContent(), new RegExp(`^${price.currency} `));
     }
     await dialog.getByRole("button", { name: "Close" }).click();
-    await page.waitForURL(`${sandbox.url}/catalog`);
-    assert.equal(await page.getByRole("dialog").count(), 0);
+    await env.page.waitForURL(`${env.sandbox.url}/catalog`);
+    assert.equal(await env.page.getByRole("dialog").count(), 0);
     assert.equal(await cards().count(), 24, "the grid stayed loaded");
 
     // The keyboard path: Enter opens it, Escape closes it, focus returns to the card's link.
-    const link = page.getByRole("link", { name: product.name, exact: true });
+    const link = env.page.getByRole("link", { name: product.name, exact: true });
     await link.focus();
-    await page.keyboard.press("Enter");
-    await page.getByRole("dialog").waitFor(VISIBLE);
-    assert.ok(await page.getByRole("dialog").evaluate((d) => d.contains(document.activeElement)), "focus moves into the dialog");
-    await page.keyboard.press("Escape");
-    await page.waitForURL(`${sandbox.url}/catalog`);
-    assert.equal(await page.getByRole("dialog").count(), 0);
-    assert.equal(await page.evaluate(() => document.activeElement?.textContent), product.name);
+    await env.page.keyboard.press("Enter");
+    await env.page.getByRole("dialog").waitFor(VISIBLE);
+    assert.ok(await env.page.getByRole("dialog").evaluate((d) => d.contains(document.activeElement)), "focus moves into the dialog");
+    await env.page.keyboard.press("Escape");
+    await env.page.waitForURL(`${env.sandbox.url}/catalog`);
+    assert.equal(await env.page.getByRole("dialog").count(), 0);
+    assert.equal(await env.page.evaluate(() => document.activeElement?.textContent), product.name);
     assert.deepEqual(unexpectedErrors(), []);
   });
 
   test("a product address opened cold is found by walking pages, or said not found", async () => {
     const { products } = await walk();
     const deep = products[60]; // on the third page
-    await page.goto(`${sandbox.url}/catalog/${deep.id}`);
-    await page.getByRole("dialog").getByRole("heading", { name: deep.name, exact: true }).waitFor(VISIBLE);
+    await env.page.goto(`${env.sandbox.url}/catalog/${deep.id}`);
+    await env.page.getByRole("dialog").getByRole("heading", { name: deep.name, exact: true }).waitFor(VISIBLE);
 
     // Not found: said once the pages of the address's filters are walked to the end.
     const category = (await walk()).categories[0].children[0];
-    await page.goto(`${sandbox.url}/catalog/prd_does_not_exist?category_ids%5B%5D=${category.id}`);
-    const dialog = page.getByRole("dialog");
+    await env.page.goto(`${env.sandbox.url}/catalog/prd_does_not_exist?category_ids%5B%5D=${category.id}`);
+    const dialog = env.page.getByRole("dialog");
     await dialog.getByRole("heading", { name: "Product not found" }).waitFor(VISIBLE);
     assert.match(await dialog.textContent(), /with the current filters/);
     await dialog.getByRole("link", { name: "Look for it in the whole catalog" }).waitFor(VISIBLE);
@@ -510,8 +493,8 @@ describe("gift catalog", () => {
   });
 
   test("a session without the marketplace scope gets an explanation, not an error", async () => {
-    const config = await (await fetch(`${sandbox.url}/config.json`)).json();
-    const other = await newPage(browser);
+    const config = await (await fetch(`${env.sandbox.url}/config.json`)).json();
+    const other = await newPage(env.browser);
     const productRequests = [];
     other.on("request", (r) => {
       if (r.url().includes(PRODUCTS)) productRequests.push(r.url());
@@ -520,8 +503,8 @@ describe("gift catalog", () => {
       route.fulfill({ contentType: "application/json", body: JSON.stringify({ ...config, scope: "scim" }) }),
     );
     try {
-      await signIn(other, sandbox.url);
-      await other.goto(`${sandbox.url}/catalog`);
+      await signIn(other, env.sandbox.url);
+      await other.goto(`${env.sandbox.url}/catalog`);
       const explanation = other.locator("[data-testid=missing-scope]");
       await explanation.waitFor(VISIBLE);
       const text = await explanation.textContent();
@@ -533,7 +516,7 @@ describe("gift catalog", () => {
       // The platform's own 403 (the token lacks the scope although the session claims it).
       const granted = await other.evaluate(() => JSON.parse(sessionStorage.getItem("gifting-console.session")).scope);
       assert.equal(granted, "scim");
-      const check = await fetch(`${sandbox.url}${PRODUCTS}`, { headers: { Authorization: `Bearer ${await token(other)}` } });
+      const check = await fetch(`${env.sandbox.url}${PRODUCTS}`, { headers: { Authorization: `Bearer ${await token(other)}` } });
       assert.equal(check.status, 403);
       assert.match(check.headers.get("www-authenticate") ?? "", /insufficient_scope/);
       await other.evaluate(() => {

@@ -3,7 +3,7 @@
 // and a chunk that fails to download shows the error panel with "Try again", never a blank
 // screen or a crash.
 
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { consoleFixture, openTab, signIn, unexpectedErrors } from "./harness.mjs";
 
@@ -12,21 +12,16 @@ const CHUNK = /\/split_[^/]*\.wasm$/;
 
 describe("screens downloaded on first visit", () => {
   const env = consoleFixture({ signedIn: false });
-  let sandbox;
-  let browser;
-  let page;
-  before(() => ({ sandbox, browser, page } = env));
-
 
   test("the signed-out page and home load no screen chunk", async () => {
     const chunks = [];
-    page.on("request", (request) => {
+    env.page.on("request", (request) => {
       if (CHUNK.test(new URL(request.url()).pathname)) chunks.push(request.url());
     });
-    await page.goto(sandbox.url);
-    await page.getByRole("button", { name: "Sign in", exact: true }).waitFor(VISIBLE);
+    await env.page.goto(env.sandbox.url);
+    await env.page.getByRole("button", { name: "Sign in", exact: true }).waitFor(VISIBLE);
     assert.deepEqual(chunks, [], "nothing but the core before sign-in");
-    await signIn(page, sandbox.url);
+    await signIn(env.page, env.sandbox.url);
   });
 
   // Each screen by its own address, in a tab that has never loaded it (the session is
@@ -42,8 +37,8 @@ describe("screens downloaded on first visit", () => {
   ];
   for (const [path, heading] of screens) {
     test(`${path} opens cold in a new tab`, async () => {
-      const tab = await openTab(page.context());
-      await tab.goto(`${sandbox.url}${path}`);
+      const tab = await openTab(env.page.context());
+      await tab.goto(`${env.sandbox.url}${path}`);
       await tab.locator("main#main").getByRole("heading", heading).first().waitFor(VISIBLE);
       assert.deepEqual(unexpectedErrors(tab), []);
       await tab.close();
@@ -51,18 +46,18 @@ describe("screens downloaded on first visit", () => {
   }
 
   test("detail screens open cold too: a user, a team, a campaign, a product", async () => {
-    const tab = await openTab(page.context());
+    const tab = await openTab(env.page.context());
     for (const [list, rowLink] of [
       ["/users", "main#main table tbody th a"],
       ["/teams", "main#main table tbody th a"],
       ["/campaigns", "main#main table tbody th a"],
     ]) {
-      await tab.goto(`${sandbox.url}${list}`);
+      await tab.goto(`${env.sandbox.url}${list}`);
       const link = tab.locator(rowLink).first();
       await link.waitFor(VISIBLE);
       const href = await link.getAttribute("href");
-      const cold = await openTab(page.context());
-      await cold.goto(`${sandbox.url}${href}`);
+      const cold = await openTab(env.page.context());
+      await cold.goto(`${env.sandbox.url}${href}`);
       await cold.locator("main#main h1").first().waitFor(VISIBLE);
       assert.deepEqual(unexpectedErrors(cold), [], href);
       await cold.close();
@@ -71,7 +66,7 @@ describe("screens downloaded on first visit", () => {
   });
 
   test("a chunk that fails to download shows the error panel; Try again brings the screen", async () => {
-    const context = await browser.newContext();
+    const context = await env.browser.newContext();
     const tab = await openTab(context);
     // Blocked from the start, so the idle prefetch after sign-in fails too.
     let blocked = true;
@@ -79,7 +74,7 @@ describe("screens downloaded on first visit", () => {
       if (blocked && /split_campaigns\.wasm/.test(route.request().url())) return route.abort("failed");
       return route.continue();
     });
-    await signIn(tab, sandbox.url);
+    await signIn(tab, env.sandbox.url);
     // Clicked from the navigation: the chunk fails, the shell stays.
     await tab.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Campaigns" }).click();
     const panel = tab.getByTestId("screen-download-failed");

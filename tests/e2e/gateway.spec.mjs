@@ -4,35 +4,20 @@
 // console must work exactly as it does against the sandbox alone, and no request the browser
 // makes may carry the secret.
 
-import { after, before, describe, test } from "node:test";
+import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import {
-  CLIENT_SECRET,
-  launchBrowser,
-  newPage,
-  platformGet,
-  sessionToken,
-  signIn,
-  startGatewayTopology,
-  unexpectedErrors,
-} from "./harness.mjs";
+import { CLIENT_SECRET, consoleFixture, platformGet, sessionToken, signIn, unexpectedErrors } from "./harness.mjs";
 
 const VISIBLE = { state: "visible", timeout: 15_000 };
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe("the console through the gateway", () => {
-  let sandbox;
-  let gateway;
-  let browser;
-  let page;
+  // Signed in by a test, through the gateway.
+  const env = consoleFixture({ gateway: true, sandboxArgs: ["--token-ttl", "5"], signedIn: false });
   /** Every request the tab made: url, method, headers, body, resource type. */
   const requests = [];
-
-  before(async () => {
-    ({ sandbox, gateway } = await startGatewayTopology(["--token-ttl", "5"]));
-    browser = await launchBrowser();
-    page = await newPage(browser);
-    page.on("request", (request) => {
+  before(() => {
+    env.page.on("request", (request) => {
       requests.push({
         url: request.url(),
         method: request.method(),
@@ -43,40 +28,34 @@ describe("the console through the gateway", () => {
     });
   });
 
-  after(async () => {
-    await browser?.close();
-    await gateway?.stop();
-    await sandbox?.stop();
-  });
-
-  const main = () => page.locator("main#main");
+  const main = () => env.page.locator("main#main");
 
   test("config.json names the gateway and holds no secret", async () => {
-    const response = await fetch(`${gateway.url}/config.json`);
+    const response = await fetch(`${env.gateway.url}/config.json`);
     const text = await response.text();
     assert.ok(!text.includes(CLIENT_SECRET), "config.json holds the secret");
     assert.doesNotMatch(text, /client_secret/);
     const config = JSON.parse(text);
-    assert.equal(config.base_url, gateway.url);
-    assert.equal(config.auth_url, gateway.url);
+    assert.equal(config.base_url, env.gateway.url);
+    assert.equal(config.auth_url, env.gateway.url);
     // The platform really refuses a public client: PKCE alone is not enough there.
-    const direct = await fetch(`${sandbox.url}/oauth/token`, {
+    const direct = await fetch(`${env.sandbox.url}/oauth/token`, {
       method: "POST",
       headers: { "Content-Type": "application/x-www-form-urlencoded" },
       body: "grant_type=refresh_token&refresh_token=x&client_id=gifting-console",
     });
     assert.equal(direct.status, 401);
     // And it sends no CORS headers, so a browser on the gateway's origin could not call it.
-    const api = await fetch(`${sandbox.url}/api/v3/me`, { headers: { Origin: gateway.url } });
+    const api = await fetch(`${env.sandbox.url}/api/v3/me`, { headers: { Origin: env.gateway.url } });
     assert.equal(api.headers.get("access-control-allow-origin"), null);
   });
 
   test("sign in through the platform's consent page and the token relay", async () => {
-    await signIn(page, gateway.url);
-    assert.ok(page.url().startsWith(gateway.url), `back on the gateway: ${page.url()}`);
-    const token = await sessionToken(page);
-    assert.equal((await platformGet(sandbox.url, token, "/api/v3/me")).status, 200);
-    assert.equal((await sandbox.stats()).authorization_codes_exchanged, 1);
+    await signIn(env.page, env.gateway.url);
+    assert.ok(env.page.url().startsWith(env.gateway.url), `back on the gateway: ${env.page.url()}`);
+    const token = await sessionToken(env.page);
+    assert.equal((await platformGet(env.sandbox.url, token, "/api/v3/me")).status, 200);
+    assert.equal((await env.sandbox.stats()).authorization_codes_exchanged, 1);
   });
 
   test("every screen loads its data through the API relay", async () => {
@@ -84,31 +63,31 @@ describe("the console through the gateway", () => {
       { path: "/users", heading: "Users", ready: () => main().locator("table tbody tr").first() },
       { path: "/teams", heading: "Teams", ready: () => main().locator("table tbody tr").first() },
       { path: "/teams/users", heading: "All active users", ready: () => main().locator("table tbody tr").first() },
-      { path: "/sends", heading: "Sends", ready: () => page.locator("tbody tr[data-send-id]").first() },
+      { path: "/sends", heading: "Sends", ready: () => env.page.locator("tbody tr[data-send-id]").first() },
       { path: "/campaigns", heading: "Campaigns", ready: () => main().locator("table tbody tr").first() },
-      { path: "/catalog", heading: "Catalog", ready: () => page.locator("[data-testid=product-grid] img").first() },
+      { path: "/catalog", heading: "Catalog", ready: () => env.page.locator("[data-testid=product-grid] img").first() },
     ];
     for (const screen of screens) {
-      await page.goto(`${gateway.url}${screen.path}`);
+      await env.page.goto(`${env.gateway.url}${screen.path}`);
       await main().getByRole("heading", { level: 1, name: screen.heading, exact: true }).waitFor(VISIBLE);
       await screen.ready().waitFor(VISIBLE);
     }
     // The catalog's thumbnails come from the platform's CDN, allowed by the gateway's CSP.
-    await page.waitForFunction(() => {
+    await env.page.waitForFunction(() => {
       const imgs = [...document.querySelectorAll("[data-testid=product-grid] img")];
       return imgs.length > 0 && imgs.every((img) => img.complete && img.naturalWidth > 0);
     });
     // A detail page opened by its address, cold.
-    const { body: groups } = await platformGet(sandbox.url, await sessionToken(page), "/api/v3/groups");
+    const { body: groups } = await platformGet(env.sandbox.url, await sessionToken(env.page), "/api/v3/groups");
     const group = groups.groups[0];
-    await page.goto(`${gateway.url}/teams/${group.id}`);
+    await env.page.goto(`${env.gateway.url}/teams/${group.id}`);
     await main().getByRole("heading", { level: 1, name: `Team: ${group.name}` }).waitFor(VISIBLE);
-    assert.deepEqual(unexpectedErrors(page), []);
+    assert.deepEqual(unexpectedErrors(env.page), []);
   });
 
   test("create a user, then change their role", async () => {
-    await page.goto(`${gateway.url}/users/new`);
-    await page.waitForFunction(() => document.querySelectorAll("#user-team option").length > 2);
+    await env.page.goto(`${env.gateway.url}/users/new`);
+    await env.page.waitForFunction(() => document.querySelectorAll("#user-team option").length > 2);
     const email = `gateway.created.${Date.now()}@example.com`;
     await main().getByLabel("Email").fill(email);
     await main().getByLabel("First name").fill("Gate");
@@ -116,42 +95,42 @@ describe("the console through the gateway", () => {
     await main().getByLabel("Role").selectOption("sender");
     await main().getByLabel("Team").selectOption({ index: 1 });
     await main().getByRole("button", { name: "Create user" }).click();
-    await page.waitForURL(/\/users\/\d+\?created=1$/);
+    await env.page.waitForURL(/\/users\/\d+\?created=1$/);
     await main().getByRole("heading", { level: 1, name: "Gate Way" }).waitFor(VISIBLE);
-    const id = /\/users\/(\d+)/.exec(page.url())[1];
+    const id = /\/users\/(\d+)/.exec(env.page.url())[1];
 
     await main().getByLabel("Role").selectOption("manager");
     await main().getByLabel("Last name").press("Enter");
-    await page.getByTestId("user-outcome").waitFor(VISIBLE);
-    assert.match(await page.getByTestId("user-outcome").textContent(), /^Saved\./);
-    const { body: user } = await platformGet(sandbox.url, await sessionToken(page), `/api/scim/v2/Users/${id}`);
+    await env.page.getByTestId("user-outcome").waitFor(VISIBLE);
+    assert.match(await env.page.getByTestId("user-outcome").textContent(), /^Saved\./);
+    const { body: user } = await platformGet(env.sandbox.url, await sessionToken(env.page), `/api/scim/v2/Users/${id}`);
     assert.equal(user.userName, email);
     assert.equal(user.userType, "manager");
   });
 
   test("an expired token is refreshed through the relay without a new sign-in", async () => {
-    const before = await sessionToken(page);
-    const refreshesBefore = (await sandbox.stats()).token_refreshes;
+    const before = await sessionToken(env.page);
+    const refreshesBefore = (await env.sandbox.stats()).token_refreshes;
     await sleep(6_000); // past the 5-second lifetime
-    assert.equal((await platformGet(sandbox.url, before, "/api/v3/me")).status, 401, "the old token expired");
-    await page.goto(`${gateway.url}/teams`);
+    assert.equal((await platformGet(env.sandbox.url, before, "/api/v3/me")).status, 401, "the old token expired");
+    await env.page.goto(`${env.gateway.url}/teams`);
     await main().locator("table tbody tr").first().waitFor(VISIBLE);
-    assert.notEqual(await sessionToken(page), before, "a new access token");
-    const stats = await sandbox.stats();
+    assert.notEqual(await sessionToken(env.page), before, "a new access token");
+    const stats = await env.sandbox.stats();
     assert.ok(stats.token_refreshes > refreshesBefore, "the console refreshed");
     assert.equal(stats.token_refresh_failures, 0);
     assert.equal(stats.authorization_codes_exchanged, 1, "no second sign-in");
   });
 
   test("sign-out revokes the token at the platform", async () => {
-    const token = await sessionToken(page);
-    await page.getByRole("button", { name: "Sign out", exact: true }).click();
-    await page.getByRole("button", { name: "Sign in", exact: true }).waitFor(VISIBLE);
-    await page.getByText("You have signed out.").waitFor(VISIBLE);
-    assert.equal((await platformGet(sandbox.url, token, "/api/v3/me")).status, 401, "the token is revoked");
-    assert.ok((await sandbox.stats()).tokens_revoked >= 1);
+    const token = await sessionToken(env.page);
+    await env.page.getByRole("button", { name: "Sign out", exact: true }).click();
+    await env.page.getByRole("button", { name: "Sign in", exact: true }).waitFor(VISIBLE);
+    await env.page.getByText("You have signed out.").waitFor(VISIBLE);
+    assert.equal((await platformGet(env.sandbox.url, token, "/api/v3/me")).status, 401, "the token is revoked");
+    assert.ok((await env.sandbox.stats()).tokens_revoked >= 1);
     // Errors the browser logged for the expiry's 401 are expected; nothing else is.
-    assert.deepEqual(unexpectedErrors(page), []);
+    assert.deepEqual(unexpectedErrors(env.page), []);
   });
 
   test("no request the browser made carried the secret, and it spoke only to the gateway", async () => {
@@ -159,7 +138,7 @@ describe("the console through the gateway", () => {
     for (const request of requests) {
       assert.ok(!JSON.stringify(request).includes(CLIENT_SECRET), `the secret in ${request.method} ${request.url}`);
     }
-    const sandboxOrigin = new URL(sandbox.url).origin;
+    const sandboxOrigin = new URL(env.sandbox.url).origin;
     const direct = requests.filter((r) => new URL(r.url).origin === sandboxOrigin);
     for (const request of direct) {
       const { pathname } = new URL(request.url);
@@ -170,13 +149,13 @@ describe("the console through the gateway", () => {
         pathname.startsWith("/cdn/");
       assert.ok(allowed, `the browser called the platform itself: ${request.method} ${pathname}`);
     }
-    const tokenCalls = requests.filter((r) => r.url.startsWith(`${gateway.url}/oauth/token`));
+    const tokenCalls = requests.filter((r) => r.url.startsWith(`${env.gateway.url}/oauth/token`));
     assert.ok(tokenCalls.length >= 2, "the code exchange and a refresh went to the gateway");
-    assert.ok(requests.some((r) => r.url.startsWith(`${gateway.url}/oauth/revoke`)), "revocation went to the gateway");
+    assert.ok(requests.some((r) => r.url.startsWith(`${env.gateway.url}/oauth/revoke`)), "revocation went to the gateway");
   });
 
   test("the gateway's log holds no secret, token or query string", async () => {
-    const lines = gateway.stderr().filter((line) => line.trim().startsWith("{"));
+    const lines = env.gateway.stderr().filter((line) => line.trim().startsWith("{"));
     assert.ok(lines.length > 20, `log lines were written (${lines.length})`);
     for (const line of lines) {
       assert.ok(!line.includes(CLIENT_SECRET), `the secret in ${line}`);

@@ -280,27 +280,51 @@ export function unexpectedErrors(page) {
 }
 
 /**
- * The usual setup of a spec, as `before`/`after` hooks of the calling `describe`: a fresh
- * sandbox (started with `sandboxArgs`), a browser, and a page that records every dialog in
- * `page.dialogs` (a script that ran from platform text would open one), signed in as
- * admin@example.com unless `signedIn` is false. Read its fields inside hooks and tests:
- * `const env = consoleFixture();` then `env.page`, `env.sandbox.url`.
+ * Signs in as `email` (admin@example.com by default) in a page of a fresh context (own
+ * cookies and sessionStorage): for a test that needs a session of its own beside, or
+ * instead of, the fixture's page.
  */
-export function consoleFixture({ sandboxArgs = [], signedIn = true } = {}) {
+export async function signedInPage(browser, url, email) {
+  const page = await newPage(browser);
+  await signIn(page, url, email);
+  return page;
+}
+
+/**
+ * The usual setup of a spec, as `before`/`after` hooks of the calling `describe`: a fresh
+ * sandbox (started with `sandboxArgs`), a browser, and a page (in a context made with
+ * `contextOptions`) that records every dialog in `page.dialogs` (a script that ran from
+ * platform text would open one), signed in as admin@example.com unless `signedIn` is false.
+ * Read its fields inside hooks and tests: `const env = consoleFixture();` then `env.page`,
+ * `env.sandbox.url`, and `env.token`, the access token the sign-in got (for node's own
+ * calls to the platform).
+ *
+ * Variants: `page: false` for specs whose tests each open their own pages (`env.browser`);
+ * `gateway: true` for the topology of `make run-gateway` (`startGatewayTopology`), where the
+ * console is served at `env.gateway.url` (and signed in there) and the platform is at
+ * `env.sandbox.url`.
+ */
+export function consoleFixture({ sandboxArgs = [], signedIn = true, page = true, gateway = false, contextOptions = {} } = {}) {
   const env = {};
   before(async () => {
-    env.sandbox = await startSandbox(sandboxArgs);
+    if (gateway) Object.assign(env, await startGatewayTopology(sandboxArgs));
+    else env.sandbox = await startSandbox(sandboxArgs);
     env.browser = await launchBrowser();
-    env.page = await newPage(env.browser);
+    if (!page) return;
+    env.page = await newPage(env.browser, contextOptions);
     env.page.dialogs = [];
     env.page.on("dialog", (dialog) => {
       env.page.dialogs.push(dialog.message());
       dialog.dismiss().catch(() => {});
     });
-    if (signedIn) await signIn(env.page, env.sandbox.url);
+    if (signedIn) {
+      await signIn(env.page, (env.gateway ?? env.sandbox).url);
+      env.token = await sessionToken(env.page);
+    }
   });
   after(async () => {
     await env.browser?.close();
+    await env.gateway?.stop();
     await env.sandbox?.stop();
   });
   return env;

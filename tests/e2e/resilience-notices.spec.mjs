@@ -3,7 +3,7 @@
 // The sandbox is real; the test bends single answers on the way (Playwright routes) where
 // the sandbox's dice would make the case a matter of luck.
 
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { consoleFixture, unexpectedErrors } from "./harness.mjs";
 
@@ -13,26 +13,21 @@ const SCIM = "/api/scim/v2/Users";
 
 describe("resilience: busy, offline, unreadable answers, writes", () => {
   const env = consoleFixture();
-  let sandbox;
-  let browser;
-  let page;
-  before(() => ({ sandbox, browser, page } = env));
 
-
-  const main = () => page.locator("main#main");
-  const nav = () => page.getByRole("navigation", { name: "Main" });
+  const main = () => env.page.locator("main#main");
+  const nav = () => env.page.getByRole("navigation", { name: "Main" });
   const groupsList = (url) => url.pathname === "/api/v3/groups";
 
   /** Opens Home (the brand link) first, so the next nav click starts a screen afresh. */
   async function fromHome() {
-    await page.locator("header a.brand").click();
+    await env.page.locator("header a.brand").click();
     await main().getByRole("heading", { level: 1, name: "Welcome" }).waitFor(VISIBLE);
   }
 
   test("a 503 with Retry-After shows the busy countdown, then the data, with no error", async () => {
     await fromHome();
     let asked = 0;
-    await page.route(groupsList, (route) => {
+    await env.page.route(groupsList, (route) => {
       asked++;
       if (asked > 2) return route.continue();
       return route.fulfill({
@@ -43,7 +38,7 @@ describe("resilience: busy, offline, unreadable answers, writes", () => {
     });
     try {
       await nav().getByRole("link", { name: "Teams", exact: true }).click();
-      const busy = page.locator(".banner--busy");
+      const busy = env.page.locator(".banner--busy");
       await busy.waitFor(VISIBLE);
       assert.match(await busy.innerText(), /^The platform is busy, retrying in [12] s/);
       await main().locator("table tbody tr").first().waitFor(VISIBLE);
@@ -51,17 +46,17 @@ describe("resilience: busy, offline, unreadable answers, writes", () => {
       assert.equal(asked, 3, "two busy answers waited out, the third try answered");
       assert.equal(await main().locator(".error-panel").count(), 0);
     } finally {
-      await page.unrouteAll({ behavior: "ignoreErrors" });
+      await env.page.unrouteAll({ behavior: "ignoreErrors" });
     }
   });
 
   test("offline: a banner says so, and the screen loads by itself when the connection is back", async () => {
     await fromHome();
-    const context = page.context();
+    const context = env.page.context();
     await context.setOffline(true);
     try {
       await nav().getByRole("link", { name: "Sends", exact: true }).click();
-      const banner = page.locator(".banner--offline");
+      const banner = env.page.locator(".banner--offline");
       await banner.waitFor(VISIBLE);
       assert.match(await banner.innerText(), /You are offline/);
       await main().locator(".error-panel").getByText(/You are offline/).waitFor(VISIBLE);
@@ -70,7 +65,7 @@ describe("resilience: busy, offline, unreadable answers, writes", () => {
     }
     // No click: the screen retries when the browser is back online.
     await main().locator("tbody tr[data-send-id]").first().waitFor(VISIBLE);
-    await page.locator(".banner--offline").waitFor(HIDDEN);
+    await env.page.locator(".banner--offline").waitFor(HIDDEN);
     assert.equal(await main().locator(".error-panel").count(), 0);
   });
 
@@ -79,20 +74,20 @@ describe("resilience: busy, offline, unreadable answers, writes", () => {
     // Every request to the platform fails on the network, the console's probe included.
     let refused = 0;
     const platform = (url) => url.pathname.startsWith("/api/") || url.pathname === "/";
-    await page.route(platform, (route) => {
+    await env.page.route(platform, (route) => {
       refused++;
       return route.abort("connectionrefused");
     });
-    const banner = page.locator(".banner--unreachable");
+    const banner = env.page.locator(".banner--unreachable");
     try {
       await nav().getByRole("link", { name: "Teams", exact: true }).click();
       await banner.waitFor(VISIBLE);
       assert.match(await banner.innerText(), /The platform cannot be reached/);
       await main().locator(".error-panel").waitFor(VISIBLE);
-      assert.equal(await page.locator(".banner--offline").count(), 0, "the browser itself is online");
+      assert.equal(await env.page.locator(".banner--offline").count(), 0, "the browser itself is online");
       assert.ok(refused >= 3, `the read was tried 3 times (${refused} refused)`);
     } finally {
-      await page.unrouteAll({ behavior: "ignoreErrors" });
+      await env.page.unrouteAll({ behavior: "ignoreErrors" });
     }
     // No click: the console looks for the platform, and the screen retries once it answers.
     await main().locator("table tbody tr").first().waitFor({ state: "visible", timeout: 20_000 });
@@ -102,7 +97,7 @@ describe("resilience: busy, offline, unreadable answers, writes", () => {
 
   test("an answer that cannot be read names the endpoint, on that screen only", async () => {
     await fromHome();
-    await page.route(groupsList, (route) =>
+    await env.page.route(groupsList, (route) =>
       route.fulfill({
         status: 200,
         headers: { "Content-Type": "application/json" },
@@ -118,18 +113,18 @@ describe("resilience: busy, offline, unreadable answers, writes", () => {
         /The platform sent data the console could not read \(GET \/api\/v3\/groups\)/,
       );
       // The rest of the console goes on: the header, the navigation, another screen.
-      await page.locator("[data-testid=current-user] .current-user__name").waitFor(VISIBLE);
+      await env.page.locator("[data-testid=current-user] .current-user__name").waitFor(VISIBLE);
       await nav().getByRole("link", { name: "Sends", exact: true }).click();
       await main().locator("tbody tr[data-send-id]").first().waitFor(VISIBLE);
       assert.equal(await main().locator(".error-panel").count(), 0);
     } finally {
-      await page.unrouteAll({ behavior: "ignoreErrors" });
+      await env.page.unrouteAll({ behavior: "ignoreErrors" });
     }
   });
 
   test("a create answered 503 is not sent again by the console, and the form is kept", async () => {
     let posts = 0;
-    await page.route(
+    await env.page.route(
       (url) => url.pathname === SCIM,
       (route) => {
         if (route.request().method() !== "POST") return route.continue();
@@ -142,8 +137,8 @@ describe("resilience: busy, offline, unreadable answers, writes", () => {
       },
     );
     try {
-      await page.goto(`${sandbox.url}/users/new`);
-      const teams = page.locator('#user-team option:not([value=""])');
+      await env.page.goto(`${env.sandbox.url}/users/new`);
+      const teams = env.page.locator('#user-team option:not([value=""])');
       await teams.first().waitFor({ state: "attached", timeout: 15_000 });
       const team = await teams.first().getAttribute("value");
       const email = `busy.create.${Date.now()}@example.com`;
@@ -153,11 +148,11 @@ describe("resilience: busy, offline, unreadable answers, writes", () => {
       await main().getByLabel("Role").selectOption("manager");
       await main().getByLabel("Team").selectOption(team);
       await main().getByRole("button", { name: "Create user", exact: true }).click();
-      const banner = page.getByTestId("form-banner");
+      const banner = env.page.getByTestId("form-banner");
       await banner.waitFor(VISIBLE);
       assert.match(await banner.innerText(), /was not created/);
       // Longer than the Retry-After: a read would have been tried again by now.
-      await page.waitForTimeout(2_000);
+      await env.page.waitForTimeout(2_000);
       assert.equal(posts, 1, "exactly one POST");
       assert.equal(await main().getByLabel("Email").inputValue(), email);
       assert.equal(await main().getByLabel("First name").inputValue(), "Busy");
@@ -165,11 +160,11 @@ describe("resilience: busy, offline, unreadable answers, writes", () => {
       assert.equal(await main().getByLabel("Role").inputValue(), "manager");
       assert.equal(await main().getByLabel("Team").inputValue(), team);
     } finally {
-      await page.unrouteAll({ behavior: "ignoreErrors" });
+      await env.page.unrouteAll({ behavior: "ignoreErrors" });
     }
   });
 
   test("no uncaught errors and no CSP violations", () => {
-    assert.deepEqual(unexpectedErrors(page), []);
+    assert.deepEqual(unexpectedErrors(env.page), []);
   });
 });

@@ -3,33 +3,17 @@
 // for last: the old answer is aborted or ignored, never painted over the new screen. The old
 // answer is held back a little longer by the test, so it surely arrives last.
 
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { launchBrowser, newPage, platformGet, sessionToken, signIn, startSandbox, unexpectedErrors } from "./harness.mjs";
+import { consoleFixture, platformGet, unexpectedErrors } from "./harness.mjs";
 
 const SCIM = "/api/scim/v2/Users";
 
 describe("resilience: leaving a slow screen (--latency-ms 2000)", () => {
-  let sandbox;
-  let browser;
-  let page;
-  let token;
+  const env = consoleFixture({ sandboxArgs: ["--latency-ms", "2000"] });
 
-  before(async () => {
-    sandbox = await startSandbox(["--latency-ms", "2000"]);
-    browser = await launchBrowser();
-    page = await newPage(browser);
-    await signIn(page, sandbox.url);
-    token = await sessionToken(page);
-  });
-
-  after(async () => {
-    await browser?.close();
-    await sandbox?.stop();
-  });
-
-  const main = () => page.locator("main#main");
-  const nav = () => page.getByRole("navigation", { name: "Main" });
+  const main = () => env.page.locator("main#main");
+  const nav = () => env.page.getByRole("navigation", { name: "Main" });
 
   /**
    * Holds the platform's answers to requests whose URL `matches` for a further `holdMs` on top
@@ -43,9 +27,9 @@ describe("resilience: leaving a slow screen (--latency-ms 2000)", () => {
       const entry = held.find((h) => h.request === request);
       if (entry && entry.outcome === "pending") entry.outcome = outcome;
     };
-    page.on("requestfinished", settle("delivered"));
-    page.on("requestfailed", settle("aborted"));
-    await page.route(matches, async (route) => {
+    env.page.on("requestfinished", settle("delivered"));
+    env.page.on("requestfailed", settle("aborted"));
+    await env.page.route(matches, async (route) => {
       held.push({ request: route.request(), outcome: "pending" });
       try {
         const response = await route.fetch();
@@ -62,23 +46,23 @@ describe("resilience: leaving a slow screen (--latency-ms 2000)", () => {
   async function settled(held) {
     for (const until = Date.now() + 15_000; Date.now() < until; ) {
       if (held.every((h) => h.outcome !== "pending")) break;
-      await page.waitForTimeout(100);
+      await env.page.waitForTimeout(100);
     }
-    await page.waitForTimeout(500);
+    await env.page.waitForTimeout(500);
   }
 
   const outcomes = (held) => held.map((h) => `${h.request.url()}: ${h.outcome}`).join("; ");
 
   test("leaving Sends mid-request for Teams shows the teams only, and the old request is aborted", async () => {
-    const { body: groups } = await platformGet(sandbox.url, token, "/api/v3/groups?page=1&per_page=25");
+    const { body: groups } = await platformGet(env.sandbox.url, env.token, "/api/v3/groups?page=1&per_page=25");
     await nav().getByRole("link", { name: "Teams", exact: true }).waitFor({ state: "visible" });
     const held = await holdAnswers((url) => url.pathname === "/api/v3/send", 2_500);
     try {
-      const sendsAsked = page.waitForRequest((r) => r.url().includes("/api/v3/send"));
+      const sendsAsked = env.page.waitForRequest((r) => r.url().includes("/api/v3/send"));
       await nav().getByRole("link", { name: "Sends", exact: true }).click();
       await sendsAsked;
       await nav().getByRole("link", { name: "Teams", exact: true }).click();
-      await page.waitForURL(/\/teams$/);
+      await env.page.waitForURL(/\/teams$/);
       const rows = main().locator("table tbody tr");
       await rows.first().waitFor({ state: "visible", timeout: 15_000 });
 
@@ -86,20 +70,20 @@ describe("resilience: leaving a slow screen (--latency-ms 2000)", () => {
       await settled(held);
       assert.ok(held.length > 0, "the sends screen did ask the platform");
       assert.ok(held.every((h) => h.outcome === "aborted"), `every sends request was aborted: ${outcomes(held)}`);
-      assert.match(page.url(), /\/teams$/);
+      assert.match(env.page.url(), /\/teams$/);
       await main().getByRole("heading", { level: 1, name: "Teams" }).waitFor({ state: "visible" });
-      assert.equal(await page.locator("tr[data-send-id]").count(), 0, "no send on the teams screen");
+      assert.equal(await env.page.locator("tr[data-send-id]").count(), 0, "no send on the teams screen");
       const shown = await rows.evaluateAll((trs) => trs.map((tr) => tr.querySelector("th, td").textContent));
       assert.deepEqual(shown, groups.groups.map((g) => g.name), "exactly the platform's teams");
     } finally {
-      await page.unrouteAll({ behavior: "ignoreErrors" });
+      await env.page.unrouteAll({ behavior: "ignoreErrors" });
     }
   });
 
   test("a slow answer for an older page never replaces the page asked for after it", async () => {
-    const { body } = await platformGet(sandbox.url, token, `${SCIM}?count=0`);
+    const { body } = await platformGet(env.sandbox.url, env.token, `${SCIM}?count=0`);
     const total = body.totalResults;
-    await page.goto(`${sandbox.url}/users?count=10`);
+    await env.page.goto(`${env.sandbox.url}/users?count=10`);
     const table = main().locator("table.users-table");
     await main().getByText(`Showing 1\u201310 of ${total}`).waitFor({ state: "visible", timeout: 15_000 });
 
@@ -109,28 +93,28 @@ describe("resilience: leaving a slow screen (--latency-ms 2000)", () => {
       2_500,
     );
     try {
-      const secondAsked = page.waitForRequest((r) => r.url().includes("startIndex=11"));
+      const secondAsked = env.page.waitForRequest((r) => r.url().includes("startIndex=11"));
       await main().getByRole("link", { name: "Next", exact: true }).click();
       await secondAsked;
       await main().getByLabel("Rows per page").selectOption("25");
-      await page.waitForURL(/startIndex=1&count=25/);
+      await env.page.waitForURL(/startIndex=1&count=25/);
       await main().getByText(`Showing 1\u201325 of ${total}`).waitFor({ state: "visible", timeout: 15_000 });
 
       // The old page's answer comes due; the newer page stays.
       await settled(held);
       assert.equal(held.length, 1);
       assert.notEqual(held[0].outcome, "pending", `the old answer came: ${outcomes(held)}`);
-      assert.match(page.url(), /startIndex=1&count=25/);
+      assert.match(env.page.url(), /startIndex=1&count=25/);
       await main().getByText(`Showing 1\u201325 of ${total}`).waitFor({ state: "visible" });
       assert.equal(await table.locator("tbody tr").count(), 25);
-      const expected = (await platformGet(sandbox.url, token, `${SCIM}?startIndex=1&count=25`)).body.Resources.map((u) => u.userName);
+      const expected = (await platformGet(env.sandbox.url, env.token, `${SCIM}?startIndex=1&count=25`)).body.Resources.map((u) => u.userName);
       assert.deepEqual(await table.locator("tbody tr td:nth-child(3)").allTextContents(), expected);
     } finally {
-      await page.unrouteAll({ behavior: "ignoreErrors" });
+      await env.page.unrouteAll({ behavior: "ignoreErrors" });
     }
   });
 
   test("no uncaught errors on the slow platform", () => {
-    assert.deepEqual(unexpectedErrors(page), []);
+    assert.deepEqual(unexpectedErrors(env.page), []);
   });
 });

@@ -4,9 +4,9 @@
 // the console says so, as a person would. Every outcome is checked against what the sandbox
 // itself reports over HTTP.
 
-import { after, before, describe, test } from "node:test";
+import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { launchBrowser, newPage, platformGet, sessionToken, signIn, startSandbox, unexpectedErrors } from "./harness.mjs";
+import { consoleFixture, platformGet, sessionToken, signIn, unexpectedErrors } from "./harness.mjs";
 
 const SCIM = "/api/scim/v2/Users";
 // How long the soak gives one step (a page, a submit) to get through its faults.
@@ -52,26 +52,14 @@ async function watchForBlankScreens(page) {
 }
 
 describe("resilience: a soak against --fault-rate 0.25 --latency-ms 300", () => {
-  let sandbox;
-  let browser;
-  let page;
+  // Signed in by the first test, through the faults.
+  const env = consoleFixture({ sandboxArgs: ["--fault-rate", "0.25", "--latency-ms", "300"], signedIn: false });
+  before(() => watchForBlankScreens(env.page));
   let token;
   const created = [];
 
-  before(async () => {
-    sandbox = await startSandbox(["--fault-rate", "0.25", "--latency-ms", "300"]);
-    browser = await launchBrowser();
-    page = await newPage(browser);
-    await watchForBlankScreens(page);
-  });
-
-  after(async () => {
-    await browser?.close();
-    await sandbox?.stop();
-  });
-
-  const main = () => page.locator("main#main");
-  const nav = () => page.getByRole("navigation", { name: "Main" });
+  const main = () => env.page.locator("main#main");
+  const nav = () => env.page.getByRole("navigation", { name: "Main" });
 
   /**
    * Waits until `done()` holds, pressing "Try again" wherever a request failed for good: what
@@ -83,14 +71,14 @@ describe("resilience: a soak against --fault-rate 0.25 --latency-ms 300", () => 
       if (await done()) return;
       // A panel can be replaced while it is clicked (its retry already under way): then the
       // click gives up quickly and the next round looks again.
-      const retry = page.getByRole("button", { name: "Try again", exact: true });
+      const retry = env.page.getByRole("button", { name: "Try again", exact: true });
       for (const button of await retry.all()) {
         if (await button.isVisible().catch(() => false)) await button.click({ timeout: 1_000 }).catch(() => {});
       }
-      await page.waitForTimeout(150);
+      await env.page.waitForTimeout(150);
     }
     const shown = (await main().innerText().catch(() => "")).replace(/\s+/g, " ").slice(0, 600);
-    assert.fail(`${what}: not done within ${STEP_MS} ms (url ${page.url()}; the screen says: ${shown})`);
+    assert.fail(`${what}: not done within ${STEP_MS} ms (url ${env.page.url()}; the screen says: ${shown})`);
   }
 
   const visible = (locator) => locator.first().isVisible().catch(() => false);
@@ -103,27 +91,27 @@ describe("resilience: a soak against --fault-rate 0.25 --latency-ms 300", () => 
 
   /** Marks what the page says now, so a later wait sees only what the next attempt says. */
   function markStale(selector) {
-    return page.evaluate((sel) => document.querySelectorAll(sel).forEach((el) => el.setAttribute("data-e2e-stale", "")), selector);
+    return env.page.evaluate((sel) => document.querySelectorAll(sel).forEach((el) => el.setAttribute("data-e2e-stale", "")), selector);
   }
 
   test("sign in", async () => {
-    await signIn(page, sandbox.url);
-    token = await sessionToken(page);
+    await signIn(env.page, env.sandbox.url);
+    token = await sessionToken(env.page);
     // The header's profile comes from /api/v3/me, through the same faults.
-    await until("the profile in the header", () => visible(page.locator("[data-testid=current-user] .current-user__name")));
+    await until("the profile in the header", () => visible(env.page.locator("[data-testid=current-user] .current-user__name")));
   });
 
   test("page through every send", async () => {
-    const { body: first } = await platformGet(sandbox.url, token, "/api/v3/send?page=1&per_page=100");
+    const { body: first } = await platformGet(env.sandbox.url, token, "/api/v3/send?page=1&per_page=100");
     const total = first.total_count;
     assert.ok(total > 25, `several pages of sends (${total})`);
 
     await nav().getByRole("link", { name: "Sends", exact: true }).click();
-    const rows = page.locator("tbody tr[data-send-id]");
+    const rows = env.page.locator("tbody tr[data-send-id]");
     await until("the first page of sends", () => visible(rows));
     await assertScreenShown("Sends");
     await main().locator("nav.pager").getByLabel("Rows per page").selectOption("25");
-    await page.waitForURL(/per_page=25/);
+    await env.page.waitForURL(/per_page=25/);
 
     const seen = [];
     for (let n = 1; ; n++) {
@@ -144,7 +132,7 @@ describe("resilience: a soak against --fault-rate 0.25 --latency-ms 300", () => 
   });
 
   test("page through every user", async () => {
-    const { body } = await platformGet(sandbox.url, token, `${SCIM}?count=0`);
+    const { body } = await platformGet(env.sandbox.url, token, `${SCIM}?count=0`);
     const total = body.totalResults;
     assert.ok(total > 10, `several pages of users (${total})`);
 
@@ -153,7 +141,7 @@ describe("resilience: a soak against --fault-rate 0.25 --latency-ms 300", () => 
     await until("the users list", () => visible(table));
     await assertScreenShown("Users");
     await main().getByLabel("Rows per page").selectOption("10");
-    await page.waitForURL(/count=10/);
+    await env.page.waitForURL(/count=10/);
 
     const seen = [];
     for (let start = 1; start <= total; start += 10) {
@@ -177,7 +165,7 @@ describe("resilience: a soak against --fault-rate 0.25 --latency-ms 300", () => 
     await main().getByRole("link", { name: "Add user", exact: true }).click();
     await assertScreenShown("Add a user");
     // The teams, not the "Loading teams…" placeholder.
-    const teams = page.locator('#user-team option:not([value=""])');
+    const teams = env.page.locator('#user-team option:not([value=""])');
     await until("the team choices", async () => (await teams.count()) > 0);
     const team = await teams.first().getAttribute("value");
 
@@ -196,14 +184,14 @@ describe("resilience: a soak against --fault-rate 0.25 --latency-ms 300", () => 
       await until("the Create user button", () => button.isEnabled());
       await button.click();
       await until(`create ${email}, attempt ${attempt}`, async () =>
-        createdUrl.test(page.url()) || (await visible(banner)) || (await visible(landed)) ||
+        createdUrl.test(env.page.url()) || (await visible(banner)) || (await visible(landed)) ||
         (await visible(main().locator(".field--invalid"))));
       // A field error here would be a 409 for the user our own earlier attempt created.
       assert.equal(await main().locator(".field--invalid").count(), 0, `no field error: ${await main().innerText()}`);
-      if (createdUrl.test(page.url())) break;
+      if (createdUrl.test(env.page.url())) break;
       if (await visible(landed)) {
         await landed.getByRole("link").click();
-        await page.waitForURL(/\/users\/\d+$/);
+        await env.page.waitForURL(/\/users\/\d+$/);
         break;
       }
       // The attempt did not get through: nothing typed is lost.
@@ -212,8 +200,8 @@ describe("resilience: a soak against --fault-rate 0.25 --latency-ms 300", () => 
       assert.equal(await main().getByLabel("Last name").inputValue(), family);
       assert.equal(await main().getByLabel("Team").inputValue(), team);
     }
-    const id = /\/users\/(\d+)/.exec(page.url())?.[1];
-    assert.ok(id, `the user was created within 12 attempts (url ${page.url()})`);
+    const id = /\/users\/(\d+)/.exec(env.page.url())?.[1];
+    assert.ok(id, `the user was created within 12 attempts (url ${env.page.url()})`);
     await until(`the page of ${email}`, () => visible(main().getByRole("heading", { level: 1, name: `${given} ${family}` })));
     return id;
   }
@@ -228,7 +216,7 @@ describe("resilience: a soak against --fault-rate 0.25 --latency-ms 300", () => 
 
   test("edit one of them", async () => {
     const { id } = created[0];
-    await page.goto(`${sandbox.url}/users/${id}`);
+    await env.page.goto(`${env.sandbox.url}/users/${id}`);
     await until("the user's page", () => visible(main().getByLabel("Last name")));
     await assertScreenShown("Soak Number1");
     await main().getByLabel("Last name").fill("Edited");
@@ -246,7 +234,7 @@ describe("resilience: a soak against --fault-rate 0.25 --latency-ms 300", () => 
       assert.equal(await main().getByLabel("Role").inputValue(), "manager");
     }
     assert.match(await outcome.innerText(), /^Saved\./);
-    const { body } = await platformGet(sandbox.url, token, `${SCIM}/${id}`);
+    const { body } = await platformGet(env.sandbox.url, token, `${SCIM}/${id}`);
     assert.equal(body.name.familyName, "Edited");
     assert.equal(body.userType, "manager");
   });
@@ -254,14 +242,14 @@ describe("resilience: a soak against --fault-rate 0.25 --latency-ms 300", () => 
   test("each created user exists exactly once, nothing was blank, nothing uncaught", async () => {
     assert.equal(created.length, 3);
     for (const { email, id } of created) {
-      const found = await usersNamed(sandbox.url, token, email);
+      const found = await usersNamed(env.sandbox.url, token, email);
       assert.equal(found.totalResults, 1, `${email} exists exactly once`);
       assert.equal(found.Resources[0].id, id);
     }
-    const stats = await sandbox.stats();
+    const stats = await env.sandbox.stats();
     assert.ok(stats.faults_injected > 10, `the platform did misbehave (${stats.faults_injected} faults)`);
-    assert.deepEqual(page.blanks, [], "no screen was left blank");
-    assert.deepEqual(unexpectedErrors(page), [], "no uncaught error, no CSP violation");
+    assert.deepEqual(env.page.blanks, [], "no screen was left blank");
+    assert.deepEqual(unexpectedErrors(env.page), [], "no uncaught error, no CSP violation");
   });
 });
 

@@ -1,10 +1,10 @@
 // Issue 6: the sends screen against the real sandbox. Every expected number comes from the
 // sandbox's own API, fetched from node with the signed-in page's token.
 
-import { after, before, describe, test } from "node:test";
+import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
-import { consoleFixture, errorsOf, launchBrowser, newPage, sessionToken, signIn, startSandbox } from "./harness.mjs";
+import { consoleFixture, errorsOf, sessionToken, signedInPage } from "./harness.mjs";
 
 const VISIBLE = { state: "visible", timeout: 15_000 };
 
@@ -102,41 +102,47 @@ async function recordLoadAllStatus(page) {
   });
 }
 
+/** Opens the sends screen at `base` (with `query`) in `page` and waits for its first rows. */
+async function openSends(page, base, query = "") {
+  await page.goto(`${base}/sends${query}`);
+  await page.locator("tbody tr[data-send-id]").first().waitFor(VISIBLE);
+}
+
+/** Waits, up to a minute, until the load-all status says all `total` sends were loaded. */
+function allPagesLoaded(page, total) {
+  return page
+    .getByTestId("load-all-status")
+    .getByText(`All pages loaded: ${total} of ${total} sends`)
+    .waitFor({ ...VISIBLE, timeout: 60_000 });
+}
+
 describe("sends", () => {
   const env = consoleFixture();
-  let sandbox;
-  let browser;
-  let page;
-  before(() => ({ sandbox, browser, page } = env));
-  let token;
   let data;
   before(async () => {
-    token = await sessionToken(page);
-    data = await allSends(sandbox.url, token);
+    data = await allSends(env.sandbox.url, env.token);
     assert.ok(data.total > 100, "enough sends to need several pages of 100");
   });
 
-
   test("walking every page at 100 a page shows every send exactly once", async () => {
-    const nav = page.locator("nav[aria-label=Main]");
+    const nav = env.page.locator("nav[aria-label=Main]");
     await nav.getByRole("link", { name: "Campaigns", exact: true }).waitFor(VISIBLE);
     await nav.getByRole("link", { name: "Sends", exact: true }).click();
-    await page.waitForURL(/\/sends$/);
-    await page.locator("tbody tr[data-send-id]").first().waitFor(VISIBLE);
-    await page.goto(`${sandbox.url}/sends?per_page=100`);
-    await page.locator("tbody tr[data-send-id]").first().waitFor(VISIBLE);
+    await env.page.waitForURL(/\/sends$/);
+    await env.page.locator("tbody tr[data-send-id]").first().waitFor(VISIBLE);
+    await openSends(env.page, env.sandbox.url, "?per_page=100");
     const seen = [];
     for (let n = 1; ; n++) {
-      const ids = await rowIds(page);
+      const ids = await rowIds(env.page);
       assert.ok(ids.length > 0 && ids.length <= 100, `page ${n} has 1..100 rows`);
       seen.push(...ids);
       const first = (n - 1) * 100 + 1;
-      await pager(page)
+      await pager(env.page)
         .getByText(`Showing ${first}–${first + ids.length - 1} of ${data.total}`)
         .waitFor(VISIBLE);
-      if ((await pager(page).getByRole("link", { name: "Next", exact: true }).count()) === 0) break;
-      await turnPage(page, "Next");
-      assert.match(page.url(), new RegExp(`[?&]page=${n + 1}(&|$)`));
+      if ((await pager(env.page).getByRole("link", { name: "Next", exact: true }).count()) === 0) break;
+      await turnPage(env.page, "Next");
+      assert.match(env.page.url(), new RegExp(`[?&]page=${n + 1}(&|$)`));
     }
     assert.equal(seen.length, data.total, "rows seen across all pages = the platform's total_count");
     assert.equal(new Set(seen).size, seen.length, "no send twice");
@@ -144,49 +150,48 @@ describe("sends", () => {
   });
 
   test("a deep link to ?page=3&per_page=10 shows that page, and again after a reload", async () => {
-    const expected = (await apiGet(sandbox.url, token, "/api/v3/send?page=3&per_page=10")).sends.map((s) => String(s.id));
-    await page.goto(`${sandbox.url}/sends?page=3&per_page=10`);
+    const expected = (await apiGet(env.sandbox.url, env.token, "/api/v3/send?page=3&per_page=10")).sends.map((s) => String(s.id));
+    await env.page.goto(`${env.sandbox.url}/sends?page=3&per_page=10`);
     for (let round = 0; round < 2; round++) {
-      await page.locator("tbody tr[data-send-id]").first().waitFor(VISIBLE);
-      assert.deepEqual(await rowIds(page), expected);
-      await pager(page).getByText(`Showing 21–30 of ${data.total}`).waitFor(VISIBLE);
-      assert.equal(await pager(page).locator("select").inputValue(), "10");
-      if (round === 0) await page.reload();
+      await env.page.locator("tbody tr[data-send-id]").first().waitFor(VISIBLE);
+      assert.deepEqual(await rowIds(env.page), expected);
+      await pager(env.page).getByText(`Showing 21–30 of ${data.total}`).waitFor(VISIBLE);
+      assert.equal(await pager(env.page).locator("select").inputValue(), "10");
+      if (round === 0) await env.page.reload();
     }
-    assert.match(page.url(), /page=3/);
+    assert.match(env.page.url(), /page=3/);
   });
 
   test("opening a page still being fetched ahead waits for that answer, not a second request", async () => {
     const second = (url) => url.pathname === "/api/v3/send" && url.searchParams.get("page") === "2" && url.searchParams.get("per_page") === "10";
     const asked = [];
     // The look-ahead answer comes late, so "Next" is pressed while it is still out.
-    await page.route(second, async (route) => {
+    await env.page.route(second, async (route) => {
       asked.push(route.request().url());
       const response = await route.fetch();
       await new Promise((resolve) => setTimeout(resolve, 1_000));
       await route.fulfill({ response }).catch(() => {});
     });
     try {
-      const aheadAsked = page.waitForRequest((r) => second(new URL(r.url())));
-      await page.goto(`${sandbox.url}/sends?per_page=10`);
-      await page.locator("tbody tr[data-send-id]").first().waitFor(VISIBLE);
+      const aheadAsked = env.page.waitForRequest((r) => second(new URL(r.url())));
+      await openSends(env.page, env.sandbox.url, "?per_page=10");
       await aheadAsked;
-      await turnPage(page, "Next");
-      const expected = (await apiGet(sandbox.url, token, "/api/v3/send?page=2&per_page=10")).sends.map((s) => String(s.id));
-      assert.deepEqual(await rowIds(page), expected);
+      await turnPage(env.page, "Next");
+      const expected = (await apiGet(env.sandbox.url, env.token, "/api/v3/send?page=2&per_page=10")).sends.map((s) => String(s.id));
+      assert.deepEqual(await rowIds(env.page), expected);
       assert.equal(asked.length, 1, `page 2 was asked for once: ${asked}`);
     } finally {
-      await page.unrouteAll({ behavior: "ignoreErrors" });
+      await env.page.unrouteAll({ behavior: "ignoreErrors" });
     }
   });
 
   test("a row expands to the send's status history and collapses again", async () => {
-    const row = page.locator("tbody tr[data-send-id]").first();
+    const row = env.page.locator("tbody tr[data-send-id]").first();
     const id = await row.getAttribute("data-send-id");
     const send = data.sends.find((s) => String(s.id) === id);
     const button = row.getByRole("button", { name: /History/ });
     assert.equal(await button.getAttribute("aria-expanded"), "false");
-    const history = page.locator(`#send-history-${id}`);
+    const history = env.page.locator(`#send-history-${id}`);
     assert.equal(await history.isVisible(), false);
     await button.click();
     assert.equal(await button.getAttribute("aria-expanded"), "true");
@@ -201,40 +206,36 @@ describe("sends", () => {
     }
     // Keyboard: the disclosure is a real button.
     await button.focus();
-    await page.keyboard.press("Enter");
+    await env.page.keyboard.press("Enter");
     assert.equal(await button.getAttribute("aria-expanded"), "false");
     await history.waitFor({ state: "hidden" });
   });
 
   test("loading all pages shows progress and an overview that matches the sandbox's totals", async () => {
-    await page.goto(`${sandbox.url}/sends`);
-    await page.locator("tbody tr[data-send-id]").first().waitFor(VISIBLE);
-    await recordLoadAllStatus(page);
-    await page.getByRole("button", { name: "Load all pages", exact: true }).click();
-    await page
-      .getByTestId("load-all-status")
-      .getByText(`All pages loaded: ${data.total} of ${data.total} sends`)
-      .waitFor({ ...VISIBLE, timeout: 60_000 });
+    await openSends(env.page, env.sandbox.url);
+    await recordLoadAllStatus(env.page);
+    await env.page.getByRole("button", { name: "Load all pages", exact: true }).click();
+    await allPagesLoaded(env.page, data.total);
     const pages = Math.ceil(data.total / 100);
-    const texts = await page.evaluate(() => window.__loadAllTexts);
+    const texts = await env.page.evaluate(() => window.__loadAllTexts);
     assert.ok(texts.some((t) => new RegExp(`page \\d+ of ${pages}`).test(t)), `progress "page n of ${pages}" was shown: ${texts}`);
-    assert.ok(await page.evaluate(() => window.__loadAllBars) > 0, "a <progress> bar was shown");
+    assert.ok(await env.page.evaluate(() => window.__loadAllBars) > 0, "a <progress> bar was shown");
 
     // Counts by status group.
     const expectedGroups = {};
     for (const s of data.sends) expectedGroups[groupOf(s.status)] = (expectedGroups[groupOf(s.status)] ?? 0) + 1;
-    const shownGroups = await page
+    const shownGroups = await env.page
       .locator("[data-testid=status-chart] [data-group]")
       .evaluateAll((gs) => Object.fromEntries(gs.map((g) => [g.dataset.group, Number(g.dataset.count)])));
     for (const [group, count] of Object.entries(expectedGroups)) assert.equal(shownGroups[group], count, `sends in ${group}`);
     assert.equal(Object.values(shownGroups).reduce((a, b) => a + b, 0), data.total);
-    const chartLabel = await page.getByTestId("status-chart").getAttribute("aria-label");
+    const chartLabel = await env.page.getByTestId("status-chart").getAttribute("aria-label");
     assert.match(chartLabel, new RegExp(`Problem ${expectedGroups.problem ?? 0}`), "the chart's spoken label has the numbers");
 
     // Spend by currency, exact.
     const expectedSpend = new Map();
     for (const s of data.sends) expectedSpend.set(s.currency, (expectedSpend.get(s.currency) ?? 0n) + cents(s.current_total_cost));
-    const shownSpend = await page
+    const shownSpend = await env.page
       .locator("[data-testid=spend-chart] [data-currency]")
       .evaluateAll((gs) => gs.map((g) => [g.dataset.currency, g.dataset.total, g.textContent]));
     assert.equal(shownSpend.length, expectedSpend.size, "one bar per currency");
@@ -243,14 +244,14 @@ describe("sends", () => {
       const amount = (Number(expectedSpend.get(currency) / 100n)).toLocaleString("en-US") + "." + String(expectedSpend.get(currency) % 100n).padStart(2, "0");
       assert.ok(text.includes(`${currency} ${amount}`), `${text} shows ${currency} ${amount}`);
     }
-    await page.getByTestId("overview-note").getByText(`${data.total} of ${data.total} sends`).waitFor(VISIBLE);
-    await page.getByTestId("sends-coverage").getByText(`${data.total} of ${data.total} sends`).waitFor(VISIBLE);
+    await env.page.getByTestId("overview-note").getByText(`${data.total} of ${data.total} sends`).waitFor(VISIBLE);
+    await env.page.getByTestId("sends-coverage").getByText(`${data.total} of ${data.total} sends`).waitFor(VISIBLE);
   });
 
   test("Export CSV downloads every loaded send, hostile text intact", async () => {
-    const button = page.getByTestId("export-csv");
+    const button = env.page.getByTestId("export-csv");
     assert.match(await button.innerText(), new RegExp(`${data.total} loaded sends`));
-    const [download] = await Promise.all([page.waitForEvent("download"), button.click()]);
+    const [download] = await Promise.all([env.page.waitForEvent("download"), button.click()]);
     assert.match(download.suggestedFilename(), /^sends-\d{4}-\d{2}-\d{2}\.csv$/);
     const text = await readFile(await download.path(), "utf8");
     assert.equal(text.charCodeAt(0), 0xfeff, "UTF-8 byte order mark for spreadsheets");
@@ -273,146 +274,131 @@ describe("sends", () => {
     const sampleRow = rows.find((r) => r[col("send_id")] === String(sample.id));
     assert.equal(sampleRow[col("status_history")], sample.status_updates.map((u) => `${u.status} @ ${u.occurred_at}`).join("; "));
     assert.equal(sampleRow[col("current_total_cost")], sample.current_total_cost);
-    assert.equal(page.dialogs.length, 0, "no hostile script ran");
+    assert.equal(env.page.dialogs.length, 0, "no hostile script ran");
   });
 
   test("filtering by status group and by sender shows only matching rows", async () => {
     // Client-side page size change: the loaded sends stay loaded.
-    await pager(page).locator("select").selectOption("100");
-    await page.waitForURL(/per_page=100/);
+    await pager(env.page).locator("select").selectOption("100");
+    await env.page.waitForURL(/per_page=100/);
 
-    await page.getByLabel("Status", { exact: true }).selectOption("problem");
-    await page.waitForURL(/status=problem/);
+    await env.page.getByLabel("Status", { exact: true }).selectOption("problem");
+    await env.page.waitForURL(/status=problem/);
     const problems = data.sends.filter((s) => groupOf(s.status) === "problem");
-    await page.getByTestId("filter-note").getByText(`${problems.length} of the ${data.total} loaded sends match`).waitFor(VISIBLE);
-    const groups = await page.locator("tbody tr[data-send-id] td .send-status[data-group]").evaluateAll((els) => els.map((e) => e.dataset.group));
+    await env.page.getByTestId("filter-note").getByText(`${problems.length} of the ${data.total} loaded sends match`).waitFor(VISIBLE);
+    const groups = await env.page.locator("tbody tr[data-send-id] td .send-status[data-group]").evaluateAll((els) => els.map((e) => e.dataset.group));
     assert.equal(groups.length, Math.min(problems.length, 100));
     assert.ok(groups.every((g) => g === "problem"), "only problem sends");
-    assert.deepEqual(await rowIds(page), problems.slice(0, 100).map((s) => String(s.id)));
-    const problemBars = await page.locator("[data-testid=status-chart] [data-group]").evaluateAll((gs) => gs.map((g) => [g.dataset.group, Number(g.dataset.count)]));
+    assert.deepEqual(await rowIds(env.page), problems.slice(0, 100).map((s) => String(s.id)));
+    const problemBars = await env.page.locator("[data-testid=status-chart] [data-group]").evaluateAll((gs) => gs.map((g) => [g.dataset.group, Number(g.dataset.count)]));
     assert.ok(problemBars.every(([g, n]) => (g === "problem" ? n === problems.length : n === 0)), "overview counts follow the filter");
 
     // Back to all statuses, then one sender (the one with most sends).
-    await page.getByLabel("Status", { exact: true }).selectOption("");
-    await page.waitForURL((url) => !url.searchParams.has("status"));
+    await env.page.getByLabel("Status", { exact: true }).selectOption("");
+    await env.page.waitForURL((url) => !url.searchParams.has("status"));
     const bySender = new Map();
     for (const s of data.sends) bySender.set(s.sender.id, (bySender.get(s.sender.id) ?? 0) + 1);
     const [senderId, count] = [...bySender].sort((a, b) => b[1] - a[1])[0];
-    await page.getByLabel("Sender", { exact: true }).selectOption(String(senderId));
-    await page.waitForURL(new RegExp(`sender=${senderId}`));
-    await page.getByTestId("filter-note").getByText(`${count} of the ${data.total} loaded sends match`).waitFor(VISIBLE);
-    const senders = await page.locator("tbody tr[data-send-id]").evaluateAll((rows) => rows.map((r) => r.dataset.senderId));
+    await env.page.getByLabel("Sender", { exact: true }).selectOption(String(senderId));
+    await env.page.waitForURL(new RegExp(`sender=${senderId}`));
+    await env.page.getByTestId("filter-note").getByText(`${count} of the ${data.total} loaded sends match`).waitFor(VISIBLE);
+    const senders = await env.page.locator("tbody tr[data-send-id]").evaluateAll((rows) => rows.map((r) => r.dataset.senderId));
     assert.equal(senders.length, count);
     assert.ok(senders.every((id) => id === String(senderId)), "only that sender's sends");
 
     // Search by recipient company, on top of the sender filter; counts follow.
     const company = data.sends.find((s) => s.sender.id === senderId).recipient.company_name;
     const both = data.sends.filter((s) => s.sender.id === senderId && s.recipient.company_name.toLowerCase().includes(company.toLowerCase()));
-    await page.getByLabel("Recipient name, email or company").fill(company);
-    await page.getByTestId("filter-note").getByText(`${both.length} of the ${data.total} loaded sends match`).waitFor(VISIBLE);
-    assert.deepEqual(await rowIds(page), both.map((s) => String(s.id)));
-    assert.match(page.url(), /[?&]q=/);
+    await env.page.getByLabel("Recipient name, email or company").fill(company);
+    await env.page.getByTestId("filter-note").getByText(`${both.length} of the ${data.total} loaded sends match`).waitFor(VISIBLE);
+    assert.deepEqual(await rowIds(env.page), both.map((s) => String(s.id)));
+    assert.match(env.page.url(), /[?&]q=/);
 
     // The export follows the filters, and says so.
-    assert.match(await page.getByTestId("export-csv").innerText(), new RegExp(`${both.length} sends matching the filters`));
-    await page.getByRole("link", { name: "Clear filters" }).click();
-    await page.waitForURL((url) => !url.searchParams.has("sender") && !url.searchParams.has("q"));
-    await page.locator("tbody tr[data-send-id]").nth(99).waitFor(VISIBLE);
+    assert.match(await env.page.getByTestId("export-csv").innerText(), new RegExp(`${both.length} sends matching the filters`));
+    await env.page.getByRole("link", { name: "Clear filters" }).click();
+    await env.page.waitForURL((url) => !url.searchParams.has("sender") && !url.searchParams.has("q"));
+    await env.page.locator("tbody tr[data-send-id]").nth(99).waitFor(VISIBLE);
   });
 
   test("no console errors, page errors or CSP violations on the sends screen", () => {
-    assert.deepEqual(errorsOf(page), []);
-    assert.deepEqual(page.dialogs, []);
+    assert.deepEqual(errorsOf(env.page), []);
+    assert.deepEqual(env.page.dialogs, []);
   });
 });
 
 describe("sends: load all pages under the platform's rate limit", () => {
-  let sandbox;
-  let browser;
+  const env = consoleFixture({ sandboxArgs: ["--rate-limit", "5"], page: false });
 
-  before(async () => {
-    sandbox = await startSandbox(["--rate-limit", "5"]);
-    browser = await launchBrowser();
-  });
+  /**
+   * Someone else on the same token: two loops of back-to-back requests take each second's
+   * allowance within milliseconds, for `ms` at most. Returns a function that stops them.
+   */
+  function hammer(token, ms = Infinity) {
+    let hammering = true;
+    const until = Date.now() + ms;
+    const loop = async () => {
+      while (hammering && Date.now() < until) {
+        await fetch(`${env.sandbox.url}/api/v3/me`, { headers: { Authorization: `Bearer ${token}` } }).then((r) => r.arrayBuffer());
+        await new Promise((r) => setTimeout(r, 5));
+      }
+    };
+    const loops = Promise.all([loop(), loop()]);
+    return () => {
+      hammering = false;
+      return loops;
+    };
+  }
 
-  after(async () => {
-    await browser?.close();
-    await sandbox?.stop();
-  });
+  /** The browser logs each refused request; nothing else may go wrong. */
+  const unexpected = (page) => errorsOf(page).filter((e) => !(e.kind === "console" && /status of 429/.test(e.text)));
 
   test("waits out 429s beyond the request layer's retries and finishes with every send", async () => {
-    const page = await newPage(browser);
+    const page = await signedInPage(env.browser, env.sandbox.url);
     const statuses = [];
     page.on("response", (r) => {
       if (r.url().includes("/api/v3/send")) statuses.push(r.status());
     });
-    await signIn(page, sandbox.url);
-    await page.goto(`${sandbox.url}/sends`);
-    await page.locator("tbody tr[data-send-id]").first().waitFor(VISIBLE);
+    await openSends(page, env.sandbox.url);
     const token = await sessionToken(page);
     await new Promise((r) => setTimeout(r, 1100)); // a fresh rate-limit window
-    const { total } = await allSends(sandbox.url, token);
+    const { total } = await allSends(env.sandbox.url, token);
     await new Promise((r) => setTimeout(r, 1100));
 
     // Someone else on the same token uses up every window for 5 s: longer than the request
     // layer's own retries, so the walk itself has to wait and carry on.
-    // Two loops of back-to-back requests take each second's allowance within milliseconds.
-    let hammering = true;
-    const until = Date.now() + 5_000;
-    const hammerLoop = async () => {
-      while (hammering && Date.now() < until) {
-        await fetch(`${sandbox.url}/api/v3/me`, { headers: { Authorization: `Bearer ${token}` } }).then((r) => r.arrayBuffer());
-        await new Promise((r) => setTimeout(r, 5));
-      }
-    };
-    const hammer = Promise.all([hammerLoop(), hammerLoop()]);
+    const stopHammer = hammer(token, 5_000);
     await recordLoadAllStatus(page);
     await page.getByRole("button", { name: "Load all pages", exact: true }).click();
-    await page
-      .getByTestId("load-all-status")
-      .getByText(`All pages loaded: ${total} of ${total} sends`)
-      .waitFor({ ...VISIBLE, timeout: 60_000 });
-    hammering = false;
-    await hammer;
+    await allPagesLoaded(page, total);
+    await stopHammer();
 
     const texts = await page.evaluate(() => window.__loadAllTexts);
     assert.ok(texts.some((t) => /asked to slow down, waiting \d+ s/.test(t)), `the walk said it was waiting: ${texts}`);
     assert.ok(statuses.includes(429), "the console did meet the rate limit");
-    assert.ok((await sandbox.stats()).rate_limited > 0);
+    assert.ok((await env.sandbox.stats()).rate_limited > 0);
     await page.getByTestId("sends-coverage").getByText(`${total} of ${total} sends`).waitFor(VISIBLE);
     const shown = await page.locator("[data-testid=status-chart] [data-group]").evaluateAll((gs) => gs.reduce((n, g) => n + Number(g.dataset.count), 0));
     assert.equal(shown, total);
-
-    // The browser logs each refused request; nothing else may go wrong.
-    const unexpected = errorsOf(page).filter((e) => !(e.kind === "console" && /status of 429/.test(e.text)));
-    assert.deepEqual(unexpected, []);
+    assert.deepEqual(unexpected(page), []);
     await page.context().close();
   });
 
   test("a walk can be cancelled while it waits, and resumed where it stopped", async () => {
-    const page = await newPage(browser);
+    const page = await signedInPage(env.browser, env.sandbox.url);
     const walkRequests = [];
     page.on("request", (r) => {
       if (r.url().includes("/api/v3/send") && r.url().includes("per_page=100")) walkRequests.push(r.url());
     });
-    await signIn(page, sandbox.url);
-    await page.goto(`${sandbox.url}/sends`);
-    await page.locator("tbody tr[data-send-id]").first().waitFor(VISIBLE);
+    await openSends(page, env.sandbox.url);
     const token = await sessionToken(page);
-    const total = (await apiGet(sandbox.url, token, "/api/v3/send?page=1&per_page=1")).total_count;
+    const total = (await apiGet(env.sandbox.url, token, "/api/v3/send?page=1&per_page=1")).total_count;
 
     // Page 1 of the walk goes through; then the token's allowance is used up elsewhere.
     const firstPage = page.waitForResponse((r) => r.url().includes("per_page=100") && r.status() === 200);
     await page.getByRole("button", { name: "Load all pages", exact: true }).click();
     await firstPage;
-    let hammering = true;
-    const hammerLoop = async () => {
-      while (hammering) {
-        await fetch(`${sandbox.url}/api/v3/me`, { headers: { Authorization: `Bearer ${token}` } }).then((r) => r.arrayBuffer());
-        await new Promise((r) => setTimeout(r, 5));
-      }
-    };
-    const hammer = Promise.all([hammerLoop(), hammerLoop()]);
+    const stopHammer = hammer(token);
     let stoppedAt;
     try {
       const status = page.getByTestId("load-all-status");
@@ -426,21 +412,16 @@ describe("sends: load all pages under the platform's rate limit", () => {
       assert.equal(walkRequests.length, sent, "no request after Cancel");
       assert.equal(await page.getByRole("button", { name: "Load all pages", exact: true }).isEnabled(), true);
     } finally {
-      hammering = false;
-      await hammer;
+      await stopHammer();
     }
     await new Promise((r) => setTimeout(r, 1_100)); // a fresh rate-limit window
     const resumeFrom = walkRequests.length;
     await page.getByRole("button", { name: "Resume", exact: true }).click();
-    await page
-      .getByTestId("load-all-status")
-      .getByText(`All pages loaded: ${total} of ${total} sends`)
-      .waitFor({ ...VISIBLE, timeout: 60_000 });
+    await allPagesLoaded(page, total);
     const resumed = walkRequests.slice(resumeFrom).map((u) => Number(new URL(u).searchParams.get("page")));
     assert.equal(resumed[0], stoppedAt, `resumed at the page it stopped at: ${resumed}`);
     assert.ok(!resumed.includes(1), `page 1 is not fetched again: ${resumed}`);
-    const unexpected = errorsOf(page).filter((e) => !(e.kind === "console" && /status of 429/.test(e.text)));
-    assert.deepEqual(unexpected, []);
+    assert.deepEqual(unexpected(page), []);
     await page.context().close();
   });
 });

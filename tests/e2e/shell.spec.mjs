@@ -2,39 +2,39 @@
 // strict CSP without errors, and a broken /config.json gets a screen that
 // names the offending field instead of a blank page.
 
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
-import { ROOT, errorsOf, launchBrowser, newPage, startSandbox } from "./harness.mjs";
+import { ROOT, consoleFixture, errorsOf, newPage } from "./harness.mjs";
 
 const VISIBLE = { state: "visible", timeout: 15_000 };
 
 describe("console shell", () => {
-  let sandbox;
-  let browser;
+  const env = consoleFixture({ page: false });
 
-  before(async () => {
-    sandbox = await startSandbox();
-    browser = await launchBrowser();
-  });
-
-  after(async () => {
-    await browser?.close();
-    await sandbox?.stop();
-  });
-
-  async function pageWithConfig(body, status = 200) {
-    const page = await newPage(browser);
+  /**
+   * Opens the console with `body` (and `status`) as its config.json and waits for the
+   * config-error screen, which must come with no uncaught error and no CSP violation.
+   * Returns what the screen says and its role.
+   */
+  async function configErrorScreen(body, status = 200) {
+    const page = await newPage(env.browser);
     await page.route("**/config.json", (route) =>
       route.fulfill({ status, contentType: "application/json", body }),
     );
-    return page;
+    await page.goto(env.sandbox.url);
+    const screen = page.locator("[data-testid=config-error]");
+    await screen.waitFor(VISIBLE);
+    const shown = { text: await screen.innerText(), role: await screen.getAttribute("role") };
+    assert.deepEqual(errorsOf(page, ["pageerror", "csp"]), []);
+    await page.context().close();
+    return shown;
   }
 
   test("a signed-out visitor sees the shell with the sign-in screen, no errors", async () => {
-    const page = await newPage(browser);
-    const response = await page.goto(sandbox.url);
+    const page = await newPage(env.browser);
+    const response = await page.goto(env.sandbox.url);
     assert.equal(response.status(), 200);
 
     // The header is rendered by the wasm app, not by index.html: seeing it
@@ -49,7 +49,7 @@ describe("console shell", () => {
   });
 
   test("the sandbox sends a CSP header that allows no inline script", async () => {
-    const response = await fetch(sandbox.url);
+    const response = await fetch(env.sandbox.url);
     assert.equal(response.status, 200);
     const csp = response.headers.get("content-security-policy");
     assert.ok(csp, "Content-Security-Policy header present");
@@ -63,11 +63,11 @@ describe("console shell", () => {
   });
 
   test("the wasm is sent as the build's brotli copy, identical once decoded", async () => {
-    const html = await (await fetch(sandbox.url)).text();
+    const html = await (await fetch(env.sandbox.url)).text();
     const wasm = /data-wasm="\/([^"]+)"/.exec(html)?.[1];
     assert.ok(wasm, "index.html names the wasm");
     const copy = await stat(path.join(ROOT, "dist", `${wasm}.br`));
-    const response = await fetch(`${sandbox.url}/${wasm}`, { headers: { "Accept-Encoding": "br" } });
+    const response = await fetch(`${env.sandbox.url}/${wasm}`, { headers: { "Accept-Encoding": "br" } });
     assert.equal(response.status, 200);
     assert.equal(response.headers.get("content-encoding"), "br");
     assert.equal(Number(response.headers.get("content-length")), copy.size, "the precompressed file, not a fresh compression");
@@ -78,8 +78,8 @@ describe("console shell", () => {
   });
 
   test("a client route that is no file is served the console (static fallback)", async () => {
-    const page = await newPage(browser);
-    const response = await page.goto(`${sandbox.url}/no/such/page`);
+    const page = await newPage(env.browser);
+    const response = await page.goto(`${env.sandbox.url}/no/such/page`);
     assert.equal(response.status(), 200);
     await page.locator("header", { hasText: "Gifting Console" }).waitFor(VISIBLE);
     // Signed out, every route shows the sign-in screen; signed in, an unknown
@@ -93,7 +93,7 @@ describe("console shell", () => {
   });
 
   test("index.html carries a no-referrer meta and a meta policy with no plain-http hosts but this machine", async () => {
-    const html = await (await fetch(sandbox.url)).text();
+    const html = await (await fetch(env.sandbox.url)).text();
     assert.match(html, /<meta name="referrer" content="no-referrer"\s*\/?>/);
     const policy = /<meta http-equiv="Content-Security-Policy" content="([^"]+)"/.exec(html)?.[1];
     assert.ok(policy, "a meta policy");
@@ -109,66 +109,40 @@ describe("console shell", () => {
 
   test("a missing file is a 404, never the console; the page names a favicon that exists", async () => {
     for (const missing of ["/favicon.ico", "/no/such/file.js", "/gifting-console-0123456789abcdef_bg.wasm"]) {
-      const response = await fetch(`${sandbox.url}${missing}`);
+      const response = await fetch(`${env.sandbox.url}${missing}`);
       assert.equal(response.status, 404, missing);
       assert.doesNotMatch(await response.text(), /<html/i, `${missing} is not answered with the console`);
     }
-    const html = await (await fetch(sandbox.url)).text();
+    const html = await (await fetch(env.sandbox.url)).text();
     const icon = /<link rel="icon" href="\/([^"]+\.svg)"/.exec(html)?.[1];
     assert.ok(icon, "index.html names an SVG icon");
-    const response = await fetch(`${sandbox.url}/${icon}`);
+    const response = await fetch(`${env.sandbox.url}/${icon}`);
     assert.equal(response.status, 200);
     assert.match(response.headers.get("content-type") ?? "", /^image\/svg\+xml/);
   });
 
   test("a config field of the wrong type is named on the config-error screen", async () => {
     // Start from the sandbox's real config so auth_url is the only fault.
-    const good = await (await fetch(`${sandbox.url}/config.json`)).json();
+    const good = await (await fetch(`${env.sandbox.url}/config.json`)).json();
     assert.equal(typeof good.auth_url, "string", "the sandbox's config has an auth_url");
-    const page = await pageWithConfig(JSON.stringify({ ...good, auth_url: 5 }));
-    await page.goto(sandbox.url);
-
-    const screen = page.locator("[data-testid=config-error]");
-    await screen.waitFor(VISIBLE);
-    assert.equal(await screen.getAttribute("role"), "alert");
-    assert.match(await screen.innerText(), /auth_url/);
-    assert.doesNotMatch(await screen.innerText(), /base_url/, "only the broken field is blamed");
-    assert.deepEqual(errorsOf(page, ["pageerror", "csp"]), []);
-    await page.context().close();
+    const screen = await configErrorScreen(JSON.stringify({ ...good, auth_url: 5 }));
+    assert.equal(screen.role, "alert");
+    assert.match(screen.text, /auth_url/);
+    assert.doesNotMatch(screen.text, /base_url/, "only the broken field is blamed");
   });
 
   test("a missing required field is named on the config-error screen", async () => {
-    const good = await (await fetch(`${sandbox.url}/config.json`)).json();
+    const good = await (await fetch(`${env.sandbox.url}/config.json`)).json();
     const { base_url: _dropped, ...withoutBaseUrl } = good;
-    const page = await pageWithConfig(JSON.stringify(withoutBaseUrl));
-    await page.goto(sandbox.url);
-
-    const screen = page.locator("[data-testid=config-error]");
-    await screen.waitFor(VISIBLE);
-    assert.match(await screen.innerText(), /base_url/);
-    assert.deepEqual(errorsOf(page, ["pageerror", "csp"]), []);
-    await page.context().close();
+    assert.match((await configErrorScreen(JSON.stringify(withoutBaseUrl))).text, /base_url/);
   });
 
-  test("a config.json that is not JSON gets the config-error screen, not a blank page", async () => {
-    const page = await pageWithConfig('{"base_url": "http://127.0.0.1:1", ');
-    await page.goto(sandbox.url);
-
-    const screen = page.locator("[data-testid=config-error]");
-    await screen.waitFor(VISIBLE);
-    assert.match(await screen.innerText(), /config\.json/);
-    assert.deepEqual(errorsOf(page, ["pageerror", "csp"]), []);
-    await page.context().close();
-  });
-
-  test("a missing config.json gets the config-error screen", async () => {
-    const page = await pageWithConfig('{"error": "not found"}', 404);
-    await page.goto(sandbox.url);
-
-    const screen = page.locator("[data-testid=config-error]");
-    await screen.waitFor(VISIBLE);
-    assert.match(await screen.innerText(), /config\.json/);
-    assert.deepEqual(errorsOf(page, ["pageerror", "csp"]), []);
-    await page.context().close();
-  });
+  for (const [what, body, status] of [
+    ["a config.json that is not JSON gets the config-error screen, not a blank page", '{"base_url": "http://127.0.0.1:1", ', 200],
+    ["a missing config.json gets the config-error screen", '{"error": "not found"}', 404],
+  ]) {
+    test(what, async () => {
+      assert.match((await configErrorScreen(body, status)).text, /config\.json/);
+    });
+  }
 });

@@ -4,9 +4,9 @@
 // real release build and the real sandbox; outcomes are checked against the
 // sandbox's own API and counters, not against hard-coded numbers.
 
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { consoleFixture, errorsOf, launchBrowser, newPage, signIn, startSandbox } from "./harness.mjs";
+import { consoleFixture, errorsOf, newPage } from "./harness.mjs";
 
 const VISIBLE = { state: "visible", timeout: 15_000 };
 const SESSION_KEY = "gifting-console.session";
@@ -55,126 +55,121 @@ function unexpectedErrors(page, allowedStatuses = []) {
 
 describe("sign-in", () => {
   const env = consoleFixture({ signedIn: false });
-  let sandbox;
-  let browser;
-  let page;
-  before(() => ({ sandbox, browser, page } = env));
-
 
   test("full sign-in as admin@example.com lands on the route asked for, without the code in the address bar", async () => {
     // Start on a deep link: after signing in, the console must come back to it.
-    await page.goto(`${sandbox.url}/no/such/screen?keep=1`);
-    await openConsent(page);
-    const consentUrl = new URL(page.url());
+    await env.page.goto(`${env.sandbox.url}/no/such/screen?keep=1`);
+    await openConsent(env.page);
+    const consentUrl = new URL(env.page.url());
     const state = consentUrl.searchParams.get("state");
     assert.ok(state && state.length >= 22, "a state of at least 128 bits is sent");
     assert.equal(consentUrl.searchParams.get("code_challenge_method"), "S256");
     assert.match(consentUrl.searchParams.get("code_challenge") ?? "", /^[A-Za-z0-9_-]{43}$/);
     assert.equal(consentUrl.searchParams.get("response_type"), "code");
-    assert.equal(consentUrl.searchParams.get("redirect_uri"), `${sandbox.url}/auth/callback`);
+    assert.equal(consentUrl.searchParams.get("redirect_uri"), `${env.sandbox.url}/auth/callback`);
 
-    await page.locator('input[type=radio][name=user][value="admin@example.com"]').check();
+    await env.page.locator('input[type=radio][name=user][value="admin@example.com"]').check();
     const profileRequests = [];
     const countMe = (request) => {
       if (new URL(request.url()).pathname === "/api/v3/me") profileRequests.push(request.url());
     };
-    page.on("request", countMe);
+    env.page.on("request", countMe);
     // Every text the header shows from here on, however briefly.
     const headerTexts = [];
-    await page.exposeBinding("__headerText", (_source, text) => headerTexts.push(text));
-    await page.addInitScript(() => {
+    await env.page.exposeBinding("__headerText", (_source, text) => headerTexts.push(text));
+    await env.page.addInitScript(() => {
       let last;
       new MutationObserver(() => {
         const text = document.querySelector("[data-testid=current-user]")?.innerText;
         if (text !== undefined && text !== last) window.__headerText((last = text));
       }).observe(document, { subtree: true, childList: true, characterData: true });
     });
-    await page.getByRole("button", { name: "Allow", exact: true }).click();
-    const names = page.locator("[data-testid=current-user] .current-user__name");
+    await env.page.getByRole("button", { name: "Allow", exact: true }).click();
+    const names = env.page.locator("[data-testid=current-user] .current-user__name");
     await names.waitFor(VISIBLE);
-    await page.getByRole("heading", { name: "Page not found" }).waitFor(VISIBLE);
-    await page.waitForTimeout(300);
-    page.off("request", countMe);
+    await env.page.getByRole("heading", { name: "Page not found" }).waitFor(VISIBLE);
+    await env.page.waitForTimeout(300);
+    env.page.off("request", countMe);
     assert.equal(profileRequests.length, 1, `one /api/v3/me per sign-in: ${profileRequests}`);
     // While the profile loads the header says so, never "unavailable" for the moment
     // before sign-in finished.
     assert.ok(headerTexts.length > 0, "the header was watched");
     assert.ok(!headerTexts.some((t) => /unavailable|Try again/i.test(t)), `header said: ${headerTexts.join(" | ")}`);
 
-    const address = new URL(page.url());
+    const address = new URL(env.page.url());
     assert.equal(address.pathname, "/no/such/screen");
     assert.equal(address.searchParams.get("keep"), "1");
     assert.equal(address.searchParams.get("code"), null, "no code in the address bar");
     assert.equal(address.searchParams.get("state"), null, "no state in the address bar");
 
     // The header shows the user the token belongs to, as the platform reports it.
-    const session = await storedSession(page);
+    const session = await storedSession(env.page);
     assert.ok(session?.access_token, "an access token in sessionStorage");
-    const profile = await me(sandbox, session.access_token);
+    const profile = await me(env.sandbox, session.access_token);
     assert.equal(profile.status, 200);
     assert.equal(profile.body.email, "admin@example.com");
-    const header = page.locator("[data-testid=current-user]");
+    const header = env.page.locator("[data-testid=current-user]");
     await header.getByText(profile.body.first_name, { exact: false }).waitFor(VISIBLE);
     const headerText = await header.innerText();
     assert.match(headerText, new RegExp(profile.body.last_name));
     assert.match(headerText, /admin/);
     assert.match(headerText, /Balance/);
     assert.match(headerText, /Team balance/);
-    await page.getByRole("button", { name: "Sign out", exact: true }).waitFor(VISIBLE);
+    await env.page.getByRole("button", { name: "Sign out", exact: true }).waitFor(VISIBLE);
 
-    const stats = await sandbox.stats();
+    const stats = await env.sandbox.stats();
     assert.equal(stats.authorization_codes_exchanged, 1);
-    assert.deepEqual(unexpectedErrors(page), []);
+    assert.deepEqual(unexpectedErrors(env.page), []);
   });
 
   test("tokens live in sessionStorage only; the pending sign-in is used up", async () => {
-    const { session, local } = await storage(page);
+    const { session, local } = await storage(env.page);
     const stored = JSON.parse(session[SESSION_KEY]);
     assert.ok(stored.access_token && stored.refresh_token);
     assert.ok(stored.expires_at_ms > Date.now(), "expiry in the future");
     assert.match(stored.scope, /marketplace/);
     assert.equal(session[PENDING_KEY], undefined, "the state and verifier are gone after use");
     assert.deepEqual(local, {}, "nothing in localStorage");
-    const cookies = await page.context().cookies();
+    const cookies = await env.page.context().cookies();
     assert.deepEqual(cookies, [], "no cookies");
   });
 
   test("a reload keeps the session; an unknown route says Page not found", async () => {
-    const before = await storedSession(page);
-    await page.goto(`${sandbox.url}/`);
-    await page.locator("[data-testid=current-user]").waitFor(VISIBLE);
-    await page.reload();
-    await page.getByRole("button", { name: "Sign out", exact: true }).waitFor(VISIBLE);
-    await page.getByRole("heading", { name: "Welcome" }).waitFor(VISIBLE);
-    assert.equal((await storedSession(page)).access_token, before.access_token);
-    await page.goto(`${sandbox.url}/definitely/not/here`);
-    await page.getByRole("heading", { name: "Page not found" }).waitFor(VISIBLE);
-    const stats = await sandbox.stats();
+    const before = await storedSession(env.page);
+    await env.page.goto(`${env.sandbox.url}/`);
+    await env.page.locator("[data-testid=current-user]").waitFor(VISIBLE);
+    await env.page.reload();
+    await env.page.getByRole("button", { name: "Sign out", exact: true }).waitFor(VISIBLE);
+    await env.page.getByRole("heading", { name: "Welcome" }).waitFor(VISIBLE);
+    assert.equal((await storedSession(env.page)).access_token, before.access_token);
+    await env.page.goto(`${env.sandbox.url}/definitely/not/here`);
+    await env.page.getByRole("heading", { name: "Page not found" }).waitFor(VISIBLE);
+    const stats = await env.sandbox.stats();
     assert.equal(stats.authorization_codes_exchanged, 1, "no second sign-in was needed");
-    assert.deepEqual(unexpectedErrors(page), []);
+    assert.deepEqual(unexpectedErrors(env.page), []);
   });
 
   test("sign-out revokes the token and clears the tab", async () => {
-    const { access_token: token } = await storedSession(page);
-    assert.equal((await me(sandbox, token)).status, 200, "the token works before sign-out");
+    const { access_token: token } = await storedSession(env.page);
+    assert.equal((await me(env.sandbox, token)).status, 200, "the token works before sign-out");
 
-    await page.getByRole("button", { name: "Sign out", exact: true }).click();
-    await page.getByRole("button", { name: "Sign in", exact: true }).waitFor(VISIBLE);
-    await page.getByText("You have signed out.").waitFor(VISIBLE);
+    await env.page.getByRole("button", { name: "Sign out", exact: true }).click();
+    await env.page.getByRole("button", { name: "Sign in", exact: true }).waitFor(VISIBLE);
+    await env.page.getByText("You have signed out.").waitFor(VISIBLE);
 
-    assert.equal((await me(sandbox, token)).status, 401, "the old token is revoked");
-    const { session, local } = await storage(page);
+    assert.equal((await me(env.sandbox, token)).status, 401, "the old token is revoked");
+    const { session, local } = await storage(env.page);
     assert.equal(session[SESSION_KEY], undefined, "the session is gone from sessionStorage");
     assert.deepEqual(local, {});
-    assert.equal(await page.locator("[data-testid=current-user]").count(), 0);
-    assert.ok((await sandbox.stats()).revocations >= 1);
-    assert.deepEqual(unexpectedErrors(page), []);
+    assert.equal(await env.page.locator("[data-testid=current-user]").count(), 0);
+    assert.ok((await env.sandbox.stats()).revocations >= 1);
+    assert.deepEqual(unexpectedErrors(env.page), []);
   });
 
   test("a tampered state is refused and no code is exchanged", async () => {
-    const tab = await newPage(browser);
-    const exchangedBefore = (await sandbox.stats()).authorization_codes_exchanged;
-    await tab.goto(sandbox.url);
+    const tab = await newPage(env.browser);
+    const exchangedBefore = (await env.sandbox.stats()).authorization_codes_exchanged;
+    await tab.goto(env.sandbox.url);
     await openConsent(tab);
     // Change the state the sandbox will send back, as a forged response would.
     await tab.locator('input[type=hidden][name=state]').evaluate((input) => {
@@ -190,14 +185,14 @@ describe("sign-in", () => {
     assert.equal(await storedSession(tab), null, "no session");
     // Give a (wrong) exchange time to happen before checking it did not.
     await sleep(500);
-    assert.equal((await sandbox.stats()).authorization_codes_exchanged, exchangedBefore, "nothing was exchanged");
+    assert.equal((await env.sandbox.stats()).authorization_codes_exchanged, exchangedBefore, "nothing was exchanged");
     assert.deepEqual(unexpectedErrors(tab), []);
     await tab.context().close();
   });
 
   test("Deny shows a clear message and leaves the tab signed out", async () => {
-    const tab = await newPage(browser);
-    await tab.goto(sandbox.url);
+    const tab = await newPage(env.browser);
+    await tab.goto(env.sandbox.url);
     await openConsent(tab);
     await tab.getByRole("button", { name: "Deny", exact: true }).click();
 
@@ -213,72 +208,58 @@ describe("sign-in", () => {
 });
 
 describe("refresh with short-lived tokens (--token-ttl 5)", () => {
-  let sandbox;
-  let browser;
-  let page;
-
-  before(async () => {
-    sandbox = await startSandbox(["--token-ttl", "5"]);
-    browser = await launchBrowser();
-    page = await newPage(browser);
-    await signIn(page, sandbox.url);
-  });
-
-  after(async () => {
-    await browser?.close();
-    await sandbox?.stop();
-  });
+  const env = consoleFixture({ sandboxArgs: ["--token-ttl", "5"] });
 
   test("the session survives each expiry with exactly one refresh per expiry", async () => {
-    const first = await storedSession(page);
-    assert.equal((await sandbox.stats()).token_refreshes, 0);
+    const first = await storedSession(env.page);
+    assert.equal((await env.sandbox.stats()).token_refreshes, 0);
     let previous = first;
     for (let round = 1; round <= 2; round += 1) {
       await sleep(6_000); // past the 5-second lifetime
-      assert.equal((await me(sandbox, previous.access_token)).status, 401, "the old token has expired");
-      await page.reload();
-      await page.getByRole("button", { name: "Sign out", exact: true }).waitFor(VISIBLE);
-      await page.locator("[data-testid=current-user]").getByText("Team balance").waitFor(VISIBLE);
-      const current = await storedSession(page);
+      assert.equal((await me(env.sandbox, previous.access_token)).status, 401, "the old token has expired");
+      await env.page.reload();
+      await env.page.getByRole("button", { name: "Sign out", exact: true }).waitFor(VISIBLE);
+      await env.page.locator("[data-testid=current-user]").getByText("Team balance").waitFor(VISIBLE);
+      const current = await storedSession(env.page);
       assert.notEqual(current.access_token, previous.access_token, "a new access token");
       assert.notEqual(current.refresh_token, previous.refresh_token, "a new refresh token");
-      assert.equal((await sandbox.stats()).token_refreshes, round, `one refresh for expiry ${round}`);
+      assert.equal((await env.sandbox.stats()).token_refreshes, round, `one refresh for expiry ${round}`);
       previous = current;
     }
-    assert.deepEqual(unexpectedErrors(page), []);
+    assert.deepEqual(unexpectedErrors(env.page), []);
   });
 
   test("a 401 for a token the console thought valid refreshes once and retries", async () => {
-    const refreshesBefore = (await sandbox.stats()).token_refreshes;
+    const refreshesBefore = (await env.sandbox.stats()).token_refreshes;
     // Make the console believe its token lives for another hour, then let it expire for real.
-    await page.evaluate((key) => {
+    await env.page.evaluate((key) => {
       const session = JSON.parse(sessionStorage.getItem(key));
       session.expires_at_ms = Date.now() + 3_600_000;
       session.refresh_at_ms = Date.now() + 3_500_000;
       sessionStorage.setItem(key, JSON.stringify(session));
     }, SESSION_KEY);
     await sleep(6_000);
-    await page.reload();
-    await page.locator("[data-testid=current-user]").getByText("Team balance").waitFor(VISIBLE);
-    await page.getByRole("button", { name: "Sign out", exact: true }).waitFor(VISIBLE);
-    assert.equal((await sandbox.stats()).token_refreshes, refreshesBefore + 1);
+    await env.page.reload();
+    await env.page.locator("[data-testid=current-user]").getByText("Team balance").waitFor(VISIBLE);
+    await env.page.getByRole("button", { name: "Sign out", exact: true }).waitFor(VISIBLE);
+    assert.equal((await env.sandbox.stats()).token_refreshes, refreshesBefore + 1);
     // The one expected console line is the browser's own log of that 401.
-    assert.deepEqual(unexpectedErrors(page, [401]), []);
+    assert.deepEqual(unexpectedErrors(env.page, [401]), []);
   });
 
   test("a refresh the platform refuses ends the session and keeps the route", async () => {
     // Revoke the tokens behind the console's back (as an administrator elsewhere might).
-    const session = await storedSession(page);
-    const revoke = await fetch(`${sandbox.url}/oauth/revoke?token=${encodeURIComponent(session.access_token)}`, {
+    const session = await storedSession(env.page);
+    const revoke = await fetch(`${env.sandbox.url}/oauth/revoke?token=${encodeURIComponent(session.access_token)}`, {
       method: "POST",
       headers: { Authorization: `Basic ${Buffer.from("gifting-console:").toString("base64")}` },
     });
     assert.equal(revoke.status, 200);
-    await page.goto(`${sandbox.url}/some/deep/route`);
-    await page.getByRole("button", { name: "Sign in", exact: true }).waitFor(VISIBLE);
-    await page.getByText("Your session has ended").waitFor(VISIBLE);
-    assert.equal(new URL(page.url()).pathname, "/some/deep/route", "the route is kept for after sign-in");
-    assert.equal(await storedSession(page), null, "the dead session is cleared");
-    assert.deepEqual(unexpectedErrors(page, [400, 401]), []);
+    await env.page.goto(`${env.sandbox.url}/some/deep/route`);
+    await env.page.getByRole("button", { name: "Sign in", exact: true }).waitFor(VISIBLE);
+    await env.page.getByText("Your session has ended").waitFor(VISIBLE);
+    assert.equal(new URL(env.page.url()).pathname, "/some/deep/route", "the route is kept for after sign-in");
+    assert.equal(await storedSession(env.page), null, "the dead session is cleared");
+    assert.deepEqual(unexpectedErrors(env.page, [400, 401]), []);
   });
 });

@@ -3,19 +3,9 @@
 // token; signing out in one tab signs out the others; an idle tab whose access token expired
 // signs out leaving no live grant at the platform.
 
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import {
-  SESSION_KEY,
-  launchBrowser,
-  newPage,
-  openTab,
-  platformGet,
-  sessionToken,
-  signIn,
-  startSandbox,
-  unexpectedErrors,
-} from "./harness.mjs";
+import { SESSION_KEY, consoleFixture, openTab, platformGet, sessionToken, signedInPage, unexpectedErrors } from "./harness.mjs";
 
 const VISIBLE = { state: "visible", timeout: 15_000 };
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -27,24 +17,12 @@ async function teamsLoaded(tab, url) {
 }
 
 describe("tabs of one browser share the session (--token-ttl 5)", () => {
-  let sandbox;
-  let browser;
-
-  before(async () => {
-    sandbox = await startSandbox(["--token-ttl", "5"]);
-    browser = await launchBrowser();
-  });
-
-  after(async () => {
-    await browser?.close();
-    await sandbox?.stop();
-  });
+  const env = consoleFixture({ sandboxArgs: ["--token-ttl", "5"], page: false });
 
   test("a user opened in a new tab from the list is shown without the consent page", async () => {
-    const first = await newPage(browser);
-    await signIn(first, sandbox.url);
-    const exchanged = (await sandbox.stats()).authorization_codes_exchanged;
-    await first.goto(`${sandbox.url}/users`);
+    const first = await signedInPage(env.browser, env.sandbox.url);
+    const exchanged = (await env.sandbox.stats()).authorization_codes_exchanged;
+    await first.goto(`${env.sandbox.url}/users`);
     const link = first.locator("main#main table tbody tr a").first();
     await link.waitFor(VISIBLE);
     const name = (await link.textContent()).trim();
@@ -55,18 +33,17 @@ describe("tabs of one browser share the session (--token-ttl 5)", () => {
     second.on("request", (r) => {
       if (r.url().includes("/oauth/authorize")) consent.push(r.url());
     });
-    await second.goto(new URL(href, sandbox.url).href);
+    await second.goto(new URL(href, env.sandbox.url).href);
     await second.locator("main#main").getByRole("heading", { level: 1, name, exact: true }).waitFor(VISIBLE);
     assert.match(new URL(second.url()).pathname, /^\/users\/\d+$/, "still on the user's page");
     assert.deepEqual(consent, [], "no consent page");
-    assert.equal((await sandbox.stats()).authorization_codes_exchanged, exchanged, "no second sign-in");
+    assert.equal((await env.sandbox.stats()).authorization_codes_exchanged, exchanged, "no second sign-in");
     assert.deepEqual([...unexpectedErrors(first), ...unexpectedErrors(second)], []);
     await first.context().close();
   });
 
   test("a duplicated tab and its original both outlive each expiry, refreshing in turn", async () => {
-    const original = await newPage(browser);
-    await signIn(original, sandbox.url);
+    const original = await signedInPage(env.browser, env.sandbox.url);
     // "Duplicate tab" copies sessionStorage into the new tab: the same single-use refresh token.
     const copy = await original.evaluate((key) => sessionStorage.getItem(key), SESSION_KEY);
     const duplicate = await openTab(original.context());
@@ -79,19 +56,19 @@ describe("tabs of one browser share the session (--token-ttl 5)", () => {
       },
       [SESSION_KEY, copy],
     );
-    await teamsLoaded(duplicate, sandbox.url);
-    const before = await sandbox.stats();
+    await teamsLoaded(duplicate, env.sandbox.url);
+    const before = await env.sandbox.stats();
     for (let round = 0; round < 2; round += 1) {
       await sleep(6_000); // past the 5-second lifetime
       // One after the other, then both at once: the lock keeps them apart either way.
       if (round === 0) {
-        await teamsLoaded(original, sandbox.url);
-        await teamsLoaded(duplicate, sandbox.url);
+        await teamsLoaded(original, env.sandbox.url);
+        await teamsLoaded(duplicate, env.sandbox.url);
       } else {
-        await Promise.all([teamsLoaded(original, sandbox.url), teamsLoaded(duplicate, sandbox.url)]);
+        await Promise.all([teamsLoaded(original, env.sandbox.url), teamsLoaded(duplicate, env.sandbox.url)]);
       }
     }
-    const stats = await sandbox.stats();
+    const stats = await env.sandbox.stats();
     assert.equal(stats.refresh_token_reuse, before.refresh_token_reuse, "no spent refresh token was presented");
     assert.equal(stats.token_refresh_failures, before.token_refresh_failures, "no refresh was refused");
     assert.equal(stats.authorization_codes_exchanged, before.authorization_codes_exchanged, "no new sign-in");
@@ -102,29 +79,27 @@ describe("tabs of one browser share the session (--token-ttl 5)", () => {
   });
 
   test("signing out in one tab signs out the other within a second", async () => {
-    const first = await newPage(browser);
-    await signIn(first, sandbox.url);
+    const first = await signedInPage(env.browser, env.sandbox.url);
     const second = await openTab(first.context());
-    await teamsLoaded(second, sandbox.url);
+    await teamsLoaded(second, env.sandbox.url);
     const token = await sessionToken(second);
     await first.getByRole("button", { name: "Sign out", exact: true }).click();
     await first.getByText("You have signed out.").waitFor(VISIBLE);
     await second.getByText("You have signed out.").waitFor({ state: "visible", timeout: 1_000 });
     await second.getByRole("button", { name: "Sign in", exact: true }).waitFor(VISIBLE);
-    assert.equal((await platformGet(sandbox.url, token, "/api/v3/me")).status, 401, "the other tab's token is refused");
+    assert.equal((await platformGet(env.sandbox.url, token, "/api/v3/me")).status, 401, "the other tab's token is refused");
     assert.equal(await second.evaluate((key) => sessionStorage.getItem(key), SESSION_KEY), null);
     await first.context().close();
   });
 
   test("an idle tab whose access token expired signs out leaving no live grant", async () => {
-    const liveBefore = (await sandbox.stats()).live_grants;
-    const tab = await newPage(browser);
-    await signIn(tab, sandbox.url);
-    assert.equal((await sandbox.stats()).live_grants, liveBefore + 1);
+    const liveBefore = (await env.sandbox.stats()).live_grants;
+    const tab = await signedInPage(env.browser, env.sandbox.url);
+    assert.equal((await env.sandbox.stats()).live_grants, liveBefore + 1);
     await sleep(6_000); // idle past the 5-second lifetime
     await tab.getByRole("button", { name: "Sign out", exact: true }).click();
     await tab.getByText("You have signed out.").waitFor(VISIBLE);
-    assert.equal((await sandbox.stats()).live_grants, liveBefore, "the grant ended at the platform");
+    assert.equal((await env.sandbox.stats()).live_grants, liveBefore, "the grant ended at the platform");
     await tab.context().close();
   });
 });

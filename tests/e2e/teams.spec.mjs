@@ -2,7 +2,7 @@
 // real Chromium against the real sandbox. Expectations come from the
 // sandbox's own REST v3 answers, fetched from node with the page's token.
 
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { consoleFixture, errorsOf, sessionToken } from "./harness.mjs";
 
@@ -17,24 +17,19 @@ function grouped(text) {
 
 describe("teams", () => {
   const env = consoleFixture();
-  let sandbox;
-  let browser;
-  let page;
-  before(() => ({ sandbox, browser, page } = env));
-
 
   async function api(path) {
-    const response = await fetch(`${sandbox.url}${path}`, {
-      headers: { Authorization: `Bearer ${await sessionToken(page)}` },
+    const response = await fetch(`${env.sandbox.url}${path}`, {
+      headers: { Authorization: `Bearer ${await sessionToken(env.page)}` },
     });
     return { status: response.status, body: await response.json() };
   }
 
-  const main = () => page.locator("main#main");
+  const main = () => env.page.locator("main#main");
 
   /** What the viewer's browser makes of a platform timestamp (locale and zone). */
   function localeDateTime(iso) {
-    return page.evaluate(
+    return env.page.evaluate(
       (text) =>
         new Date(text).toLocaleString(navigator.language, { dateStyle: "medium", timeStyle: "short" }),
       iso,
@@ -44,8 +39,8 @@ describe("teams", () => {
   test("the team groups list with budgets, dates and member counts", async () => {
     const { body } = await api("/api/v3/groups?page=1&per_page=25");
     assert.ok(body.groups.length > 0);
-    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Teams", exact: true }).click();
-    await page.waitForURL(/\/teams$/);
+    await env.page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Teams", exact: true }).click();
+    await env.page.waitForURL(/\/teams$/);
     const rows = main().locator("table tbody tr");
     await rows.first().waitFor(VISIBLE);
     assert.equal(await rows.count(), Math.min(body.total_groups, 25));
@@ -70,13 +65,13 @@ describe("teams", () => {
 
   test("team groups page through the address bar", async () => {
     const { body } = await api("/api/v3/groups?page=2&per_page=3");
-    await page.goto(`${sandbox.url}/teams?page=2&per_page=3`);
-    await page.getByText(`Showing 4\u20136 of ${body.total_groups}`).waitFor(VISIBLE);
+    await env.page.goto(`${env.sandbox.url}/teams?page=2&per_page=3`);
+    await env.page.getByText(`Showing 4\u20136 of ${body.total_groups}`).waitFor(VISIBLE);
     const names = await main().locator("table tbody tr th").allTextContents();
     assert.deepEqual(names, body.groups.map((g) => g.name));
     await main().getByRole("link", { name: "Next", exact: true }).click();
-    await page.waitForURL(/page=3&per_page=3/);
-    await page.getByText(`Showing 7\u20139 of ${body.total_groups}`).waitFor(VISIBLE);
+    await env.page.waitForURL(/page=3&per_page=3/);
+    await env.page.getByText(`Showing 7\u20139 of ${body.total_groups}`).waitFor(VISIBLE);
   });
 
   test("a team's members, with the invitation key behind Show", async () => {
@@ -91,9 +86,9 @@ describe("teams", () => {
       }
     }
     assert.ok(group, "some team has members with invitation keys");
-    await page.goto(`${sandbox.url}/teams`);
+    await env.page.goto(`${env.sandbox.url}/teams`);
     await main().getByRole("link", { name: group.name, exact: true }).click();
-    await page.waitForURL(new RegExp(`/teams/${group.id}$`));
+    await env.page.waitForURL(new RegExp(`/teams/${group.id}$`));
     await main().getByRole("heading", { level: 1, name: `Team: ${group.name}` }).waitFor(VISIBLE);
     const rows = main().locator("table tbody tr");
     await rows.first().waitFor(VISIBLE);
@@ -104,32 +99,32 @@ describe("teams", () => {
     const member = members.find((m) => m.key);
     const row = main().locator("table tbody tr", { hasText: member.email });
     assert.equal(await row.locator("td").nth(1).textContent(), grouped(member.balance));
-    assert.equal(await page.getByText(member.key).count(), 0, "the key is not on the page until asked for");
+    assert.equal(await env.page.getByText(member.key).count(), 0, "the key is not on the page until asked for");
     const show = row.getByRole("button", { name: /^Show invitation key/ });
     await show.click();
     await row.getByText(member.key, { exact: true }).waitFor(VISIBLE);
     await row.getByRole("button", { name: /^Hide invitation key/ }).click();
-    assert.equal(await page.getByText(member.key).count(), 0);
+    assert.equal(await env.page.getByText(member.key).count(), 0);
   });
 
   test("an unknown team shows the platform's not-found message", async () => {
     const { status, body } = await api("/api/v3/groups/999999/members");
     assert.equal(status, 404);
-    await page.goto(`${sandbox.url}/teams/999999`);
-    await page.getByTestId("team-not-found").getByText(body.message).waitFor(VISIBLE);
+    await env.page.goto(`${env.sandbox.url}/teams/999999`);
+    await env.page.getByTestId("team-not-found").getByText(body.message).waitFor(VISIBLE);
   });
 
   test("all active users, with team names resolved from the groups", async () => {
     const groups = (await api("/api/v3/groups?page=1&per_page=100")).body.groups;
     const names = new Map(groups.map((g) => [g.id, g.name]));
     const { body } = await api("/api/v3/users?page=1&per_page=25");
-    await page.goto(`${sandbox.url}/teams`);
+    await env.page.goto(`${env.sandbox.url}/teams`);
     await main().getByRole("link", { name: "All active users" }).click();
-    await page.waitForURL(/\/teams\/users$/);
-    await page.getByText(`Showing 1\u201325 of ${body.total_users}`).waitFor(VISIBLE);
+    await env.page.waitForURL(/\/teams\/users$/);
+    await env.page.getByText(`Showing 1\u201325 of ${body.total_users}`).waitFor(VISIBLE);
     const rows = main().locator("table tbody tr");
     // Team names arrive with the groups; wait until every row has its name.
-    await page.waitForFunction(
+    await env.page.waitForFunction(
       () => ![...document.querySelectorAll("main table tbody tr td:nth-child(3)")].some((td) => /^Team group \d+/.test(td.textContent)),
     );
     for (const [i, user] of body.users.entries()) {
@@ -143,10 +138,10 @@ describe("teams", () => {
   });
 
   test("no errors and no script from data ran", () => {
-    const unexpected = errorsOf(page).filter(
+    const unexpected = errorsOf(env.page).filter(
       (e) => !(e.kind === "console" && /Failed to load resource/.test(e.text)),
     );
     assert.deepEqual(unexpected, []);
-    assert.deepEqual(page.dialogs, []);
+    assert.deepEqual(env.page.dialogs, []);
   });
 });

@@ -3,7 +3,7 @@
 // own API reports (fetched from node with the page's access token), never
 // against hard-coded counts.
 
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { consoleFixture, TEST_HOOKS, sessionToken, signIn, unexpectedErrors } from "./harness.mjs";
 
@@ -13,20 +13,15 @@ const SCIM = "/api/scim/v2/Users";
 describe("users (SCIM)", () => {
   // A hostile name that ran as script would open an alert: the fixture records any.
   const env = consoleFixture();
-  let sandbox;
-  let browser;
-  let page;
-  before(() => ({ sandbox, browser, page } = env));
-
 
   /** The access token the console holds (sessionStorage). */
   function token() {
-    return sessionToken(page);
+    return sessionToken(env.page);
   }
 
   /** A call to the sandbox's API from node, as the signed-in user. */
   async function api(path, init = {}) {
-    const response = await fetch(`${sandbox.url}${path}`, {
+    const response = await fetch(`${env.sandbox.url}${path}`, {
       ...init,
       headers: {
         Authorization: `Bearer ${await token()}`,
@@ -61,12 +56,12 @@ describe("users (SCIM)", () => {
   }
 
 
-  const main = () => page.locator("main#main");
-  const usersTable = () => page.locator("table.users-table");
-  const rowOf = (email) => usersTable().locator("tbody tr", { has: page.locator("td", { hasText: new RegExp(`^${email.replace(/[.+]/g, "\\$&")}$`) }) });
+  const main = () => env.page.locator("main#main");
+  const usersTable = () => env.page.locator("table.users-table");
+  const rowOf = (email) => usersTable().locator("tbody tr", { has: env.page.locator("td", { hasText: new RegExp(`^${email.replace(/[.+]/g, "\\$&")}$`) }) });
 
   async function openUsers(query = "") {
-    await page.goto(`${sandbox.url}/users${query}`);
+    await env.page.goto(`${env.sandbox.url}/users${query}`);
     await usersTable().waitFor(VISIBLE);
   }
 
@@ -80,8 +75,8 @@ describe("users (SCIM)", () => {
     const seen = [];
     for (let start = 1; start <= total; start += 10) {
       const end = Math.min(start + 9, total);
-      await page.getByText(`Showing ${start}\u2013${end} of ${total}`).waitFor(VISIBLE);
-      assert.match(page.url(), new RegExp(start === 1 ? "count=10" : `startIndex=${start}&count=10`));
+      await env.page.getByText(`Showing ${start}\u2013${end} of ${total}`).waitFor(VISIBLE);
+      assert.match(env.page.url(), new RegExp(start === 1 ? "count=10" : `startIndex=${start}&count=10`));
       const emails = await usersTable().locator("tbody tr td:nth-child(3)").allTextContents();
       assert.equal(emails.length, end - start + 1);
       seen.push(...emails);
@@ -96,16 +91,16 @@ describe("users (SCIM)", () => {
 
     // The page lives in the URL: a reload stays on it.
     const lastStart = Math.floor((total - 1) / 10) * 10 + 1;
-    await page.reload();
-    await page.getByText(`Showing ${lastStart}\u2013${total} of ${total}`).waitFor(VISIBLE);
-    assert.match(page.url(), new RegExp(`startIndex=${lastStart}&count=10`));
+    await env.page.reload();
+    await env.page.getByText(`Showing ${lastStart}\u2013${total} of ${total}`).waitFor(VISIBLE);
+    assert.match(env.page.url(), new RegExp(`startIndex=${lastStart}&count=10`));
 
     // A page size choice goes into the URL too, keeping the first row in view.
-    await page.goto(`${sandbox.url}/users?startIndex=11&count=10`);
-    await page.getByText(`Showing 11\u201320 of ${total}`).waitFor(VISIBLE);
+    await env.page.goto(`${env.sandbox.url}/users?startIndex=11&count=10`);
+    await env.page.getByText(`Showing 11\u201320 of ${total}`).waitFor(VISIBLE);
     await main().getByLabel("Rows per page").selectOption("25");
-    await page.waitForURL(/startIndex=1&count=25/);
-    await page.getByText(`Showing 1\u201325 of ${total}`).waitFor(VISIBLE);
+    await env.page.waitForURL(/startIndex=1&count=25/);
+    await env.page.getByText(`Showing 1\u201325 of ${total}`).waitFor(VISIBLE);
   });
 
   test("hostile names render as inert text", async () => {
@@ -118,15 +113,15 @@ describe("users (SCIM)", () => {
       await usersTable().getByRole("link", { name, exact: true }).waitFor(VISIBLE);
     }
     assert.equal(await main().locator("img[src='x'], script").count(), 0, "no element was made from a name");
-    assert.deepEqual(page.dialogs, [], "no script from the data ran");
+    assert.deepEqual(env.page.dialogs, [], "no script from the data ran");
   });
 
   test("search by email uses the userName filter", async () => {
     await openUsers();
     await main().getByLabel("Find by email").fill("MANAGER@example.com");
     await main().getByRole("button", { name: "Search" }).click();
-    await page.waitForURL(/email=MANAGER%40example\.com/);
-    await page.getByText("Showing 1\u20131 of 1").waitFor(VISIBLE);
+    await env.page.waitForURL(/email=MANAGER%40example\.com/);
+    await env.page.getByText("Showing 1\u20131 of 1").waitFor(VISIBLE);
     assert.deepEqual(await usersTable().locator("tbody tr td:nth-child(3)").allTextContents(), ["manager@example.com"]);
 
     await main().getByLabel("Find by email").fill("nobody.here@example.com");
@@ -135,21 +130,21 @@ describe("users (SCIM)", () => {
 
     await main().getByRole("link", { name: "Show all users" }).click();
     const total = (await api(`${SCIM}?count=0`)).body.totalResults;
-    await page.getByText(new RegExp(`^Showing 1\u201325 of ${total}$`)).waitFor(VISIBLE);
+    await env.page.getByText(new RegExp(`^Showing 1\u201325 of ${total}$`)).waitFor(VISIBLE);
   });
 
   test("each row opens the user's page", async () => {
     await openUsers();
     await rowOf("manager@example.com").getByRole("link").click();
-    await page.waitForURL(/\/users\/\d+$/);
+    await env.page.waitForURL(/\/users\/\d+$/);
     await main().getByRole("heading", { level: 1, name: "Max Manager" }).waitFor(VISIBLE);
   });
 
   async function openNewUserForm() {
-    await page.goto(`${sandbox.url}/users/new`);
+    await env.page.goto(`${env.sandbox.url}/users/new`);
     // The team select is filled from every page of /api/v3/groups.
     const groups = await allGroups();
-    await page.waitForFunction(
+    await env.page.waitForFunction(
       (n) => document.querySelectorAll("#user-team option").length === n + 1,
       groups.length,
     );
@@ -170,7 +165,7 @@ describe("users (SCIM)", () => {
     const watch = (request) => {
       if (request.url().includes("/api/")) sent.push(`${request.method()} ${request.url()}`);
     };
-    page.on("request", watch);
+    env.page.on("request", watch);
     try {
       await fillNewUser({ email: "not-an-email", team: groups[0].name });
       await main().getByRole("button", { name: "Create user" }).click();
@@ -179,17 +174,17 @@ describe("users (SCIM)", () => {
       assert.match(await error.textContent(), /@/);
       assert.equal(await main().getByLabel("Email").getAttribute("aria-invalid"), "true");
       assert.equal(await main().getByLabel("Email").getAttribute("aria-describedby"), "user-email-error");
-      assert.equal(await page.evaluate(() => document.activeElement?.id), "user-email", "focus goes to the field");
+      assert.equal(await env.page.evaluate(() => document.activeElement?.id), "user-email", "focus goes to the field");
 
       // Empty required fields get their own messages, too.
       await main().getByLabel("First name").fill("");
       await main().getByLabel("Email").press("Enter");
       await main().locator("#user-given-name-error").waitFor(VISIBLE);
-      await page.waitForTimeout(300);
+      await env.page.waitForTimeout(300);
       assert.deepEqual(sent, [], "no request left the browser");
       assert.equal(await main().getByLabel("Last name").inputValue(), "Example", "typed values are kept");
     } finally {
-      page.off("request", watch);
+      env.page.off("request", watch);
     }
   });
 
@@ -203,33 +198,33 @@ describe("users (SCIM)", () => {
     const watch = (request) => {
       if (request.method() === "POST" && request.url().includes(SCIM)) posts.push(request.url());
     };
-    page.on("request", watch);
+    env.page.on("request", watch);
     try {
       await fillNewUser({ email, given: "Erin", family: "Created", role: "manager", team: team.name });
       // A double click must not create twice.
       await main().getByRole("button", { name: "Create user" }).dblclick();
-      await page.waitForURL(/\/users\/\d+\?created=1$/);
+      await env.page.waitForURL(/\/users\/\d+\?created=1$/);
     } finally {
-      page.off("request", watch);
+      env.page.off("request", watch);
     }
     assert.equal(posts.length, 1, "exactly one POST for a double click");
-    await page.getByTestId("user-created").waitFor(VISIBLE);
-    assert.match(await page.getByTestId("user-created").textContent(), new RegExp(email.replace(/\./g, "\\.")));
+    await env.page.getByTestId("user-created").waitFor(VISIBLE);
+    assert.match(await env.page.getByTestId("user-created").textContent(), new RegExp(email.replace(/\./g, "\\.")));
     await main().getByRole("heading", { level: 1, name: "Erin Created" }).waitFor(VISIBLE);
 
     const found = await api(`${SCIM}?filter=${encodeURIComponent(`userName eq "${email}"`)}`);
     assert.equal(found.body.totalResults, 1, "the platform has the user once");
     created = found.body.Resources[0];
-    assert.equal(page.url().replace(/\?.*/, "").split("/").pop(), created.id);
+    assert.equal(env.page.url().replace(/\?.*/, "").split("/").pop(), created.id);
     assert.equal(created.division, team.name);
     assert.equal(created.userType, "manager");
 
     await openUsers(`?email=${encodeURIComponent(email)}`);
-    await page.getByText("Showing 1\u20131 of 1").waitFor(VISIBLE);
+    await env.page.getByText("Showing 1\u20131 of 1").waitFor(VISIBLE);
     const row = rowOf(email);
     assert.equal(await row.locator("td").nth(3).textContent(), team.name);
 
-    await page.goto(`${sandbox.url}/teams/${team.id}`);
+    await env.page.goto(`${env.sandbox.url}/teams/${team.id}`);
     await main().locator("table tbody tr", { hasText: email }).waitFor(VISIBLE);
   });
 
@@ -245,7 +240,7 @@ describe("users (SCIM)", () => {
     assert.equal(await main().getByLabel("Last name").inputValue(), "Licate");
     assert.equal(await main().getByLabel("Role").inputValue(), "sender");
     assert.equal(await main().getByLabel("Team").inputValue(), groups[0].name);
-    assert.equal(await page.getByText("Saving").count(), 0);
+    assert.equal(await env.page.getByText("Saving").count(), 0);
     assert.ok(await main().getByRole("button", { name: "Create user" }).isEnabled());
   });
 
@@ -253,20 +248,20 @@ describe("users (SCIM)", () => {
     assert.ok(created, "the create test ran first");
     const groups = await allGroups();
     const newTeam = groups.find((g) => g.name !== created.division).name;
-    await page.goto(`${sandbox.url}/users/${created.id}`);
+    await env.page.goto(`${env.sandbox.url}/users/${created.id}`);
     await main().getByRole("heading", { level: 1, name: "Erin Created" }).waitFor(VISIBLE);
-    await page.waitForFunction(() => document.querySelectorAll("#user-team option").length > 2);
+    await env.page.waitForFunction(() => document.querySelectorAll("#user-team option").length > 2);
     await main().getByLabel("Role").selectOption("admin");
     await main().getByLabel("Team").selectOption(newTeam);
     await main().getByLabel("Last name").fill("Changed");
     await main().getByLabel("Last name").press("Enter");
-    await page.getByTestId("user-outcome").waitFor(VISIBLE);
-    assert.match(await page.getByTestId("user-outcome").textContent(), /^Saved\./);
+    await env.page.getByTestId("user-outcome").waitFor(VISIBLE);
+    assert.match(await env.page.getByTestId("user-outcome").textContent(), /^Saved\./);
 
-    await page.reload();
+    await env.page.reload();
     await main().getByRole("heading", { level: 1, name: "Erin Changed" }).waitFor(VISIBLE);
-    assert.equal(await page.getByTestId("user-role").textContent(), "admin");
-    assert.equal(await page.getByTestId("user-team").textContent(), newTeam);
+    assert.equal(await env.page.getByTestId("user-role").textContent(), "admin");
+    assert.equal(await env.page.getByTestId("user-team").textContent(), newTeam);
     const after = await scimUser(created.id);
     assert.equal(after.userType, "admin");
     assert.equal(after.division, newTeam);
@@ -274,24 +269,24 @@ describe("users (SCIM)", () => {
   });
 
   test("deactivation asks first, Escape cancels, and the user can be activated again", async () => {
-    await page.goto(`${sandbox.url}/users/${created.id}`);
-    await page.getByTestId("user-status").getByText("Active").waitFor(VISIBLE);
+    await env.page.goto(`${env.sandbox.url}/users/${created.id}`);
+    await env.page.getByTestId("user-status").getByText("Active").waitFor(VISIBLE);
     await main().getByRole("button", { name: "Deactivate user" }).click();
-    const dialog = page.getByRole("dialog", { name: "Deactivate Erin Changed?" });
+    const dialog = env.page.getByRole("dialog", { name: "Deactivate Erin Changed?" });
     await dialog.waitFor(VISIBLE);
     assert.match(await dialog.textContent(), /can no longer sign in/);
-    assert.equal(await page.evaluate(() => document.activeElement?.textContent), "Cancel", "Cancel has the focus");
-    await page.keyboard.press("Escape");
+    assert.equal(await env.page.evaluate(() => document.activeElement?.textContent), "Cancel", "Cancel has the focus");
+    await env.page.keyboard.press("Escape");
     await dialog.waitFor({ state: "hidden" });
     assert.equal((await scimUser(created.id)).active, true, "Escape changed nothing");
 
     await main().getByRole("button", { name: "Deactivate user" }).click();
     await dialog.getByRole("button", { name: "Deactivate", exact: true }).click();
-    await page.getByTestId("user-status").getByText("Inactive").waitFor(VISIBLE);
+    await env.page.getByTestId("user-status").getByText("Inactive").waitFor(VISIBLE);
     assert.equal((await scimUser(created.id)).active, false);
 
     await main().getByRole("button", { name: "Activate user" }).click();
-    await page.getByTestId("user-status").getByText("Active").waitFor(VISIBLE);
+    await env.page.getByTestId("user-status").getByText("Active").waitFor(VISIBLE);
     assert.equal((await scimUser(created.id)).active, true);
   });
 
@@ -311,15 +306,15 @@ describe("users (SCIM)", () => {
     const end = (r) => {
       if (isPut(r)) inFlight -= 1;
     };
-    page.on("request", start);
-    page.on("requestfinished", end);
-    page.on("requestfailed", end);
+    env.page.on("request", start);
+    env.page.on("requestfinished", end);
+    env.page.on("requestfailed", end);
     try {
       await action();
     } finally {
-      page.off("request", start);
-      page.off("requestfinished", end);
-      page.off("requestfailed", end);
+      env.page.off("request", start);
+      env.page.off("requestfinished", end);
+      env.page.off("requestfailed", end);
     }
     return { most, count };
   }
@@ -338,12 +333,12 @@ describe("users (SCIM)", () => {
     assert.equal(three.length, 3);
     await openUsers("?count=100");
     await select(three.map((u) => u.userName));
-    await page.getByTestId("bulk-count").getByText("3 users selected").waitFor(VISIBLE);
+    await env.page.getByTestId("bulk-count").getByText("3 users selected").waitFor(VISIBLE);
     await main().getByLabel("Change", { exact: true }).selectOption("team");
     await main().getByLabel("New team").selectOption(target);
     const { count } = await watchPuts(async () => {
       await main().getByRole("button", { name: `Move 3 users to ${target}` }).click();
-      await page.getByTestId("bulk-summary").getByText("Changed 3 of 3 users.").waitFor(VISIBLE);
+      await env.page.getByTestId("bulk-summary").getByText("Changed 3 of 3 users.").waitFor(VISIBLE);
     });
     assert.equal(count, 3, "one PUT per user");
     for (const user of three) {
@@ -351,7 +346,7 @@ describe("users (SCIM)", () => {
       await rowOf(user.userName).locator("td").nth(3).getByText(target, { exact: true }).waitFor(VISIBLE);
     }
     // Users that changed are no longer selected.
-    assert.equal(await page.getByTestId("bulk-count").textContent(), "0 users selected");
+    assert.equal(await env.page.getByTestId("bulk-count").textContent(), "0 users selected");
   });
 
   test("bulk: one user fails, the rest are changed, the failed one stays selected", async () => {
@@ -363,13 +358,13 @@ describe("users (SCIM)", () => {
     const doomed = nine[4];
     await openUsers("?count=100");
     await select(nine.map((u) => u.userName));
-    await page.getByTestId("bulk-count").getByText("9 users selected").waitFor(VISIBLE);
+    await env.page.getByTestId("bulk-count").getByText("9 users selected").waitFor(VISIBLE);
     // The user disappears between selection and the change.
-    const removed = await fetch(`${sandbox.url}/__sandbox/users/${doomed.id}/delete`, { method: "POST", headers: TEST_HOOKS });
+    const removed = await fetch(`${env.sandbox.url}/__sandbox/users/${doomed.id}/delete`, { method: "POST", headers: TEST_HOOKS });
     assert.equal(removed.status, 204);
 
     // Slow the PUTs a little so progress and the cap on requests in flight show.
-    await page.route(`**${SCIM}/*`, async (route) => {
+    await env.page.route(`**${SCIM}/*`, async (route) => {
       if (route.request().method() === "PUT") await new Promise((r) => setTimeout(r, 250));
       await route.continue();
     });
@@ -379,18 +374,18 @@ describe("users (SCIM)", () => {
       await main().getByLabel("New role").selectOption("manager");
       const { most, count } = await watchPuts(async () => {
         await main().getByRole("button", { name: "Make 9 users manager" }).click();
-        progressSeen = await page.getByTestId("bulk-progress").textContent();
-        await page.getByTestId("bulk-summary").waitFor(VISIBLE);
+        progressSeen = await env.page.getByTestId("bulk-progress").textContent();
+        await env.page.getByTestId("bulk-summary").waitFor(VISIBLE);
       });
       assert.equal(count, 9);
       assert.ok(most <= 4, `at most 4 PUTs in flight (saw ${most})`);
       assert.ok(most >= 2, `PUTs run side by side (saw ${most})`);
     } finally {
-      await page.unroute(`**${SCIM}/*`);
+      await env.page.unroute(`**${SCIM}/*`);
     }
     assert.match(progressSeen, /^\d of 9$/, "progress reads like '4 of 9'");
     assert.equal(
-      await page.getByTestId("bulk-summary").textContent(),
+      await env.page.getByTestId("bulk-summary").textContent(),
       "Changed 8 of 9 users. 1 failed and stays selected for another try.",
     );
     const failed = main().locator(`li.bulk-result[data-user-id="${doomed.id}"]`);
@@ -401,7 +396,7 @@ describe("users (SCIM)", () => {
       assert.equal(await line.getAttribute("data-outcome"), "ok");
       assert.equal((await scimUser(user.id)).userType, "manager", `${user.userName} changed`);
     }
-    assert.equal(await page.getByTestId("bulk-count").textContent(), "1 user selected");
+    assert.equal(await env.page.getByTestId("bulk-count").textContent(), "1 user selected");
   });
 
   test("bulk: deactivation asks first, activation brings the users back", async () => {
@@ -414,11 +409,11 @@ describe("users (SCIM)", () => {
     await select(emails);
     await main().getByLabel("Change", { exact: true }).selectOption("deactivate");
     await main().getByRole("button", { name: "Deactivate 2 users" }).click();
-    const dialog = page.getByRole("dialog", { name: "Deactivate 2 users?" });
+    const dialog = env.page.getByRole("dialog", { name: "Deactivate 2 users?" });
     await dialog.waitFor(VISIBLE);
     assert.match(await dialog.textContent(), /can no longer sign in/);
     await dialog.getByRole("button", { name: "Deactivate 2 users" }).click();
-    await page.getByTestId("bulk-count").getByText("0 users selected").waitFor(VISIBLE);
+    await env.page.getByTestId("bulk-count").getByText("0 users selected").waitFor(VISIBLE);
     for (const user of two) {
       assert.equal((await scimUser(user.id)).active, false, `${user.userName} deactivated`);
       await rowOf(user.userName).getByText("Inactive", { exact: true }).waitFor(VISIBLE);
@@ -427,7 +422,7 @@ describe("users (SCIM)", () => {
     await select(emails);
     await main().getByLabel("Change", { exact: true }).selectOption("activate");
     await main().getByRole("button", { name: "Activate 2 users" }).click();
-    await page.getByTestId("bulk-count").getByText("0 users selected").waitFor(VISIBLE);
+    await env.page.getByTestId("bulk-count").getByText("0 users selected").waitFor(VISIBLE);
     for (const user of two) {
       assert.equal((await scimUser(user.id)).active, true, `${user.userName} active again`);
       await rowOf(user.userName).getByText("Active", { exact: true }).waitFor(VISIBLE);
@@ -440,78 +435,78 @@ describe("users (SCIM)", () => {
     const watch = (request) => {
       if (request.method() === "POST" && request.url().includes(SCIM)) posts.push(request.url());
     };
-    page.on("request", watch);
+    env.page.on("request", watch);
     try {
       // The POST reaches the platform, which creates the user, but the answer is lost.
       const landedEmail = `e2e.lost.${Date.now()}@example.com`;
-      await page.route(`**${SCIM}`, async (route) => {
+      await env.page.route(`**${SCIM}`, async (route) => {
         if (route.request().method() !== "POST") return route.continue();
         await route.fetch();
         await route.abort("failed");
       });
       await fillNewUser({ email: landedEmail, given: "Lost", family: "Answer", role: "sender", team: groups[0].name });
       await main().getByRole("button", { name: "Create user" }).click();
-      const landed = page.getByTestId("create-landed");
+      const landed = env.page.getByTestId("create-landed");
       await landed.waitFor(VISIBLE);
       assert.match(await landed.textContent(), /did create this user/);
       assert.equal(posts.length, 1);
       // Pressing "Create user" again asks the platform first and sends nothing.
-      const checked = page.waitForResponse((r) => r.url().includes("filter=") && r.request().method() === "GET");
+      const checked = env.page.waitForResponse((r) => r.url().includes("filter=") && r.request().method() === "GET");
       await main().getByRole("button", { name: "Create user" }).click();
       await checked;
       await landed.waitFor(VISIBLE);
       assert.equal(posts.length, 1, "no second POST");
       const found = await api(`${SCIM}?filter=${encodeURIComponent(`userName eq "${landedEmail}"`)}`);
       assert.equal(found.body.totalResults, 1, "the user exists exactly once");
-      await page.unroute(`**${SCIM}`);
+      await env.page.unroute(`**${SCIM}`);
 
       // The POST never reaches the platform: the check says so, and a resend creates the user.
       const lostEmail = `e2e.never.${Date.now()}@example.com`;
-      await page.route(`**${SCIM}`, (route) =>
+      await env.page.route(`**${SCIM}`, (route) =>
         route.request().method() === "POST" ? route.abort("failed") : route.continue(),
       );
       await main().getByLabel("Email").fill(lostEmail);
       await main().getByRole("button", { name: "Create user" }).click();
-      const banner = page.getByTestId("form-banner");
+      const banner = env.page.getByTestId("form-banner");
       await banner.waitFor(VISIBLE);
       assert.match(await banner.textContent(), /was not created/);
       assert.equal(await main().getByLabel("First name").inputValue(), "Lost", "the input is kept");
-      await page.unroute(`**${SCIM}`);
+      await env.page.unroute(`**${SCIM}`);
       await main().getByRole("button", { name: "Create user" }).click();
-      await page.waitForURL(/\/users\/\d+\?created=1$/);
+      await env.page.waitForURL(/\/users\/\d+\?created=1$/);
       assert.equal(posts.length, 3);
       const made = await api(`${SCIM}?filter=${encodeURIComponent(`userName eq "${lostEmail}"`)}`);
       assert.equal(made.body.totalResults, 1);
     } finally {
-      page.off("request", watch);
-      await page.unroute(`**${SCIM}`);
+      env.page.off("request", watch);
+      await env.page.unroute(`**${SCIM}`);
     }
   });
 
   test("unknown users get a not-found message", async () => {
-    await page.goto(`${sandbox.url}/users/999999`);
+    await env.page.goto(`${env.sandbox.url}/users/999999`);
     await main().getByRole("heading", { name: "User not found" }).waitFor(VISIBLE);
-    await page.goto(`${sandbox.url}/users/not-a-number`);
+    await env.page.goto(`${env.sandbox.url}/users/not-a-number`);
     await main().getByRole("heading", { name: "User not found" }).waitFor(VISIBLE);
   });
 
   test("the page itself raised no errors and no script from data ran", () => {
-    assert.deepEqual(unexpectedErrors(page), []);
-    assert.deepEqual(page.dialogs, []);
+    assert.deepEqual(unexpectedErrors(env.page), []);
+    assert.deepEqual(env.page.dialogs, []);
   });
 
   test("a sender is told SCIM needs an admin account", async () => {
-    await page.goto(`${sandbox.url}/`);
-    await page.getByRole("button", { name: "Sign out" }).click();
-    await page.getByRole("button", { name: "Sign in", exact: true }).waitFor(VISIBLE);
-    await signIn(page, sandbox.url, "sender@example.com");
-    await page.goto(`${sandbox.url}/users`);
-    const panel = page.getByTestId("scim-forbidden");
+    await env.page.goto(`${env.sandbox.url}/`);
+    await env.page.getByRole("button", { name: "Sign out" }).click();
+    await env.page.getByRole("button", { name: "Sign in", exact: true }).waitFor(VISIBLE);
+    await signIn(env.page, env.sandbox.url, "sender@example.com");
+    await env.page.goto(`${env.sandbox.url}/users`);
+    const panel = env.page.getByTestId("scim-forbidden");
     await panel.waitFor(VISIBLE);
     assert.match(await panel.textContent(), /admin account is needed/);
     assert.match(await panel.textContent(), /admin role/);
     assert.equal(await main().getByRole("link", { name: "Add user" }).count(), 0);
     assert.equal(await main().getByLabel("Find by email").count(), 0);
-    assert.deepEqual(unexpectedErrors(page), []);
+    assert.deepEqual(unexpectedErrors(env.page), []);
   });
 });
