@@ -25,7 +25,7 @@ pub(crate) use breadcrumb::Breadcrumb;
 pub(crate) use confirm_dialog::ConfirmDialog;
 pub(crate) use navigator::Navigator;
 pub(crate) use not_found::{on_not_found, use_by_id, NotFound};
-pub(crate) use notice::Notice;
+pub(crate) use notice::{FailedNotice, Notice};
 pub use page_state::{Empty, ErrorPanel, ErrorView, Loaded, Loading};
 pub(crate) use pager::{use_page_query, use_paged_list, Pager, PagerLinks, PagerNav, PAGE_SIZES};
 pub(crate) use screen_heading::ScreenHeading;

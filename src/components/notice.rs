@@ -28,3 +28,19 @@ pub(crate) fn Notice(
         </div>
     }
 }
+
+/// A write that failed, above the form it came from: the platform's reason, then what became
+/// of the admin's input (`kept`), so nobody types it again for nothing.
+#[component]
+pub(crate) fn FailedNotice(
+    #[prop(into)] message: String,
+    kept: &'static str,
+    testid: &'static str,
+) -> impl IntoView {
+    view! {
+        <Notice tone=Tone::Danger alert=true testid>
+            <p>{message}</p>
+            <p>{kept}</p>
+        </Notice>
+    }
+}

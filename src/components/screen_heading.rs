@@ -7,6 +7,7 @@ use std::cell::Cell;
 
 use leptos::{html, prelude::*};
 
+use super::Breadcrumb;
 use crate::browser;
 
 const CONSOLE: &str = "Gifting Console";
@@ -40,12 +41,20 @@ pub(crate) fn document_title(title: &str, within: Option<&str>) -> String {
 #[component]
 pub(crate) fn ScreenHeading(
     #[prop(into)] title: Signal<String>,
-    /// The area the screen belongs to, e.g. "Users" on a user's page.
+    /// The area the screen belongs to, e.g. "Users" on a user's page; by default the label
+    /// of `back`.
     #[prop(optional)]
     within: Option<&'static str>,
+    /// A link above the heading to the screen one level up, and its label.
+    #[prop(optional)]
+    back: Option<(&'static str, &'static str)>,
     #[prop(optional)] id: Option<&'static str>,
     #[prop(optional)] class: Option<&'static str>,
+    /// One sentence under the heading on what the screen is for.
+    #[prop(optional)]
+    intro: Option<&'static str>,
 ) -> impl IntoView {
+    let within = within.or(back.map(|(_, label)| label));
     let heading = NodeRef::<html::H1>::new();
     Effect::new(move |_| browser::set_document_title(&document_title(&title.get(), within)));
     heading.on_load(move |h1| {
@@ -57,7 +66,11 @@ pub(crate) fn ScreenHeading(
             });
         }
     });
-    view! { <h1 id=id class=class tabindex="-1" node_ref=heading>{title}</h1> }
+    view! {
+        {back.map(|(href, label)| view! { <Breadcrumb href label /> })}
+        <h1 id=id class=class tabindex="-1" node_ref=heading>{title}</h1>
+        {intro.map(|intro| view! { <p class="muted">{intro}</p> })}
+    }
 }
 
 #[cfg(test)]

@@ -48,8 +48,7 @@ pub(crate) fn CampaignsPage() -> impl IntoView {
     };
 
     view! {
-        <ScreenHeading title="Campaigns" />
-        <p class="muted">"Active campaigns (the platform calls them touches), newest first."</p>
+        <ScreenHeading title="Campaigns" intro="Active campaigns (the platform calls them touches), newest first." />
         <DeliveryChoice delivery />
         {unknown_note}
         <Loaded resource=touches let:page>

@@ -160,33 +160,40 @@ mod tests {
 
     #[test]
     fn quotes_what_needs_quoting_and_nothing_else() {
-        assert_eq!(field_text("plain"), "plain");
-        assert_eq!(field_text("a,b"), "\"a,b\"");
-        assert_eq!(field_text("say \"hi\""), "\"say \"\"hi\"\"\"");
-        assert_eq!(field_text("two\nlines"), "\"two\nlines\"");
-        assert_eq!(field_text("cr\rhere"), "\"cr\rhere\"");
-        assert_eq!(
-            field_text("<script>alert(1)</script>"),
-            "<script>alert(1)</script>"
-        );
+        let cases = [
+            ("plain", "plain"),
+            ("a,b", "\"a,b\""),
+            ("say \"hi\"", "\"say \"\"hi\"\"\""),
+            ("two\nlines", "\"two\nlines\""),
+            ("cr\rhere", "\"cr\rhere\""),
+            ("<script>alert(1)</script>", "<script>alert(1)</script>"),
+        ];
+        for (text, expected) in cases {
+            assert_eq!(field_text(text), expected, "{text:?}");
+        }
     }
 
     #[test]
     fn formulas_are_neutralised_but_numbers_are_not() {
-        assert_eq!(
-            neutralise_formula("=HYPERLINK(\"x\")"),
-            "'=HYPERLINK(\"x\")"
-        );
-        assert_eq!(neutralise_formula("+1"), "+1");
-        assert_eq!(
-            neutralise_formula("+1+cmd|' /C calc'!A0"),
-            "'+1+cmd|' /C calc'!A0"
-        );
-        assert_eq!(neutralise_formula("-2+3"), "'-2+3");
-        assert_eq!(neutralise_formula("@SUM(A1)"), "'@SUM(A1)");
-        assert_eq!(neutralise_formula("\t=1"), "'\t=1");
-        assert_eq!(neutralise_formula("-5.00"), "-5.00");
-        assert_eq!(neutralise_formula("a=b"), "a=b");
+        // (text, whether a spreadsheet would run it, so it gets a leading apostrophe)
+        let cases = [
+            ("=HYPERLINK(\"x\")", true),
+            ("+1", false),
+            ("+1+cmd|' /C calc'!A0", true),
+            ("-2+3", true),
+            ("@SUM(A1)", true),
+            ("\t=1", true),
+            ("-5.00", false),
+            ("a=b", false),
+        ];
+        for (text, formula) in cases {
+            let expected = if formula {
+                format!("'{text}")
+            } else {
+                text.to_owned()
+            };
+            assert_eq!(neutralise_formula(text), expected, "{text:?}");
+        }
         assert_eq!(field_text("=1,2"), "\"'=1,2\"");
     }
 

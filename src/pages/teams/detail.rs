@@ -8,7 +8,6 @@ use leptos::prelude::*;
 use crate::api::use_team_groups;
 use crate::components::format;
 use crate::components::table::{number, text};
-use crate::components::Breadcrumb;
 use crate::components::ScreenHeading;
 use crate::components::{
     on_not_found, use_by_id, Badge, Column, DataTable, Loaded, NotFound, Tone,
@@ -34,8 +33,7 @@ pub(crate) fn TeamPage() -> impl IntoView {
 
     view! {
         <section class="team" aria-labelledby="team-heading">
-            <Breadcrumb href=routes::TEAMS label="Teams" />
-            <ScreenHeading title=heading within="Teams" id="team-heading" />
+            <ScreenHeading back=(routes::TEAMS, "Teams") title=heading id="team-heading" />
             <Loaded resource=members on_error=on_not_found(team_not_found) let:list>
                 <MembersTable members=list />
             </Loaded>

@@ -8,7 +8,7 @@ use crate::api::{use_api, use_team_groups, TeamGroups};
 use crate::components::table::text;
 use crate::components::ScreenHeading;
 use crate::components::{use_paged_list, Column, DataTable, Loaded, Pager};
-use crate::components::{Breadcrumb, Notice, Tone};
+use crate::components::{Notice, Tone};
 use crate::routes;
 
 #[component]
@@ -20,11 +20,10 @@ pub(crate) fn ActiveUsersPage() -> impl IntoView {
 
     view! {
         <section class="directory" aria-labelledby="directory-heading">
-            <Breadcrumb href=routes::TEAMS label="Teams" />
-            <ScreenHeading title="All active users" within="Teams" id="directory-heading" />
-            <p class="muted">
-                "Everyone who can sign in and send, with their team. Deactivated users are not listed."
-            </p>
+            <ScreenHeading
+                back=(routes::TEAMS, "Teams") title="All active users" id="directory-heading"
+                intro="Everyone who can sign in and send, with their team. Deactivated users are not listed."
+            />
             <Show when=groups_failed>
                 <Notice tone=Tone::Warning>
                     "Team names could not be loaded; teams are shown by their id. "

@@ -13,8 +13,8 @@ use super::present::{display_name, status_badge};
 use super::user_form::{draft_of, UserFields, UserForm};
 use crate::api::{use_api, ApiClient, ApiError};
 use crate::components::Breadcrumb;
-use crate::components::ScreenHeading;
 use crate::components::{ConfirmDialog, Notice, Tone};
+use crate::components::{FailedNotice, ScreenHeading};
 use crate::routes;
 
 #[component]
@@ -217,10 +217,7 @@ fn OutcomeNotice(outcome: RwSignal<Option<Outcome>>) -> impl IntoView {
             }
             .into_any(),
             Outcome::Failed(text) => view! {
-                <Notice tone=Tone::Danger alert=true testid="user-outcome">
-                    <p>{text}</p>
-                    <p>"Nothing was lost: your changes are still in the form."</p>
-                </Notice>
+                <FailedNotice message=text kept="Nothing was lost: your changes are still in the form." testid="user-outcome" />
             }
             .into_any(),
         })

@@ -61,14 +61,32 @@ pub(crate) fn TextField(
 ) -> impl IntoView {
     let invalid = move || error_for(&errors.get(), field).is_some();
     view! {
-        <div class="field" class:field--invalid=invalid>
-            <label for=field.id()>{field.label()}</label>
+        <LabelledField field errors>
             <input
                 id=field.id() name=field.id() type=kind autocomplete=autocomplete aria-required="true"
                 aria-invalid=move || invalid().to_string() aria-describedby=move || invalid().then(|| error_id(field))
                 disabled=move || disabled.get() bind:value=value on:input=move |_| clear_error(errors, field)
             />
+        </LabelledField>
+    }
+}
+
+/// The `.field` around one control of the user form: its label, the control, its error, then
+/// anything `below` it.
+#[component]
+fn LabelledField(
+    field: Field,
+    errors: RwSignal<FieldErrors>,
+    children: Children,
+    #[prop(optional_no_strip)] below: Option<Children>,
+) -> impl IntoView {
+    let invalid = move || error_for(&errors.get(), field).is_some();
+    view! {
+        <div class="field" class:field--invalid=invalid>
+            <label for=field.id()>{field.label()}</label>
+            {children()}
             {field_error(errors, field)}
+            {below.map(|below| below())}
         </div>
     }
 }
@@ -193,14 +211,10 @@ fn ChoiceField(
 ) -> impl IntoView {
     let invalid = move || error_for(&errors.get(), field).is_some();
     view! {
-        <div class="field" class:field--invalid=invalid>
-            <label for=field.id()>{field.label()}</label>
+        <LabelledField field errors below>
             <select
-                id=field.id()
-                name=field.id()
-                aria-required="true"
-                aria-invalid=move || invalid().to_string()
-                aria-describedby=move || invalid().then(|| error_id(field))
+                id=field.id() name=field.id() aria-required="true"
+                aria-invalid=move || invalid().to_string() aria-describedby=move || invalid().then(|| error_id(field))
                 disabled=move || disabled.get()
                 on:change=move |ev| {
                     value.set(event_target_value(&ev));
@@ -212,8 +226,6 @@ fn ChoiceField(
                 </option>
                 {children()}
             </select>
-            {field_error(errors, field)}
-            {below.map(|below| below())}
-        </div>
+        </LabelledField>
     }
 }

@@ -17,8 +17,8 @@ use super::form::{Field, UserDraft};
 use super::present::{display_name, user_href};
 use super::user_form::{UserFields, UserForm};
 use crate::api::{use_api, ApiClient, ApiError};
-use crate::components::ScreenHeading;
-use crate::components::{Breadcrumb, Notice, Tone};
+use crate::components::{FailedNotice, ScreenHeading};
+use crate::components::{Notice, Tone};
 use crate::routes;
 
 /// Asks the platform whether a user with this email exists (the check before a resend).
@@ -158,11 +158,10 @@ pub(crate) fn NewUserPage() -> impl IntoView {
 
     view! {
         <section class="user-new" aria-labelledby="user-new-heading">
-            <Breadcrumb href=routes::USERS label="Users" />
-            <ScreenHeading title="Add a user" within="Users" id="user-new-heading" />
-            <p class="muted">
-                "The new user gets an account on the platform, with this role, in this team."
-            </p>
+            <ScreenHeading
+                back=(routes::USERS, "Users") title="Add a user" id="user-new-heading"
+                intro="The new user gets an account on the platform, with this role, in this team."
+            />
             {move || page.notice.get().map(|n| view! { <NoticeView notice=n /> })}
             <form class="form user-form" novalidate on:submit=on_submit aria-busy=move || pending.get().to_string()>
                 <TextField field=Field::Email value=form.email errors=form.errors kind="email" autocomplete="off" />
@@ -182,10 +181,7 @@ pub(crate) fn NewUserPage() -> impl IntoView {
 fn NoticeView(notice: Banner) -> impl IntoView {
     match notice {
         Banner::Error(message) => view! {
-            <Notice tone=Tone::Danger alert=true testid="form-banner">
-                <p>{message}</p>
-                <p>"Your input is kept: correct it or try again."</p>
-            </Notice>
+            <FailedNotice message kept="Your input is kept: correct it or try again." testid="form-banner" />
         }
         .into_any(),
         Banner::Landed(user) => {
