@@ -1,13 +1,11 @@
-//! A confirmation asked before a change that is hard to take back.
-//!
-//! Built on the native modal `<dialog>`: the browser traps focus inside it, makes the rest of
-//! the page inert, closes it on Escape and returns focus to where it was, which a hand-made
-//! overlay would have to imitate.
+//! A confirmation asked before a change that is hard to take back, in the console's one
+//! modal dialog ([`Modal`]).
 
 use std::cell::Cell;
 
-use leptos::html;
 use leptos::prelude::*;
+
+use super::modal::Modal;
 
 thread_local! {
     static NEXT_ID: Cell<u32> = const { Cell::new(0) };
@@ -36,35 +34,13 @@ pub(crate) fn ConfirmDialog(
     let title_id = format!("confirm-dialog-{n}-title");
     let body_id = format!("confirm-dialog-{n}-body");
     let (labelled_by, described_by) = (title_id.clone(), body_id.clone());
-    let dialog = NodeRef::<html::Dialog>::new();
-
-    Effect::new(move |_| {
-        let want_open = open.get();
-        let Some(element) = dialog.get() else {
-            return;
-        };
-        if want_open && !element.open() {
-            // Fails only if the element left the document; nothing to show then.
-            let _ = element.show_modal();
-        } else if !want_open && element.open() {
-            element.close();
-        }
-    });
-
     let confirm = move |_| {
         open.set(false);
         on_confirm.run(());
     };
 
     view! {
-        <dialog
-            class="confirm-dialog"
-            node_ref=dialog
-            aria-labelledby=labelled_by
-            aria-describedby=described_by
-            // Escape, the Cancel button, or the form method=dialog all end here.
-            on:close=move |_| open.set(false)
-        >
+        <Modal open class="confirm-dialog" labelled_by described_by>
             <h2 id=title_id class="confirm-dialog__title">{move || title.get()}</h2>
             <div id=body_id class="confirm-dialog__body">{children()}</div>
             <div class="confirm-dialog__actions">
@@ -75,6 +51,6 @@ pub(crate) fn ConfirmDialog(
                     {move || confirm_label.get()}
                 </button>
             </div>
-        </dialog>
+        </Modal>
     }
 }

@@ -19,7 +19,7 @@ use super::image::FallbackImage;
 use super::price::price_range_text;
 use super::store::CatalogStore;
 use super::url::{catalog_href, filters_from_search, product_href};
-use crate::components::{ErrorPanel, Loading, Navigator};
+use crate::components::{ErrorPanel, Loading, Modal, Navigator};
 
 /// Main images are 600 px squares on the platform's CDN; CSS scales them down.
 const MAIN_SIZE: u32 = 600;
@@ -35,15 +35,10 @@ pub(crate) fn ProductDetail() -> impl IntoView {
     let back_href = Memo::new(move |_| filters.with(catalog_href));
     keep_looking(store, id);
 
-    let dialog = NodeRef::<leptos::html::Dialog>::new();
-    Effect::new(move |_| {
-        if let Some(dialog) = dialog.get() {
-            open_when_connected(dialog, 10);
-        }
-    });
-    // Every way of closing (button, Escape) ends in the dialog's `close` event, which goes back
-    // to the grid; the browser then returns focus to the card that opened it.
-    let on_close = move |_| {
+    // Open while the route shows it. Every way of closing (button, Escape) goes back to the
+    // grid; the browser then returns focus to the card that opened it.
+    let open = RwSignal::new(true);
+    let on_close = move || {
         navigate.go(
             &back_href.get_untracked(),
             NavigateOptions {
@@ -52,29 +47,21 @@ pub(crate) fn ProductDetail() -> impl IntoView {
             },
         );
     };
-    let close = move |_| {
-        if let Some(dialog) = dialog.get_untracked() {
-            dialog.close();
-        }
-    };
 
     Some(view! {
-        <dialog
-            class="product-dialog"
-            node_ref=dialog
-            aria-labelledby="product-dialog-title"
-            data-testid="product-dialog"
-            on:close=on_close
+        <Modal
+            open class="product-dialog" labelled_by="product-dialog-title" testid="product-dialog"
+            on_close=on_close
         >
             <div class="product-dialog__bar">
-                <button type="button" class="button" on:click=close>
+                <button type="button" class="button" on:click=move |_| open.set(false)>
                     "Close"
                 </button>
             </div>
             <div class="product-dialog__body">
                 <DetailBody store id filters />
             </div>
-        </dialog>
+        </Modal>
     })
 }
 
@@ -185,19 +172,6 @@ fn NotFound(wanted: String, filtered: bool) -> impl IntoView {
                     </p>
                 }
             })}
-    }
-}
-
-/// `showModal()` fails on a dialog not yet in the document, which is the case on a cold load
-/// (the route renders before the app is mounted): try again on the next frames.
-fn open_when_connected(dialog: web_sys::HtmlDialogElement, tries: u32) {
-    if dialog.open() {
-        return;
-    }
-    if dialog.is_connected() {
-        let _ = dialog.show_modal();
-    } else if tries > 0 {
-        request_animation_frame(move || open_when_connected(dialog, tries - 1));
     }
 }
 
