@@ -1,17 +1,99 @@
-//! Display formatting: money as exact decimal text, timestamps in the viewer's locale and zone.
+//! Display formatting in the viewer's locale: money and amounts (exact, never through a float),
+//! timestamps in the viewer's zone. The one place that formats for the screen; CSV exports keep
+//! the platform's own plain text.
+
+use std::collections::HashMap;
 
 use chrono::{DateTime, Datelike, FixedOffset, Local, Timelike};
-use wasm_bindgen::JsValue;
+use gifting_api::money::{format_money, Decimal};
+use wasm_bindgen::{JsCast, JsValue};
 
-/// `"1234.5"` → `"1,234.50"`. Exact (never through a float); text that is not a decimal is
-/// shown as it came rather than hidden.
+/// `"1234.5"` → `"1,234.50"` (en-US), `"1.234,50"` (de-DE): at least two decimals, every digit
+/// the platform sent. Text that is not a decimal is shown as it came rather than hidden.
 pub(crate) fn amount(text: &str) -> String {
-    gifting_api::money::format_amount(text)
+    let Some(value) = Decimal::parse(text) else {
+        return text.to_owned();
+    };
+    format_decimal(&browser_locale(), None, value).unwrap_or_else(|| value.format_grouped(2))
 }
 
-/// `("USD", "25")` → `"USD 25.00"`.
+/// `("USD", "1234.5")` → `"$1,234.50"` (en-US), `"1.234,50 $"` (de-DE).
 pub(crate) fn money(currency: &str, text: &str) -> String {
-    gifting_api::money::format_money(currency, text)
+    Decimal::parse(text)
+        .and_then(|value| format_decimal(&browser_locale(), Some(currency), value))
+        .unwrap_or_else(|| format_money(currency, text))
+}
+
+/// Locale, currency (none for a plain amount), most decimals.
+type NumberStyle = (String, Option<String>, u32);
+
+thread_local! {
+    /// `Intl.NumberFormat`s by style, built on first use: building one costs far more than
+    /// formatting with it, and a table formats hundreds of amounts.
+    static NUMBER_FORMATS: std::cell::RefCell<HashMap<NumberStyle, js_sys::Function>> =
+        std::cell::RefCell::new(HashMap::new());
+}
+
+/// `value` through `Intl.NumberFormat` as a decimal string, which the browser formats exactly
+/// (a float would lose cents above 2^53). `None` when the browser refuses (e.g. an unknown
+/// currency code), so the caller falls back to plain text.
+pub(crate) fn format_decimal(
+    locale: &str,
+    currency: Option<&str>,
+    value: Decimal,
+) -> Option<String> {
+    // Never fewer decimals than the value has, so nothing is rounded; three covers currencies
+    // with three minor digits, whose minimum may not exceed the maximum.
+    let decimals = value.scale().max(if currency.is_some() { 3 } else { 2 });
+    let key = (locale.to_owned(), currency.map(str::to_owned), decimals);
+    let format = NUMBER_FORMATS.with(|cache| {
+        let mut cache = cache.borrow_mut();
+        if let Some(format) = cache.get(&key) {
+            return Some(format.clone());
+        }
+        let format = number_format(locale, currency, decimals)?;
+        cache.insert(key, format.clone());
+        Some(format)
+    })?;
+    let text = format
+        .call1(&JsValue::NULL, &JsValue::from_str(&value.to_string()))
+        .ok()?;
+    text.as_string().filter(|t| !t.is_empty() && t != "NaN")
+}
+
+/// The bound `format` of a new `Intl.NumberFormat`; `None` if the options are refused.
+fn number_format(locale: &str, currency: Option<&str>, decimals: u32) -> Option<js_sys::Function> {
+    let options = js_sys::Object::new();
+    let set = |key: &str, value: JsValue| js_sys::Reflect::set(&options, &key.into(), &value);
+    match currency {
+        Some(code) => {
+            set("style", "currency".into()).ok()?;
+            set("currency", code.into()).ok()?;
+        }
+        None => {
+            set("minimumFractionDigits", 2.into()).ok()?;
+        }
+    }
+    set("maximumFractionDigits", decimals.into()).ok()?;
+    let locales = js_sys::Array::of1(&JsValue::from_str(locale));
+    // The constructor throws a RangeError on an unknown currency code.
+    let constructor = js_sys::Reflect::get(&js_sys::global(), &"Intl".into())
+        .and_then(|intl| js_sys::Reflect::get(&intl, &"NumberFormat".into()))
+        .ok()?;
+    let constructor: js_sys::Function = constructor.dyn_into().ok()?;
+    let format =
+        js_sys::Reflect::construct(&constructor, &js_sys::Array::of2(&locales, &options)).ok()?;
+    js_sys::Reflect::get(&format, &"format".into())
+        .ok()?
+        .dyn_into()
+        .ok()
+}
+
+/// The browser's language, e.g. `de-DE`.
+fn browser_locale() -> String {
+    web_sys::window()
+        .and_then(|w| w.navigator().language())
+        .unwrap_or_else(|| "en-US".into())
 }
 
 /// Parses an ISO 8601 / RFC 3339 timestamp from the platform.
@@ -82,9 +164,53 @@ fn build_formatter(with_time: bool) -> Option<js_sys::Function> {
     if with_time {
         js_sys::Reflect::set(&options, &"timeStyle".into(), &"short".into()).ok()?;
     }
-    let locale = web_sys::window()
-        .and_then(|w| w.navigator().language())
-        .unwrap_or_else(|| "en-US".into());
-    let locales = js_sys::Array::of1(&JsValue::from_str(&locale));
+    let locales = js_sys::Array::of1(&JsValue::from_str(&browser_locale()));
     Some(js_sys::Intl::DateTimeFormat::new(&locales, &options).format())
+}
+
+#[cfg(test)]
+mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    use gifting_api::money::Decimal;
+
+    use super::format_decimal;
+
+    fn formatted(locale: &str, currency: Option<&str>, text: &str) -> Option<String> {
+        format_decimal(locale, currency, Decimal::parse(text)?)
+    }
+
+    #[test]
+    fn amounts_follow_the_locale_and_keep_every_digit() {
+        let cases = [
+            ("en-US", None, "1234567.5", "1,234,567.50"),
+            ("de-DE", None, "1234567.5", "1.234.567,50"),
+            ("en-US", Some("USD"), "1234.5", "$1,234.50"),
+            ("de-DE", Some("EUR"), "1234.5", "1.234,50\u{a0}€"),
+            ("de-DE", Some("USD"), "-25", "-25,00\u{a0}$"),
+            ("en-US", Some("USD"), "0.125", "$0.125"),
+            ("en-US", Some("JPY"), "25", "¥25"),
+            // Beyond 2^53: a float would print ...568.00 here.
+            (
+                "en-US",
+                Some("USD"),
+                "12345678901234567.89",
+                "$12,345,678,901,234,567.89",
+            ),
+        ];
+        for (locale, currency, text, expected) in cases {
+            let shown = formatted(locale, currency, text);
+            assert_eq!(
+                shown.as_deref(),
+                Some(expected),
+                "{text} in {locale} {currency:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_currency_code_the_browser_refuses_is_left_to_the_caller() {
+        assert_eq!(formatted("en-US", Some("U$D"), "25"), None);
+    }
 }

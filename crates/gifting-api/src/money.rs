@@ -51,6 +51,11 @@ impl Decimal {
         })
     }
 
+    /// Digits after the point, as written: `"0.10"` has 2.
+    pub fn scale(self) -> u32 {
+        self.scale
+    }
+
     pub fn is_negative(self) -> bool {
         self.units < 0
     }
