@@ -4,7 +4,7 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use common::{assert_oauth_error, assert_scim_error, start, start_with, Answer};
+use common::{assert_oauth_error, assert_scim_error, start, start_with, Answer, Server};
 use reqwest::StatusCode;
 
 #[tokio::test]

@@ -4,7 +4,7 @@
 mod common;
 
 use base64::Engine as _;
-use common::{start, Answer};
+use common::{start, Answer, Server};
 use reqwest::{Method, StatusCode};
 
 #[tokio::test]

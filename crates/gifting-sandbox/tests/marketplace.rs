@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{assert_rest_error, start, Answer};
+use common::{assert_rest_error, start, Answer, Server};
 use gifting_api::marketplace::{ProductsPage, ProductsQuery, PAGE_SIZE};
 use reqwest::StatusCode;
 

@@ -4,7 +4,7 @@ mod common;
 
 use common::{
     assert_oauth_error, assert_rest_error, basic, header, query_param, redirect_location, start,
-    start_with, Answer, Proof, Sandbox, VERIFIER,
+    start_with, Answer, Proof, Sandbox, Server, VERIFIER,
 };
 use gifting_api::oauth::{code_challenge_s256, TokenRequest, TokenResponse};
 use gifting_api::paths::oauth_revoke;

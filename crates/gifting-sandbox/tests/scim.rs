@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{assert_scim_error, start, Answer};
+use common::{assert_scim_error, start, Answer, Server};
 use gifting_api::rest::{Member, UserPage};
 use gifting_api::scim::{CreateUser, ListResponse, ReplaceUser, ScimUser, LIST_RESPONSE_SCHEMA};
 use gifting_api::Role;

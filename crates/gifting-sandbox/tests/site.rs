@@ -7,7 +7,7 @@ use std::io::{BufRead, BufReader, Read};
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
-use common::{header, start, start_with, Answer, Sandbox};
+use common::{header, start, start_with, Answer, Sandbox, Server};
 use reqwest::{Response, StatusCode};
 
 const INDEX: &str =

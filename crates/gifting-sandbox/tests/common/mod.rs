@@ -48,6 +48,31 @@ impl Answer for RequestBuilder {
     }
 }
 
+/// A server under test, the sandbox or the gateway: requests to it by path.
+pub trait Server {
+    /// Its base URL, and the client the test talks to it with.
+    fn base(&self) -> (&str, &Client);
+
+    fn at(&self, path: &str) -> String {
+        format!("{}{path}", self.base().0)
+    }
+
+    /// A GET of `path`, ready for headers.
+    fn get_req(&self, path: &str) -> RequestBuilder {
+        self.base().1.get(self.at(path))
+    }
+
+    /// A POST to `path`, ready for headers and a body.
+    fn post_req(&self, path: &str) -> RequestBuilder {
+        self.base().1.post(self.at(path))
+    }
+
+    /// `POST /oauth/token` with a form body.
+    fn token_form(&self, form: &[(&str, &str)]) -> impl Future<Output = Response> + Send {
+        self.post_req("/oauth/token").form(form).answer()
+    }
+}
+
 /// A header as text; the test fails when it is missing or not text.
 pub fn header<'r>(res: &'r Response, name: &str) -> &'r str {
     res.headers()
@@ -73,23 +98,15 @@ pub struct Sandbox {
     pub http: Client,
 }
 
+impl Server for Sandbox {
+    fn base(&self) -> (&str, &Client) {
+        (&self.url, &self.http)
+    }
+}
+
 impl Sandbox {
     pub fn redirect_uri(&self) -> String {
         format!("{}/auth/callback", self.url)
-    }
-
-    pub fn at(&self, path: &str) -> String {
-        format!("{}{path}", self.url)
-    }
-
-    /// A GET of `path`, ready for headers.
-    pub fn get_req(&self, path: &str) -> RequestBuilder {
-        self.http.get(self.at(path))
-    }
-
-    /// A POST to `path`, ready for headers and a body.
-    pub fn post_req(&self, path: &str) -> RequestBuilder {
-        self.http.post(self.at(path))
     }
 
     /// GET with a bearer token.
@@ -161,11 +178,6 @@ impl Sandbox {
     pub async fn code_pkce(&self, email: &str, scope: &str) -> String {
         let challenge = code_challenge_s256(VERIFIER);
         self.code(email, scope, Some(&challenge)).await
-    }
-
-    /// The token endpoint with a form body.
-    pub async fn token_form(&self, form: &[(&str, &str)]) -> Response {
-        self.post_req("/oauth/token").form(form).answer().await
     }
 
     /// `POST path` (the revocation endpoint, its query included) with `authorization`, if any.
