@@ -443,13 +443,23 @@ mod tests {
 
     const CB: &str = "http://127.0.0.1:1/auth/callback";
 
+    /// The authorize then token steps of a confidential client for `user`: the code it was
+    /// issued, and the tokens that code was exchanged for.
+    fn sign_in(s: &mut OAuthStore, user: u64) -> (String, IssuedTokens) {
+        let code = s.issue_code("c", CB, user, Scopes::SCIM, None);
+        let t = s.exchange_code(&code, "c", CB, None, ClientAuth::Secret);
+        (code, t.expect("exchange"))
+    }
+
+    /// A confidential client's refresh of `refresh_token`.
+    fn refresh(s: &mut OAuthStore, refresh_token: &str) -> Result<IssuedTokens, GrantError> {
+        s.refresh(refresh_token, "c", ClientAuth::Secret, None)
+    }
+
     #[test]
     fn tokens_are_stored_only_as_digests() {
         let mut s = store();
-        let code = s.issue_code("c", CB, 1, Scopes::SCIM, None);
-        let t = s
-            .exchange_code(&code, "c", CB, None, ClientAuth::Secret)
-            .expect("exchange");
+        let (code, t) = sign_in(&mut s, 1);
         let dump = format!("{s:?}");
         assert!(!dump.contains(&t.access_token));
         assert!(!dump.contains(&t.refresh_token));
@@ -460,10 +470,7 @@ mod tests {
     #[test]
     fn code_replay_revokes_the_grant() {
         let mut s = store();
-        let code = s.issue_code("c", CB, 1, Scopes::SCIM, None);
-        let t = s
-            .exchange_code(&code, "c", CB, None, ClientAuth::Secret)
-            .expect("exchange");
+        let (code, t) = sign_in(&mut s, 1);
         assert!(matches!(
             s.exchange_code(&code, "c", CB, None, ClientAuth::Secret),
             Err(GrantError::InvalidGrant(_))
@@ -474,40 +481,26 @@ mod tests {
     #[test]
     fn refresh_rotates_and_is_single_use() {
         let mut s = store();
-        let code = s.issue_code("c", CB, 1, Scopes::SCIM, None);
-        let t = s
-            .exchange_code(&code, "c", CB, None, ClientAuth::Secret)
-            .expect("exchange");
-        let t2 = s
-            .refresh(&t.refresh_token, "c", ClientAuth::Secret, None)
-            .expect("refresh");
+        let (_, t) = sign_in(&mut s, 1);
+        let t2 = refresh(&mut s, &t.refresh_token).expect("refresh");
         assert_ne!(t2.refresh_token, t.refresh_token);
-        assert!(s
-            .refresh(&t.refresh_token, "c", ClientAuth::Secret, None)
-            .is_err());
+        assert!(refresh(&mut s, &t.refresh_token).is_err());
         // That second use ended the grant (see a_reused_refresh_token_revokes_the_whole_grant):
         // nothing is left to revoke.
         assert!(!s.revoke(&t2.access_token));
         assert!(s.bearer(&t2.access_token).is_none());
-        assert!(s
-            .refresh(&t2.refresh_token, "c", ClientAuth::Secret, None)
-            .is_err());
+        assert!(refresh(&mut s, &t2.refresh_token).is_err());
     }
 
     #[test]
     fn grants_per_user_are_capped_oldest_first() {
         let mut s = store();
-        let sign_in = |s: &mut OAuthStore, user: u64| {
-            let code = s.issue_code("c", CB, user, Scopes::SCIM, None);
-            s.exchange_code(&code, "c", CB, None, ClientAuth::Secret)
-                .expect("exchange")
-        };
-        let first = sign_in(&mut s, 1);
+        let (_, first) = sign_in(&mut s, 1);
         let mut last = first.clone();
         for _ in 0..(MAX_GRANTS_PER_USER * 3) {
-            last = sign_in(&mut s, 1);
+            last = sign_in(&mut s, 1).1;
         }
-        let other = sign_in(&mut s, 2);
+        let (_, other) = sign_in(&mut s, 2);
         assert_eq!(s.live_grants(), MAX_GRANTS_PER_USER + 1);
         assert!(s.access.len() <= MAX_GRANTS_PER_USER + 1);
         assert!(s.refresh.len() <= MAX_GRANTS_PER_USER + 1);
@@ -515,9 +508,7 @@ mod tests {
             s.bearer(&first.access_token).is_none(),
             "the oldest grant was revoked"
         );
-        assert!(s
-            .refresh(&first.refresh_token, "c", ClientAuth::Secret, None)
-            .is_err());
+        assert!(refresh(&mut s, &first.refresh_token).is_err());
         assert!(s.bearer(&last.access_token).is_some());
         assert!(
             s.bearer(&other.access_token).is_some(),
@@ -531,15 +522,10 @@ mod tests {
     #[test]
     fn a_reused_refresh_token_revokes_the_whole_grant() {
         let mut s = store();
-        let code = s.issue_code("c", CB, 1, Scopes::SCIM, None);
-        let t = s
-            .exchange_code(&code, "c", CB, None, ClientAuth::Secret)
-            .expect("exchange");
-        let t2 = s
-            .refresh(&t.refresh_token, "c", ClientAuth::Secret, None)
-            .expect("refresh");
+        let (_, t) = sign_in(&mut s, 1);
+        let t2 = refresh(&mut s, &t.refresh_token).expect("refresh");
         assert!(matches!(
-            s.refresh(&t.refresh_token, "c", ClientAuth::Secret, None),
+            refresh(&mut s, &t.refresh_token),
             Err(GrantError::Reused(_))
         ));
         assert!(
@@ -547,19 +533,14 @@ mod tests {
             "the newest access token ends too"
         );
         assert!(matches!(
-            s.refresh(&t2.refresh_token, "c", ClientAuth::Secret, None),
+            refresh(&mut s, &t2.refresh_token),
             Err(GrantError::InvalidGrant(_))
         ));
         assert_eq!(s.live_grants(), 0);
         // A long chain keeps only the newest spent tokens in memory.
-        let code = s.issue_code("c", CB, 1, Scopes::SCIM, None);
-        let mut t = s
-            .exchange_code(&code, "c", CB, None, ClientAuth::Secret)
-            .expect("exchange");
+        let (_, mut t) = sign_in(&mut s, 1);
         for _ in 0..(SPENT_KEPT_PER_GRANT * 3) {
-            t = s
-                .refresh(&t.refresh_token, "c", ClientAuth::Secret, None)
-                .expect("refresh");
+            t = refresh(&mut s, &t.refresh_token).expect("refresh");
         }
         assert!(s.spent.values().all(|k| k.len() <= SPENT_KEPT_PER_GRANT));
     }
