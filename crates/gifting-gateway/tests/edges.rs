@@ -170,7 +170,7 @@ async fn no_request_form_or_host_reaches_another_host() {
     assert_eq!(path, "/api/v3/me");
     let fake_addr = g
         .gateway
-        .gateway
+        .state
         .config
         .platform_url
         .trim_start_matches("http://");
