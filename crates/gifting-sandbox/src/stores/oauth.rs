@@ -170,18 +170,13 @@ impl OAuthStore {
         code_verifier: Option<&str>,
         auth: ClientAuth,
     ) -> Result<IssuedTokens, GrantError> {
+        const REPLAYED: GrantError = GrantError::InvalidGrant(
+            "The authorization code was already used; the tokens it produced are revoked.",
+        );
         let key = digest(code);
-        if let Some((grant, _)) = self.used_codes.get(&key).copied() {
-            self.revoke_grant(grant);
-            return Err(GrantError::InvalidGrant(
-                "The authorization code was already used; the tokens it produced are revoked.",
-            ));
-        }
-        let Some(grant) = self.codes.get(&key).cloned() else {
-            return Err(GrantError::InvalidGrant(
-                "The authorization code is unknown.",
-            ));
-        };
+        let used = self.used_codes.get(&key).map(|(grant, _)| *grant);
+        let live = |s: &Self| s.codes.get(&key).cloned();
+        let grant = self.unspent(used, REPLAYED, live, "The authorization code is unknown.")?;
         if grant.expires <= Instant::now() {
             self.codes.remove(&key);
             return Err(GrantError::InvalidGrant(
@@ -243,18 +238,14 @@ impl OAuthStore {
         auth: ClientAuth,
         narrow: Option<Scopes>,
     ) -> Result<IssuedTokens, GrantError> {
+        const REUSED: GrantError = GrantError::Reused(
+            "The refresh token was already used: the grant is revoked and every token of it ends.",
+        );
+        const UNKNOWN: &str = "The refresh token is unknown, already used or revoked.";
         let key = digest(refresh_token);
-        if let Some(grant) = self.spent_in(&key) {
-            self.revoke_grant(grant);
-            return Err(GrantError::Reused(
-                "The refresh token was already used: the grant is revoked and every token of it ends.",
-            ));
-        }
-        let Some(old) = self.refresh.get(&key).cloned() else {
-            return Err(GrantError::InvalidGrant(
-                "The refresh token is unknown, already used or revoked.",
-            ));
-        };
+        let spent = self.spent_in(&key);
+        let live = |s: &Self| s.refresh.get(&key).cloned();
+        let old = self.unspent(spent, REUSED, live, UNKNOWN)?;
         if old.client_id != client_id {
             return Err(GrantError::InvalidGrant(
                 "The refresh token was issued to another client.",
@@ -397,6 +388,23 @@ impl OAuthStore {
             .iter()
             .find(|(_, keys)| keys.contains(key))
             .map(|(grant, _)| *grant)
+    }
+
+    /// A credential about to be redeemed. One presented again after it was spent (by
+    /// `spent_grant`) means a copy is out there: its whole grant ends and `replay` is the
+    /// answer. One that `live` does not find was never issued, expired or was revoked.
+    fn unspent<T>(
+        &mut self,
+        spent_grant: Option<u64>,
+        replay: GrantError,
+        live: impl FnOnce(&Self) -> Option<T>,
+        unknown: &'static str,
+    ) -> Result<T, GrantError> {
+        if let Some(grant) = spent_grant {
+            self.revoke_grant(grant);
+            return Err(replay);
+        }
+        live(self).ok_or(GrantError::InvalidGrant(unknown))
     }
 
     fn revoke_grant(&mut self, grant: u64) {
