@@ -102,14 +102,20 @@ async fn echo_token(body: String) -> Response {
 }
 
 fn fake(seen: Seen) -> Router {
-    Router::new()
-        .route("/api/v3/me", get(busy))
-        .route("/api/v3/send", get(slow))
-        .route("/api/v3/users", get(redirect))
-        .route("/api/v3/groups", get(streamed))
-        .route("/api/scim/v2/Users", post(create_user))
-        .route("/oauth/token", post(echo_token))
-        .with_state(seen)
+    let routes = [
+        ("/api/v3/me", get(busy)),
+        ("/api/v3/send", get(slow)),
+        ("/api/v3/users", get(redirect)),
+        ("/api/v3/groups", get(streamed)),
+        ("/api/scim/v2/Users", post(create_user)),
+        ("/oauth/token", post(echo_token)),
+    ];
+    let router = routes
+        .into_iter()
+        .fold(Router::new(), |router, (path, handler)| {
+            router.route(path, handler)
+        });
+    router.with_state(seen)
 }
 
 async fn rig(extra: &[&str]) -> (support::Rig, Seen) {
