@@ -13,10 +13,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const LIMIT = 80;
 // Functions still over the limit, each with the length it may not grow past: a ratchet, so no
 // new long function lands and these only shrink. Split one, then delete its line here.
-const STILL_LONG = {
-  "crates/gifting-sandbox/src/data/sends.rs sends": 101,
-  "crates/gifting-sandbox/src/oauth/authorize.rs check": 100,
-};
+const STILL_LONG = {};
 const DIRS = ["src", ...readdirSync(path.join(ROOT, "crates")).map((c) => path.join("crates", c, "src"))];
 
 function rustFiles(dir) {

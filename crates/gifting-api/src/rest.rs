@@ -123,7 +123,7 @@ mod int_or_string_u32 {
     }
 
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
-        let wide = super::int_or_string::deserialize(d)?;
+        let wide: u64 = super::int_or_string::deserialize(d)?;
         u32::try_from(wide).map_err(|_| serde::de::Error::custom("page number too large"))
     }
 }

@@ -3,44 +3,83 @@
 //! as a number or as text. Writers send a JSON number, as the seed's types say.
 
 use serde::de::{self, Deserializer, Visitor};
-use serde::Serializer;
+use serde::{Serialize, Serializer};
 use std::fmt;
+use std::marker::PhantomData;
+use std::str::FromStr;
 
-/// `#[serde(with = "int_or_string")]` for integer ids and counters.
+/// An integer type the readers take as a JSON number, a whole float below 9e15 in size, or
+/// numeric text.
+pub trait QuirkInt: Sized + Serialize + FromStr {
+    /// What a reader expects, for the error message.
+    const EXPECTING: &'static str;
+    fn from_u64(v: u64) -> Result<Self, &'static str>;
+    fn from_i64(v: i64) -> Result<Self, &'static str>;
+    /// A whole number as this type, if it is in range.
+    fn from_whole(v: f64) -> Option<Self>;
+}
+
+impl QuirkInt for u64 {
+    const EXPECTING: &'static str = "a non-negative integer or a numeric string";
+    fn from_u64(v: u64) -> Result<Self, &'static str> {
+        Ok(v)
+    }
+    fn from_i64(v: i64) -> Result<Self, &'static str> {
+        u64::try_from(v).map_err(|_| "a negative number where an id was expected")
+    }
+    fn from_whole(v: f64) -> Option<Self> {
+        (0.0..9.0e15).contains(&v).then_some(v as u64)
+    }
+}
+
+impl QuirkInt for i64 {
+    const EXPECTING: &'static str = "an integer or a numeric string";
+    fn from_u64(v: u64) -> Result<Self, &'static str> {
+        i64::try_from(v).map_err(|_| "integer too large")
+    }
+    fn from_i64(v: i64) -> Result<Self, &'static str> {
+        Ok(v)
+    }
+    fn from_whole(v: f64) -> Option<Self> {
+        (v.abs() < 9.0e15).then_some(v as i64)
+    }
+}
+
+/// `#[serde(with = "int_or_string")]` for integer ids and counters (`u64`), and for signed
+/// values such as Unix timestamps (`i64`).
 pub mod int_or_string {
     use super::*;
 
-    pub fn serialize<S: Serializer>(v: &u64, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_u64(*v)
+    pub fn serialize<T: QuirkInt, S: Serializer>(v: &T, s: S) -> Result<S::Ok, S::Error> {
+        v.serialize(s)
     }
 
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
-        d.deserialize_any(IntVisitor)
+    pub fn deserialize<'de, T: QuirkInt, D: Deserializer<'de>>(d: D) -> Result<T, D::Error> {
+        d.deserialize_any(IntVisitor(PhantomData))
     }
 
-    struct IntVisitor;
+    struct IntVisitor<T>(PhantomData<T>);
 
-    impl Visitor<'_> for IntVisitor {
-        type Value = u64;
+    impl<T: QuirkInt> Visitor<'_> for IntVisitor<T> {
+        type Value = T;
         fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-            f.write_str("a non-negative integer or a numeric string")
+            f.write_str(T::EXPECTING)
         }
-        fn visit_u64<E: de::Error>(self, v: u64) -> Result<u64, E> {
-            Ok(v)
+        fn visit_u64<E: de::Error>(self, v: u64) -> Result<T, E> {
+            T::from_u64(v).map_err(E::custom)
         }
-        fn visit_i64<E: de::Error>(self, v: i64) -> Result<u64, E> {
-            u64::try_from(v).map_err(|_| E::custom("a negative number where an id was expected"))
+        fn visit_i64<E: de::Error>(self, v: i64) -> Result<T, E> {
+            T::from_i64(v).map_err(E::custom)
         }
-        fn visit_f64<E: de::Error>(self, v: f64) -> Result<u64, E> {
-            if v.fract() == 0.0 && (0.0..9.0e15).contains(&v) {
-                Ok(v as u64)
+        fn visit_f64<E: de::Error>(self, v: f64) -> Result<T, E> {
+            let whole = if v.fract() == 0.0 {
+                T::from_whole(v)
             } else {
-                Err(E::custom(
-                    "a fractional number where an integer was expected",
-                ))
-            }
+                None
+            };
+            whole.ok_or_else(|| E::custom("a fractional number where an integer was expected"))
         }
-        fn visit_str<E: de::Error>(self, v: &str) -> Result<u64, E> {
+        fn visit_str<E: de::Error>(self, v: &str) -> Result<T, E> {
             v.trim()
                 .parse()
                 .map_err(|_| E::custom(format!("{v:?} is not a numeric string")))
@@ -48,47 +87,9 @@ pub mod int_or_string {
     }
 }
 
-/// Like [`int_or_string`] for signed values such as Unix timestamps.
-pub mod signed_int_or_string {
-    use super::*;
-
-    pub fn serialize<S: Serializer>(v: &i64, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_i64(*v)
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<i64, D::Error> {
-        d.deserialize_any(SignedVisitor)
-    }
-
-    struct SignedVisitor;
-
-    impl Visitor<'_> for SignedVisitor {
-        type Value = i64;
-        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-            f.write_str("an integer or a numeric string")
-        }
-        fn visit_u64<E: de::Error>(self, v: u64) -> Result<i64, E> {
-            i64::try_from(v).map_err(|_| E::custom("integer too large"))
-        }
-        fn visit_i64<E: de::Error>(self, v: i64) -> Result<i64, E> {
-            Ok(v)
-        }
-        fn visit_f64<E: de::Error>(self, v: f64) -> Result<i64, E> {
-            if v.fract() == 0.0 && v.abs() < 9.0e15 {
-                Ok(v as i64)
-            } else {
-                Err(E::custom(
-                    "a fractional number where an integer was expected",
-                ))
-            }
-        }
-        fn visit_str<E: de::Error>(self, v: &str) -> Result<i64, E> {
-            v.trim()
-                .parse()
-                .map_err(|_| E::custom(format!("{v:?} is not a numeric string")))
-        }
-    }
-}
+/// The name the timestamps of the contract use: the same reader and writer as
+/// [`int_or_string`], at `i64`.
+pub use int_or_string as signed_int_or_string;
 
 /// SCIM ids are JSON strings; a reader also takes a number and keeps its digits as text.
 pub mod string_or_int {
@@ -129,7 +130,6 @@ pub mod string_or_int {
 /// strings; a JSON number's own digits are kept.
 pub mod decimal_number {
     use super::*;
-    use serde::Serialize;
 
     pub fn serialize<S: Serializer>(v: &str, s: S) -> Result<S::Ok, S::Error> {
         let n: serde_json::Number = v
@@ -204,5 +204,33 @@ mod tests {
         let null_price: Ids =
             serde_json::from_str(r#"{"id": 1, "scim": "1", "price": null}"#).unwrap();
         assert_eq!(null_price.price, None);
+    }
+
+    #[derive(Serialize, Deserialize, Debug, PartialEq)]
+    struct Stamp(#[serde(with = "super::signed_int_or_string")] i64);
+
+    #[derive(Serialize, Deserialize, Debug, PartialEq)]
+    struct Id(#[serde(with = "super::int_or_string")] u64);
+
+    /// Each reader's refusals, by message: the unsigned and the signed one share one visitor.
+    #[test]
+    fn unsigned_and_signed_readers_refuse_what_their_type_cannot_hold() {
+        let id_error = |json: &str| serde_json::from_str::<Id>(json).unwrap_err().to_string();
+        let stamp_error = |json: &str| serde_json::from_str::<Stamp>(json).unwrap_err().to_string();
+        assert!(id_error("-1").contains("a negative number where an id was expected"));
+        assert!(id_error("1.5").contains("a fractional number where an integer was expected"));
+        assert!(id_error("9e15").contains("a fractional number where an integer was expected"));
+        assert!(id_error("true").contains("a non-negative integer or a numeric string"));
+        assert!(stamp_error("18446744073709551615").contains("integer too large"));
+        assert!(stamp_error("-2.5").contains("a fractional number where an integer was expected"));
+        assert!(stamp_error("true").contains("an integer or a numeric string"));
+        assert!(stamp_error("\"soon\"").contains("\"soon\" is not a numeric string"));
+        assert_eq!(serde_json::from_str::<Stamp>("-3.0").unwrap(), Stamp(-3));
+        assert_eq!(
+            serde_json::from_str::<Stamp>("\" -7 \"").unwrap(),
+            Stamp(-7)
+        );
+        assert_eq!(serde_json::from_str::<Id>("42.0").unwrap(), Id(42));
+        assert_eq!(serde_json::to_string(&Stamp(-9)).unwrap(), "-9");
     }
 }

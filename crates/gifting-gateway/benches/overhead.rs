@@ -19,6 +19,7 @@ mod common;
 #[path = "../../gifting-sandbox/benches/drive/mod.rs"]
 mod drive;
 
+use common::Server;
 use drive::{drive, env_or, Report};
 use gifting_gateway::{spawn, Config, LogSink};
 use gifting_sandbox::{CLIENT_ID, CLIENT_SECRET};

@@ -25,10 +25,10 @@ use std::time::Duration;
 use axum::middleware::from_fn_with_state;
 use axum::response::{IntoResponse, Response};
 use axum::Router;
+use gifting_web::background::Running;
 use gifting_web::errors::ApiError;
 use tokio::net::TcpListener;
-use tokio::sync::{oneshot, watch};
-use tokio::task::JoinHandle;
+use tokio::sync::watch;
 use tower_http::catch_panic::CatchPanicLayer;
 
 pub use config::{ClientSecret, Config, Flags};
@@ -92,46 +92,11 @@ pub async fn serve(
 }
 
 /// A gateway running in the background of the current tokio runtime (tests and benches).
-pub struct RunningGateway {
-    pub addr: SocketAddr,
-    pub gateway: Shared,
-    stop: Option<oneshot::Sender<()>>,
-    task: JoinHandle<io::Result<()>>,
-}
-
-impl RunningGateway {
-    /// `http://127.0.0.1:PORT`
-    pub fn url(&self) -> String {
-        format!("http://{}", self.addr)
-    }
-
-    /// Sends the stop signal without waiting (as SIGTERM would).
-    pub fn signal_stop(&mut self) {
-        if let Some(tx) = self.stop.take() {
-            let _ = tx.send(());
-        }
-    }
-
-    /// Stops accepting, drains, and waits for the server to finish.
-    pub async fn stop(mut self) -> io::Result<()> {
-        self.signal_stop();
-        self.task.await.unwrap_or(Ok(()))
-    }
-}
+pub type RunningGateway = Running<Shared>;
 
 /// Binds `config.addr` and serves in a background task.
 pub async fn spawn(config: Config, log: LogSink) -> io::Result<RunningGateway> {
     let listener = TcpListener::bind(config.addr).await?;
-    let addr = listener.local_addr()?;
     let gateway = Gateway::new(config, log).map_err(io::Error::other)?;
-    let (tx, rx) = oneshot::channel::<()>();
-    let task = tokio::spawn(serve(listener, gateway.clone(), async {
-        let _ = rx.await;
-    }));
-    Ok(RunningGateway {
-        addr,
-        gateway,
-        stop: Some(tx),
-        task,
-    })
+    Running::spawn(listener, gateway, serve)
 }

@@ -18,6 +18,7 @@ use gifting_api::rest::RestError;
 use gifting_api::scim::ScimError;
 use gifting_sandbox::CLIENT_SECRET;
 use serde::Deserialize;
+use support::sandbox::{Answer, Server};
 use support::{assert_no_secret, closed_port, dump, fake_platform, gateway};
 use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
 
@@ -101,14 +102,20 @@ async fn echo_token(body: String) -> Response {
 }
 
 fn fake(seen: Seen) -> Router {
-    Router::new()
-        .route("/api/v3/me", get(busy))
-        .route("/api/v3/send", get(slow))
-        .route("/api/v3/users", get(redirect))
-        .route("/api/v3/groups", get(streamed))
-        .route("/api/scim/v2/Users", post(create_user))
-        .route("/oauth/token", post(echo_token))
-        .with_state(seen)
+    let routes = [
+        ("/api/v3/me", get(busy)),
+        ("/api/v3/send", get(slow)),
+        ("/api/v3/users", get(redirect)),
+        ("/api/v3/groups", get(streamed)),
+        ("/api/scim/v2/Users", post(create_user)),
+        ("/oauth/token", post(echo_token)),
+    ];
+    let router = routes
+        .into_iter()
+        .fold(Router::new(), |router, (path, handler)| {
+            router.route(path, handler)
+        });
+    router.with_state(seen)
 }
 
 async fn rig(extra: &[&str]) -> (support::Rig, Seen) {
@@ -121,16 +128,14 @@ async fn rig(extra: &[&str]) -> (support::Rig, Seen) {
 async fn headers_cross_only_from_the_allowlist_and_status_body_and_retry_after_pass_unchanged() {
     let (g, seen) = rig(&[]).await;
     let res = g
-        .http
-        .get(g.at("/api/v3/me"))
+        .get_req("/api/v3/me")
         .bearer_auth("tok")
         .header("cookie", "console=1")
         .header("connection", "x-hop")
         .header("x-hop", "1")
         .header("x-forwarded-for", "10.0.0.1")
-        .send()
-        .await
-        .unwrap();
+        .answer()
+        .await;
     assert_eq!(res.status(), StatusCode::SERVICE_UNAVAILABLE);
     assert_eq!(res.headers()["retry-after"], "7");
     assert!(res.headers().get("set-cookie").is_none());
@@ -171,7 +176,7 @@ async fn no_request_form_or_host_reaches_another_host() {
     assert_eq!(path, "/api/v3/me");
     let fake_addr = g
         .gateway
-        .gateway
+        .state
         .config
         .platform_url
         .trim_start_matches("http://");
@@ -181,7 +186,7 @@ async fn no_request_form_or_host_reaches_another_host() {
 #[tokio::test]
 async fn a_redirect_goes_back_to_the_browser_unfollowed() {
     let (g, seen) = rig(&[]).await;
-    let res = g.http.get(g.at("/api/v3/users")).send().await.unwrap();
+    let res = g.get_req("/api/v3/users").answer().await;
     assert_eq!(res.status(), StatusCode::FOUND);
     assert_eq!(res.headers()["location"], "http://127.0.0.1:9/elsewhere");
     assert_eq!(seen.lock().unwrap().len(), 1);
@@ -190,20 +195,10 @@ async fn a_redirect_goes_back_to_the_browser_unfollowed() {
 #[tokio::test]
 async fn a_slow_platform_is_waited_for_and_a_silent_one_times_out() {
     let (g, _) = rig(&["--timeout-secs", "1"]).await;
-    let slow = g
-        .http
-        .get(g.at("/api/v3/send?delay_ms=300"))
-        .send()
-        .await
-        .unwrap();
+    let slow = g.get_req("/api/v3/send?delay_ms=300").answer().await;
     assert_eq!(slow.status(), StatusCode::OK);
     let started = Instant::now();
-    let silent = g
-        .http
-        .get(g.at("/api/v3/send?delay_ms=3000"))
-        .send()
-        .await
-        .unwrap();
+    let silent = g.get_req("/api/v3/send?delay_ms=3000").answer().await;
     assert_eq!(silent.status(), StatusCode::GATEWAY_TIMEOUT);
     assert!(
         started.elapsed() < Duration::from_millis(2500),
@@ -224,24 +219,22 @@ async fn a_slow_platform_is_waited_for_and_a_silent_one_times_out() {
 async fn an_unreachable_platform_is_a_502_in_each_familys_body() {
     let url = closed_port().await;
     let g = gateway(&url, &[]).await;
-    let rest = g.http.get(g.at("/api/v3/send")).send().await.unwrap();
+    let rest = g.get_req("/api/v3/send").answer().await;
     assert_eq!(rest.status(), StatusCode::BAD_GATEWAY);
     assert!(!rest.json::<RestError>().await.unwrap().message.is_empty());
-    let scim = g.http.get(g.at("/api/scim/v2/Users")).send().await.unwrap();
+    let scim = g.get_req("/api/scim/v2/Users").answer().await;
     assert_eq!(scim.status(), StatusCode::BAD_GATEWAY);
     assert_eq!(scim.json::<ScimError>().await.unwrap().status, "502");
-    let token = g
-        .token_form(&[("grant_type", "refresh_token"), ("refresh_token", "r")])
-        .await;
+    let token = g.refresh("r").await;
     assert_eq!(token.status(), StatusCode::BAD_GATEWAY);
     assert_eq!(
         token.json::<OAuthError>().await.unwrap().error,
         "temporarily_unavailable"
     );
-    let ready = g.http.get(g.at("/readyz")).send().await.unwrap();
+    let ready = g.get_req("/readyz").answer().await;
     assert_eq!(ready.status(), StatusCode::SERVICE_UNAVAILABLE);
     assert_eq!(
-        g.http.get(g.at("/healthz")).send().await.unwrap().status(),
+        g.get_req("/healthz").answer().await.status(),
         StatusCode::OK
     );
 }
@@ -250,7 +243,7 @@ async fn an_unreachable_platform_is_a_502_in_each_familys_body() {
 async fn answers_are_streamed_not_buffered() {
     let (g, _) = rig(&[]).await;
     let started = Instant::now();
-    let mut res = g.http.get(g.at("/api/v3/groups")).send().await.unwrap();
+    let mut res = g.get_req("/api/v3/groups").answer().await;
     let first = res.chunk().await.unwrap().expect("a first chunk");
     assert_eq!(&first[..], b"first,");
     assert!(
@@ -270,22 +263,14 @@ async fn answers_are_streamed_not_buffered() {
 async fn an_oversized_body_is_refused_before_the_platform() {
     let (g, seen) = rig(&["--body-limit", "1024"]).await;
     let res = g
-        .http
-        .post(g.at("/api/scim/v2/Users"))
+        .post_req("/api/scim/v2/Users")
         .header("content-type", "application/scim+json")
         .body("x".repeat(4096))
-        .send()
-        .await
-        .unwrap();
+        .answer()
+        .await;
     assert_eq!(res.status(), StatusCode::PAYLOAD_TOO_LARGE);
     assert_eq!(res.json::<ScimError>().await.unwrap().status, "413");
-    let small = g
-        .http
-        .post(g.at("/api/scim/v2/Users"))
-        .body("{}")
-        .send()
-        .await
-        .unwrap();
+    let small = g.post_req("/api/scim/v2/Users").body("{}").answer().await;
     assert_eq!(small.status(), StatusCode::CREATED);
     assert_eq!(
         seen.lock().unwrap().len(),
@@ -297,9 +282,7 @@ async fn an_oversized_body_is_refused_before_the_platform() {
 #[tokio::test]
 async fn a_platform_answer_holding_the_secret_is_withheld() {
     let (g, _) = rig(&[]).await;
-    let res = g
-        .token_form(&[("grant_type", "refresh_token"), ("refresh_token", "r")])
-        .await;
+    let res = g.refresh("r").await;
     let (status, text) = dump(res).await;
     assert_eq!(status, StatusCode::BAD_GATEWAY);
     assert_no_secret("the relayed answer", &text);

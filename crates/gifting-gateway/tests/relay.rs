@@ -2,17 +2,16 @@
 //! secret (`--require-client-secret`): every relay path, the refusals, and the secret never
 //! leaving the gateway.
 
-#[path = "../../gifting-sandbox/tests/common/mod.rs"]
-mod sandbox;
 mod support;
 
-use gifting_api::oauth::{basic_auth_header, code_challenge_s256, OAuthError, TokenResponse};
+use gifting_api::oauth::{OAuthError, TokenResponse};
+use gifting_api::paths::oauth_revoke;
 use gifting_api::rest::RestError;
 use gifting_api::scim::{CreateUser, ReplaceUser, ScimError, ScimUser};
 use gifting_api::Role;
 use gifting_sandbox::CLIENT_ID;
 use reqwest::StatusCode;
-use sandbox::{Sandbox, VERIFIER};
+use support::sandbox::{self, basic, header, Answer, Sandbox, Server, VERIFIER};
 use support::{assert_no_secret, dump, gateway, Rig};
 
 async fn platform() -> Sandbox {
@@ -21,13 +20,7 @@ async fn platform() -> Sandbox {
 
 /// A PKCE sign-in as the console makes it: consent at the platform, exchange at the gateway.
 async fn sign_in(s: &Sandbox, g: &Rig) -> TokenResponse {
-    let code = s
-        .code(
-            "admin@example.com",
-            "scim marketplace",
-            Some(&code_challenge_s256(VERIFIER)),
-        )
-        .await;
+    let code = s.code_pkce("admin@example.com", "scim marketplace").await;
     let res = g
         .token_form(&[
             ("grant_type", "authorization_code"),
@@ -47,11 +40,9 @@ async fn sign_in_refresh_and_revoke_through_the_relay() {
     let s = platform().await;
     let g = gateway(&s.url, &[]).await;
     let authorize = g
-        .http
-        .get(g.at("/oauth/authorize?client_id=gifting-console&state=st4te&scope=scim"))
-        .send()
-        .await
-        .unwrap();
+        .get_req("/oauth/authorize?client_id=gifting-console&state=st4te&scope=scim")
+        .answer()
+        .await;
     assert_eq!(authorize.status(), StatusCode::FOUND);
     assert_eq!(
         authorize.headers()["location"],
@@ -65,32 +56,21 @@ async fn sign_in_refresh_and_revoke_through_the_relay() {
     let me = |token: String| {
         let http = g.http.clone();
         let url = g.at("/api/v3/me");
-        async move { http.get(url).bearer_auth(token).send().await.unwrap() }
+        async move { http.get(url).bearer_auth(token).answer().await }
     };
     let relayed = me(t.access_token.clone()).await;
     assert_eq!(relayed.status(), StatusCode::OK);
     let direct: serde_json::Value = s.get_ok("/api/v3/me", &t.access_token).await;
     assert_eq!(relayed.json::<serde_json::Value>().await.unwrap(), direct);
 
-    let refreshed = g
-        .token_form(&[
-            ("grant_type", "refresh_token"),
-            ("refresh_token", &t.refresh_token),
-        ])
-        .await;
+    let refreshed = g.refresh(&t.refresh_token).await;
     assert_eq!(refreshed.status(), StatusCode::OK);
     let t2: TokenResponse = refreshed.json().await.unwrap();
     assert_ne!(t2.refresh_token, t.refresh_token);
 
     // Revocation as the console sends it: its public Basic credentials, token in the query.
-    let revoked = g
-        .http
-        .post(g.at("/oauth/revoke"))
-        .query(&[("token", t2.access_token.as_str())])
-        .header("authorization", basic_auth_header(CLIENT_ID, None))
-        .send()
-        .await
-        .unwrap();
+    let revoke = g.post_req(&oauth_revoke(&t2.access_token));
+    let revoked = revoke.header("authorization", basic(None)).answer().await;
     assert_eq!(revoked.status(), StatusCode::OK);
     assert_eq!(
         me(t2.access_token.clone()).await.status(),
@@ -100,12 +80,7 @@ async fn sign_in_refresh_and_revoke_through_the_relay() {
     assert_eq!(stats["token_refreshes"], 1);
     assert_eq!(stats["tokens_revoked"], 1);
     // The platform's refusal comes back as it is: a used refresh token is invalid_grant.
-    let reused = g
-        .token_form(&[
-            ("grant_type", "refresh_token"),
-            ("refresh_token", &t.refresh_token),
-        ])
-        .await;
+    let reused = g.refresh(&t.refresh_token).await;
     assert_eq!(reused.status(), StatusCode::BAD_REQUEST);
     assert_eq!(
         reused.json::<OAuthError>().await.unwrap().error,
@@ -135,10 +110,7 @@ async fn scim_writes_and_their_errors_pass_through_unchanged() {
     };
     let created = create(g.url.clone()).await.unwrap();
     assert_eq!(created.status(), StatusCode::CREATED);
-    assert!(created.headers()["location"]
-        .to_str()
-        .unwrap()
-        .starts_with(&s.url));
+    assert!(header(&created, "location").starts_with(&s.url));
     let user: ScimUser = created.json().await.unwrap();
     let change = ReplaceUser {
         user_type: Some(Role::Manager),
@@ -149,9 +121,8 @@ async fn scim_writes_and_their_errors_pass_through_unchanged() {
         .put(g.at(&format!("/api/scim/v2/Users/{}", user.id)))
         .bearer_auth(&token)
         .json(&change)
-        .send()
-        .await
-        .unwrap();
+        .answer()
+        .await;
     assert_eq!(updated.status(), StatusCode::OK);
     assert_eq!(
         updated.json::<ScimUser>().await.unwrap().user_type,
@@ -225,17 +196,17 @@ async fn only_the_consoles_grants_paths_and_methods_are_relayed() {
             "invalid_request",
         ),
         (
-            g.http.post(g.at("/oauth/revoke")).send().await.unwrap(),
+            g.post_req("/oauth/revoke").answer().await,
             StatusCode::BAD_REQUEST,
             "invalid_request",
         ),
         (
-            g.http.get(g.at("/oauth/token")).send().await.unwrap(),
+            g.get_req("/oauth/token").answer().await,
             StatusCode::METHOD_NOT_ALLOWED,
             "invalid_request",
         ),
         (
-            g.http.get(g.at("/oauth/introspect")).send().await.unwrap(),
+            g.get_req("/oauth/introspect").answer().await,
             StatusCode::NOT_FOUND,
             "invalid_request",
         ),
@@ -333,7 +304,7 @@ async fn the_token_relay_is_rate_limited_per_client_address() {
     );
     // The API relay is not counted: the platform throttles its own API.
     for _ in 0..5 {
-        let res = g.http.get(g.at("/api/v3/me")).send().await.unwrap();
+        let res = g.get_req("/api/v3/me").answer().await;
         assert_eq!(res.status(), StatusCode::UNAUTHORIZED);
     }
 }
@@ -343,13 +314,7 @@ async fn the_secret_appears_in_no_response_and_no_log_line() {
     let s = platform().await;
     let g = gateway(&s.url, &["--image-origin", "http://127.0.0.1:1"]).await;
     let t = sign_in(&s, &g).await;
-    let code = s
-        .code(
-            "admin@example.com",
-            "scim",
-            Some(&code_challenge_s256(VERIFIER)),
-        )
-        .await;
+    let code = s.code_pkce("admin@example.com", "scim").await;
     let redirect = s.redirect_uri();
     let exchange = [
         ("grant_type", "authorization_code"),
@@ -357,12 +322,11 @@ async fn the_secret_appears_in_no_response_and_no_log_line() {
         ("redirect_uri", redirect.as_str()),
         ("code_verifier", VERIFIER),
     ];
-    let token = |form: &[(&str, &str)]| g.http.post(g.at("/oauth/token")).form(form);
+    let token = |form: &[(&str, &str)]| g.post_req("/oauth/token").form(form);
     let requests = vec![
-        g.http.get(g.at("/config.json")),
-        g.http.get(g.at("/")),
-        g.http
-            .get(g.at("/oauth/authorize?client_id=gifting-console")),
+        g.get_req("/config.json"),
+        g.get_req("/"),
+        g.get_req("/oauth/authorize?client_id=gifting-console"),
         // The exchange, then its replay (which the platform refuses).
         token(&exchange),
         token(&exchange),
@@ -371,16 +335,14 @@ async fn the_secret_appears_in_no_response_and_no_log_line() {
             ("refresh_token", "unknown"),
         ]),
         token(&[("grant_type", "password")]),
-        g.http
-            .post(g.at(&format!("/oauth/revoke?token={}", t.access_token))),
-        g.http.get(g.at("/api/v3/me")).bearer_auth(&t.refresh_token),
-        g.http
-            .get(g.at("/api/v3/send?per_page=2"))
+        g.post_req(&format!("/oauth/revoke?token={}", t.access_token)),
+        g.get_req("/api/v3/me").bearer_auth(&t.refresh_token),
+        g.get_req("/api/v3/send?per_page=2")
             .bearer_auth(&t.access_token),
-        g.http.get(g.at("/readyz")),
+        g.get_req("/readyz"),
     ];
     for request in requests {
-        let (_, text) = dump(request.send().await.unwrap()).await;
+        let (_, text) = dump(request.answer().await).await;
         assert_no_secret("a response", &text);
     }
     let lines = g.log_lines();

@@ -1,11 +1,10 @@
 //! The console as the gateway serves it: files, client routes, `/config.json` pointing at the
 //! gateway, the security headers computed from the flags, and the operator's probes.
 
-#[path = "../../gifting-sandbox/tests/common/mod.rs"]
-mod sandbox;
 mod support;
 
 use reqwest::StatusCode;
+use support::sandbox::{self, header, Answer, Server};
 use support::{gateway, HASHED_JS, INDEX};
 
 #[tokio::test]
@@ -16,7 +15,7 @@ async fn serves_the_console_with_its_policy_and_cache_headers() {
         img-src 'self' https://cdn.gifting.example; connect-src 'self'; object-src 'none'; \
         base-uri 'self'; form-action 'self'; frame-ancestors 'none'";
     for path in ["/", "/users/1042", "/catalog?after=x"] {
-        let res = g.http.get(g.at(path)).send().await.unwrap();
+        let res = g.get_req(path).answer().await;
         assert_eq!(res.status(), StatusCode::OK, "{path}");
         let h = res.headers();
         assert_eq!(h["content-security-policy"], csp, "{path}");
@@ -29,23 +28,15 @@ async fn serves_the_console_with_its_policy_and_cache_headers() {
         );
         assert_eq!(res.text().await.unwrap(), INDEX);
     }
-    let js = g
-        .http
-        .get(g.at(&format!("/{HASHED_JS}")))
-        .header("accept-encoding", "br")
-        .send()
-        .await
-        .unwrap();
+    let js = g.get_req(&format!("/{HASHED_JS}"));
+    let js = js.header("accept-encoding", "br").answer().await;
     assert_eq!(js.status(), StatusCode::OK);
     assert_eq!(js.headers()["content-encoding"], "br");
     assert_eq!(js.headers()["vary"], "accept-encoding");
-    assert!(js.headers()["cache-control"]
-        .to_str()
-        .unwrap()
-        .contains("immutable"));
+    assert!(header(&js, "cache-control").contains("immutable"));
     assert_eq!(js.bytes().await.unwrap().as_ref(), b"brotli bytes");
     for missing in ["/favicon.ico", "/gifting-console-0123456789abcdef_bg.wasm"] {
-        let res = g.http.get(g.at(missing)).send().await.unwrap();
+        let res = g.get_req(missing).answer().await;
         assert_eq!(res.status(), StatusCode::NOT_FOUND, "{missing}");
     }
 }
@@ -54,7 +45,7 @@ async fn serves_the_console_with_its_policy_and_cache_headers() {
 async fn config_json_points_the_console_at_the_gateway_without_a_secret() {
     let s = sandbox::start().await;
     let g = gateway(&s.url, &["--scope", "scim"]).await;
-    let res = g.http.get(g.at("/config.json")).send().await.unwrap();
+    let res = g.get_req("/config.json").answer().await;
     assert_eq!(res.headers()["cache-control"], "no-cache");
     let text = res.text().await.unwrap();
     support::assert_no_secret("config.json", &text);
@@ -75,7 +66,7 @@ async fn behind_tls_it_sends_hsts_and_names_the_public_origin() {
         &["--tls", "--public-url", "https://console.gifting.example"],
     )
     .await;
-    let res = g.http.get(g.at("/config.json")).send().await.unwrap();
+    let res = g.get_req("/config.json").answer().await;
     assert_eq!(
         res.headers()["strict-transport-security"],
         "max-age=63072000"
@@ -89,17 +80,17 @@ async fn ready_only_while_the_platform_answers() {
     let s = sandbox::start().await;
     let g = gateway(&s.url, &[]).await;
     assert_eq!(
-        g.http.get(g.at("/healthz")).send().await.unwrap().status(),
+        g.get_req("/healthz").answer().await.status(),
         StatusCode::OK
     );
-    let ready = g.http.get(g.at("/readyz")).send().await.unwrap();
+    let ready = g.get_req("/readyz").answer().await;
     assert_eq!(ready.status(), StatusCode::OK);
     assert_eq!(ready.headers()["cache-control"], "no-store");
     s.running.stop().await.unwrap();
-    let gone = g.http.get(g.at("/readyz")).send().await.unwrap();
+    let gone = g.get_req("/readyz").answer().await;
     assert_eq!(gone.status(), StatusCode::SERVICE_UNAVAILABLE);
     assert_eq!(
-        g.http.get(g.at("/healthz")).send().await.unwrap().status(),
+        g.get_req("/healthz").answer().await.status(),
         StatusCode::OK
     );
 }

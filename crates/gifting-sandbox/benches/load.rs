@@ -14,6 +14,7 @@ mod common;
 
 mod drive;
 
+use common::Server;
 use drive::{drive, env_or};
 
 const PATH: &str = "/api/v3/send?per_page=100";

@@ -125,30 +125,39 @@ impl FromRequest<Shared> for FormPairs {
     }
 }
 
-/// One path segment of a REST v3 route.
-pub struct RestPath(pub String);
+/// A one-segment path extractor `$name` that answers a segment that is not UTF-8 text with
+/// `$refusal`, the error body of the route's family.
+macro_rules! segment_extractor {
+    ($(#[$doc:meta])* $name:ident, $rejection:ty, $refusal:expr) => {
+        $(#[$doc])*
+        pub struct $name(pub String);
 
-impl<S: Send + Sync> FromRequestParts<S> for RestPath {
-    type Rejection = ApiError;
+        impl<S: Send + Sync> FromRequestParts<S> for $name {
+            type Rejection = $rejection;
 
-    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
-        Path::<String>::from_request_parts(parts, state)
-            .await
-            .map(|Path(p)| RestPath(p))
-            .map_err(|_| ApiError::bad_request("The path is not valid UTF-8 text."))
-    }
+            async fn from_request_parts(
+                parts: &mut Parts,
+                state: &S,
+            ) -> Result<Self, Self::Rejection> {
+                Path::<String>::from_request_parts(parts, state)
+                    .await
+                    .map(|Path(p)| $name(p))
+                    .map_err(|_| $refusal)
+            }
+        }
+    };
 }
 
-/// The user id segment of a SCIM route.
-pub struct ScimPath(pub String);
+segment_extractor!(
+    /// One path segment of a REST v3 route.
+    RestPath,
+    ApiError,
+    ApiError::bad_request("The path is not valid UTF-8 text.")
+);
 
-impl<S: Send + Sync> FromRequestParts<S> for ScimPath {
-    type Rejection = ScimFailure;
-
-    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
-        Path::<String>::from_request_parts(parts, state)
-            .await
-            .map(|Path(p)| ScimPath(p))
-            .map_err(|_| ScimFailure::invalid_value("The user id is not valid UTF-8 text."))
-    }
-}
+segment_extractor!(
+    /// The user id segment of a SCIM route.
+    ScimPath,
+    ScimFailure,
+    ScimFailure::invalid_value("The user id is not valid UTF-8 text.")
+);

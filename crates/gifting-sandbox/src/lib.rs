@@ -27,7 +27,6 @@ pub use gifting_web::errors;
 
 use std::future::Future;
 use std::io;
-use std::net::SocketAddr;
 use std::time::Duration;
 
 use axum::extract::DefaultBodyLimit;
@@ -35,9 +34,8 @@ use axum::http::{header, HeaderValue, Method};
 use axum::middleware::{from_fn, from_fn_with_state};
 use axum::routing::any;
 use axum::Router;
+use gifting_web::background::Running;
 use tokio::net::TcpListener;
-use tokio::sync::oneshot;
-use tokio::task::JoinHandle;
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::compression::CompressionLayer;
 use tower_http::cors::{AllowOrigin, CorsLayer};
@@ -146,40 +144,12 @@ pub async fn serve(
 }
 
 /// A sandbox running in the background of the current tokio runtime (for tests and benches).
-pub struct RunningSandbox {
-    pub addr: SocketAddr,
-    pub state: Shared,
-    stop: Option<oneshot::Sender<()>>,
-    task: JoinHandle<io::Result<()>>,
-}
-
-impl RunningSandbox {
-    /// `http://127.0.0.1:PORT`
-    pub fn url(&self) -> String {
-        format!("http://{}", self.addr)
-    }
-
-    /// Stops accepting, drains, and waits for the server to finish.
-    pub async fn stop(mut self) -> io::Result<()> {
-        if let Some(tx) = self.stop.take() {
-            let _ = tx.send(());
-        }
-        self.task.await.unwrap_or(Ok(()))
-    }
-}
+pub type RunningSandbox = Running<Shared>;
 
 /// Binds and serves in a background task.
 pub async fn spawn(config: Config) -> io::Result<RunningSandbox> {
     let (listener, state) = bind(config).await?;
-    let addr = listener.local_addr()?;
-    let (tx, rx) = oneshot::channel::<()>();
-    let task = tokio::spawn(serve(listener, state.clone(), async {
-        let _ = rx.await;
-    }));
-    Ok(RunningSandbox {
-        addr,
-        state,
-        stop: Some(tx),
-        task,
+    Running::spawn(listener, state, |listener, state, stop| {
+        serve(listener, state, stop)
     })
 }

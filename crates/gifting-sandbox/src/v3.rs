@@ -89,19 +89,38 @@ fn rest_user(u: &UserRecord) -> RestUser {
     }
 }
 
-async fn sends(State(app): State<Shared>, RawQuery(q): RawQuery) -> Result<Response, ApiError> {
-    let Paging { page, per_page, .. } = paging(&q)?;
-    let body = {
-        let world = app.read();
-        SendPage {
-            current_page: page,
-            per_page,
-            total_count: world.db.sends.len() as u64,
-            sends: slice(world.db.sends.iter().cloned(), page, per_page),
+/// A handler answering a page of one whole collection of the world: the collection `$items`
+/// in a `$page` body, with the collection's size in `$total`. The lock is let go before the
+/// body is written.
+macro_rules! whole_list {
+    ($handler:ident, $page:ident { $total:ident, $items:ident }) => {
+        async fn $handler(
+            State(app): State<Shared>,
+            RawQuery(q): RawQuery,
+        ) -> Result<Response, ApiError> {
+            let Paging { page, per_page, .. } = paging(&q)?;
+            let body = {
+                let world = app.read();
+                $page {
+                    current_page: page,
+                    per_page,
+                    $total: world.db.$items.len() as u64,
+                    $items: slice(world.db.$items.iter().cloned(), page, per_page),
+                }
+            };
+            Ok(Json(body).into_response())
         }
     };
-    Ok(Json(body).into_response())
 }
+
+whole_list!(sends, SendPage { total_count, sends });
+whole_list!(
+    groups,
+    GroupPage {
+        total_groups,
+        groups
+    }
+);
 
 async fn users(State(app): State<Shared>, RawQuery(q): RawQuery) -> Result<Response, ApiError> {
     let Paging { page, per_page, .. } = paging(&q)?;
@@ -196,20 +215,6 @@ async fn touch(State(app): State<Shared>, RestPath(id): RestPath) -> Result<Resp
         .into_response()),
         None => Err(ApiError::not_found("Touch not found")),
     }
-}
-
-async fn groups(State(app): State<Shared>, RawQuery(q): RawQuery) -> Result<Response, ApiError> {
-    let Paging { page, per_page, .. } = paging(&q)?;
-    let body = {
-        let world = app.read();
-        GroupPage {
-            current_page: page,
-            per_page,
-            total_groups: world.db.groups.len() as u64,
-            groups: slice(world.db.groups.iter().cloned(), page, per_page),
-        }
-    };
-    Ok(Json(body).into_response())
 }
 
 async fn members(State(app): State<Shared>, RestPath(id): RestPath) -> Result<Response, ApiError> {

@@ -4,7 +4,7 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use common::{assert_oauth_error, assert_scim_error, start, start_with};
+use common::{assert_oauth_error, assert_scim_error, start, start_with, Answer, Server};
 use reqwest::StatusCode;
 
 #[tokio::test]
@@ -14,13 +14,7 @@ async fn at_rate_one_every_api_answer_is_a_fault_and_nothing_else_is() {
     let t = s.admin().await;
     let (mut e500, mut e503, mut e429, mut dropped) = (0, 0, 0, 0);
     for _ in 0..40 {
-        match s
-            .http
-            .get(s.at("/api/v3/send"))
-            .bearer_auth(&t)
-            .send()
-            .await
-        {
+        match s.get_req("/api/v3/send").bearer_auth(&t).send().await {
             Ok(res) => {
                 let status = res.status();
                 let retry = res
@@ -55,14 +49,12 @@ async fn at_rate_one_every_api_answer_is_a_fault_and_nothing_else_is() {
     // Not /oauth, /cdn, /config.json or /__sandbox.
     let stats = s.stats().await;
     assert_eq!(stats["faults_injected"], 40);
-    let cfg = s.http.get(s.at("/config.json")).send().await.unwrap();
+    let cfg = s.get_req("/config.json").answer().await;
     assert_eq!(cfg.status(), StatusCode::OK);
     let img = s
-        .http
-        .get(s.at("/cdn/products/prd_10001/var_0001_1/1/thumb.svg"))
-        .send()
-        .await
-        .unwrap();
+        .get_req("/cdn/products/prd_10001/var_0001_1/1/thumb.svg")
+        .answer()
+        .await;
     assert_eq!(img.status(), StatusCode::OK);
     let t2 = s.sign_in_pkce("manager@example.com", "scim").await;
     assert_eq!(t2.token_type, "bearer");
@@ -145,30 +137,24 @@ async fn oversized_bodies_get_413_in_each_family() {
     let t = s.admin().await;
     let big = "x".repeat(100 * 1024);
     let scim = s
-        .http
-        .post(s.at("/api/scim/v2/Users"))
+        .post_req("/api/scim/v2/Users")
         .bearer_auth(&t)
         .header("content-type", "application/scim+json")
         .body(format!("{{\"userName\": \"{big}\"}}"))
-        .send()
-        .await
-        .unwrap();
+        .answer()
+        .await;
     assert_scim_error(scim, StatusCode::PAYLOAD_TOO_LARGE, None).await;
     let token = s
-        .http
-        .post(s.at("/oauth/token"))
+        .post_req("/oauth/token")
         .form(&[("grant_type", "authorization_code"), ("code", big.as_str())])
-        .send()
-        .await
-        .unwrap();
+        .answer()
+        .await;
     assert_oauth_error(token, StatusCode::PAYLOAD_TOO_LARGE, "invalid_request").await;
     let consent = s
-        .http
-        .post(s.at("/oauth/authorize"))
+        .post_req("/oauth/authorize")
         .form(&[("state", big.as_str())])
-        .send()
-        .await
-        .unwrap();
+        .answer()
+        .await;
     assert_eq!(consent.status(), StatusCode::PAYLOAD_TOO_LARGE);
     assert!(consent.headers()["content-type"]
         .to_str()

@@ -4,7 +4,7 @@
 mod common;
 
 use base64::Engine as _;
-use common::start;
+use common::{start, Answer, Server};
 use reqwest::{Method, StatusCode};
 
 #[tokio::test]
@@ -98,9 +98,8 @@ async fn no_input_produces_a_server_error() {
             .bearer_auth(&t)
             .header("content-type", ct)
             .body(body.to_vec())
-            .send()
-            .await
-            .unwrap();
+            .answer()
+            .await;
         assert!(
             res.status().is_client_error(),
             "{method} {path}: {}",

@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{assert_rest_error, start};
+use common::{assert_rest_error, start, Answer, Server};
 use gifting_api::marketplace::{ProductsPage, ProductsQuery, PAGE_SIZE};
 use reqwest::StatusCode;
 
@@ -190,7 +190,7 @@ async fn cdn_images_cache_and_thumbnails_are_smaller() {
     let t = s.admin().await;
     let p: ProductsPage = s.get_ok(PRODUCTS, &t).await;
     let img = p.products[0].variants[0].images[0].clone();
-    let main = s.http.get(&img.cdn_main.url).send().await.unwrap();
+    let main = s.http.get(&img.cdn_main.url).answer().await;
     assert_eq!(main.status(), StatusCode::OK);
     assert_eq!(main.headers()["content-type"], "image/svg+xml");
     let cache = main.headers()["cache-control"].to_str().unwrap().to_owned();
@@ -200,9 +200,8 @@ async fn cdn_images_cache_and_thumbnails_are_smaller() {
     let thumb = s
         .http
         .get(&img.cdn_thumbnail.url)
-        .send()
+        .answer()
         .await
-        .unwrap()
         .bytes()
         .await
         .unwrap();
@@ -213,15 +212,14 @@ async fn cdn_images_cache_and_thumbnails_are_smaller() {
         main_bytes.len()
     );
     assert!(thumb.starts_with(b"<svg"));
-    let original = s.http.get(&img.url).send().await.unwrap();
+    let original = s.http.get(&img.url).answer().await;
     assert_eq!(original.status(), StatusCode::OK);
     let cached = s
         .http
         .get(&img.cdn_main.url)
         .header("if-none-match", &etag)
-        .send()
-        .await
-        .unwrap();
+        .answer()
+        .await;
     assert_eq!(cached.status(), StatusCode::NOT_MODIFIED);
     assert_eq!(cached.headers()["etag"], etag.as_str());
     assert!(cached.bytes().await.unwrap().is_empty());
@@ -229,9 +227,8 @@ async fn cdn_images_cache_and_thumbnails_are_smaller() {
         .http
         .get(&img.cdn_main.url)
         .header("if-none-match", "\"other\"")
-        .send()
-        .await
-        .unwrap();
+        .answer()
+        .await;
     assert_eq!(stale.status(), StatusCode::OK);
     for bad in [
         "/cdn/products/prd_99999/v/1/main.svg",
@@ -240,7 +237,7 @@ async fn cdn_images_cache_and_thumbnails_are_smaller() {
         "/cdn/products/prd_10001/var_0001_1/1/huge.svg",
         "/cdn/",
     ] {
-        let res = s.http.get(s.at(bad)).send().await.unwrap();
+        let res = s.get_req(bad).answer().await;
         assert_eq!(res.status(), StatusCode::NOT_FOUND, "{bad}");
     }
 }
@@ -252,13 +249,11 @@ async fn image_urls_follow_the_request_host() {
     let port = s.running.addr.port();
     let localhost = format!("localhost:{port}");
     let res = s
-        .http
-        .get(s.at(PRODUCTS))
+        .get_req(PRODUCTS)
         .bearer_auth(&t)
         .header("host", &localhost)
-        .send()
-        .await
-        .unwrap();
+        .answer()
+        .await;
     let p: ProductsPage = res.json().await.unwrap();
     let url = &p.products[0].variants[0].images[0].cdn_main.url;
     assert!(

@@ -3,9 +3,11 @@
 mod common;
 
 use common::{
-    assert_oauth_error, assert_rest_error, query_param, start, start_with, Proof, VERIFIER,
+    assert_oauth_error, assert_rest_error, basic, header, query_param, redirect_location, start,
+    start_with, Answer, Proof, Sandbox, Server, VERIFIER,
 };
-use gifting_api::oauth::{basic_auth_header, code_challenge_s256, TokenResponse};
+use gifting_api::oauth::{code_challenge_s256, TokenRequest, TokenResponse};
+use gifting_api::paths::oauth_revoke;
 use gifting_sandbox::{CLIENT_ID, CLIENT_SECRET};
 use reqwest::StatusCode;
 
@@ -13,30 +15,18 @@ use reqwest::StatusCode;
 async fn consent_page_lists_demo_accounts_first_with_the_agreed_form() {
     let s = start().await;
     let res = s
-        .http
-        .get(s.at("/oauth/authorize"))
-        .query(&s.authorize_query("scim marketplace", None))
-        .send()
-        .await
-        .unwrap();
+        .authorize_page(&s.authorize_query("scim marketplace", None))
+        .await;
     assert_eq!(res.status(), StatusCode::OK);
-    let csp = res.headers()["content-security-policy"]
-        .to_str()
-        .unwrap()
-        .to_owned();
+    let csp = header(&res, "content-security-policy").to_owned();
     assert!(csp.contains("default-src 'none'"));
     assert!(csp.contains("frame-ancestors 'none'"));
     assert!(!csp.contains("unsafe-inline"));
     let html = res.text().await.unwrap();
-    let admin = html
-        .find("value=\"admin@example.com\"")
-        .expect("admin radio");
-    let manager = html
-        .find("value=\"manager@example.com\"")
-        .expect("manager radio");
-    let sender = html
-        .find("value=\"sender@example.com\"")
-        .expect("sender radio");
+    let position = |email: &str| html.find(&format!("value=\"{email}\"")).expect(email);
+    let admin = position("admin@example.com");
+    let manager = position("manager@example.com");
+    let sender = position("sender@example.com");
     assert!(admin < manager && manager < sender);
     assert!(html[admin..admin + 80].contains("checked"));
     assert!(html.contains("name=\"decision\" value=\"allow\">Allow</button>"));
@@ -57,12 +47,9 @@ async fn consent_page_lists_demo_accounts_first_with_the_agreed_form() {
         let radio = format!("value=\"{}\"", u.user_name);
         assert_eq!(html.contains(&radio), u.active, "{}", u.user_name);
     }
-    let css = s.http.get(s.at("/oauth/consent.css")).send().await.unwrap();
+    let css = s.get_req("/oauth/consent.css").answer().await;
     assert_eq!(css.status(), StatusCode::OK);
-    assert!(css.headers()["content-type"]
-        .to_str()
-        .unwrap()
-        .starts_with("text/css"));
+    assert!(header(&css, "content-type").starts_with("text/css"));
 }
 
 #[tokio::test]
@@ -71,43 +58,28 @@ async fn state_and_hostile_parameters_are_escaped_on_the_page() {
     let mut q = s.authorize_query("scim", None);
     q.retain(|(k, _)| k != "state");
     q.push(("state".into(), "\"><script>alert(1)</script>".into()));
-    let html = s
-        .http
-        .get(s.at("/oauth/authorize"))
-        .query(&q)
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let html = s.authorize_page(&q).await.text().await.unwrap();
     assert!(!html.contains("<script>alert(1)</script>"));
     assert!(html.contains("&quot;&gt;&lt;script&gt;"));
+}
+
+/// The admin's decision on the consent page; checks the redirect goes back to the app with
+/// its state, and returns it.
+async fn decided(s: &Sandbox, scope: &str, decision: &str) -> String {
+    let q = s.authorize_query(scope, None);
+    let location = s.consent(&q, "admin@example.com", decision).await;
+    assert!(location.starts_with(&s.redirect_uri()));
+    assert_eq!(query_param(&location, "state").as_deref(), Some("st4te"));
+    location
 }
 
 #[tokio::test]
 async fn full_life_cycle_with_client_secret() {
     let s = start().await;
-    let location = s
-        .consent(
-            &s.authorize_query("scim marketplace", None),
-            "admin@example.com",
-            "allow",
-        )
-        .await;
-    assert!(location.starts_with(&s.redirect_uri()));
-    assert_eq!(query_param(&location, "state").as_deref(), Some("st4te"));
+    let location = decided(&s, "scim marketplace", "allow").await;
     let code = query_param(&location, "code").unwrap();
     assert!(code.len() >= 22, "at least 128 bits");
-    let redirect = s.redirect_uri();
-    let exchange = [
-        ("grant_type", "authorization_code"),
-        ("code", code.as_str()),
-        ("redirect_uri", redirect.as_str()),
-        ("client_id", CLIENT_ID),
-        ("client_secret", CLIENT_SECRET),
-    ];
-    let res = s.token_form(&exchange).await;
+    let res = s.exchange(&code, Proof::Secret).await;
     assert_eq!(res.status(), StatusCode::OK);
     assert_eq!(
         res.headers()["content-type"],
@@ -126,7 +98,7 @@ async fn full_life_cycle_with_client_secret() {
     assert_eq!(me.email, "admin@example.com");
 
     // A code is single use; replaying it also ends the grant it produced.
-    let again = s.token_form(&exchange).await;
+    let again = s.exchange(&code, Proof::Secret).await;
     assert_oauth_error(again, StatusCode::BAD_REQUEST, "invalid_grant").await;
     let res = s.get("/api/v3/me", &t.access_token).await;
     assert_rest_error(res, StatusCode::UNAUTHORIZED).await;
@@ -148,7 +120,7 @@ async fn refresh_rotates_and_old_refresh_tokens_are_dead() {
     assert_oauth_error(reused, StatusCode::BAD_REQUEST, "invalid_grant").await;
     // A reuse (a stolen copy, say) ends the whole grant: the newest tokens die with it.
     assert_eq!(
-        s.get("/api/v3/me", &t2.access_token).await.status(),
+        s.me_status(&t2.access_token).await,
         StatusCode::UNAUTHORIZED
     );
     let newest = s.refresh(&t2.refresh_token, Proof::Secret).await;
@@ -164,16 +136,10 @@ async fn refresh_rotates_and_old_refresh_tokens_are_dead() {
 async fn revocation_with_basic_auth_then_401_and_dead_refresh() {
     let s = start().await;
     let t = s.sign_in("admin@example.com", "scim").await;
+    let secret = basic(Some(CLIENT_SECRET));
     let res = s
-        .http
-        .post(s.at(&gifting_api::paths::oauth_revoke(&t.access_token)))
-        .header(
-            "authorization",
-            basic_auth_header(CLIENT_ID, Some(CLIENT_SECRET)),
-        )
-        .send()
-        .await
-        .unwrap();
+        .revoke(&oauth_revoke(&t.access_token), Some(&secret))
+        .await;
     assert_eq!(res.status(), StatusCode::OK);
     let res = s.get("/api/v3/me", &t.access_token).await;
     assert_eq!(
@@ -185,15 +151,8 @@ async fn revocation_with_basic_auth_then_401_and_dead_refresh() {
     assert_oauth_error(refresh, StatusCode::BAD_REQUEST, "invalid_grant").await;
     // Unknown tokens: still 200 (RFC 7009).
     let res = s
-        .http
-        .post(s.at("/oauth/revoke?token=nonsense"))
-        .header(
-            "authorization",
-            basic_auth_header(CLIENT_ID, Some(CLIENT_SECRET)),
-        )
-        .send()
-        .await
-        .unwrap();
+        .revoke("/oauth/revoke?token=nonsense", Some(&secret))
+        .await;
     assert_eq!(res.status(), StatusCode::OK);
     assert_eq!(s.stats().await["revocations"], 2);
 }
@@ -202,40 +161,38 @@ async fn revocation_with_basic_auth_then_401_and_dead_refresh() {
 async fn revocation_refuses_missing_or_wrong_client_auth_and_missing_token() {
     let s = start().await;
     let t = s.sign_in("admin@example.com", "scim").await;
-    let path = gifting_api::paths::oauth_revoke(&t.access_token);
-    let none = s.http.post(s.at(&path)).send().await.unwrap();
+    let path = oauth_revoke(&t.access_token);
+    let none = s.revoke(&path, None).await;
     assert_eq!(
         none.headers()["www-authenticate"],
         "Basic realm=\"gifting-sandbox\""
     );
     assert_oauth_error(none, StatusCode::UNAUTHORIZED, "invalid_client").await;
-    let wrong = s
-        .http
-        .post(s.at(&path))
-        .header("authorization", basic_auth_header(CLIENT_ID, Some("nope")))
-        .send()
-        .await
-        .unwrap();
-    assert_oauth_error(wrong, StatusCode::UNAUTHORIZED, "invalid_client").await;
-    let garbled = s
-        .http
-        .post(s.at(&path))
-        .header("authorization", "Basic !!!")
-        .send()
-        .await
-        .unwrap();
-    assert_oauth_error(garbled, StatusCode::UNAUTHORIZED, "invalid_client").await;
-    let no_token = s
-        .http
-        .post(s.at("/oauth/revoke"))
-        .header(
-            "authorization",
-            basic_auth_header(CLIENT_ID, Some(CLIENT_SECRET)),
-        )
-        .send()
-        .await
-        .unwrap();
-    assert_oauth_error(no_token, StatusCode::BAD_REQUEST, "invalid_request").await;
+    let (wrong, secret) = (basic(Some("nope")), basic(Some(CLIENT_SECRET)));
+    let cases = [
+        (
+            path.as_str(),
+            wrong.as_str(),
+            StatusCode::UNAUTHORIZED,
+            "invalid_client",
+        ),
+        (
+            &path,
+            "Basic !!!",
+            StatusCode::UNAUTHORIZED,
+            "invalid_client",
+        ),
+        (
+            "/oauth/revoke",
+            &secret,
+            StatusCode::BAD_REQUEST,
+            "invalid_request",
+        ),
+    ];
+    for (path, authorization, status, error) in cases {
+        let res = s.revoke(path, Some(authorization)).await;
+        assert_oauth_error(res, status, error).await;
+    }
     // The token survived all of that.
     let _: gifting_api::rest::CurrentUser = s.get_ok("/api/v3/me", &t.access_token).await;
 }
@@ -249,86 +206,70 @@ async fn public_client_pkce_sign_in_refresh_and_revoke() {
     let me: gifting_api::rest::CurrentUser = s.get_ok("/api/v3/me", &t.access_token).await;
     assert_eq!(me.email, "manager@example.com");
     // A public grant refreshes without a secret.
-    let res = s
-        .token_form(&[
-            ("grant_type", "refresh_token"),
-            ("refresh_token", &t.refresh_token),
-            ("client_id", CLIENT_ID),
-        ])
-        .await;
+    let res = s.refresh(&t.refresh_token, Proof::Nothing).await;
     assert_eq!(res.status(), StatusCode::OK);
     let t2: TokenResponse = res.json().await.unwrap();
     // And revokes with `base64(client_id:)`.
-    let res = s
-        .http
-        .post(s.at(&gifting_api::paths::oauth_revoke(&t2.access_token)))
-        .header("authorization", basic_auth_header(CLIENT_ID, None))
-        .send()
-        .await
-        .unwrap();
+    let path = oauth_revoke(&t2.access_token);
+    let res = s.revoke(&path, Some(&basic(None))).await;
     assert_eq!(res.status(), StatusCode::OK);
     assert_eq!(
-        s.get("/api/v3/me", &t2.access_token).await.status(),
+        s.me_status(&t2.access_token).await,
         StatusCode::UNAUTHORIZED
     );
     // Revoking the grant ended the first access token too.
-    assert_eq!(
-        s.get("/api/v3/me", &t.access_token).await.status(),
-        StatusCode::UNAUTHORIZED
-    );
+    assert_eq!(s.me_status(&t.access_token).await, StatusCode::UNAUTHORIZED);
 }
 
 #[tokio::test]
 async fn pkce_bad_or_missing_verifier_is_invalid_grant() {
     let s = start().await;
     let challenge = code_challenge_s256(VERIFIER);
-    let code = s.code("admin@example.com", "scim", Some(&challenge)).await;
     let wrong_verifier = "x".repeat(43);
-    let bad = s.exchange(&code, Proof::Verifier(&wrong_verifier)).await;
-    assert_oauth_error(bad, StatusCode::BAD_REQUEST, "invalid_grant").await;
-    let code = s.code("admin@example.com", "scim", Some(&challenge)).await;
-    let missing = s.exchange(&code, Proof::Nothing).await;
-    assert_oauth_error(missing, StatusCode::BAD_REQUEST, "invalid_grant").await;
-    // A public client without PKCE cannot redeem a code at all.
-    let code = s.code("admin@example.com", "scim", None).await;
-    let public = s.exchange(&code, Proof::Nothing).await;
-    assert_oauth_error(public, StatusCode::UNAUTHORIZED, "invalid_client").await;
+    let cases = [
+        (
+            Some(challenge.as_str()),
+            Proof::Verifier(&wrong_verifier),
+            StatusCode::BAD_REQUEST,
+            "invalid_grant",
+        ),
+        (
+            Some(&challenge),
+            Proof::Nothing,
+            StatusCode::BAD_REQUEST,
+            "invalid_grant",
+        ),
+        // A public client without PKCE cannot redeem a code at all.
+        (
+            None,
+            Proof::Nothing,
+            StatusCode::UNAUTHORIZED,
+            "invalid_client",
+        ),
+    ];
+    for (challenge, proof, status, error) in cases {
+        let code = s.code("admin@example.com", "scim", challenge).await;
+        assert_oauth_error(s.exchange(&code, proof).await, status, error).await;
+    }
 }
 
 #[tokio::test]
 async fn token_endpoint_reads_json_and_basic_client_auth() {
     let s = start().await;
     let code = s.code("admin@example.com", "scim", None).await;
-    let res = s
-        .http
-        .post(s.at("/oauth/token"))
-        .json(&gifting_api::oauth::TokenRequest::authorization_code(
-            &code,
-            &s.redirect_uri(),
-            CLIENT_ID,
-            Some(CLIENT_SECRET),
-            None,
-        ))
-        .send()
-        .await
-        .unwrap();
+    let redirect = s.redirect_uri();
+    let body =
+        TokenRequest::authorization_code(&code, &redirect, CLIENT_ID, Some(CLIENT_SECRET), None);
+    let res = s.post_req("/oauth/token").json(&body).answer().await;
     assert_eq!(res.status(), StatusCode::OK);
     let t: TokenResponse = res.json().await.unwrap();
-    let res = s
-        .http
-        .post(s.at("/oauth/token"))
-        .header(
-            "authorization",
-            basic_auth_header(CLIENT_ID, Some(CLIENT_SECRET)),
-        )
-        .form(&[
-            ("grant_type", "refresh_token"),
-            ("refresh_token", &t.refresh_token),
-        ])
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(res.status(), StatusCode::OK);
+    let form = [
+        ("grant_type", "refresh_token"),
+        ("refresh_token", &t.refresh_token),
+    ];
+    let req = s.post_req("/oauth/token").form(&form);
+    let req = req.header("authorization", basic(Some(CLIENT_SECRET)));
+    assert_eq!(req.answer().await.status(), StatusCode::OK);
 }
 
 #[tokio::test]
@@ -345,17 +286,7 @@ async fn token_endpoint_errors() {
             ("client_secret", CLIENT_SECRET.to_owned()),
         ]
     };
-    let send = |form: Vec<(&'static str, String)>| {
-        let s = &s;
-        async move {
-            s.http
-                .post(s.at("/oauth/token"))
-                .form(&form)
-                .send()
-                .await
-                .unwrap()
-        }
-    };
+    let send = |form: Vec<(&'static str, String)>| s.post_req("/oauth/token").form(&form).answer();
     // Each case changes one field of a good exchange (or drops it) and names the refusal.
     let unknown_code = "not-a-code".to_owned();
     let elsewhere = format!("{}/elsewhere", s.url);
@@ -410,23 +341,21 @@ async fn token_endpoint_errors() {
         assert_oauth_error(send(form).await, status, error).await;
     }
     // Malformed bodies: broken JSON, wrong JSON types.
-    let res = s
-        .http
-        .post(s.at("/oauth/token"))
-        .header("content-type", "application/json")
-        .body("{not json")
-        .send()
-        .await
-        .unwrap();
-    assert_oauth_error(res, StatusCode::BAD_REQUEST, "invalid_request").await;
-    let res = s
-        .http
-        .post(s.at("/oauth/token"))
-        .json(&serde_json::json!({"grant_type": 5}))
-        .send()
-        .await
-        .unwrap();
-    assert_oauth_error(res, StatusCode::BAD_REQUEST, "invalid_request").await;
+    let broken = s.post_req("/oauth/token").body("{not json");
+    let wrong_types = s
+        .post_req("/oauth/token")
+        .json(&serde_json::json!({"grant_type": 5}));
+    for req in [
+        broken.header("content-type", "application/json"),
+        wrong_types,
+    ] {
+        assert_oauth_error(
+            req.answer().await,
+            StatusCode::BAD_REQUEST,
+            "invalid_request",
+        )
+        .await;
+    }
     // After all those failures the code is still good (none of them consumed it).
     assert_eq!(send(base(&code)).await.status(), StatusCode::OK);
 }
@@ -445,33 +374,19 @@ async fn access_tokens_expire_with_token_ttl() {
     let s = start_with(|c| c.token_ttl = 1).await;
     let t = s.sign_in("admin@example.com", "scim").await;
     assert_eq!(t.expires_in, 1);
-    assert_eq!(
-        s.get("/api/v3/me", &t.access_token).await.status(),
-        StatusCode::OK
-    );
+    assert_eq!(s.me_status(&t.access_token).await, StatusCode::OK);
     tokio::time::sleep(std::time::Duration::from_millis(1100)).await;
-    assert_eq!(
-        s.get("/api/v3/me", &t.access_token).await.status(),
-        StatusCode::UNAUTHORIZED
-    );
+    assert_eq!(s.me_status(&t.access_token).await, StatusCode::UNAUTHORIZED);
 }
 
 #[tokio::test]
 async fn deny_redirects_with_access_denied_and_state() {
     let s = start().await;
-    let location = s
-        .consent(
-            &s.authorize_query("scim", None),
-            "admin@example.com",
-            "deny",
-        )
-        .await;
-    assert!(location.starts_with(&s.redirect_uri()));
+    let location = decided(&s, "scim", "deny").await;
     assert_eq!(
         query_param(&location, "error").as_deref(),
         Some("access_denied")
     );
-    assert_eq!(query_param(&location, "state").as_deref(), Some("st4te"));
     assert_eq!(query_param(&location, "code"), None);
 }
 
@@ -491,30 +406,12 @@ async fn bad_client_or_redirect_uri_shows_a_page_and_never_redirects() {
         for pair in q.iter_mut().filter(|(k, _)| k == name) {
             pair.1 = value.clone();
         }
-        let get = s
-            .http
-            .get(s.at("/oauth/authorize"))
-            .query(&q)
-            .send()
-            .await
-            .unwrap();
+        let get = s.authorize_page(&q).await;
         assert_eq!(get.status(), StatusCode::BAD_REQUEST, "{name}={value}");
         assert!(get.headers().get("location").is_none());
-        assert!(get
-            .text()
-            .await
-            .unwrap()
-            .contains("Sign-in request refused"));
-        let mut form = q.clone();
-        form.push(("user".into(), "admin@example.com".into()));
-        form.push(("decision".into(), "allow".into()));
-        let post = s
-            .http
-            .post(s.at("/oauth/authorize"))
-            .form(&form)
-            .send()
-            .await
-            .unwrap();
+        let page = get.text().await.unwrap();
+        assert!(page.contains("Sign-in request refused"));
+        let post = s.decide(&q, "admin@example.com", "allow").await;
         assert_eq!(post.status(), StatusCode::BAD_REQUEST, "{name}={value}");
         assert!(post.headers().get("location").is_none());
     }
@@ -525,14 +422,7 @@ async fn bad_client_or_redirect_uri_shows_a_page_and_never_redirects() {
     ] {
         let mut q = s.authorize_query("scim", None);
         q[1].1 = redirect;
-        let res = s
-            .http
-            .get(s.at("/oauth/authorize"))
-            .query(&q)
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(res.status(), StatusCode::OK);
+        assert_eq!(s.authorize_page(&q).await.status(), StatusCode::OK);
     }
 }
 
@@ -548,30 +438,14 @@ async fn other_request_errors_go_back_through_the_redirect() {
         for pair in q.iter_mut().filter(|(k, _)| k == name) {
             pair.1 = value.to_owned();
         }
-        let res = s
-            .http
-            .get(s.at("/oauth/authorize"))
-            .query(&q)
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(res.status(), StatusCode::FOUND);
-        let location = res.headers()["location"].to_str().unwrap().to_owned();
+        let location = redirect_location(&s.authorize_page(&q).await);
         assert_eq!(query_param(&location, "error").as_deref(), Some(error));
         assert_eq!(query_param(&location, "state").as_deref(), Some("st4te"));
     }
     let mut plain = s.authorize_query("scim", None);
     plain.push(("code_challenge".into(), "x".repeat(43)));
     plain.push(("code_challenge_method".into(), "plain".into()));
-    let res = s
-        .http
-        .get(s.at("/oauth/authorize"))
-        .query(&plain)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(res.status(), StatusCode::FOUND);
-    let location = res.headers()["location"].to_str().unwrap().to_owned();
+    let location = redirect_location(&s.authorize_page(&plain).await);
     assert_eq!(
         query_param(&location, "error").as_deref(),
         Some("invalid_request")
@@ -587,16 +461,8 @@ async fn scope_omitted_means_scim_and_unknown_user_is_asked_again() {
     let code = query_param(&location, "code").unwrap();
     let t: TokenResponse = s.exchange(&code, Proof::Secret).await.json().await.unwrap();
     assert_eq!(t.scope, "scim");
-    let mut form = s.authorize_query("scim", None);
-    form.push(("user".into(), "nobody@example.com".into()));
-    form.push(("decision".into(), "allow".into()));
-    let res = s
-        .http
-        .post(s.at("/oauth/authorize"))
-        .form(&form)
-        .send()
-        .await
-        .unwrap();
+    let q = s.authorize_query("scim", None);
+    let res = s.decide(&q, "nobody@example.com", "allow").await;
     assert_eq!(res.status(), StatusCode::BAD_REQUEST);
     assert!(res.text().await.unwrap().contains("role=\"alert\""));
 }
@@ -612,8 +478,7 @@ async fn oauth_is_not_behind_faults_even_at_rate_one() {
 #[tokio::test]
 async fn require_client_secret_refuses_pkce_alone_as_the_platform_does() {
     let s = start_with(|c| c.require_client_secret = true).await;
-    let challenge = code_challenge_s256(VERIFIER);
-    let code = s.code("admin@example.com", "scim", Some(&challenge)).await;
+    let code = s.code_pkce("admin@example.com", "scim").await;
     let res = s.exchange(&code, Proof::Verifier(VERIFIER)).await;
     assert_eq!(
         res.headers()["www-authenticate"],
@@ -621,49 +486,18 @@ async fn require_client_secret_refuses_pkce_alone_as_the_platform_does() {
     );
     assert_oauth_error(res, StatusCode::UNAUTHORIZED, "invalid_client").await;
     // The refused request did not spend the code: with the secret and the verifier it works.
-    let redirect = s.redirect_uri();
-    let both = [
-        ("grant_type", "authorization_code"),
-        ("code", code.as_str()),
-        ("redirect_uri", redirect.as_str()),
-        ("client_id", CLIENT_ID),
-        ("code_verifier", VERIFIER),
-        ("client_secret", CLIENT_SECRET),
-    ];
-    let res = s.token_form(&both).await;
+    let res = s.exchange(&code, Proof::SecretAndVerifier(VERIFIER)).await;
     assert_eq!(res.status(), StatusCode::OK);
     let t: TokenResponse = res.json().await.unwrap();
     let res = s.refresh(&t.refresh_token, Proof::Nothing).await;
     assert_oauth_error(res, StatusCode::UNAUTHORIZED, "invalid_client").await;
-    let public_revoke = s
-        .http
-        .post(s.at("/oauth/revoke"))
-        .query(&[("token", t.access_token.as_str())])
-        .header("authorization", basic_auth_header(CLIENT_ID, None))
-        .send()
-        .await
-        .unwrap();
+    let path = oauth_revoke(&t.access_token);
+    let public_revoke = s.revoke(&path, Some(&basic(None))).await;
     assert_oauth_error(public_revoke, StatusCode::UNAUTHORIZED, "invalid_client").await;
-    assert_eq!(
-        s.get("/api/v3/me", &t.access_token).await.status(),
-        StatusCode::OK
-    );
-    let revoke = s
-        .http
-        .post(s.at("/oauth/revoke"))
-        .query(&[("token", t.access_token.as_str())])
-        .header(
-            "authorization",
-            basic_auth_header(CLIENT_ID, Some(CLIENT_SECRET)),
-        )
-        .send()
-        .await
-        .unwrap();
+    assert_eq!(s.me_status(&t.access_token).await, StatusCode::OK);
+    let revoke = s.revoke(&path, Some(&basic(Some(CLIENT_SECRET)))).await;
     assert_eq!(revoke.status(), StatusCode::OK);
-    assert_eq!(
-        s.get("/api/v3/me", &t.access_token).await.status(),
-        StatusCode::UNAUTHORIZED
-    );
+    assert_eq!(s.me_status(&t.access_token).await, StatusCode::UNAUTHORIZED);
 }
 
 #[tokio::test]
@@ -682,17 +516,11 @@ async fn the_grant_store_stays_bounded_however_often_one_signs_in() {
     );
     // The oldest sign-in ended; the newest and another user's still work.
     assert_eq!(
-        s.get("/api/v3/me", &first.access_token).await.status(),
+        s.me_status(&first.access_token).await,
         StatusCode::UNAUTHORIZED
     );
     let refused = s.refresh(&first.refresh_token, Proof::Secret).await;
     assert_oauth_error(refused, StatusCode::BAD_REQUEST, "invalid_grant").await;
-    assert_eq!(
-        s.get("/api/v3/me", &last.access_token).await.status(),
-        StatusCode::OK
-    );
-    assert_eq!(
-        s.get("/api/v3/me", &other.access_token).await.status(),
-        StatusCode::OK
-    );
+    assert_eq!(s.me_status(&last.access_token).await, StatusCode::OK);
+    assert_eq!(s.me_status(&other.access_token).await, StatusCode::OK);
 }

@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{assert_scim_error, start};
+use common::{assert_scim_error, start, Answer, Server};
 use gifting_api::rest::{Member, UserPage};
 use gifting_api::scim::{CreateUser, ListResponse, ReplaceUser, ScimUser, LIST_RESPONSE_SCHEMA};
 use gifting_api::Role;
@@ -12,14 +12,12 @@ use serde_json::json;
 const USERS: &str = "/api/scim/v2/Users";
 
 async fn create(s: &common::Sandbox, t: &str, body: &serde_json::Value) -> reqwest::Response {
-    s.http
-        .post(s.at(USERS))
+    s.post_req(USERS)
         .bearer_auth(t)
         .header("content-type", "application/scim+json")
         .body(body.to_string())
-        .send()
+        .answer()
         .await
-        .unwrap()
 }
 
 #[tokio::test]
@@ -123,14 +121,7 @@ async fn create_then_visible_in_rest_users_and_members() {
         Role::Sender,
         "Marketing",
     );
-    let res = s
-        .http
-        .post(s.at(USERS))
-        .bearer_auth(&t)
-        .json(&body)
-        .send()
-        .await
-        .unwrap();
+    let res = s.post_req(USERS).bearer_auth(&t).json(&body).answer().await;
     assert_eq!(res.status(), StatusCode::CREATED);
     let location = res.headers()["location"].to_str().unwrap().to_owned();
     let created: ScimUser = res.json().await.unwrap();
@@ -187,13 +178,11 @@ async fn accept_application_json_is_honoured() {
     let s = start().await;
     let t = s.admin().await;
     let res = s
-        .http
-        .get(s.at(USERS))
+        .get_req(USERS)
         .bearer_auth(&t)
         .header("accept", "application/json")
-        .send()
-        .await
-        .unwrap();
+        .answer()
+        .await;
     assert_eq!(res.headers()["content-type"], "application/json");
 }
 
@@ -230,24 +219,20 @@ async fn create_validation_and_uniqueness() {
     )
     .await;
     let syntax = s
-        .http
-        .post(s.at(USERS))
+        .post_req(USERS)
         .bearer_auth(&t)
         .header("content-type", "application/json")
         .body("{\"userName\": ")
-        .send()
-        .await
-        .unwrap();
+        .answer()
+        .await;
     assert_scim_error(syntax, StatusCode::BAD_REQUEST, Some("invalidSyntax")).await;
     let wrong_type = s
-        .http
-        .post(s.at(USERS))
+        .post_req(USERS)
         .bearer_auth(&t)
         .header("content-type", "text/plain")
         .body(ok.to_string())
-        .send()
-        .await
-        .unwrap();
+        .answer()
+        .await;
     assert_eq!(wrong_type.status(), StatusCode::UNSUPPORTED_MEDIA_TYPE);
     // Uniqueness is case-insensitive and includes seeded users.
     let taken = with("userName", json!("Admin@Example.com"));
@@ -281,9 +266,8 @@ async fn replace_keeps_omitted_fields_and_deactivation_hides_from_v3() {
                 .bearer_auth(&t)
                 .header("content-type", "application/scim+json")
                 .body(body.to_string())
-                .send()
+                .answer()
                 .await
-                .unwrap()
         }
     };
     let res = put(
@@ -349,41 +333,26 @@ async fn deleted_user_makes_put_404_mid_bulk_change() {
     let s = start().await;
     let t = s.admin().await;
     // Without the test header (as a cross-site form would post it) nothing is deleted.
+    let delete = "/__sandbox/users/1005/delete";
+    let form = "application/x-www-form-urlencoded";
     let forged = s
-        .http
-        .post(s.at("/__sandbox/users/1005/delete"))
-        .header("content-type", "application/x-www-form-urlencoded")
-        .send()
-        .await
-        .unwrap();
+        .post_req(delete)
+        .header("content-type", form)
+        .answer()
+        .await;
     common::assert_rest_error(forged, StatusCode::FORBIDDEN).await;
     let unchanged = s.get(&format!("{USERS}/1005"), &t).await;
     assert_eq!(unchanged.status(), StatusCode::OK);
-    let del = s
-        .http
-        .post(s.at("/__sandbox/users/1005/delete"))
-        .header("x-sandbox-test", "1")
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(del.status(), StatusCode::NO_CONTENT);
+    assert_eq!(s.hook(delete).await.status(), StatusCode::NO_CONTENT);
     let res = s
         .http
         .put(s.at(&format!("{USERS}/1005")))
         .bearer_auth(&t)
         .json(&json!({"active": false}))
-        .send()
-        .await
-        .unwrap();
+        .answer()
+        .await;
     assert_scim_error(res, StatusCode::NOT_FOUND, None).await;
-    let again = s
-        .http
-        .post(s.at("/__sandbox/users/1005/delete"))
-        .header("x-sandbox-test", "1")
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(again.status(), StatusCode::NOT_FOUND);
+    assert_eq!(s.hook(delete).await.status(), StatusCode::NOT_FOUND);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]

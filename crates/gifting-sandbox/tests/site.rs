@@ -7,21 +7,32 @@ use std::io::{BufRead, BufReader, Read};
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
-use common::{start, start_with};
-use reqwest::StatusCode;
+use common::{header, start, start_with, Answer, Sandbox, Server};
+use reqwest::{Response, StatusCode};
 
 const INDEX: &str =
     "<!doctype html><html><head><title>Gifting Console</title></head><body></body></html>";
+const SCRIPT: &str = "gifting-console-3f2a9c0b1d4e5f67.js";
+/// Paths the console routes itself: each gets index.html.
+const CLIENT_ROUTES: [&str; 5] = [
+    "/",
+    "/index.html",
+    "/users",
+    "/sends/30001",
+    "/catalog?after=x",
+];
+
+/// GET `path` taking only `encoding`.
+async fn get_encoded(s: &Sandbox, path: &str, encoding: &str) -> Response {
+    let req = s.get_req(path).header("accept-encoding", encoding);
+    req.answer().await
+}
 
 fn dist(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("gifting-sandbox-{name}-{}", std::process::id()));
     std::fs::create_dir_all(dir.join("assets")).unwrap();
     std::fs::write(dir.join("index.html"), INDEX).unwrap();
-    std::fs::write(
-        dir.join("gifting-console-3f2a9c0b1d4e5f67.js"),
-        "export function start() {}\n".repeat(40),
-    )
-    .unwrap();
+    std::fs::write(dir.join(SCRIPT), "export function start() {}\n".repeat(40)).unwrap();
     std::fs::write(
         dir.join("favicon.svg"),
         "<svg xmlns=\"http://www.w3.org/2000/svg\"/>",
@@ -41,14 +52,8 @@ async fn serves_files_with_index_fallback_csp_and_cache_headers() {
     let csp_expected = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; \
         img-src 'self' data: http: https:; connect-src 'self' http://localhost:3000; object-src 'none'; \
         base-uri 'self'; form-action 'self'; frame-ancestors 'none'";
-    for path in [
-        "/",
-        "/index.html",
-        "/users",
-        "/sends/30001",
-        "/catalog?after=x",
-    ] {
-        let res = s.http.get(s.at(path)).send().await.unwrap();
+    for path in CLIENT_ROUTES {
+        let res = s.get_req(path).answer().await;
         assert_eq!(res.status(), StatusCode::OK, "{path}");
         assert_eq!(res.headers()["content-security-policy"], csp_expected);
         assert_eq!(res.headers()["x-content-type-options"], "nosniff");
@@ -56,29 +61,18 @@ async fn serves_files_with_index_fallback_csp_and_cache_headers() {
         assert_eq!(res.headers()["cache-control"], "no-cache", "{path}");
         assert_eq!(res.text().await.unwrap(), INDEX);
     }
-    let js = s
-        .http
-        .get(s.at("/gifting-console-3f2a9c0b1d4e5f67.js"))
-        .send()
-        .await
-        .unwrap();
+    let js = s.get_req(&format!("/{SCRIPT}")).answer().await;
     assert_eq!(js.status(), StatusCode::OK);
-    assert!(js.headers()["cache-control"]
-        .to_str()
-        .unwrap()
-        .contains("immutable"));
-    assert!(js.headers()["content-type"]
-        .to_str()
-        .unwrap()
-        .contains("javascript"));
+    assert!(header(&js, "cache-control").contains("immutable"));
+    assert!(header(&js, "content-type").contains("javascript"));
     assert!(js.headers().contains_key("content-security-policy"));
-    let icon = s.http.get(s.at("/favicon.svg")).send().await.unwrap();
+    let icon = s.get_req("/favicon.svg").answer().await;
     assert_eq!(icon.headers()["cache-control"], "no-cache");
     // Reserved prefixes never fall back to the console.
-    let api = s.http.get(s.at("/api/v3/nothing")).send().await.unwrap();
+    let api = s.get_req("/api/v3/nothing").answer().await;
     assert_eq!(api.status(), StatusCode::UNAUTHORIZED);
     for path in ["/api/", "/oauth/nothing", "/oauth/", "/cdn/x"] {
-        let res = s.http.get(s.at(path)).send().await.unwrap();
+        let res = s.get_req(path).answer().await;
         assert_eq!(res.status(), StatusCode::NOT_FOUND, "{path}");
         assert_ne!(res.text().await.unwrap(), INDEX);
     }
@@ -91,23 +85,11 @@ async fn compresses_static_and_api_responses() {
     let s = start_with(|c| c.static_dir = Some(dir.clone())).await;
     let t = s.admin().await;
     for encoding in ["gzip", "br"] {
-        let res = s
-            .http
-            .get(s.at("/api/v3/send?per_page=100"))
-            .bearer_auth(&t)
-            .header("accept-encoding", encoding)
-            .send()
-            .await
-            .unwrap();
+        let api = s.get_req("/api/v3/send?per_page=100").bearer_auth(&t);
+        let res = api.header("accept-encoding", encoding).answer().await;
         assert_eq!(res.status(), StatusCode::OK);
         assert_eq!(res.headers()["content-encoding"], encoding);
-        let js = s
-            .http
-            .get(s.at("/gifting-console-3f2a9c0b1d4e5f67.js"))
-            .header("accept-encoding", encoding)
-            .send()
-            .await
-            .unwrap();
+        let js = get_encoded(&s, &format!("/{SCRIPT}"), encoding).await;
         assert_eq!(js.headers()["content-encoding"], encoding);
     }
     std::fs::remove_dir_all(dir).ok();
@@ -116,42 +98,21 @@ async fn compresses_static_and_api_responses() {
 #[tokio::test]
 async fn serves_precompressed_copies_as_they_are() {
     let dir = dist("precompressed");
-    let name = "gifting-console-3f2a9c0b1d4e5f67.js";
     // Not real brotli: the point is that the file's own bytes are sent, not recompressed.
-    std::fs::write(
-        dir.join(format!("{name}.br")),
-        b"precompressed brotli bytes",
-    )
-    .unwrap();
+    let brotli: &[u8] = b"precompressed brotli bytes";
+    std::fs::write(dir.join(format!("{SCRIPT}.br")), brotli).unwrap();
     let s = start_with(|c| c.static_dir = Some(dir.clone())).await;
-    let res = s
-        .http
-        .get(s.at(&format!("/{name}")))
-        .header("accept-encoding", "br")
-        .send()
-        .await
-        .unwrap();
+    let path = format!("/{SCRIPT}");
+    let res = get_encoded(&s, &path, "br").await;
     assert_eq!(res.status(), StatusCode::OK);
     assert_eq!(res.headers()["content-encoding"], "br");
-    assert!(res.headers()["content-type"]
-        .to_str()
-        .unwrap()
-        .contains("javascript"));
+    assert!(header(&res, "content-type").contains("javascript"));
     let vary = res.headers().get_all("vary").iter().count();
     assert_eq!(vary, 1, "one Vary header");
     assert_eq!(res.headers()["vary"], "accept-encoding");
-    assert_eq!(
-        res.bytes().await.unwrap().as_ref(),
-        b"precompressed brotli bytes"
-    );
+    assert_eq!(res.bytes().await.unwrap().as_ref(), brotli);
     // A browser that takes no brotli gets the file itself.
-    let plain = s
-        .http
-        .get(s.at(&format!("/{name}")))
-        .header("accept-encoding", "identity")
-        .send()
-        .await
-        .unwrap();
+    let plain = get_encoded(&s, &path, "identity").await;
     assert!(plain.headers().get("content-encoding").is_none());
     assert_eq!(plain.headers()["vary"], "accept-encoding");
     assert_eq!(
@@ -165,15 +126,18 @@ async fn serves_precompressed_copies_as_they_are() {
 async fn config_json_follows_the_request_host() {
     let s = start().await;
     let port = s.running.addr.port();
-    let cfg: serde_json::Value = s
-        .http
-        .get(s.at("/config.json"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let config = |host: Option<String>| async {
+        let mut req = s.get_req("/config.json");
+        if let Some(host) = host {
+            req = req.header("host", host);
+        }
+        req.answer()
+            .await
+            .json::<serde_json::Value>()
+            .await
+            .unwrap()
+    };
+    let cfg = config(None).await;
     assert_eq!(
         cfg,
         serde_json::json!({
@@ -184,27 +148,9 @@ async fn config_json_follows_the_request_host() {
             "redirect_path": "/auth/callback"
         })
     );
-    let local: serde_json::Value = s
-        .http
-        .get(s.at("/config.json"))
-        .header("host", format!("localhost:{port}"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let local = config(Some(format!("localhost:{port}"))).await;
     assert_eq!(local["base_url"], format!("http://localhost:{port}"));
-    let forged: serde_json::Value = s
-        .http
-        .get(s.at("/config.json"))
-        .header("host", "evil\"host")
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let forged = config(Some("evil\"host".to_owned())).await;
     assert_eq!(forged["base_url"], format!("http://127.0.0.1:{port}"));
     assert!(cfg.get("client_secret").is_none());
 }
@@ -213,17 +159,12 @@ async fn config_json_follows_the_request_host() {
 async fn cors_preflight_for_allowed_origins_only() {
     let s = start_with(|c| c.allow_origins = vec!["http://localhost:3000".into()]).await;
     let preflight = |origin: &'static str| {
-        let s = &s;
-        async move {
-            s.http
-                .request(reqwest::Method::OPTIONS, s.at("/api/v3/send"))
-                .header("origin", origin)
-                .header("access-control-request-method", "GET")
-                .header("access-control-request-headers", "authorization")
-                .send()
-                .await
-                .unwrap()
-        }
+        s.http
+            .request(reqwest::Method::OPTIONS, s.at("/api/v3/send"))
+            .header("origin", origin)
+            .header("access-control-request-method", "GET")
+            .header("access-control-request-headers", "authorization")
+            .answer()
     };
     let ok = preflight("http://localhost:3000").await;
     assert_eq!(
@@ -236,8 +177,7 @@ async fn cors_preflight_for_allowed_origins_only() {
 
 #[tokio::test]
 async fn test_hooks_exist_only_when_enabled() {
-    let on = start().await;
-    let stats = on.stats().await;
+    let stats = start().await.stats().await;
     for key in [
         "token_refreshes",
         "authorization_codes_exchanged",
@@ -247,20 +187,10 @@ async fn test_hooks_exist_only_when_enabled() {
         assert!(stats[key].is_u64(), "{key}");
     }
     let off = start_with(|c| c.test_hooks = false).await;
-    let res = off
-        .http
-        .get(off.at("/__sandbox/stats"))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(res.status(), StatusCode::NOT_FOUND);
-    let res = off
-        .http
-        .post(off.at("/__sandbox/users/1005/delete"))
-        .send()
-        .await
-        .unwrap();
-    assert_ne!(res.status(), StatusCode::NO_CONTENT);
+    let stats = off.get_req("/__sandbox/stats").answer().await;
+    assert_eq!(stats.status(), StatusCode::NOT_FOUND);
+    let delete = off.post_req("/__sandbox/users/1005/delete").answer().await;
+    assert_ne!(delete.status(), StatusCode::NO_CONTENT);
 }
 
 #[tokio::test]
@@ -295,25 +225,16 @@ fn binary_prints_its_address_logs_safely_and_stops_on_sigterm() {
     let secret_token = "tok-should-never-be-logged-123";
     rt.block_on(async {
         let http = reqwest::Client::new();
-        let cfg = http.get(format!("{url}/config.json")).send().await.unwrap();
+        let cfg = http.get(format!("{url}/config.json")).answer().await;
         assert_eq!(cfg.status(), StatusCode::OK);
-        let res = http
-            .post(format!("{url}/oauth/revoke?token={secret_token}"))
-            .header(
-                "authorization",
-                "Basic Z2lmdGluZy1jb25zb2xlOnNhbmRib3gtc2VjcmV0",
-            )
-            .send()
-            .await
-            .unwrap();
+        let revoke = http.post(format!("{url}/oauth/revoke?token={secret_token}"));
+        let basic = "Basic Z2lmdGluZy1jb25zb2xlOnNhbmRib3gtc2VjcmV0";
+        let res = revoke.header("authorization", basic).answer().await;
         assert_eq!(res.status(), StatusCode::OK);
-        let res = http
+        let me = http
             .get(format!("{url}/api/v3/me"))
-            .bearer_auth(secret_token)
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(res.status(), StatusCode::UNAUTHORIZED);
+            .bearer_auth(secret_token);
+        assert_eq!(me.answer().await.status(), StatusCode::UNAUTHORIZED);
     });
     let status = Command::new("kill")
         .args(["-TERM", &child.id().to_string()])

@@ -1,8 +1,10 @@
 //! The serving code the sandbox and the gateway share, written once: hosting the built
 //! console ([`site`]), the security headers around it ([`security`]), the error body of each
 //! API family ([`errors`]), the origin a request came in on ([`origin`]) and a fixed-window
-//! rate limiter ([`limit`]), and the signal that stops either server.
+//! rate limiter ([`limit`]), the signal that stops either server, and either one running in
+//! the background for tests and benches ([`background`]).
 
+pub mod background;
 pub mod errors;
 pub mod limit;
 pub mod origin;

@@ -3,6 +3,11 @@
 //! each test sets (the real sandbox is used wherever it can show the behaviour).
 #![allow(dead_code)]
 
+// The sandbox's own test helpers: the platform most tests stand the gateway in front of, and
+// the request and answer vocabulary both servers' tests speak.
+#[path = "../../../gifting-sandbox/tests/common/mod.rs"]
+pub mod sandbox;
+
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
@@ -10,6 +15,7 @@ use axum::Router;
 use gifting_gateway::{spawn, Config, LogSink, RunningGateway};
 use gifting_sandbox::{CLIENT_ID, CLIENT_SECRET};
 use reqwest::Client;
+use sandbox::Server;
 use tokio::net::TcpListener;
 
 pub const INDEX: &str = "<!doctype html><title>Gifting Console</title>";
@@ -33,19 +39,20 @@ pub struct Rig {
     pub http: Client,
 }
 
-impl Rig {
-    pub fn at(&self, path: &str) -> String {
-        format!("{}{path}", self.url)
+impl Server for Rig {
+    fn base(&self) -> (&str, &Client) {
+        (&self.url, &self.http)
     }
+}
 
-    /// `POST /oauth/token` with a form body, as the console sends it.
-    pub async fn token_form(&self, form: &[(&str, &str)]) -> reqwest::Response {
-        self.http
-            .post(self.at("/oauth/token"))
-            .form(form)
-            .send()
-            .await
-            .expect("token request")
+impl Rig {
+    /// `grant_type=refresh_token`, as the console sends it (no client credentials).
+    pub async fn refresh(&self, refresh_token: &str) -> reqwest::Response {
+        let form = [
+            ("grant_type", "refresh_token"),
+            ("refresh_token", refresh_token),
+        ];
+        self.token_form(&form).await
     }
 
     pub fn log_lines(&self) -> Vec<String> {

@@ -103,106 +103,130 @@ fn history(status: &SendStatus) -> Vec<SendStatus> {
     path.to_vec()
 }
 
+/// The touches a send can go out with: eGifts by email, every other gift by mail.
+struct Touches<'a> {
+    mail: Vec<&'a Campaign>,
+    email: Vec<&'a Campaign>,
+}
+
 pub fn sends(
     rng: &mut SplitMix64,
     users: &[UserRecord],
     groups: &[TeamGroup],
     touches: &[Campaign],
 ) -> Vec<Send> {
-    let mail: Vec<&Campaign> = touches
-        .iter()
-        .filter(|t| t.delivery_type == DeliveryType::Mail)
-        .collect();
-    let email: Vec<&Campaign> = touches
-        .iter()
-        .filter(|t| t.delivery_type == DeliveryType::Email)
-        .collect();
-    let statuses = SendStatus::KNOWN;
-    let subtypes = SendSubtype::KNOWN;
+    let by_delivery =
+        |kind: DeliveryType| touches.iter().filter(|t| t.delivery_type == kind).collect();
+    let pools = Touches {
+        mail: by_delivery(DeliveryType::Mail),
+        email: by_delivery(DeliveryType::Email),
+    };
     let mut out: Vec<Send> = (0..SEND_COUNT)
-        .map(|n| {
-            let id = FIRST_SEND_ID + n;
-            // Index-based choice guarantees every status and subtype occurs; the stride
-            // decorrelates the two so each subtype meets several statuses.
-            let status = statuses[(n as usize) % statuses.len()].clone();
-            let subtype = subtypes[(n as usize * 7) % subtypes.len()].clone();
-            let (kind, lo, hi) = kind_of(&subtype);
-            let touch = if is_egift(&kind) {
-                *rng.pick(&email)
-            } else {
-                *rng.pick(&mail)
-            };
-            let sender = rng.pick(users);
-            let team_name = groups
-                .iter()
-                .find(|g| g.id == sender.team_group_id)
-                .map(|g| g.name.clone())
-                .unwrap_or_default();
-            let created = YEAR_2025 + 10 * DAY + rng.range(0, 500) * DAY + rng.range(0, DAY - 1);
-            let mut at = created;
-            let status_updates = history(&status)
-                .into_iter()
-                .enumerate()
-                .map(|(i, s)| {
-                    if i > 0 {
-                        at += rng.range(600, 3 * DAY);
-                    }
-                    StatusUpdate {
-                        status: s,
-                        occurred_at: org_time(at.min(DATA_END)),
-                    }
-                })
-                .collect();
-            let cents = if is_egift(&kind) {
-                rng.range(lo / 500, hi / 500) * 500
-            } else {
-                rng.range(lo, hi)
-            };
-            let given = rng.pick(FIRST_NAMES);
-            let family = rng.pick(LAST_NAMES);
-            let mut recipient_name = format!("{given} {family}");
-            match n {
-                5 => recipient_name = text::SCRIPT_TAG.to_owned(),
-                8 => recipient_name = text::IMG_ONERROR.to_owned(),
-                12 => recipient_name = text::RTL.to_owned(),
-                17 => recipient_name = text::long_word(),
-                _ => {}
-            }
-            Send {
-                id,
-                send_gid: format!("snd_{:012x}", rng.next_u64() & 0xffff_ffff_ffff),
-                kind,
-                subtype: subtype.clone(),
-                currency: currency_of(&subtype)
-                    .map(str::to_owned)
-                    .unwrap_or_else(|| touch.currency.clone()),
-                current_total_cost: money(cents),
-                status,
-                created_at: org_time(created),
-                touch: SendTouch {
-                    id: touch.id,
-                    name: touch.name.clone(),
-                },
-                recipient: Recipient {
-                    name: recipient_name,
-                    email: format!("recipient{}@example.net", n + 1),
-                    company_name: (*rng.pick(COMPANIES)).to_owned(),
-                },
-                sender: Sender {
-                    id: sender.id,
-                    name: sender.full_name(),
-                    email: sender.email.clone(),
-                    team_id: sender.team_group_id,
-                    team_name,
-                },
-                sent_via: (*rng.pick(SENT_VIA)).to_owned(),
-                status_updates,
-            }
-        })
+        .map(|n| send(rng, n, users, groups, &pools))
         .collect();
     // Newest first, as the platform lists them.
     out.sort_by(|a, b| b.created_at.cmp(&a.created_at).then(b.id.cmp(&a.id)));
     out
+}
+
+/// Send number `n` (from 0). Every draw from `rng` is in a fixed order, so a seed always
+/// gives the same sends.
+fn send(
+    rng: &mut SplitMix64,
+    n: u64,
+    users: &[UserRecord],
+    groups: &[TeamGroup],
+    pools: &Touches,
+) -> Send {
+    let id = FIRST_SEND_ID + n;
+    // Index-based choice guarantees every status and subtype occurs; the stride
+    // decorrelates the two so each subtype meets several statuses.
+    let statuses = SendStatus::KNOWN;
+    let subtypes = SendSubtype::KNOWN;
+    let status = statuses[(n as usize) % statuses.len()].clone();
+    let subtype = subtypes[(n as usize * 7) % subtypes.len()].clone();
+    let (kind, lo, hi) = kind_of(&subtype);
+    let touch = if is_egift(&kind) {
+        *rng.pick(&pools.email)
+    } else {
+        *rng.pick(&pools.mail)
+    };
+    let sender = rng.pick(users);
+    let team_name = groups
+        .iter()
+        .find(|g| g.id == sender.team_group_id)
+        .map(|g| g.name.clone())
+        .unwrap_or_default();
+    let created = YEAR_2025 + 10 * DAY + rng.range(0, 500) * DAY + rng.range(0, DAY - 1);
+    let status_updates = status_updates(rng, &status, created);
+    let cents = if is_egift(&kind) {
+        rng.range(lo / 500, hi / 500) * 500
+    } else {
+        rng.range(lo, hi)
+    };
+    let recipient_name = recipient_name(rng, n);
+    Send {
+        id,
+        send_gid: format!("snd_{:012x}", rng.next_u64() & 0xffff_ffff_ffff),
+        kind,
+        subtype: subtype.clone(),
+        currency: currency_of(&subtype)
+            .map(str::to_owned)
+            .unwrap_or_else(|| touch.currency.clone()),
+        current_total_cost: money(cents),
+        status,
+        created_at: org_time(created),
+        touch: SendTouch {
+            id: touch.id,
+            name: touch.name.clone(),
+        },
+        recipient: Recipient {
+            name: recipient_name,
+            email: format!("recipient{}@example.net", n + 1),
+            company_name: (*rng.pick(COMPANIES)).to_owned(),
+        },
+        sender: Sender {
+            id: sender.id,
+            name: sender.full_name(),
+            email: sender.email.clone(),
+            team_id: sender.team_group_id,
+            team_name,
+        },
+        sent_via: (*rng.pick(SENT_VIA)).to_owned(),
+        status_updates,
+    }
+}
+
+/// The dated history of a send created at `created` that is now `status`; each step comes
+/// ten minutes to three days after the one before (none after the data's end).
+fn status_updates(rng: &mut SplitMix64, status: &SendStatus, created: i64) -> Vec<StatusUpdate> {
+    let mut at = created;
+    history(status)
+        .into_iter()
+        .enumerate()
+        .map(|(i, s)| {
+            if i > 0 {
+                at += rng.range(600, 3 * DAY);
+            }
+            StatusUpdate {
+                status: s,
+                occurred_at: org_time(at.min(DATA_END)),
+            }
+        })
+        .collect()
+}
+
+/// A made-up recipient name; a few sends carry the seed's hostile names instead.
+fn recipient_name(rng: &mut SplitMix64, n: u64) -> String {
+    let given = rng.pick(FIRST_NAMES);
+    let family = rng.pick(LAST_NAMES);
+    match n {
+        5 => text::SCRIPT_TAG.to_owned(),
+        8 => text::IMG_ONERROR.to_owned(),
+        12 => text::RTL.to_owned(),
+        17 => text::long_word(),
+        _ => format!("{given} {family}"),
+    }
 }
 
 #[cfg(test)]

@@ -50,97 +50,123 @@ enum Checked {
     Ok(Valid),
 }
 
-fn check(app: &Shared, pairs: &[(String, String)]) -> Checked {
-    let mut seen: HashMap<&str, Vec<&str>> = HashMap::new();
-    for (k, v) in pairs {
-        seen.entry(k.as_str()).or_default().push(v.as_str());
+/// The request's parameters by name. A parameter given twice is an error (RFC 6749 §3.1).
+struct Params<'a>(HashMap<&'a str, Vec<&'a str>>);
+
+impl<'a> Params<'a> {
+    fn new(pairs: &'a [(String, String)]) -> Self {
+        let mut seen: HashMap<&str, Vec<&str>> = HashMap::new();
+        for (k, v) in pairs {
+            seen.entry(k.as_str()).or_default().push(v.as_str());
+        }
+        Params(seen)
     }
-    let one = |name: &str| -> Result<Option<&str>, ()> {
-        match seen.get(name).map(Vec::as_slice) {
+
+    /// The value of `name`, if given; `Err` when it is given more than once.
+    fn one(&self, name: &str) -> Result<Option<&'a str>, ()> {
+        match self.0.get(name).map(Vec::as_slice) {
             None => Ok(None),
             Some([v]) => Ok(Some(*v)),
             Some(_) => Err(()),
         }
-    };
-    let client_id = match one("client_id") {
-        Ok(Some(c)) => c,
-        Ok(None) => return Checked::Refuse("The request has no client_id.".into()),
-        Err(()) => return Checked::Refuse("client_id is given more than once.".into()),
+    }
+
+    /// The value of `name` when it is given exactly once.
+    fn value(&self, name: &str) -> Option<&'a str> {
+        self.one(name).ok().flatten()
+    }
+
+    /// A parameter the redirect depends on: without it exactly once, no address can be
+    /// trusted, so the refusal is a page.
+    fn required(&self, name: &str) -> Result<&'a str, Checked> {
+        match self.one(name) {
+            Ok(Some(v)) => Ok(v),
+            Ok(None) => Err(Checked::Refuse(format!("The request has no {name}."))),
+            Err(()) => Err(Checked::Refuse(format!("{name} is given more than once."))),
+        }
+    }
+}
+
+/// Anything but `response_type=code`: the error to redirect with and its description.
+fn response_type_error(response_type: Option<&str>) -> Option<(&'static str, String)> {
+    match response_type {
+        Some("code") => None,
+        None => Some(("invalid_request", "response_type is required.".into())),
+        Some(other) => Some((
+            "unsupported_response_type",
+            format!("response_type {other:?} is not supported; use code."),
+        )),
+    }
+}
+
+/// The request's S256 PKCE challenge, if it has one; `Err` describes an invalid_request.
+fn pkce_challenge(
+    challenge: Option<&str>,
+    method: Option<&str>,
+) -> Result<Option<String>, &'static str> {
+    match (challenge, method) {
+        (None, None) => Ok(None),
+        (Some(c), Some("S256")) => {
+            let well_formed = c.len() == 43
+                && c.bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+            if well_formed {
+                Ok(Some(c.to_owned()))
+            } else {
+                Err("code_challenge must be 43 base64url characters (S256).")
+            }
+        }
+        (Some(_), _) => Err("Only code_challenge_method=S256 is supported."),
+        (None, Some(_)) => Err("code_challenge_method was sent without a code_challenge."),
+    }
+}
+
+fn check(app: &Shared, pairs: &[(String, String)]) -> Checked {
+    let params = Params::new(pairs);
+    let client_id = match params.required("client_id") {
+        Ok(c) => c,
+        Err(refused) => return refused,
     };
     if client_id != CLIENT_ID {
         return Checked::Refuse(format!("Unknown client_id {client_id:?}."));
     }
-    let redirect_uri = match one("redirect_uri") {
-        Ok(Some(r)) => r,
-        Ok(None) => return Checked::Refuse("The request has no redirect_uri.".into()),
-        Err(()) => return Checked::Refuse("redirect_uri is given more than once.".into()),
+    let redirect_uri = match params.required("redirect_uri") {
+        Ok(r) => r,
+        Err(refused) => return refused,
     };
     if !app.redirect_uris.iter().any(|r| r == redirect_uri) {
         return Checked::Refuse(format!(
             "The redirect_uri {redirect_uri:?} is not registered for this client."
         ));
     }
-    let state = one("state").ok().flatten().map(str::to_owned);
+    let state = params.value("state").map(str::to_owned);
     let fail = |error: &'static str, description: String| Checked::RedirectError {
         redirect_uri: redirect_uri.to_owned(),
         error,
         description,
         state: state.clone(),
     };
-    for name in PARAMS {
-        if one(name).is_err() {
-            return fail(
-                "invalid_request",
-                format!("{name} is given more than once."),
-            );
-        }
+    if let Some(name) = PARAMS.iter().find(|name| params.one(name).is_err()) {
+        return fail(
+            "invalid_request",
+            format!("{name} is given more than once."),
+        );
     }
-    match one("response_type").ok().flatten() {
-        Some("code") => {}
-        None => return fail("invalid_request", "response_type is required.".into()),
-        Some(other) => {
-            return fail(
-                "unsupported_response_type",
-                format!("response_type {other:?} is not supported; use code."),
-            )
-        }
+    if let Some((error, description)) = response_type_error(params.value("response_type")) {
+        return fail(error, description);
     }
-    let scopes = match Scopes::parse(one("scope").ok().flatten()) {
+    let scopes = match Scopes::parse(params.value("scope")) {
         Ok(s) => s,
         Err(e) => return fail("invalid_scope", e),
     };
-    let challenge = one("code_challenge").ok().flatten();
-    let method = one("code_challenge_method").ok().flatten();
-    let code_challenge = match (challenge, method) {
-        (None, None) => None,
-        (Some(c), Some("S256")) => {
-            let well_formed = c.len() == 43
-                && c.bytes()
-                    .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
-            if !well_formed {
-                return fail(
-                    "invalid_request",
-                    "code_challenge must be 43 base64url characters (S256).".into(),
-                );
-            }
-            Some(c.to_owned())
-        }
-        (Some(_), _) => {
-            return fail(
-                "invalid_request",
-                "Only code_challenge_method=S256 is supported.".into(),
-            )
-        }
-        (None, Some(_)) => {
-            return fail(
-                "invalid_request",
-                "code_challenge_method was sent without a code_challenge.".into(),
-            )
-        }
+    let challenge = params.value("code_challenge");
+    let code_challenge = match pkce_challenge(challenge, params.value("code_challenge_method")) {
+        Ok(c) => c,
+        Err(description) => return fail("invalid_request", description.into()),
     };
     let hidden = PARAMS
         .iter()
-        .filter_map(|name| one(name).ok().flatten().map(|v| (*name, v.to_owned())))
+        .filter_map(|name| params.value(name).map(|v| (*name, v.to_owned())))
         .collect();
     Checked::Ok(Valid {
         redirect_uri: redirect_uri.to_owned(),

@@ -170,18 +170,13 @@ impl OAuthStore {
         code_verifier: Option<&str>,
         auth: ClientAuth,
     ) -> Result<IssuedTokens, GrantError> {
+        const REPLAYED: GrantError = GrantError::InvalidGrant(
+            "The authorization code was already used; the tokens it produced are revoked.",
+        );
         let key = digest(code);
-        if let Some((grant, _)) = self.used_codes.get(&key).copied() {
-            self.revoke_grant(grant);
-            return Err(GrantError::InvalidGrant(
-                "The authorization code was already used; the tokens it produced are revoked.",
-            ));
-        }
-        let Some(grant) = self.codes.get(&key).cloned() else {
-            return Err(GrantError::InvalidGrant(
-                "The authorization code is unknown.",
-            ));
-        };
+        let used = self.used_codes.get(&key).map(|(grant, _)| *grant);
+        let live = |s: &Self| s.codes.get(&key).cloned();
+        let grant = self.unspent(used, REPLAYED, live, "The authorization code is unknown.")?;
         if grant.expires <= Instant::now() {
             self.codes.remove(&key);
             return Err(GrantError::InvalidGrant(
@@ -243,18 +238,14 @@ impl OAuthStore {
         auth: ClientAuth,
         narrow: Option<Scopes>,
     ) -> Result<IssuedTokens, GrantError> {
+        const REUSED: GrantError = GrantError::Reused(
+            "The refresh token was already used: the grant is revoked and every token of it ends.",
+        );
+        const UNKNOWN: &str = "The refresh token is unknown, already used or revoked.";
         let key = digest(refresh_token);
-        if let Some(grant) = self.spent_in(&key) {
-            self.revoke_grant(grant);
-            return Err(GrantError::Reused(
-                "The refresh token was already used: the grant is revoked and every token of it ends.",
-            ));
-        }
-        let Some(old) = self.refresh.get(&key).cloned() else {
-            return Err(GrantError::InvalidGrant(
-                "The refresh token is unknown, already used or revoked.",
-            ));
-        };
+        let spent = self.spent_in(&key);
+        let live = |s: &Self| s.refresh.get(&key).cloned();
+        let old = self.unspent(spent, REUSED, live, UNKNOWN)?;
         if old.client_id != client_id {
             return Err(GrantError::InvalidGrant(
                 "The refresh token was issued to another client.",
@@ -399,6 +390,23 @@ impl OAuthStore {
             .map(|(grant, _)| *grant)
     }
 
+    /// A credential about to be redeemed. One presented again after it was spent (by
+    /// `spent_grant`) means a copy is out there: its whole grant ends and `replay` is the
+    /// answer. One that `live` does not find was never issued, expired or was revoked.
+    fn unspent<T>(
+        &mut self,
+        spent_grant: Option<u64>,
+        replay: GrantError,
+        live: impl FnOnce(&Self) -> Option<T>,
+        unknown: &'static str,
+    ) -> Result<T, GrantError> {
+        if let Some(grant) = spent_grant {
+            self.revoke_grant(grant);
+            return Err(replay);
+        }
+        live(self).ok_or(GrantError::InvalidGrant(unknown))
+    }
+
     fn revoke_grant(&mut self, grant: u64) {
         self.access.retain(|_, t| t.grant != grant);
         self.refresh.retain(|_, t| t.grant != grant);
@@ -443,13 +451,23 @@ mod tests {
 
     const CB: &str = "http://127.0.0.1:1/auth/callback";
 
+    /// The authorize then token steps of a confidential client for `user`: the code it was
+    /// issued, and the tokens that code was exchanged for.
+    fn sign_in(s: &mut OAuthStore, user: u64) -> (String, IssuedTokens) {
+        let code = s.issue_code("c", CB, user, Scopes::SCIM, None);
+        let t = s.exchange_code(&code, "c", CB, None, ClientAuth::Secret);
+        (code, t.expect("exchange"))
+    }
+
+    /// A confidential client's refresh of `refresh_token`.
+    fn refresh(s: &mut OAuthStore, refresh_token: &str) -> Result<IssuedTokens, GrantError> {
+        s.refresh(refresh_token, "c", ClientAuth::Secret, None)
+    }
+
     #[test]
     fn tokens_are_stored_only_as_digests() {
         let mut s = store();
-        let code = s.issue_code("c", CB, 1, Scopes::SCIM, None);
-        let t = s
-            .exchange_code(&code, "c", CB, None, ClientAuth::Secret)
-            .expect("exchange");
+        let (code, t) = sign_in(&mut s, 1);
         let dump = format!("{s:?}");
         assert!(!dump.contains(&t.access_token));
         assert!(!dump.contains(&t.refresh_token));
@@ -460,10 +478,7 @@ mod tests {
     #[test]
     fn code_replay_revokes_the_grant() {
         let mut s = store();
-        let code = s.issue_code("c", CB, 1, Scopes::SCIM, None);
-        let t = s
-            .exchange_code(&code, "c", CB, None, ClientAuth::Secret)
-            .expect("exchange");
+        let (code, t) = sign_in(&mut s, 1);
         assert!(matches!(
             s.exchange_code(&code, "c", CB, None, ClientAuth::Secret),
             Err(GrantError::InvalidGrant(_))
@@ -474,40 +489,26 @@ mod tests {
     #[test]
     fn refresh_rotates_and_is_single_use() {
         let mut s = store();
-        let code = s.issue_code("c", CB, 1, Scopes::SCIM, None);
-        let t = s
-            .exchange_code(&code, "c", CB, None, ClientAuth::Secret)
-            .expect("exchange");
-        let t2 = s
-            .refresh(&t.refresh_token, "c", ClientAuth::Secret, None)
-            .expect("refresh");
+        let (_, t) = sign_in(&mut s, 1);
+        let t2 = refresh(&mut s, &t.refresh_token).expect("refresh");
         assert_ne!(t2.refresh_token, t.refresh_token);
-        assert!(s
-            .refresh(&t.refresh_token, "c", ClientAuth::Secret, None)
-            .is_err());
+        assert!(refresh(&mut s, &t.refresh_token).is_err());
         // That second use ended the grant (see a_reused_refresh_token_revokes_the_whole_grant):
         // nothing is left to revoke.
         assert!(!s.revoke(&t2.access_token));
         assert!(s.bearer(&t2.access_token).is_none());
-        assert!(s
-            .refresh(&t2.refresh_token, "c", ClientAuth::Secret, None)
-            .is_err());
+        assert!(refresh(&mut s, &t2.refresh_token).is_err());
     }
 
     #[test]
     fn grants_per_user_are_capped_oldest_first() {
         let mut s = store();
-        let sign_in = |s: &mut OAuthStore, user: u64| {
-            let code = s.issue_code("c", CB, user, Scopes::SCIM, None);
-            s.exchange_code(&code, "c", CB, None, ClientAuth::Secret)
-                .expect("exchange")
-        };
-        let first = sign_in(&mut s, 1);
+        let (_, first) = sign_in(&mut s, 1);
         let mut last = first.clone();
         for _ in 0..(MAX_GRANTS_PER_USER * 3) {
-            last = sign_in(&mut s, 1);
+            last = sign_in(&mut s, 1).1;
         }
-        let other = sign_in(&mut s, 2);
+        let (_, other) = sign_in(&mut s, 2);
         assert_eq!(s.live_grants(), MAX_GRANTS_PER_USER + 1);
         assert!(s.access.len() <= MAX_GRANTS_PER_USER + 1);
         assert!(s.refresh.len() <= MAX_GRANTS_PER_USER + 1);
@@ -515,9 +516,7 @@ mod tests {
             s.bearer(&first.access_token).is_none(),
             "the oldest grant was revoked"
         );
-        assert!(s
-            .refresh(&first.refresh_token, "c", ClientAuth::Secret, None)
-            .is_err());
+        assert!(refresh(&mut s, &first.refresh_token).is_err());
         assert!(s.bearer(&last.access_token).is_some());
         assert!(
             s.bearer(&other.access_token).is_some(),
@@ -531,15 +530,10 @@ mod tests {
     #[test]
     fn a_reused_refresh_token_revokes_the_whole_grant() {
         let mut s = store();
-        let code = s.issue_code("c", CB, 1, Scopes::SCIM, None);
-        let t = s
-            .exchange_code(&code, "c", CB, None, ClientAuth::Secret)
-            .expect("exchange");
-        let t2 = s
-            .refresh(&t.refresh_token, "c", ClientAuth::Secret, None)
-            .expect("refresh");
+        let (_, t) = sign_in(&mut s, 1);
+        let t2 = refresh(&mut s, &t.refresh_token).expect("refresh");
         assert!(matches!(
-            s.refresh(&t.refresh_token, "c", ClientAuth::Secret, None),
+            refresh(&mut s, &t.refresh_token),
             Err(GrantError::Reused(_))
         ));
         assert!(
@@ -547,19 +541,14 @@ mod tests {
             "the newest access token ends too"
         );
         assert!(matches!(
-            s.refresh(&t2.refresh_token, "c", ClientAuth::Secret, None),
+            refresh(&mut s, &t2.refresh_token),
             Err(GrantError::InvalidGrant(_))
         ));
         assert_eq!(s.live_grants(), 0);
         // A long chain keeps only the newest spent tokens in memory.
-        let code = s.issue_code("c", CB, 1, Scopes::SCIM, None);
-        let mut t = s
-            .exchange_code(&code, "c", CB, None, ClientAuth::Secret)
-            .expect("exchange");
+        let (_, mut t) = sign_in(&mut s, 1);
         for _ in 0..(SPENT_KEPT_PER_GRANT * 3) {
-            t = s
-                .refresh(&t.refresh_token, "c", ClientAuth::Secret, None)
-                .expect("refresh");
+            t = refresh(&mut s, &t.refresh_token).expect("refresh");
         }
         assert!(s.spent.values().all(|k| k.len() <= SPENT_KEPT_PER_GRANT));
     }

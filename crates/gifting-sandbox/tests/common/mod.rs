@@ -2,9 +2,11 @@
 //! client that does not follow redirects, and the real OAuth sign-in flow.
 #![allow(dead_code)]
 
-use gifting_api::oauth::{code_challenge_s256, TokenResponse};
+use std::future::Future;
+
+use gifting_api::oauth::{basic_auth_header, code_challenge_s256, TokenResponse};
 use gifting_sandbox::{spawn, Config, RunningSandbox, CLIENT_ID, CLIENT_SECRET};
-use reqwest::{Client, Response, StatusCode};
+use reqwest::{Client, RequestBuilder, Response, StatusCode};
 use serde::de::DeserializeOwned;
 
 pub const VERIFIER: &str = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk";
@@ -16,18 +18,78 @@ pub enum Proof<'a> {
     Secret,
     /// A PKCE verifier and no secret (a public client).
     Verifier(&'a str),
+    /// Both the secret and a PKCE verifier (what a platform that demands the secret takes).
+    SecretAndVerifier(&'a str),
     /// Nothing beyond the client id.
     Nothing,
 }
 
 impl<'a> Proof<'a> {
-    fn fields(self) -> Option<(&'static str, &'a str)> {
+    fn fields(self) -> Vec<(&'static str, &'a str)> {
         match self {
-            Proof::Secret => Some(("client_secret", CLIENT_SECRET)),
-            Proof::Verifier(v) => Some(("code_verifier", v)),
-            Proof::Nothing => None,
+            Proof::Secret => vec![("client_secret", CLIENT_SECRET)],
+            Proof::Verifier(v) => vec![("code_verifier", v)],
+            Proof::SecretAndVerifier(v) => {
+                vec![("code_verifier", v), ("client_secret", CLIENT_SECRET)]
+            }
+            Proof::Nothing => vec![],
         }
     }
+}
+
+/// `send` for tests: a request that gets no answer at all has already failed the test.
+pub trait Answer {
+    fn answer(self) -> impl Future<Output = Response> + Send;
+}
+
+impl Answer for RequestBuilder {
+    async fn answer(self) -> Response {
+        self.send().await.expect("an answer")
+    }
+}
+
+/// A server under test, the sandbox or the gateway: requests to it by path.
+pub trait Server {
+    /// Its base URL, and the client the test talks to it with.
+    fn base(&self) -> (&str, &Client);
+
+    fn at(&self, path: &str) -> String {
+        format!("{}{path}", self.base().0)
+    }
+
+    /// A GET of `path`, ready for headers.
+    fn get_req(&self, path: &str) -> RequestBuilder {
+        self.base().1.get(self.at(path))
+    }
+
+    /// A POST to `path`, ready for headers and a body.
+    fn post_req(&self, path: &str) -> RequestBuilder {
+        self.base().1.post(self.at(path))
+    }
+
+    /// `POST /oauth/token` with a form body.
+    fn token_form(&self, form: &[(&str, &str)]) -> impl Future<Output = Response> + Send {
+        self.post_req("/oauth/token").form(form).answer()
+    }
+}
+
+/// A header as text; the test fails when it is missing or not text.
+pub fn header<'r>(res: &'r Response, name: &str) -> &'r str {
+    res.headers()
+        .get(name)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_else(|| panic!("no text {name} header"))
+}
+
+/// Asserts a 302 and returns where it points.
+pub fn redirect_location(res: &Response) -> String {
+    assert_eq!(res.status(), StatusCode::FOUND);
+    header(res, "location").to_owned()
+}
+
+/// The Basic credentials of the sandbox's client, with `secret` or none (a public client).
+pub fn basic(secret: Option<&str>) -> String {
+    basic_auth_header(CLIENT_ID, secret)
 }
 
 pub struct Sandbox {
@@ -36,23 +98,25 @@ pub struct Sandbox {
     pub http: Client,
 }
 
+impl Server for Sandbox {
+    fn base(&self) -> (&str, &Client) {
+        (&self.url, &self.http)
+    }
+}
+
 impl Sandbox {
     pub fn redirect_uri(&self) -> String {
         format!("{}/auth/callback", self.url)
     }
 
-    pub fn at(&self, path: &str) -> String {
-        format!("{}{path}", self.url)
-    }
-
     /// GET with a bearer token.
     pub async fn get(&self, path: &str, token: &str) -> Response {
-        self.http
-            .get(self.at(path))
-            .bearer_auth(token)
-            .send()
-            .await
-            .expect("request")
+        self.get_req(path).bearer_auth(token).answer().await
+    }
+
+    /// The status `/api/v3/me` answers `token` with: whether the token is alive.
+    pub async fn me_status(&self, token: &str) -> StatusCode {
+        self.get("/api/v3/me", token).await.status()
     }
 
     /// GET with a bearer token, expecting 200 and a body of type `T`.
@@ -78,32 +142,28 @@ impl Sandbox {
         q
     }
 
-    /// Shows the consent page, then posts the decision; returns the redirect `Location`.
-    pub async fn consent(&self, query: &[(String, String)], email: &str, decision: &str) -> String {
-        let page = self
-            .http
-            .get(self.at("/oauth/authorize"))
-            .query(query)
-            .send()
-            .await
-            .expect("consent page");
-        assert_eq!(page.status(), StatusCode::OK);
+    /// The consent page for an authorization request.
+    pub async fn authorize_page(&self, query: &[(String, String)]) -> Response {
+        self.get_req("/oauth/authorize").query(query).answer().await
+    }
+
+    /// Posts the consent form: the request's fields, the account picked and the decision.
+    pub async fn decide(
+        &self,
+        query: &[(String, String)],
+        email: &str,
+        decision: &str,
+    ) -> Response {
         let mut form = query.to_vec();
         form.push(("user".to_owned(), email.to_owned()));
         form.push(("decision".to_owned(), decision.to_owned()));
-        let res = self
-            .http
-            .post(self.at("/oauth/authorize"))
-            .form(&form)
-            .send()
-            .await
-            .expect("decision");
-        assert_eq!(res.status(), StatusCode::FOUND);
-        res.headers()
-            .get("location")
-            .and_then(|v| v.to_str().ok())
-            .expect("Location")
-            .to_owned()
+        self.post_req("/oauth/authorize").form(&form).answer().await
+    }
+
+    /// Shows the consent page, then posts the decision; returns the redirect `Location`.
+    pub async fn consent(&self, query: &[(String, String)], email: &str, decision: &str) -> String {
+        assert_eq!(self.authorize_page(query).await.status(), StatusCode::OK);
+        redirect_location(&self.decide(query, email, decision).await)
     }
 
     /// Allows as `email` and returns the code from the redirect.
@@ -114,14 +174,27 @@ impl Sandbox {
         query_param(&location, "code").expect("code in redirect")
     }
 
-    /// The token endpoint with a form body.
-    pub async fn token_form(&self, form: &[(&str, &str)]) -> Response {
-        self.http
-            .post(self.at("/oauth/token"))
-            .form(form)
-            .send()
+    /// Allows as `email` with a PKCE challenge of [`VERIFIER`]; returns the code.
+    pub async fn code_pkce(&self, email: &str, scope: &str) -> String {
+        let challenge = code_challenge_s256(VERIFIER);
+        self.code(email, scope, Some(&challenge)).await
+    }
+
+    /// `POST path` (the revocation endpoint, its query included) with `authorization`, if any.
+    pub async fn revoke(&self, path: &str, authorization: Option<&str>) -> Response {
+        let mut req = self.post_req(path);
+        if let Some(value) = authorization {
+            req = req.header("authorization", value);
+        }
+        req.answer().await
+    }
+
+    /// `POST` to a test hook with the header that proves it is no cross-site form.
+    pub async fn hook(&self, path: &str) -> Response {
+        self.post_req(path)
+            .header("x-sandbox-test", "1")
+            .answer()
             .await
-            .expect("token request")
     }
 
     /// `grant_type=authorization_code` for `code`, proven as `proof` says.
@@ -162,8 +235,7 @@ impl Sandbox {
 
     /// A full public-client (PKCE) sign-in.
     pub async fn sign_in_pkce(&self, email: &str, scope: &str) -> TokenResponse {
-        let challenge = code_challenge_s256(VERIFIER);
-        let code = self.code(email, scope, Some(&challenge)).await;
+        let code = self.code_pkce(email, scope).await;
         self.signed_in(&code, Proof::Verifier(VERIFIER)).await
     }
 
@@ -175,15 +247,9 @@ impl Sandbox {
     }
 
     pub async fn stats(&self) -> serde_json::Value {
-        self.http
-            .get(self.at("/__sandbox/stats"))
-            .header("x-sandbox-test", "1")
-            .send()
-            .await
-            .expect("stats")
-            .json()
-            .await
-            .expect("stats json")
+        let req = self.get_req("/__sandbox/stats");
+        let res = req.header("x-sandbox-test", "1").answer().await;
+        res.json().await.expect("stats json")
     }
 }
 
@@ -219,11 +285,7 @@ pub fn query_param(url: &str, name: &str) -> Option<String> {
 /// Asserts a REST v3 error: status and a `{"message"}` body.
 pub async fn assert_rest_error(res: Response, status: StatusCode) -> String {
     assert_eq!(res.status(), status);
-    assert!(res
-        .headers()
-        .get("content-type")
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|ct| ct.starts_with("application/json")));
+    assert!(header(&res, "content-type").starts_with("application/json"));
     let body: gifting_api::rest::RestError = res.json().await.expect("{\"message\"} body");
     assert!(!body.message.is_empty());
     body.message
