@@ -3,7 +3,7 @@
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { consoleFixture, errorsOf } from "./harness.mjs";
+import { consoleFixture, errorsOf, localMoney } from "./harness.mjs";
 
 const VISIBLE = { state: "visible", timeout: 15_000 };
 
@@ -61,7 +61,8 @@ describe("campaigns", () => {
     assert.ok(ranged, "a campaign with an eGift range on page 1");
     const row = env.page.locator(`tbody tr[data-campaign-id="${ranged.id}"]`);
     const price = await row.locator("td").nth(1).innerText();
-    assert.match(price, new RegExp(`^${ranged.currency} ${ranged.starting_egift_price}\\.00 – ${ranged.ending_egift_price}\\.00$`));
+    const [low, high] = [ranged.starting_egift_price, ranged.ending_egift_price];
+    assert.equal(price, `${await localMoney(env.page, ranged.currency, low)} – ${await localMoney(env.page, ranged.currency, high)}`);
     const fixed = all.touches.find((t) => t.is_default_price);
     assert.equal(await env.page.locator(`tbody tr[data-campaign-id="${fixed.id}"] td`).nth(1).innerText(), `Fixed price (${fixed.currency})`);
     // Country codes with their names as a title and as text for screen readers.
@@ -104,8 +105,8 @@ describe("campaigns", () => {
     assert.equal(facts["CRM key"], touch.crm_key ?? "None");
     assert.equal(facts["Fixed price"].startsWith(touch.is_default_price ? "Yes" : "No"), true);
     if (touch.starting_egift_price != null) {
-      assert.equal(facts["Lowest eGift price"], `${touch.currency} ${touch.starting_egift_price}.00`);
-      assert.equal(facts["Highest eGift price"], `${touch.currency} ${touch.ending_egift_price}.00`);
+      assert.equal(facts["Lowest eGift price"], await localMoney(env.page, touch.currency, touch.starting_egift_price));
+      assert.equal(facts["Highest eGift price"], await localMoney(env.page, touch.currency, touch.ending_egift_price));
     }
     for (const field of ["Starts", "Created"]) assert.ok(facts[field].trim().length > 0, field);
     assert.equal(facts["Ends"].length > 0, true);

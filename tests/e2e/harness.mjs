@@ -274,6 +274,17 @@ export async function platformGet(base, token, path) {
   throw new Error(`GET ${path} kept failing: ${last}`);
 }
 
+/**
+ * Money as the console must show it in `page`'s browser locale: `Intl.NumberFormat`'s currency
+ * style over the exact decimal text (a string, so nothing goes through a float).
+ */
+export function localMoney(page, currency, decimalText) {
+  return page.evaluate(
+    ([code, text]) => new Intl.NumberFormat(navigator.language, { style: "currency", currency: code }).format(text),
+    [currency, String(decimalText)],
+  );
+}
+
 /** Browser errors other than failed loads (which tests cause on purpose with bad answers). */
 export function unexpectedErrors(page) {
   return errorsOf(page).filter((e) => !(e.kind === "console" && /Failed to load resource/.test(e.text)));

@@ -4,7 +4,7 @@
 import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
-import { consoleFixture, errorsOf, sessionToken, signedInPage } from "./harness.mjs";
+import { consoleFixture, errorsOf, localMoney, sessionToken, signedInPage } from "./harness.mjs";
 
 const VISIBLE = { state: "visible", timeout: 15_000 };
 
@@ -241,8 +241,8 @@ describe("sends", () => {
     assert.equal(shownSpend.length, expectedSpend.size, "one bar per currency");
     for (const [currency, total, text] of shownSpend) {
       assert.equal(cents(total), expectedSpend.get(currency), `${currency} spend`);
-      const amount = (Number(expectedSpend.get(currency) / 100n)).toLocaleString("en-US") + "." + String(expectedSpend.get(currency) % 100n).padStart(2, "0");
-      assert.ok(text.includes(`${currency} ${amount}`), `${text} shows ${currency} ${amount}`);
+      const amount = await localMoney(env.page, currency, total);
+      assert.ok(text.includes(amount), `${text} shows ${amount}`);
     }
     await env.page.getByTestId("overview-note").getByText(`${data.total} of ${data.total} sends`).waitFor(VISIBLE);
     await env.page.getByTestId("sends-coverage").getByText(`${data.total} of ${data.total} sends`).waitFor(VISIBLE);

@@ -8,7 +8,7 @@ use leptos::prelude::*;
 
 use super::display::{delivery_label, price_text};
 use crate::api::ApiError;
-use crate::components::format::{amount, date_time};
+use crate::components::format::{date_time, money};
 use crate::components::Breadcrumb;
 use crate::components::ScreenHeading;
 use crate::components::{use_by_id, ErrorPanel, ErrorView, Loaded, NotFound};
@@ -78,7 +78,7 @@ fn CampaignFacts(campaign: Campaign) -> impl IntoView {
     } = campaign.clone();
     let price = price_text(&campaign);
     let range_end = |v: Option<String>| match v {
-        Some(v) => format!("{currency} {}", amount(&v)),
+        Some(v) => money(&currency, &v),
         None => "None".to_string(),
     };
     let countries = ship_to_countries

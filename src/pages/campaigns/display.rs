@@ -1,8 +1,9 @@
 //! Campaign fields in words: delivery type, price, and the list's delivery filter.
 
-use gifting_api::money::format_amount;
 use gifting_api::rest::Campaign;
 use gifting_api::DeliveryType;
+
+use crate::components::format::money;
 
 /// The address parameter of the delivery filter (the platform's own query name).
 pub(crate) const KEY_DELIVERY: &str = "delivery_type";
@@ -45,17 +46,18 @@ impl DeliveryFilter {
     }
 }
 
-/// "USD 10.00 – 50.00" for an eGift range, otherwise the fixed price's currency.
+/// "$10.00 – $50.00" for an eGift range (in the viewer's locale), otherwise the fixed price's
+/// currency.
 pub(crate) fn price_text(campaign: &Campaign) -> String {
     let currency = &campaign.currency;
     match (&campaign.starting_egift_price, &campaign.ending_egift_price) {
         (Some(low), Some(high)) => format!(
-            "{currency} {} \u{2013} {}",
-            format_amount(low),
-            format_amount(high)
+            "{} \u{2013} {}",
+            money(currency, low),
+            money(currency, high)
         ),
-        (Some(low), None) => format!("From {currency} {}", format_amount(low)),
-        (None, Some(high)) => format!("Up to {currency} {}", format_amount(high)),
+        (Some(low), None) => format!("From {}", money(currency, low)),
+        (None, Some(high)) => format!("Up to {}", money(currency, high)),
         (None, None) if campaign.is_default_price => format!("Fixed price ({currency})"),
         (None, None) => format!("Chosen by the sender ({currency})"),
     }
@@ -93,16 +95,13 @@ mod tests {
     fn prices_read_as_fixed_or_a_range_with_currency() {
         assert_eq!(
             price_text(&campaign(Some("10"), Some("50.5"), false)),
-            "EUR 10.00 – 50.50"
+            "€10.00 – €50.50"
         );
         assert_eq!(price_text(&campaign(None, None, true)), "Fixed price (EUR)");
-        assert_eq!(
-            price_text(&campaign(Some("5"), None, false)),
-            "From EUR 5.00"
-        );
+        assert_eq!(price_text(&campaign(Some("5"), None, false)), "From €5.00");
         assert_eq!(
             price_text(&campaign(None, Some("1250"), false)),
-            "Up to EUR 1,250.00"
+            "Up to €1,250.00"
         );
         assert_eq!(
             price_text(&campaign(None, None, false)),

@@ -9,7 +9,6 @@
 use std::sync::Arc;
 
 use gifting_api::marketplace::{Product, ProductsQuery, Variant};
-use gifting_api::money::format_money;
 use leptos::either::EitherOf4;
 use leptos::prelude::*;
 use leptos_router::hooks::{use_location, use_params_map};
@@ -19,6 +18,7 @@ use super::image::FallbackImage;
 use super::price::price_range_text;
 use super::store::CatalogStore;
 use super::url::{catalog_href, filters_from_search, product_href};
+use crate::components::format::money;
 use crate::components::{ErrorPanel, Loading, Modal, Navigator};
 
 /// Main images are 600 px squares on the platform's CDN; CSS scales them down.
@@ -192,7 +192,7 @@ fn variant_view(name: &str, n: usize, variant: &Variant) -> impl IntoView {
                 class="variant__image"
             />
             <p class="variant__name">{format!("Variant {}", n + 1)}</p>
-            <p class="variant__price">{format_money(&price.currency, &price.price_per_unit)}</p>
+            <p class="variant__price">{money(&price.currency, &price.price_per_unit)}</p>
         </li>
     }
 }

@@ -2,13 +2,15 @@
 //! Exact decimals throughout (the contract's [`Decimal`]), never floats.
 
 use gifting_api::marketplace::Product;
-use gifting_api::money::{format_money, Decimal};
+use gifting_api::money::Decimal;
+
+use crate::components::format::money;
 
 /// Largest bound the form accepts: far above any gift, and well inside `u32`.
 pub(crate) const MAX_USD: u32 = 1_000_000;
 
-/// "USD 25.00", "USD 25.00 – 40.00", or one range per currency when variants are priced in
-/// several ("EUR 20.00 · USD 25.00 – 30.00"). Prices that are not decimals are left out; a
+/// "$25.00", "$25.00 – $40.00" (in the viewer's locale), or one range per currency when
+/// variants are priced in several ("€20.00 · $25.00 – $30.00"). Prices that are not decimals are left out; a
 /// product with no readable price says so.
 pub(crate) fn price_range_text(product: &Product) -> String {
     // (currency, min, max), in the order currencies first appear.
@@ -37,11 +39,11 @@ pub(crate) fn price_range_text(product: &Product) -> String {
     ranges
         .iter()
         .map(|(currency, min, max)| {
-            let low = format_money(currency, &min.to_string());
+            let low = money(currency, &min.to_string());
             if min.cmp_value(*max).is_eq() {
                 low
             } else {
-                format!("{low} \u{2013} {}", max.format_grouped(2))
+                format!("{low} \u{2013} {}", money(currency, &max.to_string()))
             }
         })
         .collect::<Vec<_>>()
@@ -143,18 +145,18 @@ mod tests {
         // The range spans the variants exactly.
         (
             &[("USD", "40"), ("USD", "9.5"), ("USD", "25.00")],
-            "USD 9.50 \u{2013} 40.00",
+            "$9.50 \u{2013} $40.00",
         ),
         // 10 > 9.99 although "10" < "9.99" as text.
-        (&[("USD", "9.99"), ("USD", "10")], "USD 9.99 \u{2013} 10.00"),
-        (&[("EUR", "1234.5"), ("EUR", "1234.50")], "EUR 1,234.50"),
+        (&[("USD", "9.99"), ("USD", "10")], "$9.99 \u{2013} $10.00"),
+        (&[("EUR", "1234.5"), ("EUR", "1234.50")], "€1,234.50"),
         // Mixed currencies, each its own range.
         (
             &[("USD", "30"), ("EUR", "20"), ("USD", "25")],
-            "USD 25.00 \u{2013} 30.00 \u{b7} EUR 20.00",
+            "$25.00 \u{2013} $30.00 \u{b7} €20.00",
         ),
         // Unreadable prices are left out.
-        (&[("USD", "n/a"), ("USD", "12")], "USD 12.00"),
+        (&[("USD", "n/a"), ("USD", "12")], "$12.00"),
         (&[], "Price not available"),
         (&[("USD", "1e3")], "Price not available"),
     ];

@@ -6,6 +6,7 @@ use leptos::prelude::*;
 
 use super::summary::Summary;
 use crate::components::bar_chart::{Bar, BarChart, BAR_MAX};
+use crate::components::format::money;
 
 #[component]
 pub(crate) fn Overview(
@@ -69,9 +70,8 @@ fn SpendChart(summary: Summary) -> impl IntoView {
                 .by_currency
                 .iter()
                 .map(|c| format!(
-                    "{} {} over {} sends",
-                    c.currency,
-                    c.total.format_grouped(2),
+                    "{} over {} sends",
+                    money(&c.currency, &c.total.to_string()),
                     c.sends
                 ))
                 .collect::<Vec<_>>()
@@ -91,7 +91,7 @@ fn SpendChart(summary: Summary) -> impl IntoView {
                 ("data-total", spend.total.to_string()),
                 ("data-sends", spend.sends.to_string()),
             ],
-            label: format!("{} {}", spend.currency, spend.total.format_grouped(2)),
+            label: money(&spend.currency, &spend.total.to_string()),
             value: format!(
                 "{} {}",
                 spend.sends,

@@ -1,0 +1,62 @@
+// Issue 16: amounts and money follow the admin's browser locale (Intl.NumberFormat), with every
+// digit the platform sent. The same data is read in a de-DE and an en-US browser; the expected
+// text is written out by hand here, not asked of Intl, so the test does not grade itself.
+
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { launchBrowser, newPage, platformGet, sessionToken, signIn, startSandbox } from "./harness.mjs";
+
+const VISIBLE = { state: "visible", timeout: 15_000 };
+const NBSP = "\u00a0";
+
+/** Decimal text with the locale's separators and at least two decimals, exactly. */
+function grouped(text, group, point) {
+  const [whole, frac = ""] = String(text).replace(/^-/, "").split(".");
+  const digits = whole.replace(/\B(?=(\d{3})+(?!\d))/g, group);
+  return `${String(text).startsWith("-") ? "-" : ""}${digits}${point}${frac.padEnd(2, "0")}`;
+}
+
+const LOCALES = {
+  "en-US": { amount: (t) => grouped(t, ",", "."), usd: (t) => `$${grouped(t, ",", ".")}` },
+  "de-DE": { amount: (t) => grouped(t, ".", ","), usd: (t) => `${grouped(t, ".", ",")}${NBSP}$` },
+};
+
+describe("locale", () => {
+  let sandbox;
+  let browser;
+  before(async () => {
+    sandbox = await startSandbox();
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    await sandbox?.stop();
+  });
+
+  for (const [locale, expected] of Object.entries(LOCALES)) {
+    test(`${locale}: budgets and campaign prices in the locale's own way`, async () => {
+      const page = await newPage(browser, { locale });
+      await signIn(page, sandbox.url);
+      const token = await sessionToken(page);
+
+      const groups = (await platformGet(sandbox.url, token, "/api/v3/groups?page=1&per_page=25")).body.groups;
+      const big = groups.find((g) => Number(g.monthly_budget) >= 1000) ?? groups[0];
+      await page.goto(`${sandbox.url}/teams`);
+      const row = page.locator("main table tbody tr").filter({ hasText: big.name }).first();
+      await row.waitFor(VISIBLE);
+      assert.equal(await row.locator("td").first().textContent(), expected.amount(big.monthly_budget));
+
+      const touches = (await platformGet(sandbox.url, token, "/api/v3/touches?page=1&per_page=25")).body.touches;
+      const ranged = touches.find((t) => t.currency === "USD" && t.starting_egift_price != null && t.ending_egift_price != null);
+      assert.ok(ranged, "a USD campaign with an eGift range on page 1");
+      await page.goto(`${sandbox.url}/campaigns`);
+      const cell = page.locator(`tbody tr[data-campaign-id="${ranged.id}"] td`).nth(1);
+      await cell.waitFor(VISIBLE);
+      assert.equal(
+        await cell.innerText(),
+        `${expected.usd(ranged.starting_egift_price)} – ${expected.usd(ranged.ending_egift_price)}`,
+      );
+      await page.context().close();
+    });
+  }
+});
