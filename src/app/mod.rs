@@ -14,8 +14,8 @@ use crate::api::{api_with_scope, CancelScope, NetStatus};
 use crate::api::{provide_current_user, provide_team_groups};
 use crate::auth::flow::CallbackParams;
 use crate::auth::{use_auth, Auth};
-use crate::components::Loading;
 use crate::components::ScreenHeading;
+use crate::components::{Loading, NotificationArea, Notifications};
 use crate::config::{load_config, Config, ConfigError};
 use crate::pages::callback::Callback;
 use crate::pages::home::Home;
@@ -116,6 +116,7 @@ fn App(config: Arc<Config>, callback: Option<CallbackParams>) -> impl IntoView {
     provide_current_user(api_with_scope(CancelScope::new()));
     // Shared by every screen that names teams; read when the first of them opens.
     provide_team_groups(api_with_scope(CancelScope::new()));
+    Notifications::provide();
 
     view! {
         <Router>
@@ -130,6 +131,7 @@ fn App(config: Arc<Config>, callback: Option<CallbackParams>) -> impl IntoView {
                     <Content redirect_path=config.redirect_path.clone() callback />
                 </ErrorBoundary>
             </main>
+            <NotificationArea />
         </Router>
     }
 }

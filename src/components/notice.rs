@@ -15,17 +15,22 @@ pub(crate) fn Notice(
     #[prop(optional)] testid: Option<&'static str>,
     children: Children,
 ) -> impl IntoView {
-    let class = match tone {
-        Tone::Neutral | Tone::Info => "notice",
-        Tone::Success => "notice notice--success",
-        Tone::Warning => "notice notice--warning",
-        Tone::Danger => "notice notice--error",
-    };
+    let class = notice_class(tone);
     let role = if alert { "alert" } else { "status" };
     view! {
         <div class=class role=role data-testid=testid>
             {children()}
         </div>
+    }
+}
+
+/// The look of a notice (and of a notification) in `tone`.
+pub(crate) fn notice_class(tone: Tone) -> &'static str {
+    match tone {
+        Tone::Neutral | Tone::Info => "notice",
+        Tone::Success => "notice notice--success",
+        Tone::Warning => "notice notice--warning",
+        Tone::Danger => "notice notice--error",
     }
 }
 

@@ -177,7 +177,7 @@ describe("resilience: a soak against --fault-rate 0.25 --latency-ms 300", () => 
 
     const banner = main().locator("[data-testid=form-banner]:not([data-e2e-stale])");
     const landed = main().locator("[data-testid=create-landed]:not([data-e2e-stale])");
-    const createdUrl = /\/users\/(\d+)\?created=1$/;
+    const createdUrl = /\/users\/(\d+)$/;
     for (let attempt = 1; attempt <= 12; attempt++) {
       await markStale("[data-testid=form-banner], [data-testid=create-landed]");
       const button = main().getByRole("button", { name: "Create user", exact: true });

@@ -203,14 +203,18 @@ describe("users (SCIM)", () => {
       await fillNewUser({ email, given: "Erin", family: "Created", role: "manager", team: team.name });
       // A double click must not create twice.
       await main().getByRole("button", { name: "Create user" }).dblclick();
-      await env.page.waitForURL(/\/users\/\d+\?created=1$/);
+      await env.page.waitForURL(/\/users\/\d+$/);
     } finally {
       env.page.off("request", watch);
     }
     assert.equal(posts.length, 1, "exactly one POST for a double click");
-    await env.page.getByTestId("user-created").waitFor(VISIBLE);
-    assert.match(await env.page.getByTestId("user-created").textContent(), new RegExp(email.replace(/\./g, "\\.")));
+    // The outcome outlives the form: a notification on the user's page, dismissible.
+    const note = env.page.getByRole("region", { name: "Notifications" }).getByTestId("notification").filter({ hasText: email });
+    await note.waitFor(VISIBLE);
+    assert.equal(await note.locator(".notification__text").textContent(), `User created: ${email}.`);
     await main().getByRole("heading", { level: 1, name: "Erin Created" }).waitFor(VISIBLE);
+    await note.getByRole("button", { name: `Dismiss: User created: ${email}.` }).click();
+    await note.waitFor({ state: "detached", timeout: 5_000 });
 
     const found = await api(`${SCIM}?filter=${encodeURIComponent(`userName eq "${email}"`)}`);
     assert.equal(found.body.totalResults, 1, "the platform has the user once");
@@ -339,6 +343,7 @@ describe("users (SCIM)", () => {
     const { count } = await watchPuts(async () => {
       await main().getByRole("button", { name: `Move 3 users to ${target}` }).click();
       await env.page.getByTestId("bulk-summary").getByText("Changed 3 of 3 users.").waitFor(VISIBLE);
+      await env.page.getByTestId("notification").getByText("Bulk change: Changed 3 of 3 users.").waitFor(VISIBLE);
     });
     assert.equal(count, 3, "one PUT per user");
     for (const user of three) {
@@ -384,10 +389,13 @@ describe("users (SCIM)", () => {
       await env.page.unroute(`**${SCIM}/*`);
     }
     assert.match(progressSeen, /^\d of 9$/, "progress reads like '4 of 9'");
-    assert.equal(
-      await env.page.getByTestId("bulk-summary").textContent(),
-      "Changed 8 of 9 users. 1 failed and stays selected for another try.",
-    );
+    const summary = "Changed 8 of 9 users. 1 failed and stays selected for another try.";
+    assert.equal(await env.page.getByTestId("bulk-summary").textContent(), summary);
+    // A run with a failure is an error notification: it stays until dismissed.
+    const note = env.page.getByTestId("notification").filter({ hasText: `Bulk change: ${summary}` });
+    assert.match(await note.getAttribute("class"), /notice--error/);
+    await note.getByRole("button", { name: /^Dismiss/ }).click();
+    await note.waitFor({ state: "detached", timeout: 5_000 });
     const failed = main().locator(`li.bulk-result[data-user-id="${doomed.id}"]`);
     assert.equal(await failed.getAttribute("data-outcome"), "failed");
     assert.match(await failed.textContent(), /no longer exists/);
@@ -473,7 +481,7 @@ describe("users (SCIM)", () => {
       assert.equal(await main().getByLabel("First name").inputValue(), "Lost", "the input is kept");
       await env.page.unroute(`**${SCIM}`);
       await main().getByRole("button", { name: "Create user" }).click();
-      await env.page.waitForURL(/\/users\/\d+\?created=1$/);
+      await env.page.waitForURL(/\/users\/\d+$/);
       assert.equal(posts.length, 3);
       const made = await api(`${SCIM}?filter=${encodeURIComponent(`userName eq "${lostEmail}"`)}`);
       assert.equal(made.body.totalResults, 1);

@@ -12,7 +12,7 @@ use super::bulk::{
 };
 use crate::api::{use_api, ApiClient, TeamGroups};
 use crate::components::options::{options, same_label};
-use crate::components::{Badge, ConfirmDialog, Tone};
+use crate::components::{use_notifications, Badge, ConfirmDialog, Notifications, Tone};
 
 /// The panel's state and its actions, apart from the view.
 #[derive(Clone, Copy)]
@@ -21,6 +21,7 @@ struct BulkRun {
     selection: Selection,
     /// Called when a run ends, to reload the list with the platform's state.
     on_done: Callback<()>,
+    notifications: Notifications,
     /// The change chosen ("role", "team", "activate", "deactivate"), and its value.
     kind: RwSignal<String>,
     role: RwSignal<String>,
@@ -39,6 +40,7 @@ impl BulkRun {
             api: use_api(),
             selection,
             on_done,
+            notifications: use_notifications(),
             kind: RwSignal::new(String::new()),
             role: RwSignal::new(String::new()),
             team: RwSignal::new(String::new()),
@@ -118,8 +120,27 @@ impl BulkRun {
             })
             .await;
             self.running.try_set(false);
+            self.notify();
             self.on_done.run(());
         });
+    }
+
+    /// The run's summary as a notification, which a screen reader reads once; a run with
+    /// failures stays until dismissed.
+    fn notify(self) {
+        let Some((summary, failed)) = self
+            .results
+            .try_with_untracked(|r| {
+                let failed = r.iter().any(|x| x.outcome.is_err());
+                (!r.is_empty()).then(|| (results_summary(r), failed))
+            })
+            .flatten()
+        else {
+            return;
+        };
+        let tone = if failed { Tone::Danger } else { Tone::Success };
+        self.notifications
+            .push(tone, format!("Bulk change: {summary}"));
     }
 }
 
@@ -264,7 +285,8 @@ fn BulkResults(running: RwSignal<bool>, results: RwSignal<Vec<BulkResult>>) -> i
         results.with(|r| (done && !r.is_empty()).then(|| results_summary(r)))
     };
     view! {
-        <div class="bulk__results" aria-live="polite">
+        // Not a live region: the summary is announced once, as a notification.
+        <div class="bulk__results">
             {move || summary().map(|text| view! { <p class="bulk__summary" data-testid="bulk-summary">{text}</p> })}
             <ul class="bulk-results">
                 <For

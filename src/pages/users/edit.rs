@@ -6,7 +6,7 @@ use gifting_api::paths;
 use gifting_api::scim::{ReplaceUser, ScimUser};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use leptos_router::hooks::{use_params_map, use_query_map};
+use leptos_router::hooks::use_params_map;
 
 use super::access::ScimLoaded;
 use super::present::{display_name, status_badge};
@@ -21,19 +21,17 @@ use crate::routes;
 pub(crate) fn UserPage() -> impl IntoView {
     let api = use_api();
     let params = use_params_map();
-    let query = use_query_map();
     let id = Memo::new(move |_| params.with(|p| p.get("id").unwrap_or_default()));
     let user = LocalResource::new(move || {
         let id = id.get();
         async move { api.get_json::<ScimUser>(&paths::scim_user(&id)).await }
     });
-    let just_created = move || query.with(|q| q.get_str("created") == Some("1"));
 
     view! {
         <section class="user-page" aria-labelledby="user-heading">
             <Breadcrumb href=routes::USERS label="Users" />
             <ScimLoaded resource=user let:loaded>
-                <UserEditor user=loaded just_created=just_created() />
+                <UserEditor user=loaded />
             </ScimLoaded>
         </section>
     }
@@ -151,19 +149,11 @@ impl Editor {
 }
 
 #[component]
-fn UserEditor(user: ScimUser, just_created: bool) -> impl IntoView {
+fn UserEditor(user: ScimUser) -> impl IntoView {
     let editor = Editor::new(user);
     let current = editor.current;
-    let created = just_created.then(|| {
-        view! {
-            <Notice tone=Tone::Success testid="user-created">
-                {move || format!("User created: {}.", current.with(|u| u.user_name.clone()))}
-            </Notice>
-        }
-    });
     view! {
         <ScreenHeading title=move || editor.name() within="Users" id="user-heading" />
-        {created}
         <UserSummary current />
         <OutcomeNotice outcome=editor.outcome />
         <DetailsForm editor />

@@ -17,8 +17,8 @@ use super::form::{Field, UserDraft};
 use super::present::{display_name, user_href};
 use super::user_form::{UserFields, UserForm};
 use crate::api::{use_api, ApiClient, ApiError};
+use crate::components::{use_notifications, Notice, Notifications, Tone};
 use crate::components::{FailedNotice, ScreenHeading};
-use crate::components::{Notice, Tone};
 use crate::routes;
 
 /// Asks the platform whether a user with this email exists (the check before a resend).
@@ -63,6 +63,8 @@ struct NewUser {
     notice: RwSignal<Option<Banner>>,
     /// Set when a POST ended without a clear answer: every later submit checks first.
     outcome_unknown: RwSignal<bool>,
+    /// "User created" outlives this screen: the user's page opens right after.
+    notifications: Notifications,
 }
 
 impl NewUser {
@@ -115,8 +117,11 @@ impl NewUser {
             Ok(created) => {
                 self.outcome_unknown.try_set(false);
                 self.form.pending.try_set(false);
-                let href = format!("{}?created=1", user_href(&created.body.id));
-                navigate(&href, NavigateOptions::default());
+                self.notifications.push(
+                    Tone::Success,
+                    format!("User created: {}.", created.body.user_name),
+                );
+                navigate(&user_href(&created.body.id), NavigateOptions::default());
             }
             Err(ApiError::Cancelled) => {}
             Err(error) if error.is_transient() => {
@@ -148,6 +153,7 @@ pub(crate) fn NewUserPage() -> impl IntoView {
         form: UserForm::new(UserDraft::default()),
         notice: RwSignal::new(None),
         outcome_unknown: RwSignal::new(false),
+        notifications: use_notifications(),
     };
     let form = page.form;
     let on_submit = move |ev: leptos::ev::SubmitEvent| {
