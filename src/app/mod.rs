@@ -15,7 +15,7 @@ use crate::api::{provide_current_user, provide_team_groups};
 use crate::auth::flow::CallbackParams;
 use crate::auth::{use_auth, Auth};
 use crate::components::ScreenHeading;
-use crate::components::{Loading, NotificationArea, Notifications};
+use crate::components::{KeyboardShortcuts, Loading, NotificationArea, Notifications};
 use crate::config::{load_config, Config, ConfigError};
 use crate::pages::callback::Callback;
 use crate::pages::home::Home;
@@ -132,6 +132,7 @@ fn App(config: Arc<Config>, callback: Option<CallbackParams>) -> impl IntoView {
                 </ErrorBoundary>
             </main>
             <NotificationArea />
+            <KeyboardShortcuts />
         </Router>
     }
 }

@@ -19,6 +19,7 @@ pub(crate) mod pager;
 pub(crate) mod query_href;
 pub(crate) mod screen_heading;
 pub(crate) mod screen_links;
+pub(crate) mod shortcuts;
 pub(crate) mod table;
 pub(crate) mod text_field;
 
@@ -33,5 +34,6 @@ pub(crate) use notifications::{use_notifications, NotificationArea, Notification
 pub use page_state::{Empty, ErrorPanel, ErrorView, Loaded, Loading};
 pub(crate) use pager::{use_page_query, use_paged_list, Pager, PagerLinks, PagerNav, PAGE_SIZES};
 pub(crate) use screen_heading::ScreenHeading;
+pub(crate) use shortcuts::KeyboardShortcuts;
 pub(crate) use table::{Column, DataTable};
 pub(crate) use text_field::TextField;

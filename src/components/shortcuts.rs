@@ -1,0 +1,85 @@
+//! Keyboard shortcuts: `/` puts the cursor in the current screen's search or filter field,
+//! `?` lists the shortcuts. Neither fires while the admin is typing in a field, so both
+//! characters can still be typed anywhere.
+
+use leptos::ev::KeyboardEvent;
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+
+use super::Modal;
+
+/// The shortcuts, as the list shows them.
+const SHORTCUTS: [(&str, &str); 3] = [
+    ("/", "Search or filter on this screen"),
+    ("?", "Show these shortcuts"),
+    ("Esc", "Close a dialog"),
+];
+
+/// The field `/` focuses: the screen's search box, or else its first filter or form field.
+const SEARCH_FIELD: &str = "main input[type=search]";
+const FIRST_FIELD: &str =
+    "main :is(input:not([type=hidden]):not([type=checkbox]), select, textarea):not([disabled])";
+
+/// Listens for the shortcuts while the app runs, and holds the list's dialog.
+#[component]
+pub(crate) fn KeyboardShortcuts() -> impl IntoView {
+    let open = RwSignal::new(false);
+    let listener = window_event_listener(leptos::ev::keydown, move |ev| {
+        if ev.default_prevented() || ev.ctrl_key() || ev.meta_key() || ev.alt_key() || typing(&ev) {
+            return;
+        }
+        match ev.key().as_str() {
+            "/" if focus_first(&[SEARCH_FIELD, FIRST_FIELD]) => ev.prevent_default(),
+            "?" => {
+                ev.prevent_default();
+                open.set(true);
+            }
+            _ => {}
+        }
+    });
+    on_cleanup(move || listener.remove());
+    let rows = SHORTCUTS
+        .iter()
+        .map(|(key, what)| view! { <dt><kbd>{*key}</kbd></dt><dd>{*what}</dd> })
+        .collect_view();
+    view! {
+        <Modal open class="confirm-dialog shortcuts" labelled_by="shortcuts-title">
+            <h2 id="shortcuts-title" class="confirm-dialog__title">"Keyboard shortcuts"</h2>
+            <dl class="shortcuts__list">{rows}</dl>
+            <div class="confirm-dialog__actions">
+                <button type="button" class="button" autofocus on:click=move |_| open.set(false)>
+                    "Close"
+                </button>
+            </div>
+        </Modal>
+    }
+}
+
+/// Whether the key goes into a field (or a dialog is open, which has its own keys).
+fn typing(ev: &KeyboardEvent) -> bool {
+    let Some(target) = ev
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+    else {
+        return false;
+    };
+    target
+        .closest("input, textarea, select, [contenteditable], dialog[open]")
+        .ok()
+        .flatten()
+        .is_some()
+}
+
+/// Focuses the first element the first matching selector finds; `false` if none did.
+fn focus_first(selectors: &[&str]) -> bool {
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+        return false;
+    };
+    selectors.iter().any(|selector| {
+        let found = document.query_selector(selector).ok().flatten();
+        match found.and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok()) {
+            Some(element) => element.focus().is_ok(),
+            None => false,
+        }
+    })
+}
