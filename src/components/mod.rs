@@ -20,6 +20,7 @@ pub(crate) mod query_href;
 pub(crate) mod screen_heading;
 pub(crate) mod screen_links;
 pub(crate) mod shortcuts;
+pub(crate) mod sort;
 pub(crate) mod table;
 pub(crate) mod text_field;
 

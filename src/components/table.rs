@@ -1,15 +1,18 @@
-//! The one data table of the console: a caption, header cells with `scope="col"`, the rows,
-//! and a sentence instead of an empty table.
+//! The one data table of the console: a caption, header cells with `scope="col"` (sortable
+//! ones as links, see [`super::sort`]), the rows, and a sentence instead of an empty table.
 
 use leptos::prelude::*;
 
 use super::page_state::Empty;
+use super::sort::{use_table_sort, OrderBy, SortHeader};
 
-/// A header cell; numbers are right-aligned so their digits line up.
+/// A header cell; numbers are right-aligned so their digits line up. With a sort key, the
+/// header sorts the table by this column.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Column {
     pub(crate) label: &'static str,
     pub(crate) numeric: bool,
+    pub(crate) sort: Option<&'static str>,
 }
 
 impl Column {
@@ -17,6 +20,7 @@ impl Column {
         Self {
             label,
             numeric: false,
+            sort: None,
         }
     }
 
@@ -24,19 +28,34 @@ impl Column {
         Self {
             label,
             numeric: true,
+            sort: None,
+        }
+    }
+
+    /// Sortable, under `key` in the address (`?sort=key`).
+    pub(crate) const fn sorts(self, key: &'static str) -> Self {
+        Self {
+            sort: Some(key),
+            ..self
         }
     }
 }
 
-/// A table of `rows` under `columns`, or `empty` in words when there are no rows. Each row is a
-/// `<tr>` whose first cell is a `<th scope="row">`, so a screen reader names every cell's row.
+/// A table of `items` under `columns`, each shown by `row`, or `empty` in words when there are
+/// none. Each row is a `<tr>` whose first cell is a `<th scope="row">`, so a screen reader
+/// names every cell's row. With `order`, the columns that have a sort key sort the rows.
 #[component]
-pub(crate) fn DataTable(
+pub(crate) fn DataTable<T, R>(
     /// What the table lists, read first by a screen reader.
     caption: &'static str,
     columns: &'static [Column],
-    rows: Vec<AnyView>,
-    /// Said instead of the table when `rows` is empty.
+    /// The rows' data, in the platform's order.
+    items: Vec<T>,
+    row: R,
+    /// How rows compare by each sortable column.
+    #[prop(optional)]
+    order: Option<OrderBy<T>>,
+    /// Said instead of the table when there are no rows.
     #[prop(into)]
     empty: String,
     /// The table's classes (the default look is `data-table`).
@@ -49,14 +68,27 @@ pub(crate) fn DataTable(
     /// A header cell before the columns, e.g. "select all".
     #[prop(optional)]
     lead: Option<AnyView>,
-) -> impl IntoView {
-    if rows.is_empty() {
+) -> impl IntoView
+where
+    T: Clone + Send + Sync + 'static,
+    R: Fn(T) -> AnyView + Clone + Send + Sync + 'static,
+{
+    if items.is_empty() {
         return view! { <Empty message=empty /> }.into_any();
     }
     let header = columns
         .iter()
-        .map(|c| view! { <th scope="col" class=c.numeric.then_some("num")>{c.label}</th> })
+        .map(|c| header_cell(*c, order.is_some()))
         .collect_view();
+    let sort = order.map(|_| use_table_sort());
+    // Only the body follows the sort: the header (and the focused link in it) stays.
+    let body = move || {
+        let mut items = items.clone();
+        if let (Some(sort), Some(order)) = (sort, order) {
+            sort.with(|s| s.apply(&mut items, order));
+        }
+        items.into_iter().map(row.clone()).collect_view()
+    };
     view! {
         <div class="table-wrap">
             <table class=class data-testid=testid>
@@ -64,11 +96,19 @@ pub(crate) fn DataTable(
                 <thead>
                     <tr>{lead}{header}</tr>
                 </thead>
-                <tbody>{rows}</tbody>
+                <tbody>{body}</tbody>
             </table>
         </div>
     }
     .into_any()
+}
+
+fn header_cell(column: Column, sortable: bool) -> AnyView {
+    let class = column.numeric.then_some("num");
+    match column.sort.filter(|_| sortable) {
+        Some(key) => view! { <SortHeader label=column.label key class /> }.into_any(),
+        None => view! { <th scope="col" class=class>{column.label}</th> }.into_any(),
+    }
 }
 
 /// A text column, for column lists that read best on one line.

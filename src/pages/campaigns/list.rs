@@ -12,6 +12,7 @@ use crate::api::use_api;
 use crate::components::country_codes::CountryCodes;
 use crate::components::format::date;
 use crate::components::query_href::href_with_first_page;
+use crate::components::sort::{by_money, by_text, by_time, Compare};
 use crate::components::table::text;
 use crate::components::ScreenHeading;
 use crate::components::{use_page_query, Column, DataTable, Loaded, Pager};
@@ -118,13 +119,43 @@ fn DeliveryChoice(delivery: Memo<DeliveryFilter>) -> impl IntoView {
 }
 
 #[rustfmt::skip]
-const CAMPAIGN_COLUMNS: &[Column] = &[text("Name"), text("Delivery"), text("Price"), text("Starts"), text("Ends"), text("Ships to")];
+const CAMPAIGN_COLUMNS: &[Column] = &[text("Name").sorts("name"), text("Delivery").sorts("delivery"), text("Price").sorts("price"), text("Starts").sorts("starts"), text("Ends").sorts("ends"), text("Ships to")];
+
+fn campaign_order(key: &str) -> Option<Compare<Campaign>> {
+    Some(match key {
+        "name" => |a, b| by_text(&a.name, &b.name),
+        "delivery" => |a, b| a.delivery_type.as_str().cmp(b.delivery_type.as_str()),
+        "price" => |a, b| by_money(lowest_price(a), lowest_price(b)),
+        "starts" => |a, b| by_time(&a.start_date, &b.start_date),
+        // No end date sorts last: it runs longest.
+        "ends" => |a, b| {
+            by_time(
+                a.end_date.as_deref().unwrap_or(""),
+                b.end_date.as_deref().unwrap_or(""),
+            )
+        },
+        _ => return None,
+    })
+}
+
+/// What a campaign's price starts at, in its currency ("" when the sender chooses).
+fn lowest_price(c: &Campaign) -> (&str, &str) {
+    (
+        &c.currency,
+        c.starting_egift_price
+            .as_deref()
+            .or(c.ending_egift_price.as_deref())
+            .unwrap_or(""),
+    )
+}
 
 #[component]
 fn CampaignsTable(campaigns: Vec<Campaign>) -> impl IntoView {
-    let rows = campaigns.into_iter().map(campaign_row).collect();
     view! {
-        <DataTable caption="Active campaigns, newest first" hidden_caption=true columns=CAMPAIGN_COLUMNS rows empty="No active campaigns match." class="campaigns-table" testid="campaigns-table" />
+        <DataTable
+            caption="Active campaigns" hidden_caption=true columns=CAMPAIGN_COLUMNS items=campaigns row=campaign_row
+            order=campaign_order empty="No active campaigns match." class="campaigns-table" testid="campaigns-table"
+        />
     }
 }
 

@@ -5,6 +5,7 @@ use gifting_api::SendStatus;
 use leptos::prelude::*;
 
 use crate::components::format::{date_time, money};
+use crate::components::sort::{by_money, by_text, by_time, use_table_sort, Compare, SortHeader};
 use crate::components::{Badge, Tone};
 use crate::routes;
 
@@ -33,6 +34,24 @@ pub(crate) fn StatusBadge(status: SendStatus) -> impl IntoView {
 
 const COLUMNS: usize = 8;
 
+fn send_order(key: &str) -> Option<Compare<Send>> {
+    Some(match key {
+        "created" => |a, b| by_time(&a.created_at, &b.created_at),
+        "recipient" => |a, b| by_text(&a.recipient.name, &b.recipient.name),
+        "sender" => |a, b| by_text(&a.sender.name, &b.sender.name),
+        "campaign" => |a, b| by_text(&a.touch.name, &b.touch.name),
+        "type" => |a, b| by_text(&a.kind.to_string(), &b.kind.to_string()),
+        "status" => |a, b| by_text(&a.status.to_string(), &b.status.to_string()),
+        "cost" => |a, b| {
+            by_money(
+                (&a.currency, &a.current_total_cost),
+                (&b.currency, &b.current_total_cost),
+            )
+        },
+        _ => return None,
+    })
+}
+
 #[component]
 pub(crate) fn SendsTable(
     sends: Vec<Send>,
@@ -40,11 +59,27 @@ pub(crate) fn SendsTable(
     #[prop(into)]
     caption: String,
 ) -> impl IntoView {
-    let rows = sends
-        .into_iter()
-        .map(|send| view! { <SendRow send /> })
-        .collect_view();
+    let sort = use_table_sort();
+    // Only the body follows the sort: the header (and the focused link in it) stays.
+    let rows = move || {
+        let mut sends = sends.clone();
+        sort.with(|s| s.apply(&mut sends, send_order));
+        sends
+            .into_iter()
+            .map(|send| view! { <SendRow send /> })
+            .collect_view()
+    };
+    let sorted_note = move || {
+        sort.with(|s| s.column.is_some()).then(|| {
+            view! {
+                <p class="muted sort-note" data-testid="sort-note">
+                    "Sorted within the sends shown here; the platform lists sends newest first."
+                </p>
+            }
+        })
+    };
     view! {
+        {sorted_note}
         <div class="table-wrap">
             <table class="sends-table" data-testid="sends-table">
                 <caption class="visually-hidden">{caption}</caption>
@@ -53,15 +88,13 @@ pub(crate) fn SendsTable(
                         <th scope="col">
                             <span class="visually-hidden">"Status history"</span>
                         </th>
-                        <th scope="col">"Created"</th>
-                        <th scope="col">"Recipient"</th>
-                        <th scope="col">"Sender"</th>
-                        <th scope="col">"Campaign"</th>
-                        <th scope="col">"Type"</th>
-                        <th scope="col">"Status"</th>
-                        <th scope="col" class="num">
-                            "Cost"
-                        </th>
+                        <SortHeader label="Created" key="created" />
+                        <SortHeader label="Recipient" key="recipient" />
+                        <SortHeader label="Sender" key="sender" />
+                        <SortHeader label="Campaign" key="campaign" />
+                        <SortHeader label="Type" key="type" />
+                        <SortHeader label="Status" key="status" />
+                        <SortHeader label="Cost" key="cost" class=Some("num") />
                     </tr>
                 </thead>
                 <tbody>{rows}</tbody>

@@ -7,6 +7,7 @@ use leptos::prelude::*;
 
 use crate::api::use_team_groups;
 use crate::components::format;
+use crate::components::sort::{by_amount, by_text, Compare};
 use crate::components::table::{number, text};
 use crate::components::ScreenHeading;
 use crate::components::{
@@ -56,7 +57,23 @@ fn team_not_found(message: String) -> AnyView {
 }
 
 #[rustfmt::skip]
-const MEMBER_COLUMNS: &[Column] = &[text("Name"), text("Email"), number("Balance"), text("Sandbox"), text("Invitation key")];
+const MEMBER_COLUMNS: &[Column] = &[text("Name").sorts("name"), text("Email").sorts("email"), number("Balance").sorts("balance"), text("Sandbox").sorts("sandbox"), text("Invitation key")];
+
+fn member_order(key: &str) -> Option<Compare<Member>> {
+    Some(match key {
+        "name" => |a, b| by_text(&member_name(a), &member_name(b)),
+        "email" => |a, b| by_text(&a.email, &b.email),
+        "balance" => |a, b| by_amount(&a.balance, &b.balance),
+        "sandbox" => |a, b| a.sandbox.cmp(&b.sandbox),
+        _ => return None,
+    })
+}
+
+fn member_name(m: &Member) -> String {
+    format!("{} {}", m.first_name, m.last_name)
+        .trim()
+        .to_owned()
+}
 
 #[component]
 fn MembersTable(members: Vec<Member>) -> impl IntoView {
@@ -65,17 +82,17 @@ fn MembersTable(members: Vec<Member>) -> impl IntoView {
         1 => Some("1 member".to_owned()),
         n => Some(format!("{n} members")),
     };
-    let rows = members.into_iter().map(member_row).collect();
     view! {
         {count.map(|count| view! { <p class="muted">{count}</p> })}
-        <DataTable caption="Members of this team group" columns=MEMBER_COLUMNS rows empty="This team group has no members." />
+        <DataTable
+            caption="Members of this team group" columns=MEMBER_COLUMNS items=members row=member_row order=member_order
+            empty="This team group has no members."
+        />
     }
 }
 
 fn member_row(m: Member) -> AnyView {
-    let name = format!("{} {}", m.first_name, m.last_name)
-        .trim()
-        .to_owned();
+    let name = member_name(&m);
     let sandbox = if m.sandbox {
         view! { <Badge text="Sandbox" tone=Tone::Warning /> }.into_any()
     } else {

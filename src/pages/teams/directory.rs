@@ -5,6 +5,7 @@ use gifting_api::rest::{RestUser, UserPage};
 use leptos::prelude::*;
 
 use crate::api::{use_api, use_team_groups, TeamGroups};
+use crate::components::sort::{by_text, Compare};
 use crate::components::table::text;
 use crate::components::ScreenHeading;
 use crate::components::{use_paged_list, Column, DataTable, Loaded, Pager};
@@ -41,16 +42,29 @@ pub(crate) fn ActiveUsersPage() -> impl IntoView {
 }
 
 #[rustfmt::skip]
-const DIRECTORY_COLUMNS: &[Column] = &[text("Name"), text("Email"), text("Team")];
+const DIRECTORY_COLUMNS: &[Column] = &[text("Name").sorts("name"), text("Email").sorts("email"), text("Team")];
+
+fn directory_order(key: &str) -> Option<Compare<RestUser>> {
+    Some(match key {
+        "name" => |a, b| by_text(&full_name(a), &full_name(b)),
+        "email" => |a, b| by_text(&a.email, &b.email),
+        _ => return None,
+    })
+}
+
+fn full_name(u: &RestUser) -> String {
+    format!("{} {}", u.first_name, u.last_name)
+        .trim()
+        .to_owned()
+}
 
 #[component]
 fn DirectoryTable(users: Vec<RestUser>, groups: TeamGroups) -> impl IntoView {
-    let rows = users
-        .into_iter()
-        .map(|u| directory_row(u, groups))
-        .collect();
     view! {
-        <DataTable caption="Active users and their teams" columns=DIRECTORY_COLUMNS rows empty="No active users on this page." />
+        <DataTable
+            caption="Active users and their teams" columns=DIRECTORY_COLUMNS items=users
+            row=move |u| directory_row(u, groups) order=directory_order empty="No active users on this page."
+        />
     }
 }
 
@@ -64,7 +78,7 @@ fn directory_row(u: RestUser, groups: TeamGroups) -> AnyView {
     };
     view! {
         <tr>
-            <th scope="row">{format!("{} {}", u.first_name, u.last_name).trim().to_owned()}</th>
+            <th scope="row">{full_name(&u)}</th>
             <td>{u.email}</td>
             <td>
                 <a href=routes::team(team_id)>{team}</a>

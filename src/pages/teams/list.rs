@@ -7,6 +7,7 @@ use leptos::prelude::*;
 
 use crate::api::use_api;
 use crate::components::format;
+use crate::components::sort::{by_amount, by_text, by_time, Compare};
 use crate::components::table::{number, text};
 use crate::components::ScreenHeading;
 use crate::components::{use_paged_list, Column, DataTable, Loaded, Pager};
@@ -31,13 +32,27 @@ pub(crate) fn TeamsPage() -> impl IntoView {
 }
 
 #[rustfmt::skip]
-const GROUP_COLUMNS: &[Column] = &[text("Name"), number("Monthly budget"), number("One-time budget"), text("Rollover"), text("Created"), text("Updated"), number("Members")];
+const GROUP_COLUMNS: &[Column] = &[text("Name").sorts("name"), number("Monthly budget").sorts("monthly"), number("One-time budget").sorts("one_time"), text("Rollover").sorts("rollover"), text("Created").sorts("created"), text("Updated").sorts("updated"), number("Members")];
+
+fn group_order(key: &str) -> Option<Compare<TeamGroup>> {
+    Some(match key {
+        "name" => |a, b| by_text(&a.name, &b.name),
+        "monthly" => |a, b| by_amount(&a.monthly_budget, &b.monthly_budget),
+        "one_time" => |a, b| a.one_time_budget.cmp(&b.one_time_budget),
+        "rollover" => |a, b| a.rollover.cmp(&b.rollover),
+        "created" => |a, b| by_time(&a.created_at, &b.created_at),
+        "updated" => |a, b| by_time(&a.updated_at, &b.updated_at),
+        _ => return None,
+    })
+}
 
 #[component]
 fn GroupsTable(groups: Vec<TeamGroup>) -> impl IntoView {
-    let rows = groups.into_iter().map(group_row).collect();
     view! {
-        <DataTable caption="Team groups and their budgets" columns=GROUP_COLUMNS rows empty="No team groups on this page." />
+        <DataTable
+            caption="Team groups and their budgets" columns=GROUP_COLUMNS items=groups row=group_row order=group_order
+            empty="No team groups on this page."
+        />
     }
 }
 

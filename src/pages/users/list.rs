@@ -15,6 +15,7 @@ use super::paging::{showing_text, ScimPaging};
 use super::present::{display_name, status_badge, user_href};
 use crate::api::use_team_groups;
 use crate::api::{use_api, ApiError};
+use crate::components::sort::{by_text, Compare};
 use crate::components::table::text;
 use crate::components::ScreenHeading;
 use crate::components::{Column, DataTable, PagerLinks, PagerNav};
@@ -100,7 +101,19 @@ fn SearchForm(paging: Memo<ScimPaging>) -> impl IntoView {
 }
 
 #[rustfmt::skip]
-const USER_COLUMNS: &[Column] = &[text("Name"), text("Email"), text("Role"), text("Team"), text("Status")];
+const USER_COLUMNS: &[Column] = &[text("Name").sorts("name"), text("Email").sorts("email"), text("Role").sorts("role"), text("Team").sorts("team"), text("Status").sorts("status")];
+
+fn user_order(key: &str) -> Option<Compare<ScimUser>> {
+    Some(match key {
+        "name" => |a, b| by_text(&display_name(a), &display_name(b)),
+        "email" => |a, b| by_text(&a.user_name, &b.user_name),
+        "role" => |a, b| by_text(&a.user_type.to_string(), &b.user_type.to_string()),
+        "team" => |a, b| by_text(&a.division, &b.division),
+        // Active first, as the status reads "Active" before "Deactivated".
+        "status" => |a, b| b.active.cmp(&a.active),
+        _ => return None,
+    })
+}
 
 #[component]
 fn UsersTable(list: ListResponse, paging: ScimPaging, selection: Selection) -> impl IntoView {
@@ -117,13 +130,12 @@ fn UsersTable(list: ListResponse, paging: ScimPaging, selection: Selection) -> i
         .map(|u| (u.id.clone(), Picked::of(u)))
         .collect();
     let lead = view! { <SelectAll on_page selection /> }.into_any();
-    let rows = list
-        .resources
-        .into_iter()
-        .map(|user| view! { <UserRow user selection /> }.into_any())
-        .collect();
+    let row = move |user| view! { <UserRow user selection /> }.into_any();
     view! {
-        <DataTable caption="Users (SCIM)" columns=USER_COLUMNS rows empty class="data-table users-table" lead />
+        <DataTable
+            caption="Users (SCIM)" columns=USER_COLUMNS items=list.resources row order=user_order empty
+            class="data-table users-table" lead
+        />
     }
 }
 

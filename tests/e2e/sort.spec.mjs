@@ -1,0 +1,95 @@
+// Issue 16: every table sorts by its columns (a click or Enter on the header), both ways, with
+// aria-sort, and the sort in the address (shareable, kept on reload). Expected orders are worked
+// out here from the sandbox's own answers, by value: dates by instant, money by amount within a
+// currency (never as text), statuses and names by their words.
+
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { consoleFixture, platformGet } from "./harness.mjs";
+
+const VISIBLE = { state: "visible", timeout: 15_000 };
+
+const order = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
+/** Letters before case, by code point (the console's rule). */
+const byText = (a, b) => order(a.toLowerCase(), b.toLowerCase()) || order(a, b);
+/** Decimal text to a comparable BigInt of 1e-6 units (the sandbox's amounts have 2 decimals). */
+const units = (text) => {
+  const [whole, frac = ""] = String(text).replace("-", "").split(".");
+  const value = BigInt(whole) * 1_000_000n + BigInt(frac.padEnd(6, "0"));
+  return String(text).startsWith("-") ? -value : value;
+};
+/** Money: currency first, then value within it. */
+const byMoney = (a, b) => order(a.currency, b.currency) || order(units(a.current_total_cost), units(b.current_total_cost));
+
+/** Sorted copy, stable, descending when asked. */
+function sorted(items, compare, descending) {
+  return items.map((item, i) => [item, i]).sort(([a, i], [b, j]) => (descending ? compare(b, a) : compare(a, b)) || i - j).map(([item]) => item);
+}
+
+describe("sortable tables", () => {
+  const env = consoleFixture();
+
+  /** Sorts by the header `label` (click, then Enter for the other way) and checks each order. */
+  async function sortBoth({ table, label, key, rowKeys, expected }) {
+    const { page } = env;
+    const header = page.locator(`${table} thead th`).filter({ has: page.getByRole("link", { name: label, exact: true }) });
+    await header.getByRole("link").click();
+    await page.waitForURL(new RegExp(`[?&]sort=${key}(&|$)`));
+    await page.waitForFunction(([sel, label]) => document.querySelector(sel)?.querySelector("th[aria-sort=ascending]")?.textContent.includes(label), [table, label]);
+    assert.deepEqual(await rowKeys(), expected(false), `${label} ascending`);
+
+    await header.getByRole("link").focus();
+    await page.keyboard.press("Enter");
+    await page.waitForURL(/[?&]dir=desc(&|$)/);
+    await page.waitForFunction(([sel, label]) => document.querySelector(sel)?.querySelector(`th[aria-sort=descending]`)?.textContent.includes(label), [table, label]);
+    assert.deepEqual(await rowKeys(), expected(true), `${label} descending`);
+    assert.equal(await page.evaluate(() => document.activeElement?.textContent ?? ""), await header.getByRole("link").textContent(), "focus stays on the header");
+
+    await page.reload();
+    await page.locator(`${table} tbody tr`).first().waitFor(VISIBLE);
+    assert.equal(await header.getAttribute("aria-sort"), "descending", "kept after a reload");
+    assert.deepEqual(await rowKeys(), expected(true), `${label} after reload`);
+  }
+
+  test("users by email (text), both ways", async () => {
+    const { page, sandbox, token } = env;
+    await page.goto(`${sandbox.url}/users`);
+    await page.locator("main table tbody tr").first().waitFor(VISIBLE);
+    const list = (await platformGet(sandbox.url, token, "/api/scim/v2/Users?startIndex=1&count=25")).body.Resources;
+    await sortBoth({
+      table: "main table.users-table",
+      label: "Email",
+      key: "email",
+      rowKeys: () => page.locator("main table.users-table tbody tr td:nth-of-type(2)").allTextContents(),
+      expected: (desc) => sorted(list.map((u) => u.userName), byText, desc),
+    });
+  });
+
+  test("team groups by date created, both ways", async () => {
+    const { page, sandbox, token } = env;
+    await page.goto(`${sandbox.url}/teams`);
+    await page.locator("main table tbody tr").first().waitFor(VISIBLE);
+    const groups = (await platformGet(sandbox.url, token, "/api/v3/groups?page=1&per_page=25")).body.groups;
+    await sortBoth({
+      table: "main table",
+      label: "Created",
+      key: "created",
+      rowKeys: () => page.locator("main table tbody tr th").allTextContents(),
+      expected: (desc) => sorted(groups, (a, b) => Date.parse(a.created_at) - Date.parse(b.created_at), desc).map((g) => g.name),
+    });
+  });
+
+  test("sends by cost (money by value) and by status, with the scope said", async () => {
+    const { page, sandbox, token } = env;
+    await page.goto(`${sandbox.url}/sends`);
+    await page.locator("main table.sends-table tbody tr[data-send-id]").first().waitFor(VISIBLE);
+    const sends = (await platformGet(sandbox.url, token, "/api/v3/send?page=1&per_page=25")).body.sends;
+    const ids = () => page.locator("main table.sends-table tbody tr[data-send-id]").evaluateAll((rows) => rows.map((r) => r.dataset.sendId));
+    // The rows compared as text would put "100.00" before "9.50": check the page has such a pair.
+    const costs = sends.map((s) => s.current_total_cost);
+    assert.ok(costs.some((a) => costs.some((b) => units(a) < units(b) && a > b)), "text order and value order differ here");
+    await sortBoth({ table: "main table.sends-table", label: "Cost", key: "cost", rowKeys: ids, expected: (desc) => sorted(sends, byMoney, desc).map((s) => String(s.id)) });
+    await page.getByTestId("sort-note").waitFor(VISIBLE);
+    await sortBoth({ table: "main table.sends-table", label: "Status", key: "status", rowKeys: ids, expected: (desc) => sorted(sends, (a, b) => byText(a.status, b.status), desc).map((s) => String(s.id)) });
+  });
+});
