@@ -69,6 +69,13 @@ pub fn replace_url(url: &str) {
     }
 }
 
+/// Adds a history entry for `url` without navigating (the router is not told).
+pub fn push_url(url: &str) {
+    if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
+        let _ = history.push_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(url));
+    }
+}
+
 /// Leaves the console for another address (the authorization server).
 pub fn go_to(url: &str) -> Result<(), String> {
     web_sys::window()

@@ -15,7 +15,9 @@ use crate::api::{provide_current_user, provide_team_groups};
 use crate::auth::flow::CallbackParams;
 use crate::auth::{use_auth, Auth};
 use crate::components::ScreenHeading;
-use crate::components::{KeyboardShortcuts, Loading, NotificationArea, Notifications};
+use crate::components::{
+    listen_for_back, KeyboardShortcuts, Loading, NotificationArea, Notifications,
+};
 use crate::config::{load_config, Config, ConfigError};
 use crate::pages::callback::Callback;
 use crate::pages::home::Home;
@@ -117,6 +119,7 @@ fn App(config: Arc<Config>, callback: Option<CallbackParams>) -> impl IntoView {
     // Shared by every screen that names teams; read when the first of them opens.
     provide_team_groups(api_with_scope(CancelScope::new()));
     Notifications::provide();
+    listen_for_back();
 
     view! {
         <Router>

@@ -87,17 +87,21 @@ pub(crate) fn SortHeader(
     let query = use_query_map();
     let location = use_location();
     let sort = use_table_sort();
+    // `try_`: signing out replaces every screen at once, and these may run once more while the
+    // table's reactive values are being dropped.
     let href = move || {
-        let changes = sort.with(|s| s.toggled(key));
-        query.with(|q| href_with(&location.pathname.get(), q, &changes))
+        let changes = sort.try_with(|s| s.toggled(key))?;
+        let path = location.pathname.try_get()?;
+        query.try_with(|q| href_with(&path, q, &changes))
     };
-    let mark = move || match sort.with(|s| s.aria(key)) {
+    let aria = move || sort.try_with(|s| s.aria(key)).unwrap_or("none");
+    let mark = move || match aria() {
         "ascending" => "\u{25b2}",
         "descending" => "\u{25bc}",
         _ => "\u{2195}",
     };
     view! {
-        <th scope="col" class=class aria-sort=move || sort.with(|s| s.aria(key))>
+        <th scope="col" class=class aria-sort=aria>
             <a class="sort-link" href=href>
                 {label}
                 <span class="sort-link__mark" aria-hidden="true">{mark}</span>

@@ -85,7 +85,7 @@ where
     let body = move || {
         let mut items = items.clone();
         if let (Some(sort), Some(order)) = (sort, order) {
-            sort.with(|s| s.apply(&mut items, order));
+            sort.try_with(|s| s.apply(&mut items, order));
         }
         items.into_iter().map(row.clone()).collect_view()
     };

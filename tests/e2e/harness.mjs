@@ -305,7 +305,8 @@ export async function signedInPage(browser, url, email) {
  * The usual setup of a spec, as `before`/`after` hooks of the calling `describe`: a fresh
  * sandbox (started with `sandboxArgs`), a browser, and a page (in a context made with
  * `contextOptions`) that records every dialog in `page.dialogs` (a script that ran from
- * platform text would open one), signed in as admin@example.com unless `signedIn` is false.
+ * platform text would open one; the browser's leave-page question is counted in
+ * `page.beforeUnloads` and accepted), signed in as admin@example.com unless `signedIn` is false.
  * Read its fields inside hooks and tests: `const env = consoleFixture();` then `env.page`,
  * `env.sandbox.url`, and `env.token`, the access token the sign-in got (for node's own
  * calls to the platform).
@@ -324,7 +325,15 @@ export function consoleFixture({ sandboxArgs = [], signedIn = true, page = true,
     if (!page) return;
     env.page = await newPage(env.browser, contextOptions);
     env.page.dialogs = [];
+    env.page.beforeUnloads = 0;
     env.page.on("dialog", (dialog) => {
+      // The browser's "leave this page?" (a form with unsaved changes) is the console asking,
+      // not a script: it is counted apart and accepted, so the navigation goes on.
+      if (dialog.type() === "beforeunload") {
+        env.page.beforeUnloads += 1;
+        dialog.accept().catch(() => {});
+        return;
+      }
       env.page.dialogs.push(dialog.message());
       dialog.dismiss().catch(() => {});
     });

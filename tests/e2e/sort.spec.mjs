@@ -5,7 +5,7 @@
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { consoleFixture, platformGet } from "./harness.mjs";
+import { consoleFixture, platformGet, unexpectedErrors } from "./harness.mjs";
 
 const VISIBLE = { state: "visible", timeout: 15_000 };
 
@@ -91,5 +91,14 @@ describe("sortable tables", () => {
     await sortBoth({ table: "main table.sends-table", label: "Cost", key: "cost", rowKeys: ids, expected: (desc) => sorted(sends, byMoney, desc).map((s) => String(s.id)) });
     await page.getByTestId("sort-note").waitFor(VISIBLE);
     await sortBoth({ table: "main table.sends-table", label: "Status", key: "status", rowKeys: ids, expected: (desc) => sorted(sends, (a, b) => byText(a.status, b.status), desc).map((s) => String(s.id)) });
+  });
+
+  test("signing out from a sorted table shows the sign-in screen, no crash", async () => {
+    const { page, sandbox } = env;
+    await page.goto(`${sandbox.url}/teams?sort=name&dir=desc`);
+    await page.locator("main table tbody tr").first().waitFor(VISIBLE);
+    await page.getByRole("button", { name: "Sign out", exact: true }).click();
+    await page.getByRole("button", { name: "Sign in", exact: true }).waitFor(VISIBLE);
+    assert.deepEqual(unexpectedErrors(page), []);
   });
 });

@@ -63,21 +63,22 @@ pub(crate) fn SendsTable(
     // Only the body follows the sort: the header (and the focused link in it) stays.
     let rows = move || {
         let mut sends = sends.clone();
-        sort.with(|s| s.apply(&mut sends, send_order));
+        sort.try_with(|s| s.apply(&mut sends, send_order));
         sends
             .into_iter()
             .map(|send| view! { <SendRow send /> })
             .collect_view()
     };
-    let sorted_note = move || {
-        sort.with(|s| s.column.is_some()).then(|| {
+    let sorted_note =
+        move || {
+            sort.try_with(|s| s.column.is_some()).unwrap_or(false).then(|| {
             view! {
                 <p class="muted sort-note" data-testid="sort-note">
                     "Sorted within the sends shown here; the platform lists sends newest first."
                 </p>
             }
         })
-    };
+        };
     view! {
         {sorted_note}
         <div class="table-wrap">

@@ -14,7 +14,7 @@ use super::user_form::{draft_of, UserFields, UserForm};
 use crate::api::{use_api, ApiClient, ApiError};
 use crate::components::Breadcrumb;
 use crate::components::{ConfirmDialog, Notice, Tone};
-use crate::components::{FailedNotice, ScreenHeading};
+use crate::components::{FailedNotice, LeaveGuard, ScreenHeading};
 use crate::routes;
 
 #[component]
@@ -152,7 +152,10 @@ impl Editor {
 fn UserEditor(user: ScimUser) -> impl IntoView {
     let editor = Editor::new(user);
     let current = editor.current;
+    let form = editor.form;
+    let unsaved = Signal::derive(move || form.draft() != current.with(draft_of));
     view! {
+        <LeaveGuard dirty=unsaved />
         <ScreenHeading title=move || editor.name() within="Users" id="user-heading" />
         <UserSummary current />
         <OutcomeNotice outcome=editor.outcome />

@@ -18,7 +18,7 @@ use super::present::{display_name, user_href};
 use super::user_form::{UserFields, UserForm};
 use crate::api::{use_api, ApiClient, ApiError};
 use crate::components::{use_notifications, Notice, Notifications, Tone};
-use crate::components::{FailedNotice, ScreenHeading};
+use crate::components::{FailedNotice, LeaveGuard, ScreenHeading};
 use crate::routes;
 
 /// Asks the platform whether a user with this email exists (the check before a resend).
@@ -156,6 +156,7 @@ pub(crate) fn NewUserPage() -> impl IntoView {
         notifications: use_notifications(),
     };
     let form = page.form;
+    let unsaved = Signal::derive(move || form.draft() != UserDraft::default());
     let on_submit = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
         page.submit(navigate.clone());
@@ -164,6 +165,7 @@ pub(crate) fn NewUserPage() -> impl IntoView {
 
     view! {
         <section class="user-new" aria-labelledby="user-new-heading">
+            <LeaveGuard dirty=unsaved />
             <ScreenHeading
                 back=(routes::USERS, "Users") title="Add a user" id="user-new-heading"
                 intro="The new user gets an account on the platform, with this role, in this team."
