@@ -35,6 +35,15 @@ pub fn set_document_title(title: &str) {
     }
 }
 
+/// Whether the window is wider than a phone (40rem at the default font size), where the CSS
+/// lays screens out side by side; `true` when unknown.
+pub fn wide_screen() -> bool {
+    web_sys::window()
+        .and_then(|w| w.inner_width().ok())
+        .and_then(|width| width.as_f64())
+        .is_none_or(|width| width >= 640.0)
+}
+
 /// `navigator.onLine`; `true` when unknown.
 pub fn navigator_online() -> bool {
     web_sys::window()

@@ -14,6 +14,7 @@ use leptos_router::NavigateOptions;
 
 use super::price::{validate_prices, PriceErrors};
 use super::url::{catalog_href, UrlFilters};
+use crate::browser;
 use crate::components::{Navigator, TextField};
 use crate::routes;
 
@@ -144,17 +145,22 @@ pub(crate) fn CatalogFilters(
                     </a>
                 </Show>
             </div>
-            <ShipsTo draft />
-            <fieldset class="filter-group">
-                <legend>"Categories"</legend>
-                {move || {
-                    categories
-                        .get()
-                        .into_iter()
-                        .map(|group| view! { <CategoryGroupChecks group draft /> })
-                        .collect_view()
-                }}
-            </fieldset>
+            // On a phone these would push the gifts below the first screen: there they start
+            // folded, one tap away.
+            <details class="catalog-filters__more" open=browser::wide_screen()>
+                <summary>"Ships to and categories"</summary>
+                <ShipsTo draft />
+                <fieldset class="filter-group">
+                    <legend>"Categories"</legend>
+                    {move || {
+                        categories
+                            .get()
+                            .into_iter()
+                            .map(|group| view! { <CategoryGroupChecks group draft /> })
+                            .collect_view()
+                    }}
+                </fieldset>
+            </details>
         </form>
     }
 }
