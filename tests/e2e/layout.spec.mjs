@@ -46,3 +46,42 @@ describe("layout for the task", () => {
     });
   }
 });
+
+describe("no layout shift while screens load (--latency-ms 300)", () => {
+  let sandbox;
+  let browser;
+  before(async () => {
+    sandbox = await startSandbox(["--latency-ms", "300"]);
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    await sandbox?.stop();
+  });
+
+  test("the layout shifts of /sends, /catalog and /users each add up to under 0.05", async () => {
+    const page = await newPage(browser, { viewport: { width: 1280, height: 800 } });
+    // Every shift not caused by input, from the very start of each page load.
+    await page.addInitScript(() => {
+      window.__shifts = [];
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries()) if (!entry.hadRecentInput) window.__shifts.push(entry.value);
+      }).observe({ type: "layout-shift", buffered: true });
+    });
+    await signIn(page, sandbox.url);
+    for (const [path, done] of [
+      ["/sends", "main table.sends-table tbody tr"],
+      ["/catalog", "main .product-card"],
+      ["/users", "main table tbody tr"],
+    ]) {
+      await page.goto(`${sandbox.url}${path}`);
+      await page.locator(done).first().waitFor(VISIBLE);
+      // The header's profile and late pieces arrive after the first rows: let them land.
+      await page.waitForTimeout(1_500);
+      const shifts = await page.evaluate(() => window.__shifts);
+      const sum = shifts.reduce((a, b) => a + b, 0);
+      assert.ok(sum < 0.05, `${path}: layout shift ${sum.toFixed(3)} (${shifts.length} shifts)`);
+    }
+    await page.context().close();
+  });
+});

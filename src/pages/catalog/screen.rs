@@ -84,8 +84,11 @@ fn ProductGrid() -> impl IntoView {
     let feed = store.feed();
     let products = move || feed.with(|f| f.products().to_vec());
     let filters = Memo::new(move |_| feed.with(|f| f.filters().clone()));
+    // Until the first page arrives the grid holds a screen's height, so the cards do not
+    // push down what is under them while the admin looks.
+    let first_load = Memo::new(move |_| feed.with(|f| !f.has_first_page()));
     Some(view! {
-        <ul class="product-grid" data-testid="product-grid">
+        <ul class="product-grid" class:product-grid--loading=first_load data-testid="product-grid">
             <For each=products key=|product| product.id.clone() let:product>
                 <ProductCard
                     href=filters.with_untracked(|f| product_href(&product.id, f))
