@@ -24,8 +24,18 @@ pub(crate) fn money(currency: &str, text: &str) -> String {
         .unwrap_or_else(|| format_money(currency, text))
 }
 
-/// Locale, currency (none for a plain amount), most decimals.
-type NumberStyle = (String, Option<String>, u32);
+/// Locale, currency (none for a plain number), fewest and most decimals.
+type NumberStyle = (String, Option<String>, u32, u32);
+
+/// A count with the locale's grouping: `1234` → `"1,234"` (en-US), `"1.234"` (de-DE).
+pub(crate) fn count(n: u64) -> String {
+    format_count(&browser_locale(), n)
+}
+
+pub(crate) fn format_count(locale: &str, n: u64) -> String {
+    let style = (locale.to_owned(), None, 0, 0);
+    format_with_style(style, &n.to_string()).unwrap_or_else(|| n.to_string())
+}
 
 thread_local! {
     /// `Intl.NumberFormat`s by style, built on first use: building one costs far more than
@@ -44,37 +54,46 @@ pub(crate) fn format_decimal(
 ) -> Option<String> {
     // Never fewer decimals than the value has, so nothing is rounded; three covers currencies
     // with three minor digits, whose minimum may not exceed the maximum.
-    let decimals = value.scale().max(if currency.is_some() { 3 } else { 2 });
-    let key = (locale.to_owned(), currency.map(str::to_owned), decimals);
+    let (fewest, most) = match currency {
+        // The currency's own minor digits (2 for USD, 0 for JPY) at the least.
+        Some(_) => (0, value.scale().max(3)),
+        None => (2, value.scale().max(2)),
+    };
+    let style = (locale.to_owned(), currency.map(str::to_owned), fewest, most);
+    format_with_style(style, &value.to_string())
+}
+
+/// `decimal` (exact text) through the cached formatter of `style`.
+fn format_with_style(style: NumberStyle, decimal: &str) -> Option<String> {
     let format = NUMBER_FORMATS.with(|cache| {
         let mut cache = cache.borrow_mut();
-        if let Some(format) = cache.get(&key) {
+        if let Some(format) = cache.get(&style) {
             return Some(format.clone());
         }
-        let format = number_format(locale, currency, decimals)?;
-        cache.insert(key, format.clone());
+        let format = number_format(&style)?;
+        cache.insert(style, format.clone());
         Some(format)
     })?;
     let text = format
-        .call1(&JsValue::NULL, &JsValue::from_str(&value.to_string()))
+        .call1(&JsValue::NULL, &JsValue::from_str(decimal))
         .ok()?;
     text.as_string().filter(|t| !t.is_empty() && t != "NaN")
 }
 
 /// The bound `format` of a new `Intl.NumberFormat`; `None` if the options are refused.
-fn number_format(locale: &str, currency: Option<&str>, decimals: u32) -> Option<js_sys::Function> {
+fn number_format((locale, currency, fewest, most): &NumberStyle) -> Option<js_sys::Function> {
     let options = js_sys::Object::new();
     let set = |key: &str, value: JsValue| js_sys::Reflect::set(&options, &key.into(), &value);
     match currency {
         Some(code) => {
             set("style", "currency".into()).ok()?;
-            set("currency", code.into()).ok()?;
+            set("currency", code.as_str().into()).ok()?;
         }
         None => {
-            set("minimumFractionDigits", 2.into()).ok()?;
+            set("minimumFractionDigits", (*fewest).into()).ok()?;
         }
     }
-    set("maximumFractionDigits", decimals.into()).ok()?;
+    set("maximumFractionDigits", (*most).into()).ok()?;
     let locales = js_sys::Array::of1(&JsValue::from_str(locale));
     // The constructor throws a RangeError on an unknown currency code.
     let constructor = js_sys::Reflect::get(&js_sys::global(), &"Intl".into())
@@ -207,6 +226,13 @@ mod tests {
                 "{text} in {locale} {currency:?}"
             );
         }
+    }
+
+    #[test]
+    fn counts_are_grouped_the_locale_s_way() {
+        assert_eq!(super::format_count("en-US", 1_234_567), "1,234,567");
+        assert_eq!(super::format_count("de-DE", 1_234_567), "1.234.567");
+        assert_eq!(super::format_count("en-US", 63), "63");
     }
 
     #[test]

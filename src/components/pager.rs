@@ -12,6 +12,7 @@ use leptos_router::params::ParamsMap;
 use leptos_router::NavigateOptions;
 use serde::de::DeserializeOwned;
 
+use super::format::count;
 use crate::api::{ApiClient, ApiError};
 
 /// Page sizes offered; the platform's maximum is 100.
@@ -57,10 +58,18 @@ pub(crate) fn showing_text(page: u32, per_page: u32, total: u64) -> String {
     }
     let start = u64::from(page - 1) * u64::from(per_page) + 1;
     if start > total {
-        return format!("Page {page} is past the end: there are {total} in all");
+        return format!(
+            "Page {page} is past the end: there are {} in all",
+            count(total)
+        );
     }
     let end = (start + u64::from(per_page) - 1).min(total);
-    format!("Showing {start}\u{2013}{end} of {total}")
+    format!(
+        "Showing {}\u{2013}{} of {}",
+        count(start),
+        count(end),
+        count(total)
+    )
 }
 
 /// The current address with `page` and `per_page` replaced, other parameters kept.

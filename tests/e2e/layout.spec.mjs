@@ -1,9 +1,9 @@
 // Issue 16: the task of each screen starts within the first screen, on a laptop (1280×800) and
 // on a phone (390×844), where the header and navigation stay compact.
 
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { launchBrowser, newPage, signIn, startSandbox } from "./harness.mjs";
+import { consoleFixture, newPage, signIn } from "./harness.mjs";
 
 const VISIBLE = { state: "visible", timeout: 15_000 };
 
@@ -17,23 +17,14 @@ const SCREENS = [
 ];
 
 describe("layout for the task", () => {
-  let sandbox;
-  let browser;
-  before(async () => {
-    sandbox = await startSandbox();
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-    await sandbox?.stop();
-  });
+  const env = consoleFixture({ page: false });
 
   for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
     test(`at ${viewport.width}×${viewport.height} every screen's task starts in the first screen`, async () => {
-      const page = await newPage(browser, { viewport });
-      await signIn(page, sandbox.url);
+      const page = await newPage(env.browser, { viewport });
+      await signIn(page, env.sandbox.url);
       for (const [path, first] of SCREENS) {
-        await page.goto(`${sandbox.url}${path}`);
+        await page.goto(`${env.sandbox.url}${path}`);
         const item = page.locator(first).first();
         await item.waitFor(VISIBLE);
         const top = await item.evaluate((el) => el.getBoundingClientRect().top);
@@ -48,19 +39,10 @@ describe("layout for the task", () => {
 });
 
 describe("no layout shift while screens load (--latency-ms 300)", () => {
-  let sandbox;
-  let browser;
-  before(async () => {
-    sandbox = await startSandbox(["--latency-ms", "300"]);
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-    await sandbox?.stop();
-  });
+  const env = consoleFixture({ page: false, sandboxArgs: ["--latency-ms", "300"] });
 
   test("the layout shifts of /sends, /catalog and /users each add up to under 0.05", async () => {
-    const page = await newPage(browser, { viewport: { width: 1280, height: 800 } });
+    const page = await newPage(env.browser, { viewport: { width: 1280, height: 800 } });
     // Every shift not caused by input, from the very start of each page load.
     await page.addInitScript(() => {
       window.__shifts = [];
@@ -68,13 +50,13 @@ describe("no layout shift while screens load (--latency-ms 300)", () => {
         for (const entry of list.getEntries()) if (!entry.hadRecentInput) window.__shifts.push(entry.value);
       }).observe({ type: "layout-shift", buffered: true });
     });
-    await signIn(page, sandbox.url);
+    await signIn(page, env.sandbox.url);
     for (const [path, done] of [
       ["/sends", "main table.sends-table tbody tr"],
       ["/catalog", "main .product-card"],
       ["/users", "main table tbody tr"],
     ]) {
-      await page.goto(`${sandbox.url}${path}`);
+      await page.goto(`${env.sandbox.url}${path}`);
       await page.locator(done).first().waitFor(VISIBLE);
       // The header's profile and late pieces arrive after the first rows: let them land.
       await page.waitForTimeout(1_500);

@@ -2,9 +2,9 @@
 // digit the platform sent. The same data is read in a de-DE and an en-US browser; the expected
 // text is written out by hand here, not asked of Intl, so the test does not grade itself.
 
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { launchBrowser, newPage, platformGet, sessionToken, signIn, startSandbox } from "./harness.mjs";
+import { consoleFixture, newPage, platformGet, sessionToken, signIn } from "./harness.mjs";
 
 const VISIBLE = { state: "visible", timeout: 15_000 };
 const NBSP = "\u00a0";
@@ -22,34 +22,25 @@ const LOCALES = {
 };
 
 describe("locale", () => {
-  let sandbox;
-  let browser;
-  before(async () => {
-    sandbox = await startSandbox();
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-    await sandbox?.stop();
-  });
+  const env = consoleFixture({ page: false });
 
   for (const [locale, expected] of Object.entries(LOCALES)) {
     test(`${locale}: budgets and campaign prices in the locale's own way`, async () => {
-      const page = await newPage(browser, { locale });
-      await signIn(page, sandbox.url);
+      const page = await newPage(env.browser, { locale });
+      await signIn(page, env.sandbox.url);
       const token = await sessionToken(page);
 
-      const groups = (await platformGet(sandbox.url, token, "/api/v3/groups?page=1&per_page=25")).body.groups;
+      const groups = (await platformGet(env.sandbox.url, token, "/api/v3/groups?page=1&per_page=25")).body.groups;
       const big = groups.find((g) => Number(g.monthly_budget) >= 1000) ?? groups[0];
-      await page.goto(`${sandbox.url}/teams`);
+      await page.goto(`${env.sandbox.url}/teams`);
       const row = page.locator("main table tbody tr").filter({ hasText: big.name }).first();
       await row.waitFor(VISIBLE);
       assert.equal(await row.locator("td").first().textContent(), expected.amount(big.monthly_budget));
 
-      const touches = (await platformGet(sandbox.url, token, "/api/v3/touches?page=1&per_page=25")).body.touches;
+      const touches = (await platformGet(env.sandbox.url, token, "/api/v3/touches?page=1&per_page=25")).body.touches;
       const ranged = touches.find((t) => t.currency === "USD" && t.starting_egift_price != null && t.ending_egift_price != null);
       assert.ok(ranged, "a USD campaign with an eGift range on page 1");
-      await page.goto(`${sandbox.url}/campaigns`);
+      await page.goto(`${env.sandbox.url}/campaigns`);
       const cell = page.locator(`tbody tr[data-campaign-id="${ranged.id}"] td`).nth(1);
       await cell.waitFor(VISIBLE);
       assert.equal(

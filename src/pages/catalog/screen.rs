@@ -14,6 +14,7 @@ use super::store::CatalogStore;
 use super::url::{filters_from_search, product_href};
 use crate::api::ApiError;
 use crate::auth::use_auth;
+use crate::components::format;
 use crate::components::ScreenHeading;
 use crate::components::{ErrorPanel, Loading};
 
@@ -148,12 +149,13 @@ fn GridFooter() -> impl IntoView {
                 "No products match these filters.".to_string()
             } else {
                 format!(
-                    "You've reached the end: {n} product{}",
+                    "You've reached the end: {} product{}",
+                    format::count(n as u64),
                     if n == 1 { "" } else { "s" }
                 )
             }
         } else if n > 0 {
-            format!("{n} products shown, more to come.")
+            format!("{} products shown, more to come.", format::count(n as u64))
         } else {
             String::new()
         }

@@ -9,6 +9,8 @@ use std::collections::{BTreeMap, HashMap};
 
 use gifting_api::rest::{page_count, Send};
 
+use crate::components::format::count;
+
 #[derive(Clone, Debug, Default, PartialEq)]
 pub(crate) struct LoadedSends {
     /// Row position in the platform's list (0-based) → send.
@@ -91,7 +93,11 @@ impl LoadedSends {
         let Some(total) = self.total else {
             return "No sends loaded yet".into();
         };
-        let sends = format!("{} of {total} sends", self.rows.len());
+        let sends = format!(
+            "{} of {} sends",
+            count(self.rows.len() as u64),
+            count(total)
+        );
         if total == 0 {
             return "The platform has no sends".into();
         }

@@ -80,7 +80,7 @@ fn MembersTable(members: Vec<Member>) -> impl IntoView {
     let count = match members.len() {
         0 => None,
         1 => Some("1 member".to_owned()),
-        n => Some(format!("{n} members")),
+        n => Some(format!("{} members", format::count(n as u64))),
     };
     view! {
         {count.map(|count| view! { <p class="muted">{count}</p> })}

@@ -8,6 +8,7 @@ use gifting_api::query::QueryBuilder;
 use gifting_api::scim::{ListUsersQuery, UserFilter};
 use leptos_router::params::ParamsMap;
 
+use crate::components::format::count;
 use crate::components::PAGE_SIZES;
 use crate::routes;
 
@@ -130,10 +131,19 @@ pub(crate) fn showing_text(start_index: u64, shown: u64, total: u64) -> String {
         return "No users to show".into();
     }
     if shown == 0 {
-        return format!("Row {start_index} is past the end: there are {total} users in all");
+        return format!(
+            "Row {} is past the end: there are {} users in all",
+            count(start_index),
+            count(total)
+        );
     }
     let end = start_index + shown - 1;
-    format!("Showing {start_index}\u{2013}{end} of {total}")
+    format!(
+        "Showing {}\u{2013}{} of {}",
+        count(start_index),
+        count(end),
+        count(total)
+    )
 }
 
 #[cfg(test)]
