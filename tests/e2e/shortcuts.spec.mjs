@@ -41,10 +41,10 @@ describe("keyboard shortcuts", () => {
     assert.match(await dialog.innerText(), /Search or filter on this screen/);
     await page.keyboard.press("Escape");
     await dialog.waitFor({ state: "hidden", timeout: 5_000 });
-    // A screen without any field (home): "/" moves nothing.
-    const before = await focused(page);
-    await page.keyboard.press("/");
-    assert.equal(await focused(page), before);
+    // A screen without any field (home): "/" puts the cursor nowhere (the dialog's return of
+    // the focus is the browser's business, so only "no field took it" is checked).
     assert.equal(await page.locator("main input, main select").count(), 0, "home has no field to take it");
+    await page.keyboard.press("/");
+    assert.equal(await page.evaluate(() => document.activeElement?.matches("input, select, textarea") ?? false), false);
   });
 });
