@@ -286,8 +286,9 @@ pub async fn load_config() -> Result<Config, ConfigError> {
     use web_sys::RequestCache;
 
     let response = Request::get(CONFIG_PATH)
-        // A stale copy would keep pointing at an old platform after the file was edited.
-        .cache(RequestCache::NoStore)
+        // Always revalidate, so an edited file is never read stale. Not no-store: a
+        // no-store request would skip index.html's preload and fetch the file a second time.
+        .cache(RequestCache::NoCache)
         .send()
         .await
         .map_err(|_| ConfigError::file("could not be loaded: the server did not answer"))?;

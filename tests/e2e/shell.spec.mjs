@@ -49,6 +49,28 @@ describe("console shell", () => {
     await page.context().close();
   });
 
+  test("config.json is fetched once, while the wasm downloads (index.html preloads it)", async () => {
+    const page = await newPage(env.browser);
+    let requests = 0;
+    page.on("request", (request) => {
+      if (new URL(request.url()).pathname === "/config.json") requests += 1;
+    });
+    await page.goto(env.sandbox.url);
+    await page.locator("main#main").getByRole("button", { name: "Sign in", exact: true }).waitFor(VISIBLE);
+    // Two requests would mean the console's own fetch did not take the preloaded answer.
+    assert.equal(requests, 1, "requests for /config.json");
+    const timing = await page.evaluate(() => {
+      const entries = performance.getEntriesByType("resource");
+      const config = entries.find((e) => new URL(e.name).pathname === "/config.json");
+      const wasm = entries.find((e) => e.name.endsWith("_bg.wasm"));
+      return { configStart: config?.startTime, wasmEnd: wasm?.responseEnd };
+    });
+    assert.ok(timing.configStart !== undefined && timing.wasmEnd !== undefined, JSON.stringify(timing));
+    assert.ok(timing.configStart < timing.wasmEnd, `config.json asked for before the wasm arrived: ${JSON.stringify(timing)}`);
+    assert.deepEqual(errorsOf(page), []);
+    await page.context().close();
+  });
+
   test("the sandbox sends a CSP header that allows no inline script", async () => {
     const response = await fetch(env.sandbox.url);
     assert.equal(response.status, 200);
