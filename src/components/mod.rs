@@ -17,6 +17,7 @@ pub(crate) mod notifications;
 pub(crate) mod options;
 pub mod page_state;
 pub(crate) mod pager;
+pub(crate) mod pager_focus;
 pub(crate) mod query_href;
 pub(crate) mod screen_heading;
 pub(crate) mod screen_links;

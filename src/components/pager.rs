@@ -6,6 +6,7 @@ use gifting_api::rest::{
     effective_page, effective_per_page, page_count, PageQuery, DEFAULT_PER_PAGE,
 };
 use leptos::either::Either;
+use leptos::html;
 use leptos::prelude::*;
 use leptos_router::hooks::{use_location, use_navigate, use_query_map};
 use leptos_router::params::ParamsMap;
@@ -13,6 +14,7 @@ use leptos_router::NavigateOptions;
 use serde::de::DeserializeOwned;
 
 use super::format::count;
+use super::pager_focus::{remember, restore, PagerControl, FIRST, LAST, NEXT, PREVIOUS};
 use crate::api::{ApiClient, ApiError};
 
 /// Page sizes offered; the platform's maximum is 100.
@@ -105,7 +107,16 @@ pub(crate) struct PagerLinks {
 /// A pager link, or its label marked disabled when there is nowhere to go.
 fn page_link(label: &'static str, href: Option<String>) -> impl IntoView {
     match href {
-        Some(href) => Either::Left(view! { <a class="pager__link" href=href>{label}</a> }),
+        Some(href) => Either::Left(view! {
+            <a
+                class="pager__link"
+                href=href
+                data-pager=label
+                on:click=move |_| remember(PagerControl::Link(label))
+            >
+                {label}
+            </a>
+        }),
         None => Either::Right(view! {
             <span class="pager__link" aria-disabled="true">{label}</span>
         }),
@@ -127,21 +138,29 @@ pub(crate) fn PagerNav(
     let navigate = use_navigate();
     let on_size = move |ev: leptos::ev::Event| {
         if let Ok(n) = event_target_value(&ev).parse::<u32>() {
+            remember(PagerControl::Size);
             navigate(&size_href.run(n), NavigateOptions::default());
         }
     };
     let size = move || links.with(|l| l.size);
+    let nav = NodeRef::<html::Nav>::new();
+    Effect::new(move |_| {
+        links.track();
+        if let Some(nav) = nav.get() {
+            restore(nav);
+        }
+    });
     view! {
-        <nav class="pager" aria-label=label>
+        <nav class="pager" aria-label=label node_ref=nav>
             <p class="pager__summary" aria-live="polite" data-testid=summary_testid>
                 {move || links.with(|l| l.summary.clone())}
             </p>
             <div class="pager__links">
-                {move || page_link("First", links.with(|l| l.first.clone()))}
-                {move || page_link("Previous", links.with(|l| l.previous.clone()))}
+                {move || page_link(FIRST, links.with(|l| l.first.clone()))}
+                {move || page_link(PREVIOUS, links.with(|l| l.previous.clone()))}
                 <span class="pager__position">{move || links.with(|l| l.position.clone())}</span>
-                {move || page_link("Next", links.with(|l| l.next.clone()))}
-                {move || page_link("Last", links.with(|l| l.last.clone()))}
+                {move || page_link(NEXT, links.with(|l| l.next.clone()))}
+                {move || page_link(LAST, links.with(|l| l.last.clone()))}
             </div>
             <label class="pager__size">
                 "Rows per page "

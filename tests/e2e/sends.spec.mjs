@@ -162,6 +162,46 @@ describe("sends", () => {
     assert.match(env.page.url(), /page=3/);
   });
 
+  test("paging with the keyboard keeps the focus in the pager, shown, to the last page", async () => {
+    // The pager is drawn anew with each page's rows: without care the focus falls to <body>.
+    const focused = () =>
+      env.page.evaluate(() => {
+        const active = document.activeElement;
+        return {
+          inPager: Boolean(active?.closest("nav.pager")),
+          control: active?.dataset.pager ?? active?.tagName,
+          shown: Boolean(active?.matches(":focus-visible")),
+        };
+      });
+    const focusSettled = (control) =>
+      env.page.waitForFunction(
+        (c) => (document.activeElement?.dataset.pager ?? document.activeElement?.tagName) === c,
+        control,
+        { timeout: 5_000 },
+      ).catch(() => {});
+    await openSends(env.page, env.sandbox.url, "?per_page=100");
+    const pages = Math.ceil(data.total / 100);
+    await pager(env.page).getByRole("link", { name: "Next", exact: true }).focus();
+    for (let n = 2; n <= pages; n++) {
+      const before = await firstRowId(env.page);
+      await env.page.keyboard.press("Enter");
+      await pager(env.page).getByText(`Showing ${(n - 1) * 100 + 1}–`).waitFor(VISIBLE);
+      assert.notEqual(await firstRowId(env.page), before, `page ${n} shows other sends`);
+      // On the last page "Next" is disabled: its nearest neighbour that is a link takes over.
+      const expected = n < pages ? "Next" : "Previous";
+      await focusSettled(expected);
+      assert.deepEqual(await focused(), { inPager: true, control: expected, shown: true }, `after page ${n}`);
+    }
+    // The rows-per-page select keeps the focus too.
+    const select = pager(env.page).locator("select");
+    await select.focus();
+    await select.selectOption("50");
+    await pager(env.page).getByText(/^Showing \d+–\d+ of/).waitFor(VISIBLE);
+    await env.page.waitForURL(/per_page=50/);
+    await focusSettled("SELECT");
+    assert.equal((await focused()).control, "SELECT");
+  });
+
   test("opening a page still being fetched ahead waits for that answer, not a second request", async () => {
     const second = (url) => url.pathname === "/api/v3/send" && url.searchParams.get("page") === "2" && url.searchParams.get("per_page") === "10";
     const asked = [];

@@ -1,0 +1,123 @@
+//! Keeps the keyboard in the pager across a page change. A pager is drawn anew with the rows
+//! it pages, so the link just followed leaves the page and the focus falls back to `<body>`:
+//! a keyboard user paging with "Next" would Tab back from the top for every page. The control
+//! used is remembered, and the pager drawn for the new page gives the focus back to it, or to
+//! its nearest neighbour when it is now disabled ("Previous" once "Next" has reached the end).
+
+use std::cell::RefCell;
+
+use leptos::prelude::request_animation_frame;
+use wasm_bindgen::JsCast;
+use web_sys::HtmlElement;
+
+use crate::browser;
+
+pub(crate) const FIRST: &str = "First";
+pub(crate) const PREVIOUS: &str = "Previous";
+pub(crate) const NEXT: &str = "Next";
+pub(crate) const LAST: &str = "Last";
+/// The pager's links, in the order it shows them.
+const LINKS: [&str; 4] = [FIRST, PREVIOUS, NEXT, LAST];
+
+/// A control of the pager, as the admin used it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum PagerControl {
+    /// One of [`LINKS`].
+    Link(&'static str),
+    /// The rows-per-page select.
+    Size,
+}
+
+thread_local! {
+    /// The control last used, and the screen (path) it was used on.
+    static USED: RefCell<Option<(String, PagerControl)>> = const { RefCell::new(None) };
+}
+
+/// Notes that `control` was used on the current screen.
+pub(crate) fn remember(control: PagerControl) {
+    let path = browser::current_pathname();
+    USED.with(|used| *used.borrow_mut() = Some((path, control)));
+}
+
+/// Called when a pager has been drawn or changed: if the focus fell out of the page and the
+/// last control used was on this screen, that control (in `nav`, the new pager) takes it.
+/// The focus is left alone anywhere else, so it is never taken from where the admin moved on.
+pub(crate) fn restore(nav: HtmlElement) {
+    // A pager inside a <Transition> is built before it is in the page, where focus() does
+    // nothing: look on the next frame, when it is shown.
+    request_animation_frame(move || {
+        if !focus_fell_out() {
+            return;
+        }
+        let path = browser::current_pathname();
+        let used = USED.with(|used| used.borrow_mut().take_if(|(on, _)| *on == path));
+        if let Some((_, control)) = used {
+            if let Some(target) = target(&nav, control) {
+                let _ = target.focus();
+            }
+        }
+    });
+}
+
+/// Whether nothing has the focus (it is on `<body>`, where a removed element leaves it).
+fn focus_fell_out() -> bool {
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+        return false;
+    };
+    match (document.active_element(), document.body()) {
+        (None, _) => true,
+        (Some(active), Some(body)) => body.is_same_node(Some(&active)),
+        (Some(_), None) => false,
+    }
+}
+
+/// The element of `nav` that stands for `control` now.
+fn target(nav: &HtmlElement, control: PagerControl) -> Option<HtmlElement> {
+    let find = |selector: &str| {
+        nav.query_selector(selector)
+            .ok()
+            .flatten()
+            .and_then(|e| e.dyn_into::<HtmlElement>().ok())
+    };
+    match control {
+        PagerControl::Size => find("select"),
+        PagerControl::Link(label) => nearest_links(label)
+            .into_iter()
+            .find_map(|label| find(&format!("a[data-pager=\"{label}\"]"))),
+    }
+}
+
+/// `label` and then the other links, nearest first (the earlier one of two as near): where
+/// the focus goes when `label` is disabled on the new page.
+pub(crate) fn nearest_links(label: &str) -> Vec<&'static str> {
+    let Some(at) = LINKS.iter().position(|l| *l == label) else {
+        return Vec::new();
+    };
+    let mut links: Vec<(usize, &'static str)> =
+        LINKS.iter().enumerate().map(|(i, l)| (i, *l)).collect();
+    links.sort_by_key(|(i, _)| (i.abs_diff(at), *i));
+    links.into_iter().map(|(_, l)| l).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    use super::nearest_links;
+
+    #[test]
+    fn a_disabled_link_hands_the_focus_to_its_nearest_neighbour() {
+        assert_eq!(nearest_links("Next"), ["Next", "Previous", "Last", "First"]);
+        assert_eq!(nearest_links("Last"), ["Last", "Next", "Previous", "First"]);
+        assert_eq!(
+            nearest_links("First"),
+            ["First", "Previous", "Next", "Last"]
+        );
+        assert_eq!(
+            nearest_links("Previous"),
+            ["Previous", "First", "Next", "Last"]
+        );
+        assert!(nearest_links("Elsewhere").is_empty());
+    }
+}
