@@ -14,7 +14,7 @@ use leptos_router::NavigateOptions;
 use serde::de::DeserializeOwned;
 
 use super::format::count;
-use super::pager_focus::{remember, restore, PagerControl, FIRST, LAST, NEXT, PREVIOUS};
+use super::pager_focus::{let_go, remember, restore, PagerControl, FIRST, LAST, NEXT, PREVIOUS};
 use crate::api::{ApiClient, ApiError};
 
 /// Page sizes offered; the platform's maximum is 100.
@@ -148,6 +148,12 @@ pub(crate) fn PagerNav(
         links.track();
         if let Some(nav) = nav.get() {
             restore(nav);
+        }
+    });
+    // Runs before the pager's elements leave the page (see `let_go`).
+    on_cleanup(move || {
+        if let Some(nav) = nav.get_untracked() {
+            let_go(&nav);
         }
     });
     view! {
