@@ -46,6 +46,10 @@ pub(crate) fn remember(control: PagerControl) {
 /// last control used was on this screen, that control (in `nav`, the new pager) takes it.
 /// The focus is left alone anywhere else, so it is never taken from where the admin moved on.
 pub(crate) fn restore(nav: HtmlElement) {
+    // Every page drawn comes here: with nothing to give back, nothing is scheduled.
+    if USED.with(|used| used.borrow().is_none()) {
+        return;
+    }
     // A pager inside a <Transition> is built before it is in the page, where focus() does
     // nothing; and focus() lays the page out first, which for a new page of rows would hold
     // up their paint. So once the next frame has been painted: a timeout set in that frame.
@@ -81,11 +85,13 @@ pub(crate) fn let_go(nav: &HtmlElement) {
     }
 }
 
+fn document() -> Option<web_sys::Document> {
+    web_sys::window().and_then(|w| w.document())
+}
+
 /// The element with the focus (`<body>` when none has it).
 fn active_element() -> Option<web_sys::Element> {
-    web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.active_element())
+    document().and_then(|d| d.active_element())
 }
 
 /// Whether the focus is on a control of a pager.
@@ -97,13 +103,14 @@ fn focus_in_pager() -> bool {
 
 /// Whether nothing has the focus (it is on `<body>`, where a removed element leaves it).
 fn focus_fell_out() -> bool {
-    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+    let Some(document) = document() else {
         return false;
     };
-    match (document.active_element(), document.body()) {
-        (None, _) => true,
-        (Some(active), Some(body)) => body.is_same_node(Some(&active)),
-        (Some(_), None) => false,
+    match document.active_element() {
+        None => true,
+        Some(active) => document
+            .body()
+            .is_some_and(|body| body.is_same_node(Some(&active))),
     }
 }
 
