@@ -7,7 +7,10 @@
 //   3. the same for a page that was not fetched ahead (First → Last right after loading),
 //      which waits for the platform's answer: reported against the same target.
 // Each is the median of 10 runs after one warm-up. "Visible" is the first animation frame
-// after the row is in the DOM, i.e. the frame that paints it. Exits non-zero on a miss.
+// after the row is in the DOM, i.e. the frame that paints it; the targets are set against it.
+// "Drawn" is when that frame's style, layout and paint are done on the main thread (a message
+// posted from the frame's callback runs after them): printed beside it, as the time an admin
+// waits for the pixels. Exits non-zero on a miss.
 
 import os from "node:os";
 import { launchBrowser, newPage, signIn, startSandbox } from "../e2e/harness.mjs";
@@ -32,7 +35,12 @@ function watchFirstRow() {
     observer.disconnect();
     const inDom = performance.now();
     requestAnimationFrame(() => {
-      window.__firstRow = { inDom, painted: performance.now() };
+      const painted = performance.now();
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => {
+        window.__firstRow = { inDom, painted, drawn: performance.now() };
+      };
+      channel.port2.postMessage(0);
     });
   });
   observer.observe(document, { childList: true, subtree: true });
@@ -52,8 +60,13 @@ function timePageChange(linkName) {
       observer.disconnect();
       const inDom = performance.now();
       requestAnimationFrame(() => {
-        clearTimeout(timer);
-        resolve({ inDom: inDom - start, painted: performance.now() - start });
+        const painted = performance.now();
+        const channel = new MessageChannel();
+        channel.port1.onmessage = () => {
+          clearTimeout(timer);
+          resolve({ inDom: inDom - start, painted: painted - start, drawn: performance.now() - start });
+        };
+        channel.port2.postMessage(0);
       });
     });
     observer.observe(document.querySelector("main"), { childList: true, subtree: true });
@@ -105,10 +118,12 @@ try {
   const report = (label, samples, target) => {
     const painted = median(samples.map((s) => s.painted));
     const inDom = median(samples.map((s) => s.inDom));
+    const drawn = median(samples.map((s) => s.drawn));
     const ok = painted <= target;
     failed ||= !ok;
     console.log(
       `${ok ? "ok  " : "MISS"}  ${label}: median ${fmt(painted)} (target ≤ ${target} ms; in the DOM at ${fmt(inDom)}; ` +
+        `drawn at ${fmt(drawn)}; ` +
         `runs ${samples.map((s) => Math.round(s.painted)).join(", ")})`,
     );
   };
