@@ -112,6 +112,14 @@ pub async fn sleep(duration: Duration) {
     let _ = JsFuture::from(promise).await;
 }
 
+/// Runs `f` once the next frame has been painted (a timeout set in that frame's animation
+/// callback), so that work started by a change never holds up the paint of the change itself.
+pub fn after_paint(f: impl FnOnce() + 'static) {
+    leptos::prelude::request_animation_frame(move || {
+        leptos::prelude::set_timeout(f, Duration::ZERO);
+    });
+}
+
 /// A `setTimeout` that is cleared when dropped.
 pub struct Timer {
     id: Option<i32>,

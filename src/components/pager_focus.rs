@@ -5,9 +5,7 @@
 //! its nearest neighbour when it is now disabled ("Previous" once "Next" has reached the end).
 
 use std::cell::RefCell;
-use std::time::Duration;
 
-use leptos::prelude::{request_animation_frame, set_timeout};
 use wasm_bindgen::JsCast;
 use web_sys::HtmlElement;
 
@@ -52,10 +50,8 @@ pub(crate) fn restore(nav: HtmlElement) {
     }
     // A pager inside a <Transition> is built before it is in the page, where focus() does
     // nothing; and focus() lays the page out first, which for a new page of rows would hold
-    // up their paint. So once the next frame has been painted: a timeout set in that frame.
-    request_animation_frame(move || {
-        set_timeout(move || give_back(&nav), Duration::ZERO);
-    });
+    // up their paint. So once the next frame has been painted.
+    browser::after_paint(move || give_back(&nav));
 }
 
 /// The focus back to the control last used on this screen, in `nav`, if it fell out.

@@ -26,28 +26,31 @@ const median = (xs) => {
 };
 const fmt = (ms) => `${ms.toFixed(1)} ms`;
 
-// Runs in the page before any of its scripts: notes when the first sends row is in the
-// DOM and when the next frame (the one that paints it) starts, relative to navigation start.
-function watchFirstRow() {
+// Runs in the page before any of its scripts. `window.__frameTimes(cb)` calls `cb(painted,
+// drawn)`: when the next frame starts and when its style, layout and paint are done. Then it
+// notes when the first sends row is in the DOM and those two times, from navigation start.
+function installProbes() {
+  window.__frameTimes = (cb) =>
+    requestAnimationFrame(() => {
+      const painted = performance.now();
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => cb(painted, performance.now());
+      channel.port2.postMessage(0);
+    });
   const found = () => document.querySelector("tbody tr[data-send-id]");
   const observer = new MutationObserver(() => {
     if (!found()) return;
     observer.disconnect();
     const inDom = performance.now();
-    requestAnimationFrame(() => {
-      const painted = performance.now();
-      const channel = new MessageChannel();
-      channel.port1.onmessage = () => {
-        window.__firstRow = { inDom, painted, drawn: performance.now() };
-      };
-      channel.port2.postMessage(0);
+    window.__frameTimes((painted, drawn) => {
+      window.__firstRow = { inDom, painted, drawn };
     });
   });
   observer.observe(document, { childList: true, subtree: true });
 }
 
 // In the page: clicks a pager link (focused first, as a pointer or the keyboard leaves it) and
-// resolves with the time until the new first row paints.
+// resolves with the times until the new first row is in the DOM, painted and drawn.
 function timePageChange(linkName) {
   return new Promise((resolve, reject) => {
     const first = () => document.querySelector("tbody tr[data-send-id]");
@@ -59,14 +62,9 @@ function timePageChange(linkName) {
       if (first()?.dataset.sendId === before || !first()) return;
       observer.disconnect();
       const inDom = performance.now();
-      requestAnimationFrame(() => {
-        const painted = performance.now();
-        const channel = new MessageChannel();
-        channel.port1.onmessage = () => {
-          clearTimeout(timer);
-          resolve({ inDom: inDom - start, painted: painted - start, drawn: performance.now() - start });
-        };
-        channel.port2.postMessage(0);
+      window.__frameTimes((painted, drawn) => {
+        clearTimeout(timer);
+        resolve({ inDom: inDom - start, painted: painted - start, drawn: drawn - start });
       });
     });
     observer.observe(document.querySelector("main"), { childList: true, subtree: true });
@@ -83,7 +81,7 @@ const browser = await launchBrowser();
 let failed = false;
 try {
   const page = await newPage(browser);
-  await page.addInitScript(watchFirstRow);
+  await page.addInitScript(installProbes);
   await signIn(page, sandbox.url);
   const url = `${sandbox.url}/sends?per_page=100`;
 

@@ -5,8 +5,6 @@
 //! Why a store: the overview, the export, the filters, "Load all pages" and the table all read
 //! the same loaded sends; keeping the fetching and the sums here leaves the components to draw.
 
-use std::time::Duration;
-
 use futures::future::{LocalBoxFuture, Shared};
 use futures::FutureExt;
 use gifting_api::paths;
@@ -21,7 +19,7 @@ use super::loaded::LoadedSends;
 use super::page_cache::{neighbours, PageCache};
 use super::summary::{summarize, Summary};
 use crate::api::{use_api, ApiClient, ApiError};
-use crate::browser::now_ms;
+use crate::browser::{self, now_ms};
 use crate::components::use_page_query;
 
 /// A page being fetched ahead, awaitable by more than one reader.
@@ -81,20 +79,15 @@ impl Pages {
     /// so a page change never waits for the overview, filters and coverage note.
     fn store_later(self, page: SendPage) {
         let loaded = self.loaded;
-        request_animation_frame(move || {
-            set_timeout(
-                move || {
-                    loaded.try_update(|l| {
-                        l.insert_page(
-                            page.current_page,
-                            page.per_page,
-                            page.total_count,
-                            &page.sends,
-                        )
-                    });
-                },
-                Duration::ZERO,
-            )
+        browser::after_paint(move || {
+            loaded.try_update(|l| {
+                l.insert_page(
+                    page.current_page,
+                    page.per_page,
+                    page.total_count,
+                    &page.sends,
+                )
+            });
         });
     }
 
