@@ -312,11 +312,12 @@ pub async fn load_config() -> Result<Config, ConfigError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use wasm_bindgen_test::wasm_bindgen_test;
 
     const GOOD: &str = r#"{"base_url":"http://127.0.0.1:8080/","auth_url":"https://auth.example.com",
         "client_id":"gifting-console"}"#;
 
-    #[test]
+    #[wasm_bindgen_test]
     fn defaults_apply_and_urls_lose_their_trailing_slash() {
         let c = parse_config(GOOD).expect("valid");
         assert_eq!(c.base_url, "http://127.0.0.1:8080");
@@ -335,7 +336,7 @@ mod tests {
         parse_config(text).expect_err("must be refused").field
     }
 
-    #[test]
+    #[wasm_bindgen_test]
     fn each_bad_field_is_named() {
         assert_eq!(
             field_of(r#"{"auth_url":"https://a","client_id":"c"}"#),
@@ -399,7 +400,7 @@ mod tests {
         assert_eq!(field_of("{"), None);
     }
 
-    #[test]
+    #[wasm_bindgen_test]
     fn plain_http_only_for_this_machine() {
         let with_base = |base: &str| {
             parse_config(&format!(
@@ -426,7 +427,7 @@ mod tests {
         }
     }
 
-    #[test]
+    #[wasm_bindgen_test]
     fn debug_never_shows_the_secret() {
         let c = parse_config(
             r#"{"base_url":"https://a","auth_url":"https://a","client_id":"c","client_secret":"s3cr3t"}"#,
@@ -437,7 +438,7 @@ mod tests {
         assert!(shown.contains("<redacted>"), "{shown}");
     }
 
-    #[test]
+    #[wasm_bindgen_test]
     fn messages_say_what_is_wrong() {
         let err = parse_config(r#"{"base_url":"nope","auth_url":"https://a","client_id":"c"}"#)
             .unwrap_err();
@@ -447,7 +448,7 @@ mod tests {
         assert!(text.contains("\"nope\""), "{text}");
     }
 
-    #[test]
+    #[wasm_bindgen_test]
     fn optional_fields_are_read() {
         let c = parse_config(
             r#"{"base_url":"https://a","auth_url":"https://a","client_id":"c",

@@ -20,8 +20,8 @@
 //!     let api = use_api();
 //!     let paging = use_page_query();
 //!     let sends = LocalResource::new(move || {
-//!         let path = format!("{}{}", paths::V3_SENDS, paging.get().to_query_string());
-//!         async move { api.get_json::<SendPage>(&path).await }
+//!         let call = endpoint::LIST_SENDS.call(&[]).query(&paging.get().to_query_string());
+//!         async move { api.get_json::<SendPage>(call).await }
 //!     });
 //!     view! {
 //!         <h1>"Sends"</h1>

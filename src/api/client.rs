@@ -3,6 +3,7 @@
 
 use std::time::Duration;
 
+use gifting_api::paths::{self, Call};
 use gloo_net::http::Method;
 use leptos::prelude::*;
 use send_wrapper::SendWrapper;
@@ -49,41 +50,41 @@ impl ApiClient {
         }
     }
 
-    /// GET `path_and_query` (e.g. `/api/v3/send?page=2&per_page=25`) and decode the JSON body.
-    /// Retried on network errors, 5xx and 429.
-    pub(crate) async fn get_json<T: DeserializeOwned>(
-        &self,
-        path_and_query: &str,
-    ) -> Result<T, ApiError> {
-        self.get(path_and_query).await.map(|r| r.body)
+    /// GET `call` (e.g. `endpoint::LIST_SENDS.call(&[]).query("?page=2&per_page=25")`) and
+    /// decode the JSON body. Retried on network errors, 5xx and 429.
+    pub(crate) async fn get_json<T: DeserializeOwned>(&self, call: Call) -> Result<T, ApiError> {
+        self.get(call).await.map(|r| r.body)
     }
 
     /// As [`ApiClient::get_json`], keeping the status and `Location`.
     pub(crate) async fn get<T: DeserializeOwned>(
         &self,
-        path_and_query: &str,
+        call: Call,
     ) -> Result<ApiResponse<T>, ApiError> {
-        let raw = self.request(Method::GET, path_and_query, None).await?;
-        decode(Method::GET, path_and_query, raw)
+        let (method, path) = method_and_path(&call, Method::GET);
+        let raw = self.request(method.clone(), path, None).await?;
+        decode(method, path, raw)
     }
 
     /// POST a JSON body. Never retried automatically: a create is not idempotent, so the page
     /// reports the error and keeps the user's input for a resend.
     pub(crate) async fn post_json<B: Serialize + ?Sized, T: DeserializeOwned>(
         &self,
-        path: &str,
+        call: Call,
         body: &B,
     ) -> Result<ApiResponse<T>, ApiError> {
-        self.write(Method::POST, path, body).await
+        let (method, path) = method_and_path(&call, Method::POST);
+        self.write(method, path, body).await
     }
 
     /// PUT a JSON body. Never retried automatically, as [`ApiClient::post_json`].
     pub(crate) async fn put_json<B: Serialize + ?Sized, T: DeserializeOwned>(
         &self,
-        path: &str,
+        call: Call,
         body: &B,
     ) -> Result<ApiResponse<T>, ApiError> {
-        self.write(Method::PUT, path, body).await
+        let (method, path) = method_and_path(&call, Method::PUT);
+        self.write(method, path, body).await
     }
 
     async fn write<B: Serialize + ?Sized, T: DeserializeOwned>(
@@ -191,6 +192,18 @@ impl ApiClient {
             }),
         }
     }
+}
+
+/// The method a call is sent with (the endpoint's own: a read of a write endpoint is a bug) and
+/// its path.
+fn method_and_path(call: &Call, asked: Method) -> (Method, &str) {
+    let method = match call.method() {
+        paths::Method::Get => Method::GET,
+        paths::Method::Post => Method::POST,
+        paths::Method::Put => Method::PUT,
+    };
+    debug_assert_eq!(method, asked, "{}", call.path_and_query());
+    (method, call.path_and_query())
 }
 
 /// One try's request: the bearer token, and SCIM's media type on SCIM paths.

@@ -1,7 +1,7 @@
 //! The signed-in user (`GET /api/v3/me`), loaded once per sign-in and shared by the header
 //! and any screen.
 
-use gifting_api::paths;
+use gifting_api::paths::endpoint;
 use gifting_api::rest::CurrentUser;
 use leptos::prelude::*;
 
@@ -23,7 +23,7 @@ pub(crate) fn provide_current_user(api: ApiClient) {
             if !signed_in {
                 return Err(ApiError::Unauthorized);
             }
-            api.get_json::<CurrentUser>(paths::V3_ME).await
+            api.get_json::<CurrentUser>(endpoint::ME.call(&[])).await
         }
     });
     provide_context(CurrentUserResource(resource));

@@ -179,8 +179,9 @@ impl From<AuthError> for ApiError {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use wasm_bindgen_test::wasm_bindgen_test;
 
-    #[test]
+    #[wasm_bindgen_test]
     fn bodies_map_to_their_family() {
         let scim = r#"{"schemas":["urn:ietf:params:scim:api:messages:2.0:Error"],"status":"409",
                        "scimType":"uniqueness","detail":"userName is taken"}"#;
@@ -220,7 +221,7 @@ mod tests {
         );
     }
 
-    #[test]
+    #[wasm_bindgen_test]
     fn messages_are_plain_and_name_the_endpoint() {
         let decode = ApiError::Decode {
             endpoint: "GET /api/v3/send".into(),

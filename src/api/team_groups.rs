@@ -2,7 +2,7 @@
 //! user forms offer only real groups (SCIM's `division` must name one exactly), the users
 //! list, the directory and a team's page resolve names from them.
 
-use gifting_api::paths;
+use gifting_api::paths::endpoint;
 use gifting_api::rest::{GroupPage, PageQuery, TeamGroup, MAX_PER_PAGE};
 use leptos::prelude::*;
 
@@ -119,7 +119,7 @@ pub(crate) async fn fetch_all_groups(api: ApiClient) -> Result<Vec<TeamGroup>, A
     for page in 1..=MAX_PAGES {
         let query = PageQuery::new(page, MAX_PER_PAGE).to_query_string();
         let answer: GroupPage = api
-            .get_json(&format!("{}{query}", paths::V3_GROUPS))
+            .get_json(endpoint::LIST_GROUPS.call(&[]).query(&query))
             .await?;
         let total = answer.total_groups;
         let got = answer.groups.len();
@@ -149,7 +149,7 @@ pub(crate) fn name_of(groups: &[TeamGroup], id: u64) -> Option<&str> {
 #[cfg(test)]
 mod tests {
     #[cfg(target_arch = "wasm32")]
-    use wasm_bindgen_test::wasm_bindgen_test as test;
+    use wasm_bindgen_test::wasm_bindgen_test;
 
     use super::*;
 
@@ -167,7 +167,7 @@ mod tests {
         }
     }
 
-    #[test]
+    #[wasm_bindgen_test]
     fn names_sort_and_resolve() {
         let groups = vec![
             group(2, "sales"),

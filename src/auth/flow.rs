@@ -203,8 +203,9 @@ pub fn check_callback(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use wasm_bindgen_test::wasm_bindgen_test;
 
-    #[test]
+    #[wasm_bindgen_test]
     fn split_query_takes_only_the_oauth_parameters() {
         let (p, rest) = CallbackParams::split_query("?code=abc&state=s%2B1&page=2").expect("found");
         assert_eq!(p.code.as_deref(), Some("abc"));
@@ -216,7 +217,7 @@ mod tests {
         assert_eq!(rest, "");
     }
 
-    #[test]
+    #[wasm_bindgen_test]
     fn return_routes_stay_on_site() {
         assert_eq!(
             safe_return_to("/sends?page=2", "/auth/callback"),

@@ -102,11 +102,11 @@ fn BarRow(y: u32, len: u32, bar: Bar) -> impl IntoView {
 #[cfg(test)]
 mod tests {
     #[cfg(target_arch = "wasm32")]
-    use wasm_bindgen_test::wasm_bindgen_test as test;
+    use wasm_bindgen_test::wasm_bindgen_test;
 
     use super::*;
 
-    #[test]
+    #[wasm_bindgen_test]
     fn bars_scale_in_integers_and_stay_visible() {
         assert_eq!(bar_length(50, 100, 200), 100);
         assert_eq!(bar_length(100, 100, 200), 200);

@@ -190,7 +190,7 @@ fn build_formatter(with_time: bool) -> Option<js_sys::Function> {
 #[cfg(test)]
 mod tests {
     #[cfg(target_arch = "wasm32")]
-    use wasm_bindgen_test::wasm_bindgen_test as test;
+    use wasm_bindgen_test::wasm_bindgen_test;
 
     use gifting_api::money::Decimal;
 
@@ -200,7 +200,7 @@ mod tests {
         format_decimal(locale, currency, Decimal::parse(text)?)
     }
 
-    #[test]
+    #[wasm_bindgen_test]
     fn amounts_follow_the_locale_and_keep_every_digit() {
         let cases = [
             ("en-US", None, "1234567.5", "1,234,567.50"),
@@ -228,14 +228,14 @@ mod tests {
         }
     }
 
-    #[test]
+    #[wasm_bindgen_test]
     fn counts_are_grouped_the_locale_s_way() {
         assert_eq!(super::format_count("en-US", 1_234_567), "1,234,567");
         assert_eq!(super::format_count("de-DE", 1_234_567), "1.234.567");
         assert_eq!(super::format_count("en-US", 63), "63");
     }
 
-    #[test]
+    #[wasm_bindgen_test]
     fn a_currency_code_the_browser_refuses_is_left_to_the_caller() {
         assert_eq!(formatted("en-US", Some("U$D"), "25"), None);
     }

@@ -1,6 +1,7 @@
 //! Paging for REST v3 lists, with the address bar as the source of truth: `?page=&per_page=`
 //! survive a reload, can be bookmarked, and the back button pages back.
 
+use gifting_api::paths::Endpoint;
 use gifting_api::query::QueryBuilder;
 use gifting_api::rest::{
     effective_page, effective_per_page, page_count, PageQuery, DEFAULT_PER_PAGE,
@@ -31,17 +32,17 @@ pub(crate) fn page_query_from(query: &ParamsMap) -> PageQuery {
 }
 
 /// The current screen's paging, following the address bar. Use its `to_query_string()` in the
-/// request: `format!("{}{}", paths::V3_SENDS, paging.get().to_query_string())`.
+/// request: `endpoint::LIST_SENDS.call(&[]).query(&paging.get().to_query_string())`.
 pub(crate) fn use_page_query() -> Memo<PageQuery> {
     let query = use_query_map();
     Memo::new(move |_| query.with(page_query_from))
 }
 
-/// The platform's list at `path` (e.g. `paths::V3_GROUPS`), for the page and size the address
+/// The platform's list at `endpoint` (e.g. `endpoint::LIST_GROUPS`), for the page and size the address
 /// bar names, fetched again whenever they change.
 pub(crate) fn use_paged_list<T>(
     api: ApiClient,
-    path: &'static str,
+    endpoint: Endpoint,
 ) -> LocalResource<Result<T, ApiError>>
 where
     T: DeserializeOwned + 'static,
@@ -49,7 +50,7 @@ where
     let paging = use_page_query();
     LocalResource::new(move || {
         let query = paging.get().to_query_string();
-        async move { api.get_json::<T>(&format!("{path}{query}")).await }
+        async move { api.get_json::<T>(endpoint.call(&[]).query(&query)).await }
     })
 }
 
@@ -247,8 +248,9 @@ pub(crate) fn Pager(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use wasm_bindgen_test::wasm_bindgen_test;
 
-    #[test]
+    #[wasm_bindgen_test]
     fn showing_text_covers_first_middle_last_and_empty() {
         let cases = [
             ((1, 25, 63), "Showing 1–25 of 63"),

@@ -141,11 +141,11 @@ pub(crate) fn nearest_links(label: &str) -> Vec<&'static str> {
 #[cfg(test)]
 mod tests {
     #[cfg(target_arch = "wasm32")]
-    use wasm_bindgen_test::wasm_bindgen_test as test;
+    use wasm_bindgen_test::wasm_bindgen_test;
 
     use super::nearest_links;
 
-    #[test]
+    #[wasm_bindgen_test]
     fn a_disabled_link_hands_the_focus_to_its_nearest_neighbour() {
         assert_eq!(nearest_links("Next"), ["Next", "Previous", "Last", "First"]);
         assert_eq!(nearest_links("Last"), ["Last", "Next", "Previous", "First"]);

@@ -57,13 +57,13 @@ fn first_page<'a>(changes: &[(&'a str, Option<String>)]) -> Vec<(&'a str, Option
 #[cfg(test)]
 mod tests {
     #[cfg(target_arch = "wasm32")]
-    use wasm_bindgen_test::wasm_bindgen_test as test;
+    use wasm_bindgen_test::wasm_bindgen_test;
 
     use super::*;
 
     // (A ParamsMap decodes through the browser's decodeURIComponent, so the host tests use
     // the pairs it would iterate.)
-    #[test]
+    #[wasm_bindgen_test]
     fn sets_removes_and_keeps() {
         let q = [("page", "3"), ("per_page", "10"), ("q", "a b&c")];
         assert_eq!(

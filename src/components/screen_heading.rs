@@ -76,11 +76,11 @@ pub(crate) fn ScreenHeading(
 #[cfg(test)]
 mod tests {
     #[cfg(target_arch = "wasm32")]
-    use wasm_bindgen_test::wasm_bindgen_test as test;
+    use wasm_bindgen_test::wasm_bindgen_test;
 
     use super::document_title;
 
-    #[test]
+    #[wasm_bindgen_test]
     fn titles_name_the_screen_then_its_area_then_the_console() {
         let cases = [
             ("Sends", None, "Sends · Gifting Console"),

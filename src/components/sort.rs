@@ -149,13 +149,13 @@ fn last_if_none<T: Ord>(a: Option<T>, b: Option<T>) -> Ordering {
 #[cfg(test)]
 mod tests {
     #[cfg(target_arch = "wasm32")]
-    use wasm_bindgen_test::wasm_bindgen_test as test;
+    use wasm_bindgen_test::wasm_bindgen_test;
 
     use std::cmp::Ordering::{Equal, Greater, Less};
 
     use super::*;
 
-    #[test]
+    #[wasm_bindgen_test]
     fn money_compares_by_value_within_a_currency_not_as_text() {
         assert_eq!(
             by_money(("USD", "9.50"), ("USD", "10.00")),
@@ -174,7 +174,7 @@ mod tests {
         assert_eq!(by_amount("3", "n/a"), Less);
     }
 
-    #[test]
+    #[wasm_bindgen_test]
     fn times_compare_by_instant_and_text_by_letters_first() {
         assert_eq!(
             by_time("2026-03-01T10:00:00+02:00", "2026-03-01T09:30:00+00:00"),
@@ -185,7 +185,7 @@ mod tests {
         assert_eq!(by_text("Ada", "ada"), Less);
     }
 
-    #[test]
+    #[wasm_bindgen_test]
     fn the_address_sort_toggles_and_sorts_stably() {
         let sort = |column: &str, descending| TableSort {
             column: Some(column.into()),

@@ -179,21 +179,36 @@ fn parse_http_date(value: &str) -> Option<i64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use wasm_bindgen_test::wasm_bindgen_test;
 
-    #[test]
+    #[wasm_bindgen_test]
     fn only_reads_are_retried_and_only_for_transient_failures() {
-        assert!(is_retryable(RequestKind::Read, Outcome::Network));
-        assert!(is_retryable(RequestKind::Read, Outcome::Status(429)));
-        assert!(is_retryable(RequestKind::Read, Outcome::Status(500)));
-        assert!(is_retryable(RequestKind::Read, Outcome::Status(503)));
-        assert!(!is_retryable(RequestKind::Read, Outcome::Status(400)));
-        assert!(!is_retryable(RequestKind::Read, Outcome::Status(404)));
-        assert!(!is_retryable(RequestKind::Read, Outcome::Timeout));
-        assert!(!is_retryable(RequestKind::Write, Outcome::Network));
-        assert!(!is_retryable(RequestKind::Write, Outcome::Status(503)));
+        // (outcome, a read retries it); a write never retries anything.
+        let table = [
+            (Outcome::Network, true),
+            (Outcome::Status(429), true),
+            (Outcome::Status(500), true),
+            (Outcome::Status(502), true),
+            (Outcome::Status(503), true),
+            (Outcome::Timeout, false),
+            (Outcome::Status(400), false),
+            (Outcome::Status(401), false),
+            (Outcome::Status(403), false),
+            (Outcome::Status(404), false),
+            (Outcome::Status(409), false),
+        ];
+        for (outcome, read_retries) in table {
+            assert_eq!(
+                is_retryable(RequestKind::Read, outcome),
+                read_retries,
+                "{outcome:?}"
+            );
+            assert!(!is_retryable(RequestKind::Write, outcome), "{outcome:?}");
+        }
+        assert_eq!(MAX_TRIES, 3);
     }
 
-    #[test]
+    #[wasm_bindgen_test]
     fn backoff_doubles_with_jitter_in_the_upper_half_and_is_capped() {
         let p = RetryPolicy::default();
         assert_eq!(p.backoff_ms(1, 0.0), 250);
@@ -205,7 +220,7 @@ mod tests {
         assert_eq!(p.backoff_ms(1, f64::NAN), 250);
     }
 
-    #[test]
+    #[wasm_bindgen_test]
     fn at_most_three_tries() {
         let p = RetryPolicy::default();
         let net = Outcome::Network;
@@ -223,7 +238,7 @@ mod tests {
         );
     }
 
-    #[test]
+    #[wasm_bindgen_test]
     fn retry_after_is_honoured_and_capped() {
         let p = RetryPolicy::default();
         let busy = Outcome::Status(429);
@@ -255,7 +270,7 @@ mod tests {
         );
     }
 
-    #[test]
+    #[wasm_bindgen_test]
     fn retry_after_parses_seconds_and_dates() {
         let now = 1_445_412_480_000; // Wed, 21 Oct 2015 07:28:00 GMT
         assert_eq!(parse_retry_after("2", now), Some(2_000));

@@ -2,30 +2,144 @@
 
 use crate::query::encode_component;
 
-pub const SCIM_USERS: &str = "/api/scim/v2/Users";
-pub const V3_SENDS: &str = "/api/v3/send";
-pub const V3_USERS: &str = "/api/v3/users";
-pub const V3_ME: &str = "/api/v3/me";
-pub const V3_TOUCHES: &str = "/api/v3/touches";
-pub const V3_GROUPS: &str = "/api/v3/groups";
-pub const MARKETPLACE_PRODUCTS: &str = "/api/v3/marketplace/products";
+/// An HTTP method the console uses on the platform's API.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Method {
+    Get,
+    Post,
+    Put,
+}
+
+impl Method {
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Method::Get => "GET",
+            Method::Post => "POST",
+            Method::Put => "PUT",
+        }
+    }
+}
+
+/// One API endpoint of the contract: a method and a path template, where `{…}` stands for one
+/// path segment (axum's route syntax, so the sandbox registers the template as it is). Only the
+/// table below makes them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Endpoint {
+    method: Method,
+    template: &'static str,
+}
+
+impl Endpoint {
+    pub const fn method(self) -> Method {
+        self.method
+    }
+
+    /// E.g. `/api/scim/v2/Users/{id}`.
+    pub const fn template(self) -> &'static str {
+        self.template
+    }
+}
+
+/// Writes the table once: each line a constant of [`endpoint`] and an entry of [`ENDPOINTS`].
+macro_rules! endpoints {
+    ($($(#[$doc:meta])* $name:ident = $method:ident $template:literal;)*) => {
+        /// Every API endpoint the console calls, each written once: the console builds its
+        /// requests from these ([`Endpoint::call`]), the sandbox serves each, the gateway relays
+        /// exactly these ([`match_api_route`]), and the gateway's `endpoints` test checks all
+        /// three agree.
+        pub mod endpoint {
+            use super::{Endpoint, Method};
+            $(
+                $(#[$doc])*
+                pub const $name: Endpoint = Endpoint {
+                    method: Method::$method,
+                    template: $template,
+                };
+            )*
+        }
+
+        /// The table: every constant of [`endpoint`].
+        pub const ENDPOINTS: &[Endpoint] = &[$(endpoint::$name),*];
+    };
+}
+
+endpoints! {
+    LIST_SCIM_USERS = Get "/api/scim/v2/Users";
+    CREATE_SCIM_USER = Post "/api/scim/v2/Users";
+    READ_SCIM_USER = Get "/api/scim/v2/Users/{id}";
+    REPLACE_SCIM_USER = Put "/api/scim/v2/Users/{id}";
+    LIST_SENDS = Get "/api/v3/send";
+    LIST_USERS = Get "/api/v3/users";
+    /// The signed-in user; also the gateway's readiness probe.
+    ME = Get "/api/v3/me";
+    LIST_TOUCHES = Get "/api/v3/touches";
+    READ_TOUCH = Get "/api/v3/touches/{touch_id}";
+    LIST_GROUPS = Get "/api/v3/groups";
+    /// A bare array of the group's active users.
+    LIST_GROUP_MEMBERS = Get "/api/v3/groups/{team_group_id}/members";
+    LIST_PRODUCTS = Get "/api/v3/marketplace/products";
+}
+
+/// Paths other code names as text (a `Location` header, a next-page URL, a health probe).
+pub const SCIM_USERS: &str = endpoint::LIST_SCIM_USERS.template;
+pub const V3_ME: &str = endpoint::ME.template;
+pub const MARKETPLACE_PRODUCTS: &str = endpoint::LIST_PRODUCTS.template;
 pub const OAUTH_AUTHORIZE: &str = "/oauth/authorize";
 pub const OAUTH_TOKEN: &str = "/oauth/token";
 pub const OAUTH_REVOKE: &str = "/oauth/revoke";
 
-/// `/api/scim/v2/Users/{id}`
-pub fn scim_user(id: &str) -> String {
-    format!("{SCIM_USERS}/{}", encode_component(id))
+/// One request to an [`Endpoint`]: its path with the parameters filled in, and a query.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Call {
+    endpoint: Endpoint,
+    path_and_query: String,
 }
 
-/// `/api/v3/touches/{touch_id}`
-pub fn v3_touch(touch_id: u64) -> String {
-    format!("{V3_TOUCHES}/{touch_id}")
+impl Endpoint {
+    /// A request to this endpoint, each `{…}` of the template replaced in order by one of
+    /// `params`, percent-encoded so it stays one segment. The count must match the template's.
+    pub fn call(self, params: &[&str]) -> Call {
+        let mut params = params.iter();
+        let path = self
+            .template
+            .split('/')
+            .map(|segment| match segment.starts_with('{') {
+                true => encode_component(params.next().copied().unwrap_or_default()),
+                false => segment.to_owned(),
+            })
+            .collect::<Vec<_>>()
+            .join("/");
+        debug_assert!(
+            params.next().is_none(),
+            "too many parameters for {}",
+            self.template
+        );
+        Call {
+            endpoint: self,
+            path_and_query: path,
+        }
+    }
 }
 
-/// `/api/v3/groups/{team_group_id}/members`
-pub fn v3_group_members(team_group_id: u64) -> String {
-    format!("{V3_GROUPS}/{team_group_id}/members")
+impl Call {
+    /// The same request with a query string (`"?page=2"`, or `""` for none).
+    pub fn query(mut self, query: &str) -> Call {
+        self.path_and_query.push_str(query);
+        self
+    }
+
+    pub fn endpoint(&self) -> Endpoint {
+        self.endpoint
+    }
+
+    pub fn method(&self) -> Method {
+        self.endpoint.method
+    }
+
+    /// E.g. `/api/v3/send?page=2&per_page=25`.
+    pub fn path_and_query(&self) -> &str {
+        &self.path_and_query
+    }
 }
 
 /// `/oauth/revoke?token=...`
@@ -41,64 +155,26 @@ pub enum ApiFamily {
     Rest,
 }
 
-/// One endpoint the console calls: its path template (`{…}` stands for one segment) and the
-/// methods it is called with. A relay forwards these and nothing else.
+/// A path template of the table, with the methods the console calls it with. A relay forwards
+/// these and nothing else.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ApiRoute {
     pub template: &'static str,
-    pub methods: &'static [&'static str],
 }
 
-/// Every API endpoint of the contract, as the console uses them.
-pub const API_ROUTES: [ApiRoute; 10] = [
-    ApiRoute {
-        template: "/api/scim/v2/Users",
-        methods: &["GET", "POST"],
-    },
-    ApiRoute {
-        template: "/api/scim/v2/Users/{id}",
-        methods: &["GET", "PUT"],
-    },
-    ApiRoute {
-        template: "/api/v3/send",
-        methods: &["GET"],
-    },
-    ApiRoute {
-        template: "/api/v3/users",
-        methods: &["GET"],
-    },
-    ApiRoute {
-        template: "/api/v3/me",
-        methods: &["GET"],
-    },
-    ApiRoute {
-        template: "/api/v3/touches",
-        methods: &["GET"],
-    },
-    ApiRoute {
-        template: "/api/v3/touches/{touch_id}",
-        methods: &["GET"],
-    },
-    ApiRoute {
-        template: "/api/v3/groups",
-        methods: &["GET"],
-    },
-    ApiRoute {
-        template: "/api/v3/groups/{team_group_id}/members",
-        methods: &["GET"],
-    },
-    ApiRoute {
-        template: "/api/v3/marketplace/products",
-        methods: &["GET"],
-    },
-];
-
 impl ApiRoute {
-    /// Whether `method` (upper case) is one this endpoint is called with; HEAD goes with GET.
+    /// Whether `method` (upper case) is one this path is called with; HEAD goes with GET.
     pub fn allows(&self, method: &str) -> bool {
-        self.methods
+        self.methods()
+            .any(|m| m == method || (method == "HEAD" && m == "GET"))
+    }
+
+    /// The methods of the table for this path, e.g. for an `Allow` header.
+    pub fn methods(&self) -> impl Iterator<Item = &'static str> + '_ {
+        ENDPOINTS
             .iter()
-            .any(|m| *m == method || (method == "HEAD" && *m == "GET"))
+            .filter(|e| e.template == self.template)
+            .map(|e| e.method.as_str())
     }
 }
 
@@ -114,19 +190,24 @@ pub fn api_family(path: &str) -> ApiFamily {
 /// The endpoint a concrete path such as `/api/v3/touches/7` is, if the console calls it. An id
 /// segment must be 1 to 128 unreserved characters (letters, digits, `-`, `_`, `.`, `~`, not
 /// `.` or `..`), so nothing matched can leave the API's path space.
-pub fn match_api_route(path: &str) -> Option<&'static ApiRoute> {
+pub fn match_api_route(path: &str) -> Option<ApiRoute> {
     let given: Vec<&str> = path.split('/').collect();
-    API_ROUTES.iter().find(|route| {
-        let wanted: Vec<&str> = route.template.split('/').collect();
-        wanted.len() == given.len()
-            && wanted.iter().zip(&given).all(|(w, g)| {
-                if w.starts_with('{') {
-                    is_id_segment(g)
-                } else {
-                    w == g
-                }
-            })
-    })
+    ENDPOINTS
+        .iter()
+        .find(|endpoint| {
+            let wanted: Vec<&str> = endpoint.template.split('/').collect();
+            wanted.len() == given.len()
+                && wanted.iter().zip(&given).all(|(w, g)| {
+                    if w.starts_with('{') {
+                        is_id_segment(g)
+                    } else {
+                        w == g
+                    }
+                })
+        })
+        .map(|endpoint| ApiRoute {
+            template: endpoint.template,
+        })
 }
 
 fn is_id_segment(segment: &str) -> bool {
@@ -140,36 +221,44 @@ fn is_id_segment(segment: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
     #[test]
-    fn paths_encode_their_parameters() {
-        assert_eq!(super::scim_user("42"), "/api/scim/v2/Users/42");
-        assert_eq!(super::scim_user("a/b"), "/api/scim/v2/Users/a%2Fb");
-        assert_eq!(super::v3_group_members(3), "/api/v3/groups/3/members");
-        assert_eq!(super::oauth_revoke("a+b"), "/oauth/revoke?token=a%2Bb");
+    fn calls_fill_and_encode_their_parameters() {
+        let user = endpoint::READ_SCIM_USER.call(&["a/b"]);
+        assert_eq!(user.path_and_query(), "/api/scim/v2/Users/a%2Fb");
+        assert_eq!(user.method(), Method::Get);
+        let members = endpoint::LIST_GROUP_MEMBERS.call(&["3"]);
+        assert_eq!(members.path_and_query(), "/api/v3/groups/3/members");
+        let sends = endpoint::LIST_SENDS.call(&[]).query("?page=2");
+        assert_eq!(sends.path_and_query(), "/api/v3/send?page=2");
+        assert_eq!(oauth_revoke("a+b"), "/oauth/revoke?token=a%2Bb");
     }
 
     #[test]
-    fn every_path_the_console_builds_is_a_known_route() {
-        use super::*;
-        for (method, path) in [
-            ("GET", SCIM_USERS.to_owned()),
-            ("POST", SCIM_USERS.to_owned()),
-            ("PUT", scim_user("1042")),
-            ("GET", V3_SENDS.to_owned()),
-            ("GET", V3_ME.to_owned()),
-            ("HEAD", V3_ME.to_owned()),
-            ("GET", v3_touch(7)),
-            ("GET", v3_group_members(3)),
-            ("GET", MARKETPLACE_PRODUCTS.to_owned()),
-        ] {
-            let route = match_api_route(&path).unwrap_or_else(|| panic!("{path}"));
-            assert!(route.allows(method), "{method} {path}");
+    fn every_call_of_the_table_is_a_known_route_with_its_method() {
+        for &endpoint in ENDPOINTS {
+            let params = ["1042"; 2];
+            let n = endpoint.template.matches('{').count();
+            let call = endpoint.call(&params[..n]);
+            let route = match_api_route(call.path_and_query())
+                .unwrap_or_else(|| panic!("{}", endpoint.template));
+            assert_eq!(route.template, endpoint.template);
+            assert!(route.allows(endpoint.method.as_str()), "{endpoint:?}");
+        }
+        assert!(match_api_route(V3_ME).expect("me").allows("HEAD"));
+    }
+
+    #[test]
+    fn the_table_names_each_method_and_template_once() {
+        for (i, a) in ENDPOINTS.iter().enumerate() {
+            assert!(a.template.starts_with("/api/"), "{a:?}");
+            assert!(!ENDPOINTS[..i].contains(a), "{a:?} twice");
         }
     }
 
     #[test]
     fn other_paths_and_methods_are_not_routes() {
-        use super::*;
         for path in [
             "/api/v3",
             "/api/v3/send/",
@@ -184,7 +273,9 @@ mod tests {
         }
         let me = match_api_route(V3_ME).expect("me");
         assert!(!me.allows("POST") && !me.allows("DELETE"));
-        assert!(!match_api_route(SCIM_USERS).expect("users").allows("DELETE"));
+        let users = match_api_route(SCIM_USERS).expect("users");
+        assert!(!users.allows("DELETE"));
+        assert_eq!(users.methods().collect::<Vec<_>>(), ["GET", "POST"]);
         assert_eq!(api_family("/api/scim/v2/Users/1"), ApiFamily::Scim);
         assert_eq!(api_family("/api/v3/nothing"), ApiFamily::Rest);
     }

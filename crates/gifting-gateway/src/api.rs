@@ -1,6 +1,6 @@
 //! The API relay: the console's API calls, on the console's own origin, forwarded to the
 //! platform's `base_url`. Only the endpoints and methods the console uses (the contract's
-//! [`paths::API_ROUTES`]) are forwarded; the URL is always the configured platform's, whatever
+//! [`paths::ENDPOINTS`]) are forwarded; the URL is always the configured platform's, whatever
 //! the request's Host or form; the answer comes back as the platform gave it, streamed.
 
 use axum::body::to_bytes;
@@ -55,7 +55,7 @@ async fn relay(State(gw): State<Shared>, req: Request) -> Response {
             StatusCode::METHOD_NOT_ALLOWED,
             "This endpoint does not take that method.",
         );
-        if let Ok(allow) = HeaderValue::from_str(&route.methods.join(", ")) {
+        if let Ok(allow) = HeaderValue::from_str(&route.methods().collect::<Vec<_>>().join(", ")) {
             res.headers_mut().insert(header::ALLOW, allow);
         }
         return res;

@@ -16,6 +16,7 @@ pub mod host;
 pub mod html;
 pub mod marketplace;
 pub mod oauth;
+pub mod routing;
 pub mod scim;
 pub mod server;
 pub mod state;
@@ -47,19 +48,26 @@ pub use state::{AppState, Shared, CLIENT_ID, CLIENT_SECRET};
 fn api(state: &Shared) -> Router<Shared> {
     Router::new()
         .nest(
-            "/scim/v2",
+            below_api(scim::PREFIX),
             scim::router().route_layer(from_fn(api_auth::require_scim_admin)),
         )
         .nest(
-            "/v3/marketplace",
+            below_api(marketplace::PREFIX),
             marketplace::router().route_layer(from_fn(api_auth::require_marketplace)),
         )
-        .nest("/v3", v3::router())
+        .nest(below_api(v3::PREFIX), v3::router())
         .fallback(v3::not_found)
         .method_not_allowed_fallback(v3::method_not_allowed)
         .layer(from_fn_with_state(state.clone(), api_auth::require_bearer))
         .layer(from_fn_with_state(state.clone(), faults::api_chaos))
 }
+
+/// An area's prefix inside the `/api` nest: `/api/v3` → `/v3`.
+fn below_api(prefix: &'static str) -> &'static str {
+    prefix.strip_prefix(API).unwrap_or(prefix)
+}
+
+const API: &str = "/api";
 
 fn cors(origins: &[String]) -> Option<CorsLayer> {
     let list: Vec<HeaderValue> = origins
@@ -93,7 +101,7 @@ pub fn app(state: Shared) -> Router {
     // A nested router does not see its bare `/prefix/`; route those explicitly so they
     // get their family's 404 rather than the console's index.html.
     let mut router = Router::new()
-        .nest("/api", api(&state))
+        .nest(API, api(&state))
         .route("/api/", any(v3::not_found))
         .nest("/oauth", oauth::router())
         .route("/oauth/", any(oauth::not_found))

@@ -3,7 +3,6 @@
 use axum::extract::{RawQuery, State};
 use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
 use axum::{Json, Router};
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
@@ -11,17 +10,23 @@ use gifting_api::marketplace::{
     CdnRef, EstimatedPrice, Image, NextPage, Pagination, Product, ProductsPage, ProductsQuery,
     Variant, PAGE_SIZE,
 };
-use gifting_api::paths::MARKETPLACE_PRODUCTS;
+use gifting_api::paths::{endpoint, MARKETPLACE_PRODUCTS};
 
 use crate::data::catalog::{usd_cents, ProductRecord, VariantRecord};
 use crate::data::money;
 use crate::errors::ApiError;
 use crate::host::origin;
+use crate::routing::Area;
 use crate::state::Shared;
 
+/// Nested at [`PREFIX`].
 pub fn router() -> Router<Shared> {
-    Router::new().route("/products", get(products))
+    Area::new(PREFIX)
+        .serve(endpoint::LIST_PRODUCTS, products)
+        .router()
 }
+
+pub const PREFIX: &str = "/api/v3/marketplace";
 
 /// The cursor is the catalog position of the last product returned, wrapped so clients
 /// treat it as opaque (and a version prefix lets its format change later).

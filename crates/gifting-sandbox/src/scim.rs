@@ -3,9 +3,8 @@
 use axum::extract::{RawQuery, State};
 use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
 use axum::{Json, Router};
-use gifting_api::paths::SCIM_USERS;
+use gifting_api::paths::{endpoint, SCIM_USERS};
 use gifting_api::query::parse_pairs;
 use gifting_api::scim::{
     effective_count, effective_start_index, CreateUser, ListResponse, ReplaceUser, ScimEmail,
@@ -18,17 +17,24 @@ use crate::data::people::UserRecord;
 use crate::errors::{ScimFailure, SCIM_CONTENT_TYPE};
 use crate::extract::{ScimJson, ScimPath};
 use crate::host::origin;
+use crate::routing::Area;
 use crate::state::{Db, Shared};
 use crate::stores::oauth::random_secret;
 use crate::v3::int_param;
 
+pub const PREFIX: &str = "/api/scim/v2";
+
 /// Longest given or family name accepted (the seeded 200-character word fits).
 const MAX_NAME: usize = 256;
 
+/// Nested at [`PREFIX`].
 pub fn router() -> Router<Shared> {
-    Router::new()
-        .route("/Users", get(list).post(create))
-        .route("/Users/{id}", get(read).put(replace))
+    Area::new(PREFIX)
+        .serve(endpoint::LIST_SCIM_USERS, list)
+        .serve(endpoint::CREATE_SCIM_USER, create)
+        .serve(endpoint::READ_SCIM_USER, read)
+        .serve(endpoint::REPLACE_SCIM_USER, replace)
+        .router()
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
 }

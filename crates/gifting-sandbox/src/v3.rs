@@ -3,8 +3,8 @@
 use axum::extract::{OriginalUri, RawQuery, State};
 use axum::http::{Method, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
 use axum::{Extension, Json, Router};
+use gifting_api::paths::endpoint;
 use gifting_api::query::parse_pairs;
 use gifting_api::rest::{
     effective_page, effective_per_page, CurrentUser, GroupPage, Member, RestUser, SendPage,
@@ -16,18 +16,23 @@ use crate::api_auth::Caller;
 use crate::data::{money, people::UserRecord};
 use crate::errors::ApiError;
 use crate::extract::RestPath;
+use crate::routing::Area;
 use crate::state::Shared;
 
+/// Nested at [`PREFIX`].
 pub fn router() -> Router<Shared> {
-    Router::new()
-        .route("/send", get(sends))
-        .route("/users", get(users))
-        .route("/me", get(me))
-        .route("/touches", get(touches))
-        .route("/touches/{touch_id}", get(touch))
-        .route("/groups", get(groups))
-        .route("/groups/{team_group_id}/members", get(members))
+    Area::new(PREFIX)
+        .serve(endpoint::LIST_SENDS, sends)
+        .serve(endpoint::LIST_USERS, users)
+        .serve(endpoint::ME, me)
+        .serve(endpoint::LIST_TOUCHES, touches)
+        .serve(endpoint::READ_TOUCH, touch)
+        .serve(endpoint::LIST_GROUPS, groups)
+        .serve(endpoint::LIST_GROUP_MEMBERS, members)
+        .router()
 }
+
+pub const PREFIX: &str = "/api/v3";
 
 /// An integer query parameter. Absent or empty is `None`; digits too large for i64 saturate
 /// (they are integers, just huge); anything else is a 400 naming the parameter.

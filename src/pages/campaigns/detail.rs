@@ -2,7 +2,7 @@
 //! does not know shows its own "Touch not found" sentence, not an empty page.
 
 use gifting_api::countries;
-use gifting_api::paths;
+use gifting_api::paths::endpoint;
 use gifting_api::rest::{Campaign, TouchResponse};
 use leptos::prelude::*;
 
@@ -20,7 +20,9 @@ pub(crate) fn CampaignPage() -> impl IntoView {
     let (_, touch) = use_by_id(
         |raw| format!("\u{201c}{raw}\u{201d} is not a campaign id."),
         |api, id| async move {
-            let answer = api.get_json::<TouchResponse>(&paths::v3_touch(id)).await;
+            let answer = api
+                .get_json::<TouchResponse>(endpoint::READ_TOUCH.call(&[&id.to_string()]))
+                .await;
             answer.map(|r| r.touch)
         },
     );

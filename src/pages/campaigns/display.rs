@@ -66,7 +66,7 @@ pub(crate) fn price_text(campaign: &Campaign) -> String {
 #[cfg(test)]
 mod tests {
     #[cfg(target_arch = "wasm32")]
-    use wasm_bindgen_test::wasm_bindgen_test as test;
+    use wasm_bindgen_test::wasm_bindgen_test;
 
     use super::*;
 
@@ -91,7 +91,7 @@ mod tests {
         }
     }
 
-    #[test]
+    #[wasm_bindgen_test]
     fn prices_read_as_fixed_or_a_range_with_currency() {
         assert_eq!(
             price_text(&campaign(Some("10"), Some("50.5"), false)),
@@ -109,7 +109,7 @@ mod tests {
         );
     }
 
-    #[test]
+    #[wasm_bindgen_test]
     fn delivery_filter_reads_the_address() {
         assert_eq!(DeliveryFilter::parse(None), DeliveryFilter::All);
         assert_eq!(DeliveryFilter::parse(Some("")), DeliveryFilter::All);

@@ -1,6 +1,6 @@
 //! `/campaigns?page=&per_page=&delivery_type=`: the active campaigns, newest first.
 
-use gifting_api::paths;
+use gifting_api::paths::endpoint;
 use gifting_api::rest::{Campaign, TouchPage, TouchesQuery};
 use gifting_api::DeliveryType;
 use leptos::prelude::*;
@@ -32,8 +32,10 @@ pub(crate) fn CampaignsPage() -> impl IntoView {
             delivery_type: delivery.with(DeliveryFilter::query_value),
         };
         async move {
-            let path = format!("{}{}", paths::V3_TOUCHES, query.to_query_string());
-            api.get_json::<TouchPage>(&path).await
+            let call = endpoint::LIST_TOUCHES
+                .call(&[])
+                .query(&query.to_query_string());
+            api.get_json::<TouchPage>(call).await
         }
     });
 

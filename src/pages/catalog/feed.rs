@@ -246,7 +246,7 @@ mod tests {
         feed.products().iter().map(|p| p.id.as_str()).collect()
     }
 
-    #[wasm_bindgen_test(unsupported = test)]
+    #[wasm_bindgen_test]
     fn pages_append_in_order_until_the_end() {
         let mut feed = Feed::new();
         assert_eq!(
@@ -283,7 +283,7 @@ mod tests {
         assert_eq!(feed.categories().len(), 1);
     }
 
-    #[wasm_bindgen_test(unsupported = test)]
+    #[wasm_bindgen_test]
     fn duplicates_are_shown_once() {
         let mut feed = showing(page(&["a", "b", "a"], Some("c2")));
         let second = feed.next_request().unwrap();
@@ -294,7 +294,7 @@ mod tests {
         assert_eq!(ids(&feed), ["a", "b", "c"]);
     }
 
-    #[wasm_bindgen_test(unsupported = test)]
+    #[wasm_bindgen_test]
     fn an_answer_for_older_filters_never_overwrites_the_newer_one() {
         let mut feed = Feed::new();
         let tea = feed.restart(ProductsQuery {
@@ -321,7 +321,7 @@ mod tests {
         assert_eq!(feed.filters().text_search.as_deref(), Some("coffee"));
     }
 
-    #[wasm_bindgen_test(unsupported = test)]
+    #[wasm_bindgen_test]
     fn a_failed_page_is_retried_from_the_same_cursor() {
         let mut feed = showing(page(&["a"], Some("c1")));
         let second = feed.next_request().unwrap();
@@ -340,7 +340,7 @@ mod tests {
         assert!(feed.can_load_more());
     }
 
-    #[wasm_bindgen_test(unsupported = test)]
+    #[wasm_bindgen_test]
     fn a_cursor_that_does_not_move_ends_the_catalog() {
         let mut feed = showing(page(&["a"], Some("same")));
         let second = feed.next_request().unwrap();
@@ -353,7 +353,7 @@ mod tests {
         assert_eq!(feed.find("zzz"), None);
     }
 
-    #[wasm_bindgen_test(unsupported = test)]
+    #[wasm_bindgen_test]
     fn restarting_keeps_categories_until_the_new_answer() {
         let mut feed = showing(page(&["a"], None));
         feed.restart(ProductsQuery {

@@ -161,7 +161,7 @@ mod tests {
         (&[("USD", "1e3")], "Price not available"),
     ];
 
-    #[wasm_bindgen_test(unsupported = test)]
+    #[wasm_bindgen_test]
     fn ranges_span_the_variants_exactly_per_currency() {
         for (prices, want) in RANGES {
             assert_eq!(
@@ -172,7 +172,7 @@ mod tests {
         }
     }
 
-    #[wasm_bindgen_test(unsupported = test)]
+    #[wasm_bindgen_test]
     fn bounds_are_whole_dollars_in_order() {
         assert_eq!(validate_prices("", " "), Ok(PriceBounds::default()));
         assert_eq!(

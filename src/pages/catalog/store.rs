@@ -6,7 +6,7 @@
 //! opened. The feed is that state; this store only sends its requests.
 
 use gifting_api::marketplace::{ProductsPage, ProductsQuery};
-use gifting_api::paths;
+use gifting_api::paths::endpoint;
 use leptos::prelude::*;
 use leptos::reactive::owner::WeakOwner;
 
@@ -88,14 +88,12 @@ impl CatalogStore {
         let Some(api) = self.client() else {
             return;
         };
-        let path = format!(
-            "{}{}",
-            paths::MARKETPLACE_PRODUCTS,
-            request.query.to_query_string()
-        );
+        let call = endpoint::LIST_PRODUCTS
+            .call(&[])
+            .query(&request.query.to_query_string());
         let generation = request.generation;
         leptos::task::spawn_local(async move {
-            let result = api.get_json::<ProductsPage>(&path).await;
+            let result = api.get_json::<ProductsPage>(call).await;
             // `try_`: the screen may be gone by the time the answer arrives.
             store.feed.try_update(|feed| match result {
                 Ok(page) => {

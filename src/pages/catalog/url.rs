@@ -115,7 +115,7 @@ mod tests {
     use super::*;
     use wasm_bindgen_test::wasm_bindgen_test;
 
-    #[wasm_bindgen_test(unsupported = test)]
+    #[wasm_bindgen_test]
     fn address_round_trips_through_the_contract_query() {
         let filters = ProductsQuery {
             after: Some("cursor".into()),
@@ -145,7 +145,7 @@ mod tests {
         );
     }
 
-    #[wasm_bindgen_test(unsupported = test)]
+    #[wasm_bindgen_test]
     fn a_bad_price_is_reported_not_fatal() {
         let read = filters_from_search("?text_search=mug&price_gte_usd=ten&price_lte_usd=40");
         assert_eq!(read.query.text_search.as_deref(), Some("mug"));
@@ -161,7 +161,7 @@ mod tests {
         assert!(crossed.problems.max.is_some());
     }
 
-    #[wasm_bindgen_test(unsupported = test)]
+    #[wasm_bindgen_test]
     fn lists_are_cleaned_and_cursor_dropped() {
         let read = filters_from_search(
             "after=abc&ship_to_country_codes%5B%5D=ca&ship_to_country_codes%5B%5D=CA\

@@ -123,7 +123,7 @@ pub(crate) fn file_name(local_date: &str) -> String {
 #[cfg(test)]
 mod tests {
     #[cfg(target_arch = "wasm32")]
-    use wasm_bindgen_test::wasm_bindgen_test as test;
+    use wasm_bindgen_test::wasm_bindgen_test;
 
     use super::*;
     use crate::pages::sends::loaded::tests::send;
@@ -158,7 +158,7 @@ mod tests {
         rows
     }
 
-    #[test]
+    #[wasm_bindgen_test]
     fn quotes_what_needs_quoting_and_nothing_else() {
         let cases = [
             ("plain", "plain"),
@@ -173,7 +173,7 @@ mod tests {
         }
     }
 
-    #[test]
+    #[wasm_bindgen_test]
     fn formulas_are_neutralised_but_numbers_are_not() {
         // (text, whether a spreadsheet would run it, so it gets a leading apostrophe)
         let cases = [
@@ -197,7 +197,7 @@ mod tests {
         assert_eq!(field_text("=1,2"), "\"'=1,2\"");
     }
 
-    #[test]
+    #[wasm_bindgen_test]
     fn one_row_per_send_and_hostile_text_reads_back_intact() {
         let mut a = send(30001);
         a.recipient.name = "O'Reilly \"Quoted\", Partners\r\n<b>x</b>".into();

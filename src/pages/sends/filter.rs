@@ -143,7 +143,7 @@ pub(crate) fn group_counts<'a>(
 #[cfg(test)]
 mod tests {
     #[cfg(target_arch = "wasm32")]
-    use wasm_bindgen_test::wasm_bindgen_test as test;
+    use wasm_bindgen_test::wasm_bindgen_test;
 
     use super::*;
     use crate::pages::sends::loaded::tests::send;
@@ -158,7 +158,7 @@ mod tests {
         SendFilter::from_query(|k| map.get(k).cloned())
     }
 
-    #[test]
+    #[wasm_bindgen_test]
     fn reads_the_address_and_reports_what_it_cannot_use() {
         let f = filter(&[("status", "problem"), ("sender", "12"), ("q", "Acme")]);
         assert_eq!(f.group, Some(StatusGroup::Problem));
@@ -173,7 +173,7 @@ mod tests {
         assert!(!filter(&[]).is_active());
     }
 
-    #[test]
+    #[wasm_bindgen_test]
     fn every_criterion_narrows_and_search_ignores_case() {
         let mut a = send(1);
         a.recipient.name = "Zoë Müller".into();
@@ -203,7 +203,7 @@ mod tests {
         assert!(ids(&filter(&[("sender", "3"), ("q", "globex")])).is_empty());
     }
 
-    #[test]
+    #[wasm_bindgen_test]
     fn choices_count_and_sort_by_label() {
         let mut a = send(1);
         a.sender.id = 5;

@@ -7,7 +7,7 @@ use std::cell::Cell;
 use std::rc::Rc;
 use std::time::Duration;
 
-use gifting_api::paths;
+use gifting_api::paths::endpoint;
 use gifting_api::rest::{page_count, PageQuery, SendPage};
 use leptos::prelude::*;
 use leptos::reactive::owner::WeakOwner;
@@ -185,8 +185,10 @@ impl Walk {
         }
         self.last_start = Some(now());
         let query = PageQuery::new(self.page.min(u64::from(u32::MAX)) as u32, WALK_PER_PAGE);
-        let path = format!("{}{}", paths::V3_SENDS, query.to_query_string());
-        match self.client.get_json::<SendPage>(&path).await {
+        let call = endpoint::LIST_SENDS
+            .call(&[])
+            .query(&query.to_query_string());
+        match self.client.get_json::<SendPage>(call).await {
             Ok(body) => self.accept(body),
             Err(ApiError::Busy { retry_after }) => self.slow_down(retry_after).await,
             Err(ApiError::Cancelled) => self.cancelled(),

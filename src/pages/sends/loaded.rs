@@ -138,7 +138,7 @@ pub(crate) fn page_ranges(pages: &[u64]) -> String {
 #[cfg(test)]
 pub(crate) mod tests {
     #[cfg(target_arch = "wasm32")]
-    use wasm_bindgen_test::wasm_bindgen_test as test;
+    use wasm_bindgen_test::wasm_bindgen_test;
 
     use super::*;
     use gifting_api::rest::{Recipient, SendTouch, Sender, StatusUpdate};
@@ -189,7 +189,7 @@ pub(crate) mod tests {
         range.map(send).collect()
     }
 
-    #[test]
+    #[wasm_bindgen_test]
     fn pages_of_any_size_line_up_by_position() {
         let mut loaded = LoadedSends::default();
         assert_eq!(loaded.coverage_text(25), "No sends loaded yet");
@@ -219,7 +219,7 @@ pub(crate) mod tests {
         assert_eq!(order, (0..63).collect::<Vec<_>>());
     }
 
-    #[test]
+    #[wasm_bindgen_test]
     fn a_send_seen_at_a_new_position_moves_and_a_new_total_starts_over() {
         let mut loaded = LoadedSends::default();
         loaded.insert_page(1, 3, 6, &ids(0..3));
@@ -235,7 +235,7 @@ pub(crate) mod tests {
         assert_eq!(loaded.total(), Some(7));
     }
 
-    #[test]
+    #[wasm_bindgen_test]
     fn empty_list_and_partial_pages_read_right() {
         let mut loaded = LoadedSends::default();
         loaded.insert_page(1, 25, 0, &[]);

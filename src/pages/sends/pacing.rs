@@ -54,11 +54,11 @@ pub(crate) fn progress_text(page: u64, pages: Option<u64>) -> String {
 #[cfg(test)]
 mod tests {
     #[cfg(target_arch = "wasm32")]
-    use wasm_bindgen_test::wasm_bindgen_test as test;
+    use wasm_bindgen_test::wasm_bindgen_test;
 
     use super::*;
 
-    #[test]
+    #[wasm_bindgen_test]
     fn paces_to_five_requests_a_second() {
         assert_eq!(MIN_INTERVAL_MS, 200);
         assert_eq!(pace_delay_ms(None, 1_000.0), 0);
@@ -69,7 +69,7 @@ mod tests {
         assert_eq!(pace_delay_ms(Some(1_000.0), 900.0), 200);
     }
 
-    #[test]
+    #[wasm_bindgen_test]
     fn waits_out_retry_after_and_backs_off_without_it() {
         assert_eq!(busy_wait_ms(Some(2), 1), Some(2_000));
         assert_eq!(busy_wait_ms(Some(0), 1), Some(1_000));
@@ -81,7 +81,7 @@ mod tests {
         assert_eq!(busy_wait_ms(Some(1), MAX_BUSY_IN_A_ROW + 1), None);
     }
 
-    #[test]
+    #[wasm_bindgen_test]
     fn progress_reads_like_a_sentence() {
         assert_eq!(progress_text(3, Some(12)), "page 3 of 12");
         assert_eq!(progress_text(1, None), "page 1");

@@ -55,7 +55,7 @@ pub(crate) fn neighbours(query: &PageQuery, total: u64) -> Vec<PageQuery> {
 #[cfg(test)]
 mod tests {
     #[cfg(target_arch = "wasm32")]
-    use wasm_bindgen_test::wasm_bindgen_test as test;
+    use wasm_bindgen_test::wasm_bindgen_test;
 
     use super::*;
     use crate::pages::sends::loaded::tests::send;
@@ -69,7 +69,7 @@ mod tests {
         }
     }
 
-    #[test]
+    #[wasm_bindgen_test]
     fn serves_fresh_pages_only() {
         let mut cache = PageCache::default();
         let q = PageQuery::new(2, 100);
@@ -86,7 +86,7 @@ mod tests {
         assert!(cache.fresh(&q, 500).is_none());
     }
 
-    #[test]
+    #[wasm_bindgen_test]
     fn keeps_the_newest_few() {
         let mut cache = PageCache::default();
         for n in 1..=8 {
@@ -99,7 +99,7 @@ mod tests {
         assert_eq!(cache.len(), 6);
     }
 
-    #[test]
+    #[wasm_bindgen_test]
     fn neighbours_stay_inside_the_list() {
         let pages = |q: PageQuery, total| -> Vec<u32> {
             neighbours(&q, total)

@@ -7,7 +7,7 @@
 
 use futures::future::{LocalBoxFuture, Shared};
 use futures::FutureExt;
-use gifting_api::paths;
+use gifting_api::paths::{endpoint, Call};
 use gifting_api::rest::{PageQuery, Send, SendPage};
 use leptos::prelude::*;
 use leptos_router::hooks::use_query_map;
@@ -36,8 +36,10 @@ struct Pages {
     ahead: StoredValue<SendWrapper<Vec<(PageQuery, FetchAhead)>>>,
 }
 
-fn sends_path(query: &PageQuery) -> String {
-    format!("{}{}", paths::V3_SENDS, query.to_query_string())
+fn sends_call(query: &PageQuery) -> Call {
+    endpoint::LIST_SENDS
+        .call(&[])
+        .query(&query.to_query_string())
 }
 
 impl Pages {
@@ -47,7 +49,7 @@ impl Pages {
         let page = match self.cached(&paging).await {
             Some(page) => page,
             None => {
-                let page: SendPage = self.api.get_json(&sends_path(&paging)).await?;
+                let page: SendPage = self.api.get_json(sends_call(&paging)).await?;
                 self.cache
                     .try_update_value(|c| c.put(paging, now_ms(), page.clone()));
                 self.store_later(page.clone());
@@ -116,9 +118,9 @@ impl Pages {
     /// Fetches `query` ahead into the cache; false when the look-ahead should stop (a failure,
     /// or the screen is gone).
     async fn fetch_ahead(self, query: PageQuery) -> bool {
-        let (api, path) = (self.api, sends_path(&query));
+        let (api, call) = (self.api, sends_call(&query));
         // Opportunistic: a failure here is simply a page fetched when opened.
-        let fetch = async move { api.get_json::<SendPage>(&path).await.ok() }
+        let fetch = async move { api.get_json::<SendPage>(call).await.ok() }
             .boxed_local()
             .shared();
         self.ahead

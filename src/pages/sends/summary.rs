@@ -66,13 +66,13 @@ pub(crate) fn summarize<'a>(sends: impl IntoIterator<Item = &'a Send>) -> Summar
 #[cfg(test)]
 mod tests {
     #[cfg(target_arch = "wasm32")]
-    use wasm_bindgen_test::wasm_bindgen_test as test;
+    use wasm_bindgen_test::wasm_bindgen_test;
 
     use super::*;
     use crate::pages::sends::loaded::tests::send;
     use gifting_api::SendStatus;
 
-    #[test]
+    #[wasm_bindgen_test]
     fn counts_every_group_and_sums_each_currency_exactly() {
         let mut sends = vec![send(1), send(2), send(3), send(4), send(5)];
         sends[0].current_total_cost = "0.10".into();
@@ -107,7 +107,7 @@ mod tests {
         assert_eq!(usd.total.format_grouped(2), "0.60");
     }
 
-    #[test]
+    #[wasm_bindgen_test]
     fn unknown_statuses_get_their_own_group_and_nothing_is_empty() {
         let mut odd = send(1);
         odd.status = SendStatus::Other("Teleported".into());

@@ -1,6 +1,6 @@
 //! `/teams/:id`: one team group's members, from the platform's bare-array endpoint.
 
-use gifting_api::paths;
+use gifting_api::paths::endpoint;
 use gifting_api::rest::Member;
 use leptos::either::Either;
 use leptos::prelude::*;
@@ -20,7 +20,7 @@ pub(crate) fn TeamPage() -> impl IntoView {
     let (raw_id, members) = use_by_id(
         |raw| format!("There is no team group with the id \u{201c}{raw}\u{201d}."),
         |api, id| async move {
-            api.get_json::<Vec<Member>>(&paths::v3_group_members(id))
+            api.get_json::<Vec<Member>>(endpoint::LIST_GROUP_MEMBERS.call(&[&id.to_string()]))
                 .await
         },
     );

@@ -1,6 +1,6 @@
 //! `/teams/users`: the active users directory (REST v3), each with their team's name.
 
-use gifting_api::paths;
+use gifting_api::paths::endpoint;
 use gifting_api::rest::{RestUser, UserPage};
 use leptos::prelude::*;
 
@@ -15,7 +15,7 @@ use crate::routes;
 #[component]
 pub(crate) fn ActiveUsersPage() -> impl IntoView {
     let api = use_api();
-    let users = use_paged_list::<UserPage>(api, paths::V3_USERS);
+    let users = use_paged_list::<UserPage>(api, endpoint::LIST_USERS);
     let groups = use_team_groups();
     let groups_failed = move || groups.failed();
 

@@ -1,6 +1,6 @@
 //! `/teams`: the team groups, paged by the address bar, with their budgets.
 
-use gifting_api::paths;
+use gifting_api::paths::endpoint;
 use gifting_api::rest::{GroupPage, Member, TeamGroup};
 use leptos::either::Either;
 use leptos::prelude::*;
@@ -15,7 +15,7 @@ use crate::routes;
 
 #[component]
 pub(crate) fn TeamsPage() -> impl IntoView {
-    let groups = use_paged_list::<GroupPage>(use_api(), paths::V3_GROUPS);
+    let groups = use_paged_list::<GroupPage>(use_api(), endpoint::LIST_GROUPS);
 
     view! {
         <section class="teams" aria-labelledby="teams-heading">
@@ -81,9 +81,11 @@ fn group_row(g: TeamGroup) -> AnyView {
 fn MemberCount(team_group_id: u64) -> impl IntoView {
     let api = use_api();
     let members = LocalResource::new(move || async move {
-        api.get_json::<Vec<Member>>(&paths::v3_group_members(team_group_id))
-            .await
-            .map(|list| list.len())
+        api.get_json::<Vec<Member>>(
+            endpoint::LIST_GROUP_MEMBERS.call(&[&team_group_id.to_string()]),
+        )
+        .await
+        .map(|list| list.len())
     });
     move || match members.get() {
         None => Either::Left(view! {

@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use futures::StreamExt;
-use gifting_api::paths;
+use gifting_api::paths::endpoint;
 use gifting_api::scim::{ReplaceUser, ScimUser};
 use gifting_api::Role;
 use leptos::prelude::*;
@@ -152,7 +152,7 @@ pub(crate) async fn run_bulk(
     futures::stream::iter(targets.into_iter().enumerate())
         .for_each_concurrent(MAX_IN_FLIGHT, |(order, (id, who))| async move {
             let answer = api
-                .put_json::<_, ScimUser>(&paths::scim_user(&id), body)
+                .put_json::<_, ScimUser>(endpoint::REPLACE_SCIM_USER.call(&[&id]), body)
                 .await;
             let (outcome, user) = match answer {
                 Ok(response) => (Ok(answer_summary(&response.body)), Some(response.body)),
@@ -174,7 +174,7 @@ pub(crate) async fn run_bulk(
 #[cfg(test)]
 mod tests {
     #[cfg(target_arch = "wasm32")]
-    use wasm_bindgen_test::wasm_bindgen_test as test;
+    use wasm_bindgen_test::wasm_bindgen_test;
 
     use super::*;
 
@@ -187,7 +187,7 @@ mod tests {
         .unwrap()
     }
 
-    #[test]
+    #[wasm_bindgen_test]
     fn each_action_sends_only_its_attribute() {
         let role = BulkAction::SetRole(Role::Manager).body();
         assert_eq!(
@@ -209,7 +209,7 @@ mod tests {
         );
     }
 
-    #[test]
+    #[wasm_bindgen_test]
     fn the_form_must_name_a_change_and_its_value() {
         assert!(BulkAction::from_form("", "", "").is_err());
         assert!(BulkAction::from_form("role", "", "").is_err());
@@ -230,7 +230,7 @@ mod tests {
         assert_eq!(BulkAction::Deactivate.describe(1), "Deactivate 1 user");
     }
 
-    #[test]
+    #[wasm_bindgen_test]
     fn summaries_count_failures() {
         assert_eq!(
             answer_summary(&user("manager", "Sales", true)),

@@ -2,7 +2,7 @@
 //! Every change is a SCIM PUT, and the page then shows the platform's answer, not what it
 //! asked for.
 
-use gifting_api::paths;
+use gifting_api::paths::endpoint;
 use gifting_api::scim::{ReplaceUser, ScimUser};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -24,7 +24,10 @@ pub(crate) fn UserPage() -> impl IntoView {
     let id = Memo::new(move |_| params.with(|p| p.get("id").unwrap_or_default()));
     let user = LocalResource::new(move || {
         let id = id.get();
-        async move { api.get_json::<ScimUser>(&paths::scim_user(&id)).await }
+        async move {
+            api.get_json::<ScimUser>(endpoint::READ_SCIM_USER.call(&[&id]))
+                .await
+        }
     });
 
     view! {
@@ -77,7 +80,7 @@ impl Editor {
         spawn_local(async move {
             let answer = self
                 .api
-                .put_json::<_, ScimUser>(&paths::scim_user(&id), &body)
+                .put_json::<_, ScimUser>(endpoint::REPLACE_SCIM_USER.call(&[&id]), &body)
                 .await;
             match answer {
                 Ok(answer) => {

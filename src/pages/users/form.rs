@@ -169,7 +169,7 @@ pub(crate) fn field_named_in(detail: &str) -> Option<Field> {
 #[cfg(test)]
 mod tests {
     #[cfg(target_arch = "wasm32")]
-    use wasm_bindgen_test::wasm_bindgen_test as test;
+    use wasm_bindgen_test::wasm_bindgen_test;
 
     use super::*;
 
@@ -187,7 +187,7 @@ mod tests {
         vec!["Sales".into(), "Marketing".into()]
     }
 
-    #[test]
+    #[wasm_bindgen_test]
     fn a_complete_draft_passes_and_builds_the_body() {
         assert!(good().validate(&teams(), true).is_empty());
         let body = good().create_body();
@@ -197,7 +197,7 @@ mod tests {
         assert_eq!(body.emails[0].value, "new.person@example.com");
     }
 
-    #[test]
+    #[wasm_bindgen_test]
     fn every_missing_field_has_its_own_message() {
         let errors = UserDraft::default().validate(&teams(), true);
         let fields: Vec<Field> = errors.iter().map(|(f, _)| *f).collect();
@@ -218,7 +218,7 @@ mod tests {
         assert!(error_for(&gone_team.validate(&teams(), true), Field::Team).is_some());
     }
 
-    #[test]
+    #[wasm_bindgen_test]
     fn refusals_land_on_the_field_they_name() {
         let conflict = ApiError::Scim {
             status: 409,

@@ -1,7 +1,7 @@
 //! `/users`: the SCIM users, paged and searched through the address bar, with a checkbox per
 //! row for bulk changes.
 
-use gifting_api::paths;
+use gifting_api::paths::endpoint;
 use gifting_api::rest::DEFAULT_PER_PAGE;
 use gifting_api::scim::{ListResponse, ScimUser};
 use leptos::prelude::*;
@@ -31,8 +31,10 @@ pub(crate) fn UsersPage() -> impl IntoView {
     let users = LocalResource::new(move || {
         let asked = paging.get();
         async move {
-            let path = format!("{}{}", paths::SCIM_USERS, asked.request_query());
-            let list = api.get_json::<ListResponse>(&path).await?;
+            let call = endpoint::LIST_SCIM_USERS
+                .call(&[])
+                .query(&asked.request_query());
+            let list = api.get_json::<ListResponse>(call).await?;
             Ok((asked, list))
         }
     });

@@ -5,7 +5,7 @@
 //! user; before anything is sent again the form asks the platform, by the `userName eq`
 //! filter, whether that attempt landed, and says so instead of running into a 409.
 
-use gifting_api::paths;
+use gifting_api::paths::endpoint;
 use gifting_api::scim::{ListResponse, ListUsersQuery, ScimUser, UserFilter};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -33,7 +33,11 @@ pub(crate) async fn find_by_email(
         filter: Some(filter.clone()),
     };
     let list: ListResponse = api
-        .get_json(&format!("{}{}", paths::SCIM_USERS, query.to_query_string()))
+        .get_json(
+            endpoint::LIST_SCIM_USERS
+                .call(&[])
+                .query(&query.to_query_string()),
+        )
         .await?;
     Ok(list
         .resources
@@ -111,7 +115,7 @@ impl NewUser {
     async fn create(self, draft: &UserDraft, navigate: impl Fn(&str, NavigateOptions)) {
         let answer = self
             .api
-            .post_json::<_, ScimUser>(paths::SCIM_USERS, &draft.create_body())
+            .post_json::<_, ScimUser>(endpoint::CREATE_SCIM_USER.call(&[]), &draft.create_body())
             .await;
         match answer {
             Ok(created) => {

@@ -149,7 +149,7 @@ pub(crate) fn showing_text(start_index: u64, shown: u64, total: u64) -> String {
 #[cfg(test)]
 mod tests {
     #[cfg(target_arch = "wasm32")]
-    use wasm_bindgen_test::wasm_bindgen_test as test;
+    use wasm_bindgen_test::wasm_bindgen_test;
 
     use super::*;
 
@@ -162,7 +162,7 @@ mod tests {
         })
     }
 
-    #[test]
+    #[wasm_bindgen_test]
     fn reads_the_query_with_fallbacks() {
         assert_eq!(read(&[]), ScimPaging::default());
         let p = read(&[
@@ -180,7 +180,7 @@ mod tests {
         assert_eq!(junk, ScimPaging::default());
     }
 
-    #[test]
+    #[wasm_bindgen_test]
     fn request_and_links_keep_the_search() {
         let p = ScimPaging {
             start_index: 26,
@@ -198,7 +198,7 @@ mod tests {
         assert_eq!(p.search_href(""), "/users?startIndex=1&count=25");
     }
 
-    #[test]
+    #[wasm_bindgen_test]
     fn first_previous_next_last() {
         let p = ScimPaging {
             start_index: 26,
@@ -225,7 +225,7 @@ mod tests {
         assert_eq!(p.start_for_count(100), 1);
     }
 
-    #[test]
+    #[wasm_bindgen_test]
     fn showing_text_reads_like_the_issue() {
         assert_eq!(showing_text(26, 25, 63), "Showing 26\u{2013}50 of 63");
         assert_eq!(showing_text(51, 13, 63), "Showing 51\u{2013}63 of 63");
