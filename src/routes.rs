@@ -1,18 +1,73 @@
-//! Every address of the console, written once: the router's patterns ([`pattern`]), the
-//! links to each screen (the constants and `user(id)`-style builders), and the screens the
-//! navigation and the home screen list ([`SCREENS`]). Below the components and pages, so every
-//! layer above can link to a screen; no other module writes a route path.
+//! Every address of the console, written once, in the table of screens ([`screen_table!`]):
+//! the router's patterns ([`pattern`]), the links to each screen (the constants and
+//! `user(id)`-style builders), and the screens the navigation and the home screen list
+//! ([`SCREENS`]). Below the components and pages, so every layer above can link to a screen;
+//! no other module writes a route path.
 
 use gifting_api::query::encode_component;
 
+/// Every screen of the console, once, in navigation order. A line: the screen's name (its
+/// chunk's link name and router pattern), its address pattern (`:id` is a parameter), the chunk
+/// of its area, its component below `crate::pages`, then what else it has:
+/// `link CONST` (a constant to link to it by), `nav CONST "Label" "Summary"` (the same, plus an
+/// entry in the main navigation and on the home screen), `over PARENT` (shown over another
+/// screen, which stays loaded: a child route). `screen_table!(m)` hands the table to the macro
+/// `m`: this module makes the addresses, links and navigation of it, [`crate::app`] the routes
+/// and the chunks. Home (`/`) is in the first load, not a chunk, so it is not a line here.
+macro_rules! screen_table {
+    ($then:ident) => {
+        $then! {
+            users_list "/users" in users => users::UsersPage,
+                nav USERS "Users" "Find, add and change the people of the organization.";
+            user_new "/users/new" in users => users::NewUserPage, link NEW_USER;
+            user_page "/users/:id" in users => users::UserPage;
+            teams_list "/teams" in teams => teams::TeamsPage,
+                nav TEAMS "Teams" "Team groups, their budgets and members.";
+            active_users "/teams/users" in teams => teams::ActiveUsersPage, link ACTIVE_USERS;
+            team_page "/teams/:id" in teams => teams::TeamPage;
+            sends_page "/sends" in sends => sends::SendsPage,
+                nav SENDS "Sends" "Every gift sent in the organization: status, history, spend and export.";
+            campaigns_list "/campaigns" in campaigns => campaigns::CampaignsPage,
+                nav CAMPAIGNS "Campaigns" "The active campaigns (touches) gifts are sent from.";
+            campaign_page "/campaigns/:id" in campaigns => campaigns::CampaignPage;
+            catalog_screen "/catalog" in catalog => catalog::CatalogScreen,
+                nav CATALOG "Catalog" "The marketplace's gifts, with their prices, variants and filters.";
+            product_detail ":id" in catalog => catalog::ProductDetail, over catalog_screen;
+        }
+    };
+}
+pub(crate) use screen_table;
+
+/// The constants, the router's patterns and [`SCREENS`] from the table.
+macro_rules! addresses {
+    ($($name:ident $pattern:tt in $chunk:ident => $($component:ident)::+
+        $(, link $link:ident)? $(, nav $nav:ident $label:tt $summary:tt)? $(, over $parent:ident)?;)*) => {
+        $($(pub(crate) const $link: &str = $pattern;)? $(pub(crate) const $nav: &str = $pattern;)?)*
+
+        /// The router's patterns for the same addresses, one per screen, named as it is.
+        pub(crate) mod pattern {
+            use leptos_router::{path, PossibleRouteMatch};
+
+            /// [`super::HOME`].
+            pub(crate) fn home() -> impl PossibleRouteMatch + Clone + Send + 'static {
+                path!("/")
+            }
+            $(
+                pub(crate) fn $name() -> impl PossibleRouteMatch + Clone + Send + 'static {
+                    path!($pattern)
+                }
+            )*
+        }
+
+        /// The screens of the main navigation and the home screen, in order.
+        pub(crate) const SCREENS: &[Screen] = &[
+            $($(Screen { path: $nav, label: $label, summary: $summary },)?)*
+        ];
+    };
+}
+screen_table!(addresses);
+
 pub(crate) const HOME: &str = "/";
-pub(crate) const USERS: &str = "/users";
-pub(crate) const NEW_USER: &str = "/users/new";
-pub(crate) const TEAMS: &str = "/teams";
-pub(crate) const ACTIVE_USERS: &str = "/teams/users";
-pub(crate) const SENDS: &str = "/sends";
-pub(crate) const CAMPAIGNS: &str = "/campaigns";
-pub(crate) const CATALOG: &str = "/catalog";
 
 /// A user's page.
 pub(crate) fn user(id: &str) -> String {
@@ -34,54 +89,6 @@ pub(crate) fn product(id: &str) -> String {
     format!("{CATALOG}/{}", encode_component(id))
 }
 
-/// The router's patterns for the same addresses (`:id` is the parameter).
-pub(crate) mod pattern {
-    use leptos_router::{path, ParamSegment, StaticSegment};
-
-    type Static = StaticSegment<&'static str>;
-
-    pub(crate) fn home() {
-        path!("/")
-    }
-    pub(crate) fn users() -> (Static,) {
-        path!("/users")
-    }
-    pub(crate) fn new_user() -> (Static, Static) {
-        path!("/users/new")
-    }
-    pub(crate) fn user() -> (Static, ParamSegment) {
-        path!("/users/:id")
-    }
-    pub(crate) fn teams() -> (Static,) {
-        path!("/teams")
-    }
-    pub(crate) fn active_users() -> (Static, Static) {
-        path!("/teams/users")
-    }
-    pub(crate) fn team() -> (Static, ParamSegment) {
-        path!("/teams/:id")
-    }
-    pub(crate) fn sends() -> (Static,) {
-        path!("/sends")
-    }
-    pub(crate) fn campaigns() -> (Static,) {
-        path!("/campaigns")
-    }
-    pub(crate) fn campaign() -> (Static, ParamSegment) {
-        path!("/campaigns/:id")
-    }
-    pub(crate) fn catalog() -> (Static,) {
-        path!("/catalog")
-    }
-    /// Inside [`catalog`]: the grid alone, and a product over it.
-    pub(crate) fn catalog_grid() {
-        path!("")
-    }
-    pub(crate) fn product() -> (ParamSegment,) {
-        path!(":id")
-    }
-}
-
 /// A screen in the main navigation and on the home screen.
 pub(crate) struct Screen {
     /// Route path, e.g. `/sends`.
@@ -91,34 +98,3 @@ pub(crate) struct Screen {
     /// One sentence for the home screen.
     pub(crate) summary: &'static str,
 }
-
-/// The screens that exist, in navigation order. One line per screen, e.g.
-/// `Screen { path: SENDS, label: "Sends", summary: "Every gift sent in the organization." },`
-/// Only screens that are built belong here: the navigation never shows a stub.
-pub(crate) const SCREENS: &[Screen] = &[
-    Screen {
-        path: USERS,
-        label: "Users",
-        summary: "Find, add and change the people of the organization.",
-    },
-    Screen {
-        path: TEAMS,
-        label: "Teams",
-        summary: "Team groups, their budgets and members.",
-    },
-    Screen {
-        path: SENDS,
-        label: "Sends",
-        summary: "Every gift sent in the organization: status, history, spend and export.",
-    },
-    Screen {
-        path: CAMPAIGNS,
-        label: "Campaigns",
-        summary: "The active campaigns (touches) gifts are sent from.",
-    },
-    Screen {
-        path: CATALOG,
-        label: "Catalog",
-        summary: "The marketplace's gifts, with their prices, variants and filters.",
-    },
-];

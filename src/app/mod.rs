@@ -1,7 +1,7 @@
 //! The application: configuration, shell, sign-in gate and routes.
 //!
-//! Adding a screen takes three lines: its entry in [`crate::routes::SCREENS`] (navigation and
-//! home), its `lazy_screen!` in [`screens`] and its `<Route>` in [`AppRoutes`].
+//! Adding a screen takes one line in the table of screens, [`crate::routes::screen_table!`]:
+//! its address, chunk and component, and whether the navigation lists it.
 
 use std::sync::Arc;
 
@@ -23,35 +23,19 @@ use crate::pages::callback::Callback;
 use crate::pages::home::Home;
 use crate::pages::not_found::PageNotFound;
 use crate::pages::signin::SignIn;
-use crate::routes::pattern;
+use crate::routes::{self, screen_table};
 use crate::shell::{Banners, Header, MainNav};
 
 mod screens;
 
-/// The routes of the signed-in console. One line per screen, next to its
-/// [`crate::routes::SCREENS`] entry; every screen but home is a [`screens`] chunk.
+use screens::screen_routes;
+
+/// The routes of the signed-in console: home, and every screen of the table
+/// ([`crate::routes::screen_table!`]), each a [`screens`] chunk.
 #[component]
 fn AppRoutes() -> impl IntoView {
     prefetch_when_idle();
-    view! {
-        <Routes fallback=|| view! { <PageNotFound /> }>
-            <Route path=pattern::home() view=Home />
-            <Route path=pattern::users() view=screens::users_list::SCREEN />
-            <Route path=pattern::new_user() view=screens::user_new::SCREEN />
-            <Route path=pattern::user() view=screens::user_page::SCREEN />
-            <Route path=pattern::teams() view=screens::teams_list::SCREEN />
-            <Route path=pattern::active_users() view=screens::active_users::SCREEN />
-            <Route path=pattern::team() view=screens::team_page::SCREEN />
-            <Route path=pattern::sends() view=screens::sends_page::SCREEN />
-            <Route path=pattern::campaigns() view=screens::campaigns_list::SCREEN />
-            <Route path=pattern::campaign() view=screens::campaign_page::SCREEN />
-            // The product opens over the grid, which stays loaded.
-            <ParentRoute path=pattern::catalog() view=screens::catalog_screen::SCREEN>
-                <Route path=pattern::catalog_grid() view=|| () />
-                <Route path=pattern::product() view=screens::product_detail::SCREEN />
-            </ParentRoute>
-        </Routes>
-    }
+    screen_table!(screen_routes)
 }
 
 /// Once the first screen is up and the browser has a quiet moment, every screen's chunk is

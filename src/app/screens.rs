@@ -1,28 +1,62 @@
 //! Every screen but home, each its own chunk in the split release build: the first load
 //! carries the shell, sign-in and home; a screen's code arrives when it is first opened, or
-//! earlier when the browser is idle or a link to it is pointed at.
+//! earlier when the browser is idle or a link to it is pointed at. All of it, the chunks, the
+//! routes and what the navigation fetches ahead, comes from the table of screens,
+//! [`crate::routes::screen_table!`].
 
 use crate::components::lazy_screen::{lazy_screen, Prefetch};
-use crate::routes;
+use crate::routes::{self, screen_table};
 
-lazy_screen!(users_list in users => crate::pages::users::UsersPage);
-lazy_screen!(user_new in users => crate::pages::users::NewUserPage);
-lazy_screen!(user_page in users => crate::pages::users::UserPage);
-lazy_screen!(teams_list in teams => crate::pages::teams::TeamsPage);
-lazy_screen!(active_users in teams => crate::pages::teams::ActiveUsersPage);
-lazy_screen!(team_page in teams => crate::pages::teams::TeamPage);
-lazy_screen!(sends_page in sends => crate::pages::sends::SendsPage);
-lazy_screen!(campaigns_list in campaigns => crate::pages::campaigns::CampaignsPage);
-lazy_screen!(campaign_page in campaigns => crate::pages::campaigns::CampaignPage);
-lazy_screen!(catalog_screen in catalog => crate::pages::catalog::CatalogScreen);
-lazy_screen!(product_detail in catalog => crate::pages::catalog::ProductDetail);
+/// A `lazy_screen!` per line of the table, and [`PREFETCH`].
+macro_rules! chunks {
+    ($($name:ident $pattern:tt in $chunk:ident => $($component:ident)::+
+        $(, link $link:ident)? $(, nav $nav:ident $label:tt $summary:tt)? $(, over $parent:ident)?;)*) => {
+        $(lazy_screen!($name in $chunk => crate::pages::$($component)::+);)*
 
-/// The navigation's screens, fetched ahead on hover or focus, and all of them once idle. A
-/// detail screen shares its list's chunk, so it arrives with it.
-pub(crate) const PREFETCH: Prefetch = Prefetch(&[
-    (routes::USERS, users_list::SCREEN),
-    (routes::TEAMS, teams_list::SCREEN),
-    (routes::SENDS, sends_page::SCREEN),
-    (routes::CAMPAIGNS, campaigns_list::SCREEN),
-    (routes::CATALOG, catalog_screen::SCREEN),
-]);
+        /// The navigation's screens, fetched ahead on hover or focus, and all of them once
+        /// idle. A detail screen shares its list's chunk, so it arrives with it.
+        pub(crate) const PREFETCH: Prefetch = Prefetch(&[
+            $($((routes::$nav, $name::SCREEN),)?)*
+        ]);
+    };
+}
+screen_table!(chunks);
+
+/// The `<Routes>` of the table: a `<Route>` per screen, and a screen with a screen `over` it (the
+/// next line of the table) a `<ParentRoute>` that shows it alone or with the other over it.
+/// Munches the table line by line into `[...]`, then writes the view.
+macro_rules! screen_routes {
+    (@routes [$($done:tt)*]) => {
+        ::leptos::view! {
+            <Routes fallback=|| view! { <PageNotFound /> }>
+                <Route path=routes::pattern::home() view=Home />
+                $($done)*
+            </Routes>
+        }
+    };
+    (@routes [$($done:tt)*]
+        $name:ident $pattern:tt in $chunk:ident => $($component:ident)::+
+            $(, link $link:ident)? $(, nav $nav:ident $label:tt $summary:tt)?;
+        $child:ident $child_pattern:tt in $child_chunk:ident => $($child_component:ident)::+,
+            over $parent:ident;
+        $($rest:tt)*) => {
+        screen_routes!(@routes [$($done)*
+            <ParentRoute path=routes::pattern::$name() view=screens::$name::SCREEN>
+                <Route path=::leptos_router::path!("") view=|| () />
+                <Route path=routes::pattern::$child() view=screens::$child::SCREEN />
+            </ParentRoute>
+        ] $($rest)*)
+    };
+    (@routes [$($done:tt)*]
+        $name:ident $pattern:tt in $chunk:ident => $($component:ident)::+
+            $(, link $link:ident)? $(, nav $nav:ident $label:tt $summary:tt)?;
+        $($rest:tt)*) => {
+        screen_routes!(@routes [$($done)*
+            <Route path=routes::pattern::$name() view=screens::$name::SCREEN />
+        ] $($rest)*)
+    };
+    ($($table:tt)*) => {
+        screen_routes!(@routes [] $($table)*)
+    };
+}
+pub(crate) use screen_routes;
