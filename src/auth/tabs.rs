@@ -1,7 +1,9 @@
 //! Tabs of one console working together: one sign-in serves every tab of the browser.
 //!
 //! - A tab without a session (a link opened in a new tab) asks the open tabs for theirs over a
-//!   `BroadcastChannel`, and is signed in without the consent page if one answers.
+//!   `BroadcastChannel`, and is signed in without the consent page if one answers. It asks only
+//!   when another console tab is open: each holds a shared Web Lock for its whole life, and
+//!   `navigator.locks.query()` lists them, so the only tab shows sign-in with no wait.
 //! - Refresh tokens are single use, and a duplicated tab holds a copy of the same one: a
 //!   refresh runs under a Web Lock (`navigator.locks`), so one tab at a time uses it, and the new
 //!   tokens are broadcast so every tab holding the spent one takes them instead.
@@ -29,6 +31,12 @@ use crate::browser::sleep;
 
 const CHANNEL: &str = "gifting-console.session";
 const REFRESH_LOCK: &str = "gifting-console.refresh";
+/// Held in shared mode by every console tab for as long as it is open, so a tab can see in
+/// `navigator.locks.query()` whether any other is, and skip asking when none is.
+const PRESENCE_LOCK: &str = "gifting-console.tab";
+/// How long a tab waits for its own presence lock before it asks anyway (it is granted at once
+/// in practice: shared locks never wait for each other).
+const PRESENCE_FOR: Duration = Duration::from_millis(200);
 /// How long a tab without a session waits for an open tab to hand it one.
 const ASK_FOR: Duration = Duration::from_millis(400);
 /// How long a tab about to refresh waits for a tab that already replaced its refresh token.
@@ -65,6 +73,8 @@ pub struct Tabs {
     waiting: Rc<RefCell<Option<oneshot::Sender<Session>>>>,
     /// Refresh tokens this tab knows to be spent (its own refreshes, and those it adopted).
     spent: Rc<RefCell<VecDeque<String>>>,
+    /// Resolves once this tab holds its presence lock; taken by the first look at the others.
+    present: Rc<RefCell<Option<oneshot::Receiver<()>>>>,
 }
 
 fn remember(spent: &RefCell<VecDeque<String>>, token: &str) {
@@ -82,6 +92,7 @@ impl Tabs {
             channel: None,
             waiting: Rc::new(RefCell::new(None)),
             spent: Rc::new(RefCell::new(VecDeque::new())),
+            present: Rc::new(RefCell::new(None)),
         }
     }
 
@@ -158,6 +169,21 @@ impl Tabs {
             channel: Some(Rc::new((channel, listener))),
             waiting,
             spent,
+            present: Rc::new(RefCell::new(hold_presence_lock())),
+        }
+    }
+
+    /// Whether another console tab of this origin is open (holds its presence lock). Yes when
+    /// the browser cannot tell: asking then costs a wait, not a missed session.
+    async fn others_open(&self) -> bool {
+        let present = self.present.borrow_mut().take();
+        if let Some(granted) = present {
+            let _ = select(granted, Box::pin(sleep(PRESENCE_FOR))).await;
+        }
+        match presence_locks_held().await {
+            // This tab's own lock is one of them.
+            Some(held) => held > 1,
+            None => true,
         }
     }
 
@@ -169,6 +195,9 @@ impl Tabs {
     /// Asks the open tabs for their session; `None` when none answers in time.
     pub async fn ask(&self) -> Option<Session> {
         let (channel, _) = self.channel.as_deref()?;
+        if !self.others_open().await {
+            return None;
+        }
         let (sender, receiver) = oneshot::channel();
         *self.waiting.borrow_mut() = Some(sender);
         post(channel, &Message::Ask);
@@ -184,8 +213,10 @@ impl Tabs {
     /// for its answer (which the listener applies to this tab's session).
     pub async fn ask_successor(&self, of: &str) {
         if let Some((channel, _)) = self.channel.as_deref() {
-            post(channel, &Message::Successor { of: of.to_owned() });
-            sleep(SUCCESSOR_FOR).await;
+            if self.others_open().await {
+                post(channel, &Message::Successor { of: of.to_owned() });
+                sleep(SUCCESSOR_FOR).await;
+            }
         }
     }
 
@@ -231,6 +262,50 @@ fn lock_manager() -> Option<(JsValue, js_sys::Function)> {
     }
     let request = js_sys::Reflect::get(&locks, &JsValue::from_str("request")).ok()?;
     Some((locks, request.dyn_into().ok()?))
+}
+
+/// Requests this tab's presence lock (shared mode) and never lets it go: the browser releases it
+/// when the tab closes. The receiver resolves once it is held; `None` without Web Locks.
+fn hold_presence_lock() -> Option<oneshot::Receiver<()>> {
+    let (locks, request) = lock_manager()?;
+    let (sender, receiver) = oneshot::channel();
+    let options = js_sys::Object::new();
+    js_sys::Reflect::set(&options, &"mode".into(), &"shared".into()).ok()?;
+    let held = Closure::once_into_js(move |_lock: JsValue| -> js_sys::Promise {
+        let _ = sender.send(());
+        // A promise that never settles: the lock is held until the tab goes away.
+        js_sys::Promise::new(&mut |_, _| {})
+    });
+    request
+        .call3(&locks, &JsValue::from_str(PRESENCE_LOCK), &options, &held)
+        .ok()?;
+    Some(receiver)
+}
+
+/// How many presence locks are held in this origin (this tab's among them), from
+/// `navigator.locks.query()`; `None` when the browser cannot say.
+async fn presence_locks_held() -> Option<usize> {
+    let (locks, _) = lock_manager()?;
+    let query: js_sys::Function = js_sys::Reflect::get(&locks, &JsValue::from_str("query"))
+        .ok()?
+        .dyn_into()
+        .ok()?;
+    let promise: js_sys::Promise = query.call0(&locks).ok()?.dyn_into().ok()?;
+    let snapshot = wasm_bindgen_futures::JsFuture::from(promise).await.ok()?;
+    let held: js_sys::Array = js_sys::Reflect::get(&snapshot, &JsValue::from_str("held"))
+        .ok()?
+        .dyn_into()
+        .ok()?;
+    Some(
+        held.iter()
+            .filter(|lock| {
+                js_sys::Reflect::get(lock, &JsValue::from_str("name"))
+                    .ok()
+                    .and_then(|name| name.as_string())
+                    .is_some_and(|name| name == PRESENCE_LOCK)
+            })
+            .count(),
+    )
 }
 
 /// Runs `work` while holding the console's refresh lock, shared by every tab of this origin

@@ -5,7 +5,7 @@
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { SESSION_KEY, consoleFixture, openTab, platformGet, sessionToken, signedInPage, unexpectedErrors } from "./harness.mjs";
+import { SESSION_KEY, consoleFixture, openTab, platformGet, sessionToken, signIn, signedInPage, unexpectedErrors } from "./harness.mjs";
 
 const VISIBLE = { state: "visible", timeout: 15_000 };
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -40,6 +40,31 @@ describe("tabs of one browser share the session (--token-ttl 5)", () => {
     assert.equal((await env.sandbox.stats()).authorization_codes_exchanged, exchanged, "no second sign-in");
     assert.deepEqual([...unexpectedErrors(first), ...unexpectedErrors(second)], []);
     await first.context().close();
+  });
+
+  test("a lone tab shows sign-in without asking other tabs; a tab opened beside a signed-in one asks", async () => {
+    const context = await env.browser.newContext();
+    // What each tab posts on the session channel (the messages are JSON text).
+    const recordPosts = () => {
+      window.__posted = [];
+      const post = BroadcastChannel.prototype.postMessage;
+      BroadcastChannel.prototype.postMessage = function (message) {
+        window.__posted.push(String(message));
+        return post.call(this, message);
+      };
+    };
+    const alone = await openTab(context);
+    await alone.addInitScript(recordPosts);
+    await alone.goto(env.sandbox.url);
+    await alone.getByRole("button", { name: "Sign in", exact: true }).waitFor(VISIBLE);
+    assert.deepEqual(await alone.evaluate(() => window.__posted), [], "no other tab was asked");
+    await signIn(alone, env.sandbox.url);
+    const beside = await openTab(context);
+    await beside.addInitScript(recordPosts);
+    await teamsLoaded(beside, env.sandbox.url);
+    assert.ok((await beside.evaluate(() => window.__posted)).includes('"ask"'), "the open tab was asked");
+    assert.deepEqual([...unexpectedErrors(alone), ...unexpectedErrors(beside)], []);
+    await context.close();
   });
 
   test("a duplicated tab and its original both outlive each expiry, refreshing in turn", async () => {
