@@ -7,6 +7,8 @@ pub mod prng;
 pub mod sends;
 pub mod text;
 pub mod time;
+#[cfg(test)]
+mod world_tests;
 
 use gifting_api::marketplace::CategoryGroup;
 use gifting_api::rest::{Campaign, Send, TeamGroup};
