@@ -37,6 +37,9 @@ pub struct Db {
     /// Newest first.
     pub sends: Vec<Send>,
     pub products: Vec<ProductRecord>,
+    /// Each product's name and description in lower case, in catalog order: a text search
+    /// reads these rather than lowercasing every product of the catalog per request.
+    pub product_text: Vec<(String, String)>,
     pub categories: Vec<CategoryGroup>,
 }
 
@@ -44,6 +47,11 @@ impl Db {
     pub fn seeded(seed: u64, size: &WorldSize) -> Self {
         let d = data::generate(seed, size);
         let next_user_id = d.users.iter().map(|u| u.id).max().unwrap_or(1000) + 1;
+        let product_text = d
+            .products
+            .iter()
+            .map(|p| (p.name.to_lowercase(), p.description.to_lowercase()))
+            .collect();
         Db {
             groups: d.groups,
             users: d.users.into_iter().map(|u| (u.id, u)).collect(),
@@ -51,6 +59,7 @@ impl Db {
             touches: d.touches,
             sends: d.sends,
             products: d.products,
+            product_text,
             categories: d.categories,
         }
     }
@@ -59,12 +68,14 @@ impl Db {
         self.groups.iter().find(|g| g.name == name)
     }
 
+    /// A team group by id. Groups are generated in id order and never added or removed.
+    pub fn group(&self, id: u64) -> Option<&TeamGroup> {
+        let at = self.groups.binary_search_by_key(&id, |g| g.id).ok()?;
+        self.groups.get(at)
+    }
+
     pub fn group_name(&self, id: u64) -> String {
-        self.groups
-            .iter()
-            .find(|g| g.id == id)
-            .map(|g| g.name.clone())
-            .unwrap_or_default()
+        self.group(id).map(|g| g.name.clone()).unwrap_or_default()
     }
 
     /// The number of active users of the team group with the most of them.
