@@ -31,6 +31,33 @@ pub struct Config {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
 
+    /// Size of the generated organization: the demo (60 users, 300 sends) or a large one
+    /// (5,000 users, 100,000 sends, 10,000 products). --users, --groups, --campaigns, --sends
+    /// and --products replace its counts.
+    #[arg(long, value_enum, default_value_t = WorldKind::Demo)]
+    pub world: WorldKind,
+
+    // A negative count is read as a value, so its error names the flag.
+    /// Users, the three demo accounts included (instead of the world's count).
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = clap::value_parser!(u64).range(3..=MAX_USERS))]
+    pub users: Option<u64>,
+
+    /// Team groups (instead of the world's count).
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = clap::value_parser!(u64).range(1..=MAX_GROUPS))]
+    pub groups: Option<u64>,
+
+    /// Campaigns (instead of the world's count); at least two, one for mail and one for email.
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = clap::value_parser!(u64).range(2..=MAX_CAMPAIGNS))]
+    pub campaigns: Option<u64>,
+
+    /// Sends (instead of the world's count).
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = clap::value_parser!(u64).range(0..=MAX_SENDS))]
+    pub sends: Option<u64>,
+
+    /// Marketplace products (instead of the world's count).
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = clap::value_parser!(u64).range(0..=MAX_PRODUCTS))]
+    pub products: Option<u64>,
+
     /// An extra redirect URI to register for the client (repeatable). The loopback
     /// `/auth/callback` URIs of the bound port are always registered.
     #[arg(long = "redirect-uri", value_name = "URI")]
@@ -66,6 +93,33 @@ pub struct Config {
     #[arg(long, default_value_t = 64 * 1024, value_parser = parse_body_limit)]
     pub body_limit: usize,
 }
+
+/// The generated organization `--world` names.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum WorldKind {
+    /// The seeded organization every screen was built against.
+    #[default]
+    Demo,
+    /// An enterprise a thousand times larger.
+    Large,
+}
+
+impl WorldKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            WorldKind::Demo => "demo",
+            WorldKind::Large => "large",
+        }
+    }
+}
+
+/// Upper bounds of the explicit counts: several times the large world, and within what a
+/// developer's machine holds in memory (a send takes about a kilobyte).
+pub const MAX_USERS: u64 = 100_000;
+pub const MAX_GROUPS: u64 = 10_000;
+pub const MAX_CAMPAIGNS: u64 = 10_000;
+pub const MAX_SENDS: u64 = 500_000;
+pub const MAX_PRODUCTS: u64 = 100_000;
 
 /// The longest token lifetime accepted (30 days): far beyond any test, far below an overflow.
 pub const MAX_TTL_SECS: u64 = 30 * 24 * 3600;
@@ -117,6 +171,12 @@ impl Default for Config {
             token_ttl: 7200,
             code_ttl: 60,
             seed: 1,
+            world: WorldKind::Demo,
+            users: None,
+            groups: None,
+            campaigns: None,
+            sends: None,
+            products: None,
             redirect_uris: Vec::new(),
             allow_origins: Vec::new(),
             fault_rate: 0.0,
@@ -182,6 +242,17 @@ mod tests {
             ("--allow-origin", "http://a.example/path"),
             ("--allow-origin", "http://a.example; script-src *"),
             ("--allow-origin", "javascript:alert(1)"),
+            ("--world", "huge"),
+            // The three demo accounts are always there.
+            ("--users", "2"),
+            ("--users", "100001"),
+            ("--users", "many"),
+            ("--groups", "0"),
+            // One campaign for mail and one for email, or a send has none to go out with.
+            ("--campaigns", "1"),
+            ("--sends", "500001"),
+            ("--sends", "-1"),
+            ("--products", "100001"),
         ] {
             let err = Config::try_parse_from(["gifting-sandbox", flag, value])
                 .expect_err(value)
@@ -197,5 +268,40 @@ mod tests {
         ])
         .expect("valid flags");
         assert_eq!(ok.allow_origins, ["http://localhost:3000"]);
+    }
+
+    #[test]
+    fn the_world_is_the_demo_unless_asked_and_counts_are_optional() {
+        let demo = Config::try_parse_from(["gifting-sandbox"]).expect("no flags");
+        assert_eq!(demo.world, WorldKind::Demo);
+        assert_eq!(demo.users, None);
+        let sized = Config::try_parse_from([
+            "gifting-sandbox",
+            "--world",
+            "large",
+            "--users",
+            "400",
+            "--groups",
+            "12",
+            "--campaigns",
+            "2",
+            "--sends",
+            "0",
+            "--products",
+            "100000",
+        ])
+        .expect("counts in range");
+        assert_eq!(sized.world, WorldKind::Large);
+        let counts = (
+            sized.users,
+            sized.groups,
+            sized.campaigns,
+            sized.sends,
+            sized.products,
+        );
+        assert_eq!(
+            counts,
+            (Some(400), Some(12), Some(2), Some(0), Some(100_000))
+        );
     }
 }

@@ -40,7 +40,13 @@ fn decode_cursor(cursor: &str) -> Option<usize> {
     text.strip_prefix("v1:")?.parse().ok()
 }
 
-fn matches(p: &ProductRecord, q: &ProductsQuery, needle: Option<&str>) -> bool {
+/// Whether product `p`, whose lowercased name and description are `text`, passes the filters.
+fn matches(
+    p: &ProductRecord,
+    text: &(String, String),
+    q: &ProductsQuery,
+    needle: Option<&str>,
+) -> bool {
     let gte = q.price_gte_usd.map(|d| i64::from(d) * 100);
     let lte = q.price_lte_usd.map(|d| i64::from(d) * 100);
     let priced = p.variants.iter().any(|v| {
@@ -56,9 +62,7 @@ fn matches(p: &ProductRecord, q: &ProductsQuery, needle: Option<&str>) -> bool {
             .iter()
             .any(|c| p.category_ids.contains(&c.trim()));
     // "Exact text match" in the seed; users expect a case-insensitive substring.
-    let found = needle.is_none_or(|n| {
-        p.name.to_lowercase().contains(n) || p.description.to_lowercase().contains(n)
-    });
+    let found = needle.is_none_or(|n| text.0.contains(n) || text.1.contains(n));
     priced && ships && categorized && found
 }
 
@@ -126,9 +130,11 @@ async fn products(
     let mut hits = db
         .products
         .iter()
+        .zip(&db.product_text)
         .enumerate()
         .skip(start)
-        .filter(|(_, p)| matches(p, &query, needle.as_deref()));
+        .filter(|(_, (p, text))| matches(p, text, &query, needle.as_deref()))
+        .map(|(at, (p, _))| (at, p));
     let page: Vec<(usize, &ProductRecord)> = hits.by_ref().take(PAGE_SIZE).collect();
     let more = hits.next().is_some();
     let pagination = match page.last() {

@@ -143,20 +143,20 @@ async fn list(
     let body = {
         let world = app.read();
         let db = &world.db;
-        let matching: Vec<&UserRecord> = db
-            .users
-            .values()
-            .filter(|u| filter.as_ref().is_none_or(|f| f.matches(&u.email)))
-            .collect();
-        let resources: Vec<ScimUser> = matching
-            .iter()
+        // Counted, then walked to the page: only the page is rendered.
+        let matching = || {
+            db.users
+                .values()
+                .filter(|u| filter.as_ref().is_none_or(|f| f.matches(&u.email)))
+        };
+        let resources: Vec<ScimUser> = matching()
             .skip(usize::try_from(start - 1).unwrap_or(usize::MAX))
             .take(usize::try_from(count).unwrap_or(usize::MAX))
             .map(|u| to_scim(db, u))
             .collect();
         ListResponse {
             schemas: vec![LIST_RESPONSE_SCHEMA.to_owned()],
-            total_results: matching.len() as u64,
+            total_results: matching().count() as u64,
             items_per_page: resources.len() as u64,
             start_index: start,
             resources,

@@ -7,16 +7,16 @@
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, RwLock, RwLockReadGuard, RwLockWriteGuard};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use gifting_api::marketplace::CategoryGroup;
 use gifting_api::rest::{Campaign, Send, TeamGroup};
 use serde::Serialize;
 
-use crate::config::Config;
+use crate::config::{Config, WorldKind};
 use crate::data::catalog::ProductRecord;
 use crate::data::people::UserRecord;
-use crate::data::{self, prng::SplitMix64};
+use crate::data::{self, prng::SplitMix64, WorldSize};
 use crate::stores::oauth::OAuthStore;
 
 /// The platform's throttle: fixed one-second windows per token (keyed by the token's digest,
@@ -37,13 +37,21 @@ pub struct Db {
     /// Newest first.
     pub sends: Vec<Send>,
     pub products: Vec<ProductRecord>,
+    /// Each product's name and description in lower case, in catalog order: a text search
+    /// reads these rather than lowercasing every product of the catalog per request.
+    pub product_text: Vec<(String, String)>,
     pub categories: Vec<CategoryGroup>,
 }
 
 impl Db {
-    pub fn seeded(seed: u64) -> Self {
-        let d = data::generate(seed);
+    pub fn seeded(seed: u64, size: &WorldSize) -> Self {
+        let d = data::generate(seed, size);
         let next_user_id = d.users.iter().map(|u| u.id).max().unwrap_or(1000) + 1;
+        let product_text = d
+            .products
+            .iter()
+            .map(|p| (p.name.to_lowercase(), p.description.to_lowercase()))
+            .collect();
         Db {
             groups: d.groups,
             users: d.users.into_iter().map(|u| (u.id, u)).collect(),
@@ -51,6 +59,7 @@ impl Db {
             touches: d.touches,
             sends: d.sends,
             products: d.products,
+            product_text,
             categories: d.categories,
         }
     }
@@ -59,18 +68,61 @@ impl Db {
         self.groups.iter().find(|g| g.name == name)
     }
 
+    /// A team group by id. Groups are generated in id order and never added or removed.
+    pub fn group(&self, id: u64) -> Option<&TeamGroup> {
+        let at = self.groups.binary_search_by_key(&id, |g| g.id).ok()?;
+        self.groups.get(at)
+    }
+
     pub fn group_name(&self, id: u64) -> String {
-        self.groups
-            .iter()
-            .find(|g| g.id == id)
-            .map(|g| g.name.clone())
-            .unwrap_or_default()
+        self.group(id).map(|g| g.name.clone()).unwrap_or_default()
+    }
+
+    /// The number of active users of the team group with the most of them.
+    fn largest_team(&self) -> u64 {
+        let mut members: BTreeMap<u64, u64> = BTreeMap::new();
+        for u in self.users.values().filter(|u| u.active) {
+            *members.entry(u.team_group_id).or_default() += 1;
+        }
+        members.into_values().max().unwrap_or(0)
+    }
+
+    /// What the world holds, in one line: `5000 users (102 inactive), 250 team groups, …`.
+    pub fn summary(&self) -> String {
+        let inactive = self.users.values().filter(|u| !u.active).count();
+        format!(
+            "{} users ({inactive} inactive), {} team groups (largest: {} active members), \
+             {} campaigns, {} sends, {} products",
+            self.users.len(),
+            self.groups.len(),
+            self.largest_team(),
+            self.touches.len(),
+            self.sends.len(),
+            self.products.len(),
+        )
     }
 
     pub fn user_by_email(&self, email: &str) -> Option<&UserRecord> {
         self.users
             .values()
             .find(|u| u.email.eq_ignore_ascii_case(email))
+    }
+}
+
+/// The size of the world `config` asks for: its `--world`, with any explicit count instead of
+/// that world's own.
+pub fn world_size(config: &Config) -> WorldSize {
+    let base = match config.world {
+        WorldKind::Demo => WorldSize::DEMO,
+        WorldKind::Large => WorldSize::LARGE,
+    };
+    WorldSize {
+        groups: config.groups.unwrap_or(base.groups),
+        users: config.users.unwrap_or(base.users),
+        campaigns: config.campaigns.unwrap_or(base.campaigns),
+        sends: config.sends.unwrap_or(base.sends),
+        products: config.products.unwrap_or(base.products),
+        ..base
     }
 }
 
@@ -142,6 +194,8 @@ pub struct AppState {
     pub port: u16,
     /// Every redirect URI registered for the client.
     pub redirect_uris: Vec<String>,
+    /// How long generating the world took (the start line prints it).
+    pub generated_in: Duration,
     world: RwLock<World>,
     pub stats: Stats,
     /// Fault and latency dice, seeded from `--seed` so a sequential test run is repeatable.
@@ -162,11 +216,12 @@ impl AppState {
             Duration::from_secs(config.token_ttl),
             Duration::from_secs(config.code_ttl),
         );
+        let started = Instant::now();
+        let db = Db::seeded(config.seed, &world_size(&config));
+        let generated_in = started.elapsed();
         Arc::new(AppState {
-            world: RwLock::new(World {
-                db: Db::seeded(config.seed),
-                oauth,
-            }),
+            world: RwLock::new(World { db, oauth }),
+            generated_in,
             dice: Mutex::new(SplitMix64::fork(config.seed, "faults")),
             limiter: Mutex::new(RateLimiter::new(config.rate_limit, Duration::from_secs(1))),
             port,
@@ -184,6 +239,16 @@ impl AppState {
 
     pub fn write(&self) -> RwLockWriteGuard<'_, World> {
         self.world.write().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// `world large: 5000 users (102 inactive), …, generated in 0.41 s`.
+    pub fn world_summary(&self) -> String {
+        format!(
+            "world {}: {}, generated in {:.2} s",
+            self.config.world.name(),
+            self.read().db.summary(),
+            self.generated_in.as_secs_f64()
+        )
     }
 
     pub fn dice(&self) -> MutexGuard<'_, SplitMix64> {

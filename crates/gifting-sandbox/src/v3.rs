@@ -75,8 +75,18 @@ fn paging(query: &Option<String>) -> Result<Paging, ApiError> {
     })
 }
 
-/// The items of one page; a page past the end is empty.
-fn slice<T: Clone>(items: impl Iterator<Item = T>, page: u32, per_page: u32) -> Vec<T> {
+/// The items of one page of a whole collection; a page past the end is empty. Only the page
+/// is touched, however long the collection.
+fn page_of<T>(items: &[T], page: u32, per_page: u32) -> &[T] {
+    let skip = (u64::from(page) - 1) * u64::from(per_page);
+    let start = usize::try_from(skip).unwrap_or(usize::MAX).min(items.len());
+    let end = start.saturating_add(per_page as usize).min(items.len());
+    &items[start..end]
+}
+
+/// The items of one page of a filtered collection; a page past the end is empty. Give it
+/// references and convert the page: what is skipped is neither cloned nor rendered.
+fn slice<T>(items: impl Iterator<Item = T>, page: u32, per_page: u32) -> Vec<T> {
     let skip = (u64::from(page) - 1) * u64::from(per_page);
     items
         .skip(usize::try_from(skip).unwrap_or(usize::MAX))
@@ -110,7 +120,7 @@ macro_rules! whole_list {
                     current_page: page,
                     per_page,
                     $total: world.db.$items.len() as u64,
-                    $items: slice(world.db.$items.iter().cloned(), page, per_page),
+                    $items: page_of(&world.db.$items, page, per_page).to_vec(),
                 }
             };
             Ok(Json(body).into_response())
@@ -136,7 +146,10 @@ async fn users(State(app): State<Shared>, RawQuery(q): RawQuery) -> Result<Respo
             current_page: page,
             per_page,
             total_users: active().count() as u64,
-            users: slice(active().map(rest_user), page, per_page),
+            users: slice(active(), page, per_page)
+                .into_iter()
+                .map(rest_user)
+                .collect(),
         }
     };
     Ok(Json(body).into_response())
@@ -200,7 +213,10 @@ async fn touches(State(app): State<Shared>, RawQuery(q): RawQuery) -> Result<Res
             current_page: page,
             per_page,
             total_posts: matching().count() as u64,
-            touches: slice(matching().cloned(), page, per_page),
+            touches: slice(matching(), page, per_page)
+                .into_iter()
+                .cloned()
+                .collect(),
         }
     };
     Ok(Json(body).into_response())
@@ -227,7 +243,7 @@ async fn members(State(app): State<Shared>, RestPath(id): RestPath) -> Result<Re
         ApiError::bad_request(format!("team_group_id must be an integer, not {id:?}."))
     })?;
     let world = app.read();
-    let Some(group) = world.db.groups.iter().find(|g| g.id == id) else {
+    let Some(group) = world.db.group(id) else {
         return Err(ApiError::not_found("Team group not found"));
     };
     let list: Vec<Member> = world
@@ -290,5 +306,9 @@ mod tests {
         assert_eq!(slice(v.iter().copied(), 2, 4), vec![4, 5, 6, 7]);
         assert!(slice(v.iter().copied(), 4, 4).is_empty());
         assert!(slice(v.iter().copied(), u32::MAX, 100).is_empty());
+        assert_eq!(page_of(&v, 2, 4), &[4, 5, 6, 7]);
+        assert_eq!(page_of(&v, 3, 4), &[8, 9]);
+        assert!(page_of(&v, 4, 4).is_empty());
+        assert!(page_of(&v, u32::MAX, 100).is_empty());
     }
 }

@@ -253,6 +253,12 @@ fn binary_prints_its_address_logs_safely_and_stops_on_sigterm() {
         .unwrap()
         .read_to_string(&mut logs)
         .unwrap();
+    // The world it generated, how long that took and the memory it holds.
+    assert!(
+        logs.contains("world demo: 60 users (4 inactive), 10 team groups"),
+        "{logs}"
+    );
+    assert!(logs.contains(" MB (peak "), "{logs}");
     assert!(logs.contains("/oauth/revoke"), "{logs}");
     assert!(logs.contains("/config.json"));
     assert!(logs.contains("401"));
@@ -267,6 +273,8 @@ fn bad_flags_are_refused_at_start_with_the_flag_named() {
         ("--token-ttl", "18446744073709551615"),
         ("--code-ttl", "0"),
         ("--allow-origin", "http://a.example/path; script-src *"),
+        ("--world", "huge"),
+        ("--users", "2"),
     ] {
         let out = Command::new(env!("CARGO_BIN_EXE_gifting-sandbox"))
             .args(["--addr", "127.0.0.1:0", flag, value])

@@ -2,11 +2,13 @@
 
 mod common;
 
-use common::{assert_rest_error, start, Answer, Server};
+use common::{assert_rest_error, start, start_with, Answer, Server};
+use gifting_api::marketplace::ProductsPage;
 use gifting_api::rest::{
     CurrentUser, GroupPage, Member, SendPage, TouchPage, TouchResponse, UserPage,
 };
 use gifting_api::{DeliveryType, Role, SendStatus, SendSubtype, SendType};
+use gifting_sandbox::config::WorldKind;
 use reqwest::StatusCode;
 
 #[tokio::test]
@@ -277,4 +279,69 @@ async fn same_seed_same_data_across_servers() {
     let tc = c.admin().await;
     let pc: SendPage = c.get_ok("/api/v3/send?per_page=100", &tc).await;
     assert_ne!(pa, pc);
+}
+
+/// A world of explicit counts on the large world's shape, served whole: every list has the
+/// asked-for total and pages to its end, and the big team has 60 % of the users.
+#[tokio::test]
+async fn a_world_of_explicit_counts_is_served_whole_and_paged() {
+    let s = start_with(|c| {
+        c.world = WorldKind::Large;
+        c.users = Some(300);
+        c.groups = Some(12);
+        c.campaigns = Some(30);
+        c.sends = Some(1_234);
+        c.products = Some(60);
+    })
+    .await;
+    let t = s.admin().await;
+    let mut active = 0;
+    for start in [1, 101, 201] {
+        let page: serde_json::Value = s
+            .get_ok(&format!("/api/scim/v2/Users?startIndex={start}"), &t)
+            .await;
+        assert_eq!(page["totalResults"], 300);
+        let users = page["Resources"].as_array().expect("Resources");
+        assert_eq!(users.len(), 100);
+        active += users.iter().filter(|u| u["active"] == true).count() as u64;
+    }
+    let users: UserPage = s.get_ok("/api/v3/users?page=3&per_page=100", &t).await;
+    assert_eq!(users.total_users, active);
+    assert_eq!(users.users.len() as u64, active - 200);
+    let groups: GroupPage = s.get_ok("/api/v3/groups?page=3&per_page=5", &t).await;
+    assert_eq!((groups.total_groups, groups.groups.len()), (12, 2));
+    let members: Vec<Member> = s.get_ok("/api/v3/groups/101/members", &t).await;
+    assert_eq!(members.len(), 180);
+    let touches: TouchPage = s.get_ok("/api/v3/touches", &t).await;
+    assert_eq!(touches.total_posts, 30);
+    let mut sends = Vec::new();
+    for page in 1..=14 {
+        let p: SendPage = s
+            .get_ok(&format!("/api/v3/send?page={page}&per_page=100"), &t)
+            .await;
+        assert_eq!(p.total_count, 1_234);
+        let expected = match page {
+            1..=12 => 100,
+            13 => 34,
+            _ => 0,
+        };
+        assert_eq!(p.sends.len(), expected, "page {page}");
+        sends.extend(p.sends);
+    }
+    assert!(sends.windows(2).all(|w| w[0].created_at >= w[1].created_at));
+    let mut ids: Vec<u64> = sends.iter().map(|x| x.id).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    assert_eq!(ids.len(), 1_234, "every send once");
+    let mut products = 0;
+    let mut path = "/api/v3/marketplace/products".to_owned();
+    loop {
+        let p: ProductsPage = s.get_ok(&path, &t).await;
+        products += p.products.len();
+        match p.pagination.after {
+            Some(after) => path = format!("/api/v3/marketplace/products?after={after}"),
+            None => break,
+        }
+    }
+    assert_eq!(products, 60);
 }

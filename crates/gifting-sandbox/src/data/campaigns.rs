@@ -8,13 +8,14 @@ use super::text::{self, COUNTRIES, TOUCH_BLURBS, TOUCH_NAMES};
 use super::time::{org_time, DATA_END, DAY, YEAR_2025};
 
 pub const FIRST_TOUCH_ID: u64 = 2001;
+/// Campaigns of the demo world.
 pub const TOUCH_COUNT: u64 = 40;
 
 const CURRENCIES: &[&str] = &["USD", "USD", "USD", "EUR", "GBP", "CAD", "AUD"];
 
 /// `creators` are the ids of users who may create campaigns (admins and managers).
-pub fn campaigns(rng: &mut SplitMix64, creators: &[u64]) -> Vec<Campaign> {
-    let mut out: Vec<Campaign> = (0..TOUCH_COUNT)
+pub fn campaigns(rng: &mut SplitMix64, count: u64, creators: &[u64]) -> Vec<Campaign> {
+    let mut out: Vec<Campaign> = (0..count)
         .map(|n| {
             let id = FIRST_TOUCH_ID + n;
             let delivery = if n % 2 == 0 {

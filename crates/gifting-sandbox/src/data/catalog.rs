@@ -8,6 +8,7 @@ use gifting_api::marketplace::{Category, CategoryGroup};
 use super::prng::SplitMix64;
 use super::text::{self, CATEGORY_GROUPS, COUNTRIES, PRODUCT_ADJECTIVES, PRODUCT_BLURBS};
 
+/// Products of the demo world.
 pub const PRODUCT_COUNT: usize = 300;
 
 #[derive(Debug, Clone)]
@@ -68,12 +69,12 @@ fn price_range(category_id: &str) -> (i64, i64) {
     }
 }
 
-pub fn products(rng: &mut SplitMix64) -> Vec<ProductRecord> {
+pub fn products(rng: &mut SplitMix64, count: u64) -> Vec<ProductRecord> {
     let all_categories: Vec<&'static str> = CATEGORY_GROUPS
         .iter()
         .flat_map(|(_, c)| c.iter().map(|(id, _)| *id))
         .collect();
-    (0..PRODUCT_COUNT)
+    (0..count as usize)
         .map(|n| {
             let primary = all_categories[n % all_categories.len()];
             let mut category_ids = vec![primary];

@@ -7,6 +7,8 @@ pub mod prng;
 pub mod sends;
 pub mod text;
 pub mod time;
+#[cfg(test)]
+mod world_tests;
 
 use gifting_api::marketplace::CategoryGroup;
 use gifting_api::rest::{Campaign, Send, TeamGroup};
@@ -26,6 +28,49 @@ pub fn money(cents: i64) -> String {
     format!("{sign}{}.{:02}", abs / 100, abs % 100)
 }
 
+/// How big an organization to generate. [`WorldSize::DEMO`] is the one every screen was built
+/// against; [`WorldSize::LARGE`] is an enterprise a thousand times larger.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WorldSize {
+    /// Team groups (the demo's ten names, then numbered repeats of them).
+    pub groups: u64,
+    /// Users, the three demo accounts included.
+    pub users: u64,
+    pub campaigns: u64,
+    pub sends: u64,
+    pub products: u64,
+    /// Percent of the users who are active members of the first team group (a sales team of
+    /// thousands); 0 leaves every user in the group drawn for them.
+    pub big_team_percent: u64,
+    /// The days after 2025-01-01 on which sends were created: first and last.
+    pub send_days: (i64, i64),
+}
+
+impl WorldSize {
+    pub const DEMO: WorldSize = WorldSize {
+        groups: text::GROUP_NAMES.len() as u64,
+        users: people::USER_COUNT,
+        campaigns: campaigns::TOUCH_COUNT,
+        sends: sends::SEND_COUNT,
+        products: catalog::PRODUCT_COUNT as u64,
+        big_team_percent: 0,
+        send_days: (10, 510),
+    };
+
+    /// 5,000 users (2 % inactive), 250 team groups (Sales with 3,000 members), 500 campaigns,
+    /// 100,000 sends over the data's 18 months, 10,000 products.
+    pub const LARGE: WorldSize = WorldSize {
+        groups: 250,
+        users: 5_000,
+        campaigns: 500,
+        sends: 100_000,
+        products: 10_000,
+        big_team_percent: 60,
+        // From 2 January (UTC), so no send reads as 2024 in the organization's time zone.
+        send_days: (1, time::DATA_DAYS - 1),
+    };
+}
+
 /// Everything the sandbox starts with.
 #[derive(Debug, Clone)]
 pub struct Seeded {
@@ -37,22 +82,34 @@ pub struct Seeded {
     pub categories: Vec<CategoryGroup>,
 }
 
-pub fn generate(seed: u64) -> Seeded {
-    let groups = people::groups(&mut SplitMix64::fork(seed, "groups"));
-    let users = people::users(&mut SplitMix64::fork(seed, "users"), groups.len() as u64);
+/// The world of `size` for `seed`. Each area draws from its own generator, and every size draws
+/// in the same order, so the demo world is the same for a seed whatever else changes.
+pub fn generate(seed: u64, size: &WorldSize) -> Seeded {
+    let groups = people::groups(&mut SplitMix64::fork(seed, "groups"), size.groups);
+    let mut users = people::users(
+        &mut SplitMix64::fork(seed, "users"),
+        size.users,
+        groups.len() as u64,
+    );
+    people::fill_big_team(&mut users, groups.len() as u64, size.big_team_percent);
     let creators: Vec<u64> = users
         .iter()
         .filter(|u| matches!(u.role, Role::Admin | Role::Manager))
         .map(|u| u.id)
         .collect();
-    let touches = campaigns::campaigns(&mut SplitMix64::fork(seed, "touches"), &creators);
+    let touches = campaigns::campaigns(
+        &mut SplitMix64::fork(seed, "touches"),
+        size.campaigns,
+        &creators,
+    );
     let sends = sends::sends(
         &mut SplitMix64::fork(seed, "sends"),
+        size,
         &users,
         &groups,
         &touches,
     );
-    let products = catalog::products(&mut SplitMix64::fork(seed, "products"));
+    let products = catalog::products(&mut SplitMix64::fork(seed, "products"), size.products);
     Seeded {
         groups,
         users,
@@ -77,9 +134,9 @@ mod tests {
 
     #[test]
     fn same_seed_same_data_other_seed_other_data() {
-        let a = generate(42);
-        let b = generate(42);
-        let c = generate(43);
+        let a = generate(42, &WorldSize::DEMO);
+        let b = generate(42, &WorldSize::DEMO);
+        let c = generate(43, &WorldSize::DEMO);
         assert_eq!(a.sends, b.sends);
         assert_eq!(a.users, b.users);
         assert_ne!(a.sends, c.sends);
@@ -87,7 +144,7 @@ mod tests {
 
     #[test]
     fn volumes_and_coverage_of_the_issue() {
-        let d = generate(1);
+        let d = generate(1, &WorldSize::DEMO);
         assert!(d.groups.len() >= 8);
         assert_eq!(d.users.len(), 60);
         assert_eq!(d.touches.len(), 40);
@@ -119,7 +176,7 @@ mod tests {
 
     #[test]
     fn status_histories_are_ordered() {
-        for s in generate(5).sends {
+        for s in generate(5, &WorldSize::DEMO).sends {
             let times: Vec<&String> = s.status_updates.iter().map(|u| &u.occurred_at).collect();
             assert!(times.windows(2).all(|w| w[0] <= w[1]));
             assert_eq!(s.status_updates.last().map(|u| &u.status), Some(&s.status));

@@ -10,7 +10,10 @@ use super::{money, ORG_ID};
 
 pub const FIRST_GROUP_ID: u64 = 101;
 pub const FIRST_USER_ID: u64 = 1001;
+/// Users of the demo world.
 pub const USER_COUNT: u64 = 60;
+/// `admin@`, `manager@` and `sender@example.com`, in every world.
+pub const DEMO_ACCOUNTS: usize = 3;
 
 /// A user as the platform stores it; SCIM and REST v3 views are rendered from this.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -37,11 +40,19 @@ impl UserRecord {
     }
 }
 
-pub fn groups(rng: &mut SplitMix64) -> Vec<TeamGroup> {
-    GROUP_NAMES
-        .iter()
-        .enumerate()
-        .map(|(i, name)| {
+/// The name of group number `i`: the demo's ten, then numbered repeats ("Sales 2"), so names
+/// stay unique (SCIM's `division` names a group).
+fn group_name(i: usize) -> String {
+    let name = GROUP_NAMES[i % GROUP_NAMES.len()];
+    match i / GROUP_NAMES.len() {
+        0 => name.to_owned(),
+        round => format!("{name} {}", round + 1),
+    }
+}
+
+pub fn groups(rng: &mut SplitMix64, count: u64) -> Vec<TeamGroup> {
+    (0..count as usize)
+        .map(|i| {
             let created = YEAR_2025 + rng.range(3, 60) * DAY + rng.range(0, DAY - 1);
             let updated = created + rng.range(20, 400) * DAY;
             let monthly = rng.range(5, 60) * 100;
@@ -50,7 +61,7 @@ pub fn groups(rng: &mut SplitMix64) -> Vec<TeamGroup> {
                 budget: rng.range(10, 200) * 500,
                 created_at: org_time(created),
                 monthly_budget: money(monthly * 100),
-                name: (*name).to_owned(),
+                name: group_name(i),
                 one_time_budget: if rng.chance(0.4) {
                     rng.range(1, 20) * 250
                 } else {
@@ -86,7 +97,17 @@ fn slug(s: &str) -> String {
         .collect()
 }
 
-pub fn users(rng: &mut SplitMix64, group_count: u64) -> Vec<UserRecord> {
+/// Whether generated user number `n` (from 0) is active: a few of the demo's 60 are not, so
+/// "active only" lists visibly differ from SCIM's; beyond them every 50th is not (2 %).
+fn is_active(n: u64) -> bool {
+    if n < USER_COUNT {
+        !matches!(n, 13 | 29 | 44 | 58)
+    } else {
+        !n.is_multiple_of(50)
+    }
+}
+
+pub fn users(rng: &mut SplitMix64, count: u64, group_count: u64) -> Vec<UserRecord> {
     let group = |i: u64| FIRST_GROUP_ID + i % group_count;
     let mut out = vec![
         demo(
@@ -118,7 +139,8 @@ pub fn users(rng: &mut SplitMix64, group_count: u64) -> Vec<UserRecord> {
         rec.balance_cents = rng.range(50, 500) * 100;
         rec.key = invitation_key(rng);
     }
-    for n in 3..USER_COUNT {
+    out.truncate(count as usize);
+    for n in 3..count {
         let id = FIRST_USER_ID + n;
         let mut given = (*rng.pick(FIRST_NAMES)).to_owned();
         let mut family = (*rng.pick(LAST_NAMES)).to_owned();
@@ -152,14 +174,44 @@ pub fn users(rng: &mut SplitMix64, group_count: u64) -> Vec<UserRecord> {
             family_name: family,
             role,
             team_group_id: group(rng.below(group_count)),
-            // A few inactive users, so "active only" lists visibly differ from SCIM's.
-            active: !matches!(n, 13 | 29 | 44 | 58),
+            active: is_active(n),
             balance_cents: rng.range(0, 75_000),
             sandbox: n % 17 == 0,
             key: invitation_key(rng),
         });
     }
     out
+}
+
+/// Makes `percent` of the users active members of the first team group, spread evenly over
+/// the ids, and moves every other user out of it: one team as big as a sales force. The demo
+/// accounts keep their groups (two of them are in the first).
+pub fn fill_big_team(users: &mut [UserRecord], group_count: u64, percent: u64) {
+    if percent == 0 || group_count < 2 {
+        return;
+    }
+    let big = FIRST_GROUP_ID;
+    let (demo, rest) = users.split_at_mut(DEMO_ACCOUNTS.min(users.len()));
+    let already = demo
+        .iter()
+        .filter(|u| u.active && u.team_group_id == big)
+        .count() as u64;
+    let total = (demo.len() + rest.len()) as u64;
+    let wanted = (total * percent / 100).saturating_sub(already);
+    let candidates = rest.iter().filter(|u| u.active).count() as u64;
+    let wanted = wanted.min(candidates);
+    let mut seen = 0u64;
+    for u in rest.iter_mut() {
+        // Candidate k joins when k * wanted / candidates steps up: exactly `wanted` of them,
+        // evenly spaced.
+        let joins = u.active && (seen + 1) * wanted / candidates > seen * wanted / candidates;
+        seen += u64::from(u.active);
+        if joins {
+            u.team_group_id = big;
+        } else if u.team_group_id == big {
+            u.team_group_id = big + 1 + u.id % (group_count - 1);
+        }
+    }
 }
 
 fn demo(id: u64, email: &str, given: &str, family: &str, role: Role, group: u64) -> UserRecord {
@@ -184,7 +236,7 @@ mod tests {
     #[test]
     fn emails_are_unique_and_ascii() {
         let mut rng = SplitMix64::new(3);
-        let us = users(&mut rng, 10);
+        let us = users(&mut rng, USER_COUNT, 10);
         assert_eq!(us.len(), USER_COUNT as usize);
         let mut emails: Vec<_> = us.iter().map(|u| u.email.clone()).collect();
         emails.sort();

@@ -4,13 +4,14 @@
 use gifting_api::rest::{Campaign, Recipient, Send, SendTouch, Sender, StatusUpdate, TeamGroup};
 use gifting_api::{DeliveryType, SendStatus, SendSubtype, SendType};
 
-use super::money;
-use super::people::UserRecord;
+use super::people::{UserRecord, FIRST_GROUP_ID};
 use super::prng::SplitMix64;
 use super::text::{self, COMPANIES, FIRST_NAMES, LAST_NAMES};
 use super::time::{org_time, DATA_END, DAY, YEAR_2025};
+use super::{money, WorldSize};
 
 pub const FIRST_SEND_ID: u64 = 30_001;
+/// Sends of the demo world.
 pub const SEND_COUNT: u64 = 300;
 
 const SENT_VIA: &[&str] = &["web", "web", "crm", "api", "mobile", "bulk_upload"];
@@ -103,26 +104,49 @@ fn history(status: &SendStatus) -> Vec<SendStatus> {
     path.to_vec()
 }
 
-/// The touches a send can go out with: eGifts by email, every other gift by mail.
-struct Touches<'a> {
+/// What every send draws from: the touches it can go out with (eGifts by email, every other
+/// gift by mail), the team groups' names and the days it can be created on.
+struct Pools<'a> {
     mail: Vec<&'a Campaign>,
     email: Vec<&'a Campaign>,
+    groups: &'a [TeamGroup],
+    days: (i64, i64),
+}
+
+impl Pools<'_> {
+    /// The team group's name; groups are numbered from the first id on, so this is an index
+    /// (looked for, should they ever not be).
+    fn team_name(&self, id: u64) -> String {
+        let at = id.wrapping_sub(FIRST_GROUP_ID) as usize;
+        match self.groups.get(at) {
+            Some(g) if g.id == id => g.name.clone(),
+            _ => self
+                .groups
+                .iter()
+                .find(|g| g.id == id)
+                .map(|g| g.name.clone())
+                .unwrap_or_default(),
+        }
+    }
 }
 
 pub fn sends(
     rng: &mut SplitMix64,
+    size: &WorldSize,
     users: &[UserRecord],
     groups: &[TeamGroup],
     touches: &[Campaign],
 ) -> Vec<Send> {
     let by_delivery =
         |kind: DeliveryType| touches.iter().filter(|t| t.delivery_type == kind).collect();
-    let pools = Touches {
+    let pools = Pools {
         mail: by_delivery(DeliveryType::Mail),
         email: by_delivery(DeliveryType::Email),
+        groups,
+        days: size.send_days,
     };
-    let mut out: Vec<Send> = (0..SEND_COUNT)
-        .map(|n| send(rng, n, users, groups, &pools))
+    let mut out: Vec<Send> = (0..size.sends)
+        .map(|n| send(rng, n, users, &pools))
         .collect();
     // Newest first, as the platform lists them.
     out.sort_by(|a, b| b.created_at.cmp(&a.created_at).then(b.id.cmp(&a.id)));
@@ -131,13 +155,7 @@ pub fn sends(
 
 /// Send number `n` (from 0). Every draw from `rng` is in a fixed order, so a seed always
 /// gives the same sends.
-fn send(
-    rng: &mut SplitMix64,
-    n: u64,
-    users: &[UserRecord],
-    groups: &[TeamGroup],
-    pools: &Touches,
-) -> Send {
+fn send(rng: &mut SplitMix64, n: u64, users: &[UserRecord], pools: &Pools) -> Send {
     let id = FIRST_SEND_ID + n;
     // Index-based choice guarantees every status and subtype occurs; the stride
     // decorrelates the two so each subtype meets several statuses.
@@ -152,12 +170,12 @@ fn send(
         *rng.pick(&pools.mail)
     };
     let sender = rng.pick(users);
-    let team_name = groups
-        .iter()
-        .find(|g| g.id == sender.team_group_id)
-        .map(|g| g.name.clone())
-        .unwrap_or_default();
-    let created = YEAR_2025 + 10 * DAY + rng.range(0, 500) * DAY + rng.range(0, DAY - 1);
+    let team_name = pools.team_name(sender.team_group_id);
+    let (first_day, last_day) = pools.days;
+    let created = YEAR_2025
+        + first_day * DAY
+        + rng.range(0, last_day - first_day) * DAY
+        + rng.range(0, DAY - 1);
     let status_updates = status_updates(rng, &status, created);
     let cents = if is_egift(&kind) {
         rng.range(lo / 500, hi / 500) * 500

@@ -14,6 +14,9 @@ pub const DATA_END: i64 = 1_782_777_600;
 
 pub const DAY: i64 = 86_400;
 
+/// The days from 2025-01-01 to the data's end: 18 months.
+pub const DATA_DAYS: i64 = (DATA_END - YEAR_2025) / DAY;
+
 /// Days since 1970-01-01 to (year, month, day), proleptic Gregorian (Howard Hinnant's
 /// `civil_from_days`).
 fn civil_from_days(z: i64) -> (i64, u32, u32) {
@@ -66,5 +69,6 @@ mod tests {
             "2026-03-01T05:30:00+05:30"
         );
         assert_eq!(iso8601(DATA_END, 0), "2026-06-30T00:00:00+00:00");
+        assert_eq!(DATA_DAYS, 545);
     }
 }
