@@ -39,5 +39,5 @@ pub use page_state::{Empty, ErrorPanel, ErrorView, Loaded, Loading};
 pub(crate) use pager::{use_page_query, use_paged_list, Pager, PagerLinks, PagerNav, PAGE_SIZES};
 pub(crate) use screen_heading::ScreenHeading;
 pub(crate) use shortcuts::KeyboardShortcuts;
-pub(crate) use table::{Column, DataTable};
+pub(crate) use table::{Column, DataTable, SortNote};
 pub(crate) use text_field::TextField;

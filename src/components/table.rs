@@ -68,6 +68,14 @@ pub(crate) fn DataTable<T, R>(
     /// A header cell before the columns, e.g. "select all".
     #[prop(optional)]
     lead: Option<AnyView>,
+    /// Said above the table while a column sorts it, where the rows are a page of a longer
+    /// list: what the sort covers, e.g. "Sorted within the campaigns on this page; …".
+    #[prop(optional)]
+    sorted_within: Option<&'static str>,
+    /// Only these rows of the sorted `items` are drawn (`start..end`, clamped): a list the
+    /// platform sends whole, paged on screen, sorts over all of its rows.
+    #[prop(optional, into)]
+    rows: Option<Signal<std::ops::Range<usize>>>,
 ) -> impl IntoView
 where
     T: Clone + Send + Sync + 'static,
@@ -87,9 +95,11 @@ where
         if let (Some(sort), Some(order)) = (sort, order) {
             sort.try_with(|s| s.apply(&mut items, order));
         }
-        items.into_iter().map(row.clone()).collect_view()
+        let shown = rows.map_or(0..items.len(), |r| clamp(r.get(), items.len()));
+        items.drain(shown).map(row.clone()).collect_view()
     };
     view! {
+        {sorted_within.map(|note| view! { <SortNote note /> })}
         <div class="table-wrap">
             <table class=class data-testid=testid>
                 <caption class=hidden_caption.then_some("visually-hidden")>{caption}</caption>
@@ -101,6 +111,23 @@ where
         </div>
     }
     .into_any()
+}
+
+/// `range` within `0..len`.
+fn clamp(range: std::ops::Range<usize>, len: usize) -> std::ops::Range<usize> {
+    let start = range.start.min(len);
+    start..range.end.clamp(start, len)
+}
+
+/// What a table's sort covers, said while a column sorts it (the sort is in the address).
+#[component]
+pub(crate) fn SortNote(note: &'static str) -> impl IntoView {
+    let sort = use_table_sort();
+    move || {
+        sort.try_with(|s| s.column.is_some())
+            .unwrap_or(false)
+            .then(|| view! { <p class="muted sort-note" data-testid="sort-note">{note}</p> })
+    }
 }
 
 fn header_cell(column: Column, sortable: bool) -> AnyView {

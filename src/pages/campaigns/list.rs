@@ -157,6 +157,7 @@ fn CampaignsTable(campaigns: Vec<Campaign>) -> impl IntoView {
         <DataTable
             caption="Active campaigns" hidden_caption=true columns=CAMPAIGN_COLUMNS items=campaigns row=campaign_row
             order=campaign_order empty="No active campaigns match." class="campaigns-table" testid="campaigns-table"
+            sorted_within="Sorted within the campaigns on this page; the platform lists them newest first."
         />
     }
 }

@@ -6,7 +6,7 @@ use leptos::prelude::*;
 
 use crate::components::format::{date_time, money};
 use crate::components::sort::{by_money, by_text, by_time, use_table_sort, Compare, SortHeader};
-use crate::components::{Badge, Tone};
+use crate::components::{Badge, SortNote, Tone};
 use crate::routes;
 
 /// The colour family of a status group (the badge's text always says the status itself).
@@ -69,18 +69,8 @@ pub(crate) fn SendsTable(
             .map(|send| view! { <SendRow send /> })
             .collect_view()
     };
-    let sorted_note =
-        move || {
-            sort.try_with(|s| s.column.is_some()).unwrap_or(false).then(|| {
-            view! {
-                <p class="muted sort-note" data-testid="sort-note">
-                    "Sorted within the sends shown here; the platform lists sends newest first."
-                </p>
-            }
-        })
-        };
     view! {
-        {sorted_note}
+        <SortNote note="Sorted within the sends shown here; the platform lists sends newest first." />
         <div class="table-wrap">
             <table class="sends-table" data-testid="sends-table">
                 <caption class="visually-hidden">{caption}</caption>

@@ -1,7 +1,7 @@
 //! `/teams/:id`: one team group's members, from the platform's bare-array endpoint.
 
 use gifting_api::paths::endpoint;
-use gifting_api::rest::Member;
+use gifting_api::rest::{Member, DEFAULT_PER_PAGE};
 use leptos::either::Either;
 use leptos::prelude::*;
 
@@ -11,7 +11,8 @@ use crate::components::sort::{by_amount, by_text, Compare};
 use crate::components::table::{number, text};
 use crate::components::ScreenHeading;
 use crate::components::{
-    on_not_found, use_by_id, Badge, Column, DataTable, Loaded, NotFound, Tone,
+    on_not_found, use_by_id, use_page_query, Badge, Column, DataTable, Loaded, NotFound, Pager,
+    Tone,
 };
 use crate::routes;
 
@@ -75,19 +76,30 @@ fn member_name(m: &Member) -> String {
         .to_owned()
 }
 
+/// The platform sends every member at once (a sales team can be thousands): they are sorted
+/// together and shown a page at a time, the page and the sort in the address.
 #[component]
 fn MembersTable(members: Vec<Member>) -> impl IntoView {
-    let count = match members.len() {
+    let total = members.len();
+    let count = match total {
         0 => None,
         1 => Some("1 member".to_owned()),
         n => Some(format!("{} members", format::count(n as u64))),
     };
+    let paging = use_page_query();
+    let rows = Signal::derive(move || {
+        let query = paging.get();
+        let per_page = query.per_page.unwrap_or(DEFAULT_PER_PAGE) as usize;
+        let start = (query.page.unwrap_or(1) as usize - 1).saturating_mul(per_page);
+        start..start.saturating_add(per_page)
+    });
     view! {
         {count.map(|count| view! { <p class="muted">{count}</p> })}
         <DataTable
             caption="Members of this team group" columns=MEMBER_COLUMNS items=members row=member_row order=member_order
-            empty="This team group has no members."
+            empty="This team group has no members." rows
         />
+        {(total > 0).then(|| view! { <Pager total=total as u64 /> })}
     }
 }
 

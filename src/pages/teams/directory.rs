@@ -64,6 +64,7 @@ fn DirectoryTable(users: Vec<RestUser>, groups: TeamGroups) -> impl IntoView {
         <DataTable
             caption="Active users and their teams" columns=DIRECTORY_COLUMNS items=users
             row=move |u| directory_row(u, groups) order=directory_order empty="No active users on this page."
+            sorted_within="Sorted within the users on this page; the platform lists them in its own order."
         />
     }
 }

@@ -52,6 +52,7 @@ fn GroupsTable(groups: Vec<TeamGroup>) -> impl IntoView {
         <DataTable
             caption="Team groups and their budgets" columns=GROUP_COLUMNS items=groups row=group_row order=group_order
             empty="No team groups on this page."
+            sorted_within="Sorted within the team groups on this page; the platform lists them in its own order."
         />
     }
 }

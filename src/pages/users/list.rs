@@ -136,6 +136,7 @@ fn UsersTable(list: ListResponse, paging: ScimPaging, selection: Selection) -> i
     view! {
         <DataTable
             caption="Users (SCIM)" columns=USER_COLUMNS items=list.resources row order=user_order empty
+            sorted_within="Sorted within the users on this page; the platform lists them in its own order."
             class="data-table users-table" lead
         />
     }
