@@ -145,3 +145,58 @@ describe("teams", () => {
     assert.deepEqual(env.page.dialogs, []);
   });
 });
+
+// Issue 28: a sales team of thousands. The platform sends a team's members as one array; the
+// screen sorts all of them and shows a page at a time, page and sort in the address. A world
+// of 300 users puts 60 % of them in the first team group: several pages at 25 a page.
+describe("a big team", () => {
+  const env = consoleFixture({
+    sandboxArgs: ["--world", "large", "--users", "300", "--groups", "12", "--campaigns", "20", "--sends", "200", "--products", "40"],
+  });
+
+  async function api(path) {
+    const response = await fetch(`${env.sandbox.url}${path}`, {
+      headers: { Authorization: `Bearer ${await sessionToken(env.page)}` },
+    });
+    return response.json();
+  }
+
+  /** The email cell of every row on screen. */
+  const shownEmails = () =>
+    env.page.locator("main#main table tbody tr").evaluateAll((rows) => rows.map((r) => r.children[1].textContent));
+
+  test("pages through every member, sorted over all of them, with the page in the address", async () => {
+    const groups = (await api("/api/v3/groups?page=1&per_page=100")).groups;
+    const team = groups[0];
+    const members = await api(`/api/v3/groups/${team.id}/members`);
+    assert.ok(members.length > 75, `a team of several pages (${members.length} members)`);
+    // The console's text order: case-insensitive first, then exact.
+    const byText = (a, b) => {
+      const [x, y] = [a.toLowerCase(), b.toLowerCase()];
+      return x < y ? -1 : x > y ? 1 : a < b ? -1 : a > b ? 1 : 0;
+    };
+    const emails = members.map((m) => m.email).sort(byText);
+
+    await env.page.goto(`${env.sandbox.url}/teams/${team.id}?sort=email&dir=asc&page=2&per_page=25`);
+    await env.page.getByText(`Showing 26\u201350 of ${members.length}`).waitFor(VISIBLE);
+    await env.page.getByText(`${members.length} members`).waitFor(VISIBLE);
+    assert.deepEqual(await shownEmails(), emails.slice(25, 50), "page 2 of the whole team, by email");
+
+    await env.page.locator("nav.pager a", { hasText: "Next" }).click();
+    await env.page.waitForURL(/[?&]page=3(&|$)/);
+    await env.page.getByText(`Showing 51\u201375 of ${members.length}`).waitFor(VISIBLE);
+    assert.deepEqual(await shownEmails(), emails.slice(50, 75));
+    assert.match(env.page.url(), /sort=email/, "the sort stays in the address");
+
+    await env.page.locator("nav.pager a", { hasText: "Last" }).click();
+    const lastStart = Math.floor((members.length - 1) / 25) * 25;
+    await env.page.getByText(`Showing ${lastStart + 1}\u2013${members.length} of ${members.length}`).waitFor(VISIBLE);
+    assert.deepEqual(await shownEmails(), emails.slice(lastStart));
+
+    await env.page.goto(`${env.sandbox.url}/teams/${team.id}?sort=email&dir=desc`);
+    await env.page.getByText(`Showing 1\u201325 of ${members.length}`).waitFor(VISIBLE);
+    assert.deepEqual(await shownEmails(), [...emails].reverse().slice(0, 25), "descending over all members");
+    assert.deepEqual(errorsOf(env.page).filter((e) => !(e.kind === "console" && /Failed to load resource/.test(e.text))), []);
+  });
+});
+

@@ -5,7 +5,7 @@
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { consoleFixture, TEST_HOOKS, sessionToken, signIn, unexpectedErrors } from "./harness.mjs";
+import { consoleFixture, platformGet, TEST_HOOKS, sessionToken, signIn, unexpectedErrors } from "./harness.mjs";
 
 const VISIBLE = { state: "visible", timeout: 15_000 };
 const SCIM = "/api/scim/v2/Users";
@@ -521,3 +521,55 @@ describe("users (SCIM)", () => {
     assert.deepEqual(unexpectedErrors(env.page), []);
   });
 });
+
+// Issue 28: bulk changes over every user a list matches, across its pages, paced within the
+// platform's rate limit. A world of 120 users is five pages at 25.
+describe("bulk changes across pages (--rate-limit 10)", () => {
+  const env = consoleFixture({
+    sandboxArgs: ["--world", "large", "--users", "120", "--groups", "8", "--campaigns", "10", "--sends", "100", "--products", "20", "--rate-limit", "10"],
+  });
+
+  // Patient: the console's requests and these share the token's 10 a second.
+  async function api(path) {
+    const { status, body } = await platformGet(env.sandbox.url, await sessionToken(env.page), path);
+    assert.equal(status, 200, path);
+    return body;
+  }
+
+  async function everyUser() {
+    const users = [];
+    for (let start = 1; ; start += 100) {
+      const page = await api(`${SCIM}?startIndex=${start}&count=100`);
+      users.push(...page.Resources);
+      if (page.Resources.length === 0 || users.length >= page.totalResults) return users;
+    }
+  }
+
+  test("select all matching, move every user of the list, checked against the platform", async () => {
+    const before = await everyUser();
+    const groups = (await api("/api/v3/groups?page=1&per_page=100")).groups;
+    const target = groups[groups.length - 1].name;
+    assert.ok(before.some((u) => u.division !== target), "some users are elsewhere");
+    const main = env.page.locator("main#main");
+    await env.page.goto(`${env.sandbox.url}/users`);
+    await env.page.locator("table.users-table tbody tr").first().waitFor(VISIBLE);
+    await main.getByLabel("Select all users on this page").check();
+    await env.page.getByTestId("bulk-count").getByText("25 users selected").waitFor(VISIBLE);
+    await env.page.getByTestId("select-all-matching").getByText(`Select all ${before.length} users`).click();
+    await env.page.getByTestId("bulk-count").getByText(`All ${before.length} users selected`).waitFor(VISIBLE);
+    await main.getByLabel("Change", { exact: true }).selectOption("team");
+    await main.getByLabel("New team").selectOption(target);
+    await main.getByRole("button", { name: `Move ${before.length} users to ${target}` }).click();
+    await env.page.getByTestId("bulk-progress").waitFor(VISIBLE);
+    await env.page
+      .getByTestId("bulk-summary")
+      .getByText(`Changed ${before.length} of ${before.length} users.`)
+      .waitFor({ state: "visible", timeout: 90_000 });
+    const after = await everyUser();
+    assert.deepEqual(after.map((u) => u.id).sort(), before.map((u) => u.id).sort(), "the same users");
+    assert.deepEqual(after.filter((u) => u.division !== target).map((u) => u.userName), [], "every user moved");
+    assert.equal(await env.page.getByTestId("bulk-count").textContent(), "0 users selected");
+    assert.deepEqual(unexpectedErrors(env.page), []);
+  });
+});
+

@@ -8,7 +8,8 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 
 use super::bulk::{
-    results_summary, run_bulk, users_word, BulkAction, BulkResult, Picked, Selection,
+    matching_users, results_summary, run_bulk, users_word, AllMatching, BulkAction, BulkResult,
+    Picked, RunControl, Selection,
 };
 use crate::api::{use_api, ApiClient, TeamGroups};
 use crate::components::options::{options, same_label};
@@ -19,6 +20,8 @@ use crate::components::{use_notifications, Badge, ConfirmDialog, Notifications, 
 struct BulkRun {
     api: ApiClient,
     selection: Selection,
+    /// Every user the list matches, across pages, in place of `selection`.
+    matching: RwSignal<Option<AllMatching>>,
     /// Called when a run ends, to reload the list with the platform's state.
     on_done: Callback<()>,
     notifications: Notifications,
@@ -28,6 +31,10 @@ struct BulkRun {
     team: RwSignal<String>,
     form_error: RwSignal<Option<String>>,
     running: RwSignal<bool>,
+    /// Set by "Cancel": no request of the run is sent after it.
+    cancelled: RwSignal<bool>,
+    /// While the users matching the list are read: (read, matching).
+    finding: RwSignal<Option<(usize, u64)>>,
     /// (answered, asked) in this run.
     progress: RwSignal<(usize, usize)>,
     results: RwSignal<Vec<BulkResult>>,
@@ -35,10 +42,15 @@ struct BulkRun {
 }
 
 impl BulkRun {
-    fn new(selection: Selection, on_done: Callback<()>) -> Self {
+    fn new(
+        selection: Selection,
+        matching: RwSignal<Option<AllMatching>>,
+        on_done: Callback<()>,
+    ) -> Self {
         Self {
             api: use_api(),
             selection,
+            matching,
             on_done,
             notifications: use_notifications(),
             kind: RwSignal::new(String::new()),
@@ -46,6 +58,8 @@ impl BulkRun {
             team: RwSignal::new(String::new()),
             form_error: RwSignal::new(None),
             running: RwSignal::new(false),
+            cancelled: RwSignal::new(false),
+            finding: RwSignal::new(None),
             progress: RwSignal::new((0, 0)),
             results: RwSignal::new(Vec::new()),
             confirm_open: RwSignal::new(false),
@@ -53,7 +67,15 @@ impl BulkRun {
     }
 
     fn count(self) -> usize {
-        self.selection.with(|s| s.len())
+        match self.matching.with(|m| m.as_ref().map(|m| m.total)) {
+            Some(total) => total as usize,
+            None => self.selection.with(|s| s.len()),
+        }
+    }
+
+    fn clear(self) {
+        self.matching.set(None);
+        self.selection.set(BTreeMap::new());
     }
 
     /// Shown while anything is selected, running or reported.
@@ -94,35 +116,72 @@ impl BulkRun {
         }
     }
 
-    /// Runs the change on every selected user; those that succeed leave the selection.
+    /// Runs the change on every selected user (first reading them from the platform when
+    /// every matching user is selected); those that succeed leave the selection.
     fn start(self) {
         let Ok(action) = self.chosen() else {
             return;
         };
-        let targets: Vec<(String, Picked)> = self.selection.get_untracked().into_iter().collect();
-        if targets.is_empty() || self.running.get_untracked() {
+        if self.count() == 0 || self.running.get_untracked() {
             return;
         }
         self.running.set(true);
+        self.cancelled.set(false);
         self.results.set(Vec::new());
-        self.progress.set((0, targets.len()));
         spawn_local(async move {
-            run_bulk(self.api, targets, action, move |result, _answer| {
-                if result.outcome.is_ok() {
-                    let id = result.id.clone();
-                    self.selection.try_update(|s| s.remove(&id));
-                }
-                self.results.try_update(|r| {
-                    r.push(result);
-                    r.sort_by_key(|x| x.order);
-                });
-                self.progress.try_update(|p| p.0 += 1);
-            })
-            .await;
+            let control = RunControl::new(self.cancelled);
+            if let Some(targets) = self.targets(&control).await {
+                self.progress.set((0, targets.len()));
+                run_bulk(self.api, targets, action, &control, move |result, _| {
+                    self.record(result)
+                })
+                .await;
+            }
             self.running.try_set(false);
             self.notify();
             self.on_done.run(());
         });
+    }
+
+    /// The users to change: the selection, or every user the list matches, read now (and
+    /// then selected, so those not changed stay selected).
+    async fn targets(self, control: &RunControl) -> Option<Vec<(String, Picked)>> {
+        let Some(all) = self.matching.get_untracked() else {
+            return Some(self.selection.get_untracked().into_iter().collect());
+        };
+        self.finding.set(Some((0, all.total)));
+        let found = matching_users(self.api, all.email, control, move |read, total| {
+            self.finding.try_set(Some((read, total)));
+        })
+        .await;
+        self.finding.try_set(None);
+        match found {
+            Ok(users) if !control.is_cancelled() => {
+                self.matching.try_set(None);
+                self.selection.try_set(users.iter().cloned().collect());
+                Some(users)
+            }
+            Ok(_) => None,
+            Err(error) => {
+                let why = error.user_message();
+                self.form_error
+                    .try_set(Some(format!("The users could not be read: {why}")));
+                None
+            }
+        }
+    }
+
+    /// One user's outcome: shown, counted, and a changed user leaves the selection.
+    fn record(self, result: BulkResult) {
+        if result.outcome.is_ok() {
+            let id = result.id.clone();
+            self.selection.try_update(|s| s.remove(&id));
+        }
+        self.results.try_update(|r| {
+            r.push(result);
+            r.sort_by_key(|x| x.order);
+        });
+        self.progress.try_update(|p| p.0 += 1);
     }
 
     /// The run's summary as a notification, which a screen reader reads once; a run with
@@ -132,7 +191,8 @@ impl BulkRun {
             .results
             .try_with_untracked(|r| {
                 let failed = r.iter().any(|x| x.outcome.is_err());
-                (!r.is_empty()).then(|| (results_summary(r), failed))
+                (!r.is_empty())
+                    .then(|| (results_summary(r, self.progress.get_untracked().1), failed))
             })
             .flatten()
         else {
@@ -144,15 +204,31 @@ impl BulkRun {
     }
 }
 
+/// The list on screen, for the offer to select every user it matches.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Listed {
+    /// The search (`None`: everyone).
+    pub(crate) email: Option<String>,
+    /// How many users the list matches, on every page.
+    pub(crate) total: u64,
+    /// The ids on the page shown.
+    pub(crate) page_ids: Vec<String>,
+}
+
 #[component]
 pub(crate) fn BulkPanel(
     selection: Selection,
+    matching: RwSignal<Option<AllMatching>>,
+    #[prop(into)] listed: Signal<Option<Listed>>,
     groups: TeamGroups,
     /// Called when a run ends, to reload the list with the platform's state.
     on_done: Callback<()>,
 ) -> impl IntoView {
-    let run = BulkRun::new(selection, on_done);
-    let count_text = move || format!("{} selected", users_word(run.count()));
+    let run = BulkRun::new(selection, matching, on_done);
+    let count_text = move || match matching.get() {
+        Some(all) => format!("All {} selected", users_word(all.total as usize)),
+        None => format!("{} selected", users_word(run.count())),
+    };
     view! {
         <Show when=move || run.visible()>
             <section class="bulk" aria-labelledby="bulk-heading" data-testid="bulk-panel">
@@ -164,14 +240,15 @@ pub(crate) fn BulkPanel(
                         type="button"
                         class="button button--small"
                         disabled=move || run.blocked()
-                        on:click=move |_| selection.set(BTreeMap::new())
+                        on:click=move |_| run.clear()
                     >
                         "Clear selection"
                     </button>
                 </p>
+                <SelectAllMatching run listed />
                 <BulkForm run groups />
-                <BulkProgress running=run.running progress=run.progress />
-                <BulkResults running=run.running results=run.results />
+                <BulkProgress run />
+                <BulkResults running=run.running results=run.results asked=run.progress />
                 <ConfirmDialog
                     open=run.confirm_open
                     title=Signal::derive(move || format!("Deactivate {}?", users_word(run.count())))
@@ -262,27 +339,90 @@ fn BulkSelect(
     }
 }
 
+/// "Finding the users: 300 of 1,234", then "412 of 1,234" changed, with Cancel.
 #[component]
-fn BulkProgress(running: RwSignal<bool>, progress: RwSignal<(usize, usize)>) -> impl IntoView {
+fn BulkProgress(run: BulkRun) -> impl IntoView {
+    let line = move || match run.finding.get() {
+        Some((read, total)) => Some((
+            read,
+            total as usize,
+            format!("Finding the users: {read} of {total}"),
+        )),
+        None => {
+            let (done, total) = run.progress.get();
+            (total > 0).then(|| (done, total, format!("{done} of {total}")))
+        }
+    };
     move || {
-        let (done, total) = progress.get();
-        (running.get() && total > 0).then(|| {
-            view! {
-                <div class="bulk__progress" role="status" data-testid="bulk-progress">
-                    <progress max=total.to_string() value=done.to_string()></progress>
-                    <span>{format!("{done} of {total}")}</span>
+        let (value, max, text) = line().filter(|_| run.running.get())?;
+        Some(view! {
+            <div class="bulk__progress">
+                <div role="status" data-testid="bulk-progress">
+                    <progress max=max.to_string() value=value.to_string()></progress>
+                    <span>{text}</span>
                 </div>
+                <button
+                    type="button"
+                    class="button button--small"
+                    disabled=move || run.cancelled.get()
+                    on:click=move |_| run.cancelled.set(true)
+                >
+                    {move || if run.cancelled.get() { "Cancelling…" } else { "Cancel" }}
+                </button>
+            </div>
+        })
+    }
+}
+
+/// Offered when the whole page shown is selected and the list has more pages: select every
+/// user it matches instead (read from the platform when the change starts).
+#[component]
+fn SelectAllMatching(run: BulkRun, listed: Signal<Option<Listed>>) -> impl IntoView {
+    let offer = move || {
+        let listed = listed.get()?;
+        let page_selected = !listed.page_ids.is_empty()
+            && run
+                .selection
+                .with(|s| listed.page_ids.iter().all(|id| s.contains_key(id)));
+        let more = listed.total > run.selection.with(|s| s.len() as u64);
+        (page_selected && more && run.matching.with(Option::is_none) && !run.running.get())
+            .then_some(listed)
+    };
+    move || {
+        offer().map(|listed| {
+            let label = match &listed.email {
+                Some(email) => format!("Select all {} matching \u{201c}{email}\u{201d}", users_word(listed.total as usize)),
+                None => format!("Select all {}", users_word(listed.total as usize)),
+            };
+            let choose = move |_| {
+                run.matching.set(Some(AllMatching {
+                    email: listed.email.clone(),
+                    total: listed.total,
+                }))
+            };
+            view! {
+                <p class="bulk__all">
+                    "Every user on this page is selected. "
+                    <button type="button" class="button button--small" data-testid="select-all-matching" on:click=choose>
+                        {label}
+                    </button>
+                </p>
             }
         })
     }
 }
 
 #[component]
-fn BulkResults(running: RwSignal<bool>, results: RwSignal<Vec<BulkResult>>) -> impl IntoView {
+fn BulkResults(
+    running: RwSignal<bool>,
+    results: RwSignal<Vec<BulkResult>>,
+    /// (answered, asked): how many the run was for.
+    asked: RwSignal<(usize, usize)>,
+) -> impl IntoView {
     // The summary waits for the last answer; until then the progress speaks.
     let summary = move || {
         let done = !running.get();
-        results.with(|r| (done && !r.is_empty()).then(|| results_summary(r)))
+        results.with(|r| (done && !r.is_empty()).then(|| results_summary(r, asked.get().1)))
     };
     view! {
         // Not a live region: the summary is announced once, as a notification.

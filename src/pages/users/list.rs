@@ -9,8 +9,8 @@ use leptos_router::hooks::{use_navigate, use_query_map};
 use leptos_router::NavigateOptions;
 
 use super::access::ScimLoaded;
-use super::bulk::{Picked, Selection};
-use super::bulk_panel::BulkPanel;
+use super::bulk::{AllMatching, Picked, Selection};
+use super::bulk_panel::{BulkPanel, Listed};
 use super::paging::{showing_text, ScimPaging};
 use super::present::{display_name, status_badge, user_href};
 use crate::api::use_team_groups;
@@ -40,6 +40,15 @@ pub(crate) fn UsersPage() -> impl IntoView {
     });
     let groups = use_team_groups();
     let selection: Selection = RwSignal::new(Default::default());
+    let matching = RwSignal::new(None);
+    let listed = Signal::derive(move || {
+        let loaded = users.get()?.ok()?;
+        Some(Listed {
+            email: loaded.0.email.clone(),
+            total: loaded.1.total_results,
+            page_ids: loaded.1.resources.iter().map(|u| u.id.clone()).collect(),
+        })
+    });
     // Without the admin right there is nothing to search or change: only the explanation.
     let forbidden = move || matches!(users.get(), Some(Err(ApiError::Forbidden { .. })));
 
@@ -53,10 +62,10 @@ pub(crate) fn UsersPage() -> impl IntoView {
             </div>
             <Show when=move || !forbidden()>
                 <SearchForm paging />
-                <BulkPanel selection groups on_done=Callback::new(move |()| users.refetch()) />
+                <BulkPanel selection matching listed groups on_done=Callback::new(move |()| users.refetch()) />
             </Show>
             <ScimLoaded resource=users let:loaded>
-                <UsersTable list=loaded.1.clone() paging=loaded.0.clone() selection />
+                <UsersTable list=loaded.1.clone() paging=loaded.0.clone() selection matching />
                 <ScimPager
                     paging=loaded.0.clone()
                     total=loaded.1.total_results
@@ -118,7 +127,12 @@ fn user_order(key: &str) -> Option<Compare<ScimUser>> {
 }
 
 #[component]
-fn UsersTable(list: ListResponse, paging: ScimPaging, selection: Selection) -> impl IntoView {
+fn UsersTable(
+    list: ListResponse,
+    paging: ScimPaging,
+    selection: Selection,
+    matching: RwSignal<Option<AllMatching>>,
+) -> impl IntoView {
     let empty = match paging.email {
         Some(email) => format!("No user has the email \u{201c}{email}\u{201d}."),
         None if list.total_results > 0 => {
@@ -131,8 +145,8 @@ fn UsersTable(list: ListResponse, paging: ScimPaging, selection: Selection) -> i
         .iter()
         .map(|u| (u.id.clone(), Picked::of(u)))
         .collect();
-    let lead = view! { <SelectAll on_page selection /> }.into_any();
-    let row = move |user| view! { <UserRow user selection /> }.into_any();
+    let lead = view! { <SelectAll on_page selection matching /> }.into_any();
+    let row = move |user| view! { <UserRow user selection matching /> }.into_any();
     view! {
         <DataTable
             caption="Users (SCIM)" columns=USER_COLUMNS items=list.resources row order=user_order empty
@@ -144,11 +158,20 @@ fn UsersTable(list: ListResponse, paging: ScimPaging, selection: Selection) -> i
 
 /// The header's checkbox: every user on this page in or out of the selection.
 #[component]
-fn SelectAll(on_page: Vec<(String, Picked)>, selection: Selection) -> impl IntoView {
+fn SelectAll(
+    on_page: Vec<(String, Picked)>,
+    selection: Selection,
+    matching: RwSignal<Option<AllMatching>>,
+) -> impl IntoView {
     let page_ids: Vec<String> = on_page.iter().map(|(id, _)| id.clone()).collect();
-    let all_checked = move || selection.with(|s| page_ids.iter().all(|id| s.contains_key(id)));
+    let all_checked = move || {
+        matching.with(Option::is_some)
+            || selection.with(|s| page_ids.iter().all(|id| s.contains_key(id)))
+    };
     let toggle_all = move |ev: leptos::ev::Event| {
         let checked = event_target_checked(&ev);
+        // A change by hand ends "every matching user".
+        matching.set(None);
         selection.update(|s| {
             for (id, picked) in &on_page {
                 if checked {
@@ -172,16 +195,23 @@ fn SelectAll(on_page: Vec<(String, Picked)>, selection: Selection) -> impl IntoV
 }
 
 #[component]
-fn UserRow(user: ScimUser, selection: Selection) -> impl IntoView {
+fn UserRow(
+    user: ScimUser,
+    selection: Selection,
+    matching: RwSignal<Option<AllMatching>>,
+) -> impl IntoView {
     let navigate = use_navigate();
     let href = user_href(&user.id);
     let name = display_name(&user);
     let picked = Picked::of(&user);
     let id = user.id.clone();
     let id_for_check = id.clone();
-    let checked = Signal::derive(move || selection.with(|s| s.contains_key(&id_for_check)));
+    let checked = Signal::derive(move || {
+        matching.with(Option::is_some) || selection.with(|s| s.contains_key(&id_for_check))
+    });
     let on_check = move |ev: leptos::ev::Event| {
         let on = event_target_checked(&ev);
+        matching.set(None);
         selection.update(|s| {
             if on {
                 s.insert(id.clone(), picked.clone());
