@@ -96,8 +96,10 @@ function slowConnection(addr, head, trickle) {
     const socket = net.connect(addr.port, addr.host);
     let answer = "";
     let timer;
+    let guard;
     const done = (how) => {
       clearInterval(timer);
+      clearTimeout(guard);
       socket.destroy();
       resolve({ how, afterMs: Date.now() - opened, answer });
     };
@@ -110,7 +112,7 @@ function slowConnection(addr, head, trickle) {
     socket.on("end", () => done("closed"));
     socket.on("error", () => done("reset"));
     // The bench ends by itself even if the gateway never drops the connection.
-    setTimeout(() => done("still open"), (BODY_TIMEOUT_S + 10) * 1000);
+    guard = setTimeout(() => done("still open"), (BODY_TIMEOUT_S + 10) * 1000);
   });
 }
 
