@@ -12,7 +12,7 @@ use crate::auth::use_auth;
 use crate::browser::now_ms;
 use crate::components::format::amount;
 use crate::components::screen_links::screen_links;
-use crate::components::Badge;
+use crate::components::{use_notifications, Badge, Tone};
 use crate::routes;
 use crate::routes::SCREENS;
 
@@ -68,16 +68,24 @@ fn CurrentUserSummary() -> impl IntoView {
     }
 }
 
+/// Said when the platform did not confirm the end of the grant at sign-out.
+const NOT_REVOKED: &str = "Signed out in this browser, but the platform did not confirm that \
+    the session ended: it may stay valid until it expires. Sign in and out again, or ask the \
+    platform's administrator to end it.";
+
 #[component]
 fn SignOutButton() -> impl IntoView {
     let auth = use_auth();
+    let notifications = use_notifications();
     let navigate = use_navigate();
     let (busy, set_busy) = signal(false);
     let on_click = move |_| {
         set_busy.set(true);
         let navigate = navigate.clone();
         leptos::task::spawn_local(async move {
-            auth.sign_out().await;
+            if !auth.sign_out().await {
+                notifications.push(Tone::Danger, NOT_REVOKED);
+            }
             set_busy.try_set(false);
             // The next person to sign in in this tab starts from home, not from our last screen.
             navigate(routes::HOME, NavigateOptions::default());

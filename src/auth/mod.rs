@@ -21,7 +21,7 @@ use crate::config::Config;
 use flow::{check_callback, CallbackError, CallbackParams};
 use refresh::{RefreshError, RefreshTransport, Refresher};
 use session::{PendingSignIn, Session, SessionStore};
-use tabs::Tabs;
+use tabs::{with_refresh_lock, Tabs};
 
 /// Why no token could be had for a request. The platform client ([`crate::api`]) turns it
 /// into its own error.
@@ -181,31 +181,36 @@ impl Auth {
         Ok(pending.return_to)
     }
 
-    /// Ends the grant at the platform, then clears the session whatever the outcome.
+    /// Ends the grant at the platform, then clears the session whatever the outcome; `false`
+    /// when the platform did not confirm the end (the caller tells the admin: the grant may
+    /// live on until its refresh token expires).
     ///
-    /// Order matters: a refresh in flight is waited for (its new tokens would outlive a
-    /// revocation of the old ones); an expired access token is renewed first (the platform may
-    /// have dropped it, and revoking an unknown token leaves its refresh token alive), and the
-    /// revocation of a live access token ends its refresh token too.
-    pub async fn sign_out(&self) {
-        if let Some(refresher) = self.refresher() {
+    /// It revokes the refresh token, which ends the whole grant whether or not the access token
+    /// is still known to the platform. It first lets this tab's refresh in flight finish, and
+    /// revokes under the refresh lock every tab shares, after asking whether another tab has
+    /// just rotated the token: revoking a spent refresh token would leave its successor alive.
+    pub async fn sign_out(&self) -> bool {
+        let mut revoked = true;
+        let tabs = self.tabs.try_get_value().map(SendWrapper::take);
+        if let (Some(refresher), Some(tabs)) = (self.refresher(), tabs) {
             refresher.settled().await;
-            if let Some(session) = self.store.current() {
-                let session = if session.is_expired(now_ms()) {
-                    refresher.refresh(self.store).await.unwrap_or(session)
-                } else {
-                    session
+            let (store, config) = (self.store, self.config());
+            revoked = with_refresh_lock(async move {
+                let Some(session) = store.current() else {
+                    return true;
                 };
-                // Best effort: an unreachable platform must not keep the user signed in here.
-                let _ = token_endpoint::revoke(&self.config(), &session.access_token).await;
+                tabs.ask_successor(&session.refresh_token).await;
+                let session = store.current().unwrap_or(session);
+                let revoked = token_endpoint::revoke(&config, &session.refresh_token).await;
                 // Every tab of this session signs out too.
-                if let Some(tabs) = self.tabs.try_get_value().map(SendWrapper::take) {
-                    tabs.signed_out(&session.refresh_token);
-                }
-            }
+                tabs.signed_out(&session.refresh_token);
+                revoked.is_ok()
+            })
+            .await;
         }
         let _ = session::take_pending();
         self.end(SessionEnd::SignedOut);
+        revoked
     }
 
     /// Clears the session and records why.

@@ -10,8 +10,9 @@
 //! - Signing out in one tab signs out every tab of that session.
 //!
 //! Tokens pass between tabs only in memory, through the channel (same origin only); each tab
-//! keeps them in its own `sessionStorage`. A browser without `BroadcastChannel` or Web Locks
-//! keeps the single-tab behaviour.
+//! keeps them in its own `sessionStorage`. A browser without `BroadcastChannel` or without Web
+//! Locks keeps the single-tab behaviour: sharing a session without the lock would let two tabs
+//! spend one refresh token.
 
 use std::cell::RefCell;
 use std::collections::VecDeque;
@@ -98,6 +99,9 @@ impl Tabs {
 
     /// Joins the channel. `signed_out` runs when another tab signs this session out.
     pub fn join(store: SessionStore, signed_out: Rc<dyn Fn()>) -> Self {
+        if lock_manager().is_none() {
+            return Self::alone();
+        }
         let Ok(channel) = BroadcastChannel::new(CHANNEL) else {
             return Self::alone();
         };

@@ -2,16 +2,19 @@
 //!
 //! These requests never run in a screen's cancel scope: a refresh or exchange abandoned halfway
 //! would leave the platform holding a spent code or refresh token the console never learned
-//! the successor of.
+//! the successor of. For the same reason they wait [`TOKEN_REQUEST_TIMEOUT_MS`] (25 s), longer
+//! than the gateway waits for the platform (at most 24 s), so the gateway always answers first.
 
-use gifting_api::oauth::{basic_auth_header, OAuthError, TokenRequest, TokenResponse};
+use gifting_api::oauth::{
+    basic_auth_header, revocation_form, OAuthError, TokenRequest, TokenResponse,
+    TOKEN_REQUEST_TIMEOUT_MS,
+};
 use gifting_api::paths;
 use gloo_net::http::Method;
 
 use super::refresh::RefreshError;
 use crate::config::Config;
 use crate::http::cancel::CancelScope;
-use crate::http::retry::REQUEST_TIMEOUT_MS;
 use crate::http::transport::{send_once, Outgoing, SendError};
 
 /// Why the token endpoint gave no token.
@@ -69,7 +72,7 @@ async fn post_token(
         ],
         body: Some(request.to_form()),
     };
-    let response = send_once(outgoing, &CancelScope::new(), REQUEST_TIMEOUT_MS)
+    let response = send_once(outgoing, &CancelScope::new(), TOKEN_REQUEST_TIMEOUT_MS)
         .await
         .map_err(|e| match e {
             SendError::Network | SendError::Timeout | SendError::Cancelled => {
@@ -131,20 +134,25 @@ pub async fn refresh(config: &Config, refresh_token: &str) -> Result<TokenRespon
         })
 }
 
-/// Revokes `access_token` (and with it its refresh token). `Err` when the platform did not
-/// confirm; the caller clears the session either way.
-pub async fn revoke(config: &Config, access_token: &str) -> Result<(), ()> {
-    let url = config.auth_endpoint(&paths::oauth_revoke(access_token));
+/// Revokes `refresh_token`, and with it the whole grant (its access tokens too, even one the
+/// platform has already dropped as expired). RFC 7009: the token travels in a form body, never
+/// in the URL. `Err` when the platform did not confirm; the caller clears the session either
+/// way and tells the admin.
+pub async fn revoke(config: &Config, refresh_token: &str) -> Result<(), ()> {
+    let url = config.auth_endpoint(paths::OAUTH_REVOKE);
     let outgoing = Outgoing {
         method: Method::POST,
         url: &url,
-        headers: vec![(
-            "Authorization",
-            basic_auth_header(&config.client_id, config.client_secret.as_deref()),
-        )],
-        body: None,
+        headers: vec![
+            (
+                "Authorization",
+                basic_auth_header(&config.client_id, config.client_secret.as_deref()),
+            ),
+            ("Content-Type", "application/x-www-form-urlencoded".into()),
+        ],
+        body: Some(revocation_form(refresh_token, "refresh_token")),
     };
-    match send_once(outgoing, &CancelScope::new(), REQUEST_TIMEOUT_MS).await {
+    match send_once(outgoing, &CancelScope::new(), TOKEN_REQUEST_TIMEOUT_MS).await {
         Ok(response) if (200..300).contains(&response.status) => Ok(()),
         _ => Err(()),
     }

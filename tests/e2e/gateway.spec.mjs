@@ -6,10 +6,33 @@
 
 import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { CLIENT_SECRET, consoleFixture, platformGet, sessionToken, signIn, unexpectedErrors } from "./harness.mjs";
+import {
+  CLIENT_SECRET,
+  SESSION_KEY,
+  consoleFixture,
+  platformGet,
+  sessionToken,
+  signIn,
+  unexpectedErrors,
+} from "./harness.mjs";
 
 const VISIBLE = { state: "visible", timeout: 15_000 };
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The session the signed-in tab keeps (both tokens). */
+const sessionOf = (page) => page.evaluate((key) => JSON.parse(sessionStorage.getItem(key) ?? "null"), SESSION_KEY);
+
+/** The platform's answer to a refresh with `refreshToken`, asked from node with the secret. */
+async function platformRefresh(sandboxUrl, refreshToken) {
+  const body = new URLSearchParams({
+    grant_type: "refresh_token",
+    refresh_token: refreshToken,
+    client_id: "gifting-console",
+    client_secret: CLIENT_SECRET,
+  });
+  const response = await fetch(`${sandboxUrl}/oauth/token`, { method: "POST", body });
+  return { status: response.status, body: await response.json() };
+}
 
 describe("the console through the gateway", () => {
   // Signed in by a test, through the gateway.
@@ -122,15 +145,66 @@ describe("the console through the gateway", () => {
     assert.equal(stats.authorization_codes_exchanged, 1, "no second sign-in");
   });
 
-  test("sign-out revokes the token at the platform", async () => {
-    const token = await sessionToken(env.page);
+  test("sign-out revokes the refresh token, in a form body: the whole grant ends at the platform", async () => {
+    const session = await sessionOf(env.page);
+    const revocations = [];
+    const record = (request) => {
+      if (request.url().startsWith(`${env.gateway.url}/oauth/revoke`)) {
+        revocations.push({ url: request.url(), body: request.postData() ?? "" });
+      }
+    };
+    env.page.on("request", record);
     await env.page.getByRole("button", { name: "Sign out", exact: true }).click();
     await env.page.getByRole("button", { name: "Sign in", exact: true }).waitFor(VISIBLE);
     await env.page.getByText("You have signed out.").waitFor(VISIBLE);
-    assert.equal((await platformGet(env.sandbox.url, token, "/api/v3/me")).status, 401, "the token is revoked");
-    assert.ok((await env.sandbox.stats()).tokens_revoked >= 1);
+    env.page.off("request", record);
+    assert.equal(revocations.length, 1, JSON.stringify(revocations));
+    assert.equal(new URL(revocations[0].url).search, "", "no token in the URL");
+    const form = new URLSearchParams(revocations[0].body);
+    assert.equal(form.get("token"), session.refresh_token);
+    assert.equal(form.get("token_type_hint"), "refresh_token");
+    assert.equal((await platformGet(env.sandbox.url, session.access_token, "/api/v3/me")).status, 401, "the access token ended");
+    const refresh = await platformRefresh(env.sandbox.url, session.refresh_token);
+    assert.equal(refresh.status, 400, "the refresh token ended");
+    assert.equal(refresh.body.error, "invalid_grant");
+    assert.equal(await env.page.getByText(/did not confirm/).count(), 0, "nothing to tell");
     // Errors the browser logged for the expiry's 401 are expected; nothing else is.
     assert.deepEqual(unexpectedErrors(env.page), []);
+  });
+
+  test("sign-out ends the grant even when the access token expired and could not be renewed", async () => {
+    await signIn(env.page, env.gateway.url);
+    const session = await sessionOf(env.page);
+    // The renewal fails (the sign-in service unreachable for the browser)...
+    await env.page.route("**/oauth/token", (route) => route.abort());
+    await sleep(6_000); // ...and the 5-second access token expires.
+    // The platform forgets expired access tokens (here when it handles any token request).
+    assert.equal((await platformRefresh(env.sandbox.url, "unknown")).status, 400);
+    await env.page.getByRole("button", { name: "Sign out", exact: true }).click();
+    await env.page.getByText("You have signed out.").waitFor(VISIBLE);
+    await env.page.unroute("**/oauth/token");
+    const refresh = await platformRefresh(env.sandbox.url, session.refresh_token);
+    assert.equal(refresh.status, 400, `the grant survived the sign-out: ${JSON.stringify(refresh.body)}`);
+    assert.equal(await env.page.getByText(/did not confirm/).count(), 0, "the platform confirmed");
+  });
+
+  test("a revocation the platform does not confirm is told to the admin, who is signed out anyway", async () => {
+    await signIn(env.page, env.gateway.url);
+    const token = await sessionToken(env.page);
+    await env.page.route("**/oauth/revoke", (route) =>
+      route.fulfill({ status: 503, contentType: "application/json", body: '{"error":"temporarily_unavailable"}' }),
+    );
+    await env.page.getByRole("button", { name: "Sign out", exact: true }).click();
+    await env.page.getByText("You have signed out.").waitFor(VISIBLE);
+    const notice = env.page.getByTestId("notification").filter({ hasText: "did not confirm" });
+    await notice.waitFor(VISIBLE);
+    assert.match(await notice.textContent(), /did not confirm that the session ended/);
+    await env.page.unroute("**/oauth/revoke");
+    // What the admin was told is true: the grant lives on at the platform.
+    assert.equal((await platformGet(env.sandbox.url, token, "/api/v3/me")).status, 200);
+    assert.equal(await env.page.evaluate((key) => sessionStorage.getItem(key), SESSION_KEY), null, "the tab keeps no token");
+    await notice.getByRole("button", { name: /Dismiss/ }).click();
+    await notice.waitFor({ state: "detached" });
   });
 
   test("no request the browser made carried the secret, and it spoke only to the gateway", async () => {
@@ -162,7 +236,8 @@ describe("the console through the gateway", () => {
       assert.ok(!line.includes("?"), `a query string in ${line}`);
       assert.doesNotMatch(line, /[A-Za-z0-9_-]{43}/, `something token-shaped in ${line}`);
       const entry = JSON.parse(line);
-      if (!entry.event) {
+      assert.ok(entry.timestamp && entry.level, `timestamp and level in ${line}`);
+      if (entry.message === "request") {
         for (const key of ["request_id", "method", "route", "status", "latency_ms"]) {
           assert.ok(key in entry, `${key} in ${line}`);
         }

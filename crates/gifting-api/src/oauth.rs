@@ -9,6 +9,24 @@ use sha2::{Digest, Sha256};
 
 pub const SCOPE_SCIM: &str = "scim";
 pub const SCOPE_MARKETPLACE: &str = "marketplace";
+/// How long the browser waits for an answer of the token endpoint (exchange, refresh,
+/// revocation). Whoever relays those requests must give up sooner (the gateway's
+/// `--timeout-secs` is at most this minus a second): a refresh the platform answered after
+/// the browser stopped waiting has spent the refresh token the browser still holds, and its
+/// next refresh would be taken for theft and end the grant.
+pub const TOKEN_REQUEST_TIMEOUT_MS: u32 = 25_000;
+
+/// RFC 7009's revocation request body (`application/x-www-form-urlencoded`): the token
+/// travels in the body, not in a URL that proxies and logs keep.
+pub fn revocation_form(token: &str, token_type_hint: &str) -> String {
+    QueryBuilder::new()
+        .push("token", token)
+        .push("token_type_hint", token_type_hint)
+        .build()
+        .trim_start_matches('?')
+        .to_owned()
+}
+
 /// Scopes the platform knows; `scope` omitted means `scim`.
 pub const KNOWN_SCOPES: [&str; 2] = [SCOPE_SCIM, SCOPE_MARKETPLACE];
 

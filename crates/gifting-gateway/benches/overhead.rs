@@ -21,7 +21,7 @@ mod drive;
 
 use common::Server;
 use drive::{drive, env_or, Report};
-use gifting_gateway::{spawn, Config, LogSink};
+use gifting_gateway::{spawn, Config, Log};
 use gifting_sandbox::{CLIENT_ID, CLIENT_SECRET};
 
 const PATH: &str = "/api/v3/send?per_page=100";
@@ -70,7 +70,7 @@ fn main() {
             Some(CLIENT_SECRET.to_owned()),
         )
         .expect("gateway config");
-        let gateway = spawn(config, LogSink::Memory(Default::default()))
+        let gateway = spawn(config, Log::memory().0)
             .await
             .expect("gateway starts");
         let direct_url = sandbox.at(PATH);

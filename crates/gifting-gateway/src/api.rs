@@ -3,7 +3,6 @@
 //! [`paths::ENDPOINTS`]) are forwarded; the URL is always the configured platform's, whatever
 //! the request's Host or form; the answer comes back as the platform gave it, streamed.
 
-use axum::body::to_bytes;
 use axum::extract::{Request, State};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -11,16 +10,21 @@ use axum::routing::any;
 use axum::Router;
 use gifting_api::paths::{self, ApiFamily};
 use gifting_web::errors::{ApiError, ScimFailure};
+use gifting_web::security::answers_policy;
 
 use crate::log::RequestId;
 use crate::state::Shared;
-use crate::upstream::{request_headers, send, stream_back, Unanswered};
+use crate::upstream::Unanswered;
+use crate::upstream::{read_request_body, request_headers, send, stream_back, BodyRefused};
 
+/// Every answer under `/api`, relayed or the gateway's own, carries a policy that renders
+/// nothing: an HTML answer from the platform opened on the console's origin stays inert.
 pub fn router() -> Router<Shared> {
     Router::new()
         .route("/api", any(relay))
         .route("/api/", any(relay))
         .route("/api/{*rest}", any(relay))
+        .layer(answers_policy())
 }
 
 /// An error the gateway answers itself, in the body of the path's API family.
@@ -62,9 +66,19 @@ async fn relay(State(gw): State<Shared>, req: Request) -> Response {
     }
     let (parts, body) = req.into_parts();
     let limit = gw.config.body_limit;
-    let Ok(body) = to_bytes(body, limit).await else {
-        let message = format!("The request body is larger than {limit} bytes.");
-        return refusal(family, StatusCode::PAYLOAD_TOO_LARGE, &message);
+    let within = gw.config.body_timeout;
+    let body = match read_request_body(body, limit, within).await {
+        Ok(body) => body,
+        Err(why) => {
+            let message = match why {
+                BodyRefused::TooLarge => format!("The request body is larger than {limit} bytes."),
+                BodyRefused::TooSlow => format!(
+                    "The request body did not arrive within {} s.",
+                    within.as_secs()
+                ),
+            };
+            return why.finish(refusal(family, why.status(), &message));
+        }
     };
     let url = match parts.uri.query() {
         Some(query) => format!("{}{path}?{query}", gw.config.platform_url),

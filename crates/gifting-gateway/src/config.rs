@@ -9,13 +9,18 @@ use std::net::{IpAddr, SocketAddr};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use axum::http::HeaderName;
+use axum::http::{HeaderMap, HeaderName};
 use clap::Parser;
+use gifting_api::oauth::TOKEN_REQUEST_TIMEOUT_MS;
 use gifting_web::security::is_csp_source;
 use url::{Host, Url};
 
 /// The environment variable that may hold the client secret.
 pub const SECRET_ENV: &str = "GATEWAY_CLIENT_SECRET";
+
+/// The longest `--timeout-secs`: a second less than the browser waits for a token answer
+/// ([`TOKEN_REQUEST_TIMEOUT_MS`]), so the browser always hears how a refresh ended.
+pub const MAX_TIMEOUT_SECS: u64 = TOKEN_REQUEST_TIMEOUT_MS as u64 / 1000 - 1;
 
 /// The console's production server: serves the built console, relays its token requests to
 /// the platform with the client secret added, and relays its API calls on the same origin.
@@ -68,8 +73,8 @@ pub struct Flags {
     )]
     pub image_origins: Vec<String>,
 
-    /// The origin browsers use to reach the console (https://console.example.com). Without
-    /// it, /config.json names the origin of the request's Host header.
+    /// The origin browsers use to reach the console (https://console.example.com). Required
+    /// unless --addr is a loopback address (then /config.json names the request's Host).
     #[arg(long, env = "GATEWAY_PUBLIC_URL", value_name = "URL")]
     pub public_url: Option<String>,
 
@@ -81,15 +86,28 @@ pub struct Flags {
     #[arg(long, env = "GATEWAY_TOKEN_RATE_LIMIT", default_value_t = 30)]
     pub token_rate_limit: u32,
 
-    /// Take the client address from this header's last entry (e.g. X-Forwarded-For, as set
-    /// by your load balancer) instead of the connection. Only behind a proxy that sets it.
+    /// Take the client address from the last entry of this header's last line (e.g.
+    /// X-Forwarded-For, as your load balancer appends it) instead of the connection. Only
+    /// behind a proxy that sets it.
     #[arg(long, env = "GATEWAY_CLIENT_IP_HEADER", value_name = "HEADER")]
     pub client_ip_header: Option<String>,
 
-    /// Seconds to wait for the platform's answer before a 504.
+    /// Seconds to wait for the platform's answer before a 504; below the 25 s the browser
+    /// waits for a token answer.
     #[arg(long, env = "GATEWAY_TIMEOUT_SECS", default_value_t = 20,
-          value_parser = clap::value_parser!(u64).range(1..=300))]
+          value_parser = clap::value_parser!(u64).range(1..=MAX_TIMEOUT_SECS))]
     pub timeout_secs: u64,
+
+    /// Seconds a client has to send a request's head (line and headers), from the moment the
+    /// gateway waits for one; then the connection is closed.
+    #[arg(long, env = "GATEWAY_HEADER_TIMEOUT_SECS", default_value_t = 10,
+          value_parser = clap::value_parser!(u64).range(1..=120))]
+    pub header_timeout_secs: u64,
+
+    /// Seconds a client has to send a request's whole body; then 408 and the connection closes.
+    #[arg(long, env = "GATEWAY_BODY_TIMEOUT_SECS", default_value_t = 15,
+          value_parser = clap::value_parser!(u64).range(1..=300))]
+    pub body_timeout_secs: u64,
 
     /// Largest request body relayed, in bytes; larger ones get 413.
     #[arg(long, env = "GATEWAY_BODY_LIMIT", default_value_t = 64 * 1024,
@@ -100,6 +118,27 @@ pub struct Flags {
 /// The client secret. Its `Debug` and `Display` never show it.
 #[derive(Clone, PartialEq, Eq)]
 pub struct ClientSecret(String);
+
+/// A warning for a secret file others may read (Unix permissions), or `None`.
+fn readable_by_others(path: &Path) -> Option<String> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        let mode = std::fs::metadata(path).ok()?.permissions().mode();
+        (mode & 0o077 != 0).then(|| {
+            format!(
+                "--client-secret-file {} is readable by its group or others (mode {:o}): chmod 600 it",
+                path.display(),
+                mode & 0o777
+            )
+        })
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        None
+    }
+}
 
 impl ClientSecret {
     /// Reads the secret from exactly one of the file and the environment value.
@@ -156,7 +195,11 @@ pub struct Config {
     pub token_rate_limit: u32,
     pub client_ip_header: Option<HeaderName>,
     pub timeout: Duration,
+    pub header_timeout: Duration,
+    pub body_timeout: Duration,
     pub body_limit: usize,
+    /// What the operator should hear about at start (the binary logs them).
+    pub warnings: Vec<String>,
 }
 
 impl Config {
@@ -191,6 +234,13 @@ impl Config {
             .as_deref()
             .map(|u| origin_only("--public-url", u))
             .transpose()?;
+        if public_url.is_none() && !flags.addr.ip().is_loopback() {
+            return Err(format!(
+                "--public-url is required when listening on {} (not a loopback address): \
+                 without it /config.json would name whatever Host a request claims",
+                flags.addr
+            ));
+        }
         let client_ip_header = flags
             .client_ip_header
             .as_deref()
@@ -199,6 +249,12 @@ impl Config {
                     .map_err(|_| format!("--client-ip-header {h:?} is not a header name"))
             })
             .transpose()?;
+        let warnings = flags
+            .client_secret_file
+            .as_deref()
+            .and_then(readable_by_others)
+            .into_iter()
+            .collect();
         Ok(Config {
             addr: flags.addr,
             static_dir: flags.static_dir,
@@ -217,8 +273,20 @@ impl Config {
             token_rate_limit: flags.token_rate_limit,
             client_ip_header,
             timeout: Duration::from_secs(flags.timeout_secs),
+            header_timeout: Duration::from_secs(flags.header_timeout_secs),
+            body_timeout: Duration::from_secs(flags.body_timeout_secs),
             body_limit: usize::try_from(flags.body_limit).unwrap_or(usize::MAX),
+            warnings,
         })
+    }
+
+    /// The origin browsers reach this gateway on: `--public-url`, or on loopback the origin
+    /// of the request's Host.
+    pub fn origin_for(&self, headers: &HeaderMap) -> Option<String> {
+        let scheme = if self.tls { "https" } else { "http" };
+        self.public_url
+            .clone()
+            .or_else(|| gifting_web::origin::from_host(headers, scheme))
     }
 
     /// Parses `args` (the program name first) as the binary does, with `env_secret` as
@@ -319,12 +387,74 @@ mod tests {
         let file = dist().join("secret");
         std::fs::write(&file, "from-file\n").expect("secret file");
         let path = file.to_str().expect("utf-8");
+        set_mode(&file, 0o600);
         let c = parse(&["--client-secret-file", path], None).expect("config");
         assert_eq!(c.client_secret.expose(), "from-file");
+        assert!(c.warnings.is_empty(), "{:?}", c.warnings);
         let both = parse(&["--client-secret-file", path], Some("x")).expect_err("two sources");
         assert!(both.contains("twice"), "{both}");
         let none = parse(&[], None).expect_err("no secret");
         assert!(none.contains(SECRET_ENV), "{none}");
+    }
+
+    #[cfg(unix)]
+    fn set_mode(path: &Path, mode: u32) {
+        use std::os::unix::fs::PermissionsExt as _;
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).expect("chmod");
+    }
+
+    #[cfg(not(unix))]
+    fn set_mode(_: &Path, _: u32) {}
+
+    /// Issue 27: a secret file others can read is accepted, with a warning that says so.
+    #[cfg(unix)]
+    #[test]
+    fn warns_about_a_secret_file_others_can_read() {
+        let file = dist().join("secret-shared");
+        std::fs::write(&file, "shared\n").expect("secret file");
+        set_mode(&file, 0o644);
+        let path = file.to_str().expect("utf-8");
+        let c = parse(&["--client-secret-file", path], None).expect("config");
+        assert_eq!(c.warnings.len(), 1, "{:?}", c.warnings);
+        assert!(c.warnings[0].contains("chmod 600"), "{:?}", c.warnings);
+        assert!(!c.warnings[0].contains("shared\n"));
+    }
+
+    /// Issue 27: the gateway must give up on the platform before the browser gives up on the
+    /// gateway, or a refresh answered in between rotates tokens the browser never learns.
+    #[test]
+    fn the_platform_timeout_stays_below_what_the_browser_waits() {
+        let browser_secs = u64::from(TOKEN_REQUEST_TIMEOUT_MS) / 1000;
+        let longest = (browser_secs - 1).to_string();
+        let c = parse(&["--timeout-secs", &longest], Some("s")).expect("just below");
+        assert!(c.timeout < Duration::from_millis(u64::from(TOKEN_REQUEST_TIMEOUT_MS)));
+        assert_eq!(
+            parse(&[], Some("s")).expect("defaults").timeout,
+            Duration::from_secs(20)
+        );
+        for too_long in [browser_secs.to_string(), "300".to_owned()] {
+            let err = parse(&["--timeout-secs", &too_long], Some("s")).expect_err(&too_long);
+            assert!(err.contains("--timeout-secs"), "{err}");
+        }
+    }
+
+    /// Issue 27: off loopback, /config.json must not name whatever Host a request claims.
+    #[test]
+    fn needs_a_public_url_unless_on_loopback() {
+        let err = parse(&["--addr", "0.0.0.0:8080"], Some("s")).expect_err("no public url");
+        assert!(err.contains("--public-url"), "{err}");
+        let c = parse(
+            &[
+                "--addr",
+                "0.0.0.0:8080",
+                "--public-url",
+                "https://console.example.com",
+            ],
+            Some("s"),
+        )
+        .expect("with a public url");
+        assert_eq!(c.public_url.as_deref(), Some("https://console.example.com"));
+        parse(&["--addr", "[::1]:8080"], Some("s")).expect("loopback needs none");
     }
 
     #[test]

@@ -22,20 +22,24 @@ use std::io;
 use std::net::SocketAddr;
 use std::time::Duration;
 
+use axum::body::Body;
+use axum::extract::ConnectInfo;
 use axum::middleware::from_fn_with_state;
 use axum::response::{IntoResponse, Response};
 use axum::Router;
 use gifting_web::background::Running;
 use gifting_web::errors::ApiError;
+use gifting_web::serve::Limits;
 use tokio::net::TcpListener;
-use tokio::sync::watch;
+use tower::ServiceExt as _;
 use tower_http::catch_panic::CatchPanicLayer;
 
 pub use config::{ClientSecret, Config, Flags};
-pub use log::LogSink;
+pub use gifting_web::log::Log;
 pub use state::{Gateway, Shared};
 
-/// Every route, behind the security headers and the request log.
+/// Every route, behind the security headers (which the answer to a panic gets too) and the
+/// request log.
 pub fn app(gw: Shared) -> Router {
     let config = &gw.config;
     let site = gifting_web::site::console_files(Some(&config.static_dir), &gw.csp);
@@ -43,9 +47,9 @@ pub fn app(gw: Shared) -> Router {
         .merge(ops::router())
         .merge(oauth::router(&gw))
         .merge(api::router())
-        .merge(site);
+        .merge(site)
+        .layer(CatchPanicLayer::custom(panic_response));
     gifting_web::security::with_security_headers(router, config.tls)
-        .layer(CatchPanicLayer::custom(panic_response))
         .layer(from_fn_with_state(gw.log.clone(), log::request_log))
         .with_state(gw)
 }
@@ -60,42 +64,37 @@ fn panic_response(_: Box<dyn std::any::Any + Send + 'static>) -> Response {
 }
 
 /// Serves until `shutdown` resolves, then stops accepting and lets the requests in flight
-/// finish: up to the platform timeout and a little more, after which it returns anyway.
+/// finish: up to the platform timeout and a little more, after which it returns anyway. A
+/// client gets `--header-timeout-secs` to send each request head; the handlers that read a
+/// body give it `--body-timeout-secs`.
 pub async fn serve(
     listener: TcpListener,
     gw: Shared,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> io::Result<()> {
-    let drain = gw.config.timeout + Duration::from_secs(5);
+    let limits = Limits {
+        header_read: gw.config.header_timeout,
+        drain: gw.config.timeout + Duration::from_secs(5),
+    };
     let log = gw.log.clone();
-    let (stopping, mut stopped) = watch::channel(false);
-    let signal = async move {
-        shutdown.await;
-        let _ = stopping.send(true);
+    let router = app(gw);
+    let handle = move |req: axum::http::Request<hyper::body::Incoming>, peer: SocketAddr| {
+        let mut req = req.map(Body::new);
+        req.extensions_mut().insert(ConnectInfo(peer));
+        router.clone().oneshot(req)
     };
-    let service = app(gw).into_make_service_with_connect_info::<SocketAddr>();
-    let server = axum::serve(listener, service).with_graceful_shutdown(signal);
-    let deadline = async move {
-        if stopped.wait_for(|s| *s).await.is_ok() {
-            tokio::time::sleep(drain).await;
-        } else {
-            std::future::pending::<()>().await;
-        }
-    };
-    tokio::select! {
-        result = server => result,
-        () = deadline => {
-            log.event("warn", "some requests did not finish in time after the stop signal");
-            Ok(())
-        }
+    let finished = gifting_web::serve::run(listener, handle, limits, shutdown).await?;
+    if !finished {
+        log.now(|| tracing::warn!("some requests did not finish in time after the stop signal"));
     }
+    Ok(())
 }
 
 /// A gateway running in the background of the current tokio runtime (tests and benches).
 pub type RunningGateway = Running<Shared>;
 
 /// Binds `config.addr` and serves in a background task.
-pub async fn spawn(config: Config, log: LogSink) -> io::Result<RunningGateway> {
+pub async fn spawn(config: Config, log: Log) -> io::Result<RunningGateway> {
     let listener = TcpListener::bind(config.addr).await?;
     let gateway = Gateway::new(config, log).map_err(io::Error::other)?;
     Running::spawn(listener, gateway, serve)

@@ -1,52 +1,19 @@
-//! One JSON line per request: request id, method, route, status, latency, and what went
-//! wrong upstream. The route is the endpoint's template (`/api/scim/v2/Users/{id}`), never
-//! the path or the query as sent, so no token, code, secret or user data reaches the log.
+//! One JSON line per request (see [`gifting_web::log`]): request id, method, route, status,
+//! latency, and what went wrong upstream. The route is the endpoint's template
+//! (`/api/scim/v2/Users/{id}`), never the path or the query as sent, so no token, code,
+//! secret or user data reaches the log.
 
-use std::io::Write as _;
-use std::sync::{Arc, Mutex};
-use std::time::{Instant, SystemTime, UNIX_EPOCH};
+use std::time::Instant;
 
 use axum::extract::{Request, State};
 use axum::http::{HeaderName, HeaderValue};
 use axum::middleware::Next;
 use axum::response::Response;
 use gifting_api::paths;
+use gifting_web::log::{Log, RequestLine};
 use rand::RngCore as _;
-use serde::Serialize;
 
 pub const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
-
-/// Where log lines go: stderr, or memory (tests read what was logged).
-#[derive(Clone, Debug, Default)]
-pub enum LogSink {
-    #[default]
-    Stderr,
-    Memory(Arc<Mutex<Vec<String>>>),
-}
-
-impl LogSink {
-    pub fn memory() -> (LogSink, Arc<Mutex<Vec<String>>>) {
-        let lines = Arc::new(Mutex::new(Vec::new()));
-        (LogSink::Memory(lines.clone()), lines)
-    }
-
-    pub fn write<T: Serialize>(&self, entry: &T) {
-        let Ok(line) = serde_json::to_string(entry) else {
-            return;
-        };
-        match self {
-            LogSink::Stderr => {
-                let _ = writeln!(std::io::stderr().lock(), "{line}");
-            }
-            LogSink::Memory(lines) => lines.lock().unwrap_or_else(|e| e.into_inner()).push(line),
-        }
-    }
-
-    /// A line about the gateway itself rather than one request.
-    pub fn event(&self, level: &str, message: &str) {
-        self.write(&serde_json::json!({ "ts_ms": now_ms(), "level": level, "event": message }));
-    }
-}
 
 /// The id of one request: in the log line, the response's `x-request-id`, and the request
 /// to the platform, so one request can be followed across both.
@@ -56,26 +23,6 @@ pub struct RequestId(pub String);
 /// Set on a response by the relays when the platform was not reached or did not answer.
 #[derive(Clone, Copy, Debug)]
 pub struct UpstreamFailure(pub &'static str);
-
-#[derive(Serialize)]
-struct Line<'a> {
-    ts_ms: u64,
-    level: &'static str,
-    request_id: &'a str,
-    method: &'a str,
-    route: &'static str,
-    status: u16,
-    latency_ms: f64,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    upstream: Option<&'static str>,
-}
-
-fn now_ms() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
-        .unwrap_or(0)
-}
 
 /// The route a path belongs to, as a template: the only request detail that is logged.
 pub fn route_label(path: &str) -> &'static str {
@@ -100,8 +47,13 @@ fn new_request_id() -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// The request log, as middleware with the sink as its state.
-pub async fn request_log(State(log): State<LogSink>, mut req: Request, next: Next) -> Response {
+/// The request log, as middleware with the log as its state: everything the request's
+/// handlers log goes to the same log.
+pub async fn request_log(State(log): State<Log>, req: Request, next: Next) -> Response {
+    log.scope(logged(req, next)).await
+}
+
+async fn logged(mut req: Request, next: Next) -> Response {
     let start = Instant::now();
     let id = new_request_id();
     let method = req.method().clone();
@@ -111,18 +63,15 @@ pub async fn request_log(State(log): State<LogSink>, mut req: Request, next: Nex
     if let Ok(value) = HeaderValue::from_str(&id) {
         res.headers_mut().insert(REQUEST_ID, value);
     }
-    let status = res.status().as_u16();
-    let level = if status >= 500 { "warn" } else { "info" };
-    log.write(&Line {
-        ts_ms: now_ms(),
-        level,
-        request_id: &id,
+    RequestLine {
+        request_id: Some(&id),
         method: method.as_str(),
         route,
-        status,
-        latency_ms: (start.elapsed().as_secs_f64() * 10_000.0).round() / 10.0,
+        status: Some(res.status().as_u16()),
+        latency_ms: start.elapsed().as_secs_f64() * 1000.0,
         upstream: res.extensions().get::<UpstreamFailure>().map(|u| u.0),
-    });
+    }
+    .write();
     res
 }
 

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use clap::Parser as _;
 use gifting_gateway::config::SECRET_ENV;
-use gifting_gateway::{serve, Config, Flags, Gateway, LogSink};
+use gifting_gateway::{serve, Config, Flags, Gateway, Log};
 use tokio::net::TcpListener;
 
 fn fail(message: &str) -> ExitCode {
@@ -28,7 +28,11 @@ async fn main() -> ExitCode {
         Ok(a) => a,
         Err(e) => return fail(&e.to_string()),
     };
-    let log = LogSink::Stderr;
+    let log = Log::stderr();
+    log.install_as_default();
+    for warning in &config.warnings {
+        tracing::warn!("{warning}");
+    }
     let gateway = match Gateway::new(config, log.clone()) {
         Ok(g) => g,
         Err(e) => return fail(&format!("cannot set up the platform client: {e}")),
@@ -40,7 +44,7 @@ async fn main() -> ExitCode {
     drop(out);
     let shutdown = async move {
         gifting_web::shutdown_signal().await;
-        log.event("info", "shutting down: draining requests in flight");
+        tracing::info!("shutting down: draining requests in flight");
     };
     match serve(listener, gateway, shutdown).await {
         Ok(()) => ExitCode::SUCCESS,

@@ -4,14 +4,17 @@
 //! browser never holds the secret; the gateway holds no token.
 //!
 //! Only the two grants the console uses are relayed, and a code exchange only with its PKCE
-//! verifier, so the relay cannot redeem a code stolen from somebody else's redirect. Each
-//! client address has a budget of relay requests per minute.
+//! verifier, so the relay cannot redeem a code stolen from somebody else's redirect. Only the
+//! console's own form posts are taken: a post from another site (which a browser sends without
+//! asking, as `text/plain` or a form) is refused before it is counted, so it cannot spend a
+//! victim's budget. Each client address (an IPv6 one by its /64) has a budget of relay
+//! requests per minute.
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 
-use axum::body::{to_bytes, Bytes};
+use axum::body::Bytes;
 use axum::extract::{ConnectInfo, RawQuery, Request, State};
-use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::http::{header, HeaderMap, HeaderName, HeaderValue, StatusCode};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -20,11 +23,12 @@ use gifting_api::oauth::{basic_auth_header, OAuthError, TokenRequest};
 use gifting_api::paths;
 use gifting_api::query::parse_pairs;
 use gifting_web::errors::{oauth_json, OAuthFailure};
+use gifting_web::security::answers_policy;
 
 use crate::config::Config;
 use crate::log::RequestId;
 use crate::state::{Gateway, Shared};
-use crate::upstream::{send, Unanswered};
+use crate::upstream::{read_request_body, send, BodyRefused, Unanswered};
 
 /// The realm a refused client authentication names.
 const REALM: &str = "gifting-gateway";
@@ -35,12 +39,15 @@ pub fn router(gw: &Shared) -> Router<Shared> {
     let relay = Router::new()
         .route(paths::OAUTH_TOKEN, post(token).fallback(wrong_method))
         .route(paths::OAUTH_REVOKE, post(revoke).fallback(wrong_method))
-        .route_layer(middleware::from_fn_with_state(gw.clone(), rate_limit));
+        .route_layer(middleware::from_fn_with_state(gw.clone(), rate_limit))
+        // Outermost: refused here, a request is never counted.
+        .route_layer(middleware::from_fn_with_state(gw.clone(), own_form_posts));
     Router::new()
         .route(paths::OAUTH_AUTHORIZE, get(authorize))
         .merge(relay)
         .route("/oauth", axum::routing::any(not_found))
         .route("/oauth/{*rest}", axum::routing::any(not_found))
+        .layer(answers_policy())
 }
 
 async fn not_found() -> Response {
@@ -83,11 +90,63 @@ async fn authorize(State(gw): State<Shared>, RawQuery(query): RawQuery) -> Respo
     }
 }
 
+/// Whether the browser says the request comes from the console's own origin, as a form post.
+/// `Sec-Fetch-Site` and `Origin` are set by the browser and cannot be forged by a page; a
+/// request without them (not from a browser) cannot spend a browser's budget either.
+fn is_own_form_post(config: &Config, headers: &HeaderMap) -> Result<(), OAuthFailure> {
+    let text = |name| {
+        headers
+            .get(name)
+            .and_then(|v: &HeaderValue| v.to_str().ok())
+    };
+    let cross_site = text(HeaderName::from_static("sec-fetch-site"))
+        .is_some_and(|site| !site.eq_ignore_ascii_case("same-origin"));
+    let other_origin = headers
+        .get(header::ORIGIN)
+        .is_some_and(|origin| config.origin_for(headers).as_deref() != origin.to_str().ok());
+    if cross_site || other_origin {
+        let mut refused =
+            OAuthFailure::invalid_request("Only the console's own pages may call this endpoint.");
+        refused.status = StatusCode::FORBIDDEN;
+        return Err(refused);
+    }
+    let form = text(header::CONTENT_TYPE).is_some_and(|ct| {
+        let essence = ct.split(';').next().unwrap_or("").trim();
+        essence.eq_ignore_ascii_case("application/x-www-form-urlencoded")
+    });
+    if !form {
+        let mut refused =
+            OAuthFailure::invalid_request("The body must be application/x-www-form-urlencoded.");
+        refused.status = StatusCode::UNSUPPORTED_MEDIA_TYPE;
+        return Err(refused);
+    }
+    Ok(())
+}
+
+async fn own_form_posts(State(gw): State<Shared>, req: Request, next: Next) -> Response {
+    if req.method() != axum::http::Method::POST {
+        // Answered by the method fallback (405), counted by nobody.
+        return next.run(req).await;
+    }
+    match is_own_form_post(&gw.config, req.headers()) {
+        Ok(()) => next.run(req).await,
+        Err(refused) => refused.into_response(),
+    }
+}
+
 /// The client address a request counts against: the connection's peer, or the last entry of
-/// the configured header when a proxy in front sets it.
+/// the configured header's last line when a proxy in front sets it. A proxy that appends a
+/// line of its own (HAProxy's `option forwardfor`) leaves the client's lines before it, forged
+/// or not: only the last one is the proxy's word.
 fn client_address(config: &Config, req: &Request) -> IpAddr {
     let from_header = config.client_ip_header.as_ref().and_then(|name| {
-        let value = req.headers().get(name)?.to_str().ok()?;
+        let value = req
+            .headers()
+            .get_all(name)
+            .iter()
+            .next_back()?
+            .to_str()
+            .ok()?;
         value.rsplit(',').next()?.trim().parse().ok()
     });
     from_header
@@ -101,7 +160,7 @@ fn client_address(config: &Config, req: &Request) -> IpAddr {
 
 async fn rate_limit(State(gw): State<Shared>, req: Request, next: Next) -> Response {
     let address = client_address(&gw.config, &req);
-    let verdict = gw.limiter().allow(address);
+    let verdict = gw.count_token_request(address);
     match verdict {
         Ok(()) => next.run(req).await,
         Err(seconds) => {
@@ -118,17 +177,22 @@ async fn rate_limit(State(gw): State<Shared>, req: Request, next: Next) -> Respo
     }
 }
 
-async fn read_body(req: Request) -> Result<Bytes, OAuthFailure> {
-    to_bytes(req.into_body(), OAUTH_BODY_LIMIT)
+/// The request's body, small and within the body timeout.
+async fn read_body(gw: &Gateway, req: Request) -> Result<Bytes, Response> {
+    let within = gw.config.body_timeout;
+    read_request_body(req.into_body(), OAUTH_BODY_LIMIT, within)
         .await
-        .map_err(|_| OAuthFailure::too_large(OAUTH_BODY_LIMIT))
-}
-
-fn is_json(headers: &HeaderMap) -> bool {
-    headers
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|ct| ct.trim_start().starts_with("application/json"))
+        .map_err(|why| {
+            let mut refused = match why {
+                BodyRefused::TooLarge => OAuthFailure::too_large(OAUTH_BODY_LIMIT),
+                BodyRefused::TooSlow => OAuthFailure::invalid_request(format!(
+                    "The request body did not arrive within {} s.",
+                    within.as_secs()
+                )),
+            };
+            refused.status = why.status();
+            why.finish(refused.into_response())
+        })
 }
 
 fn required<'a>(value: &'a Option<String>, what: &str) -> Result<&'a str, OAuthFailure> {
@@ -200,14 +264,13 @@ async fn answer(gw: &Gateway, res: reqwest::Response) -> Response {
     };
     let secret = gw.config.client_secret.expose().as_bytes();
     if body.windows(secret.len()).any(|w| w == secret) {
-        gw.log.event(
-            "error",
-            "the platform's OAuth answer contained the client secret; withheld",
-        );
+        tracing::error!("the platform's OAuth answer contained the client secret; withheld");
         return unanswered(Unanswered::Unreachable);
     }
     if status == StatusCode::UNAUTHORIZED {
-        gw.log.event("warn", "the platform refused the gateway's client credentials (check the client id and secret)");
+        tracing::warn!(
+            "the platform refused the gateway's client credentials (check the client id and secret)"
+        );
     }
     let mut out = Response::new(axum::body::Body::from(body));
     *out.status_mut() = status;
@@ -231,17 +294,30 @@ async fn read_capped(mut res: reqwest::Response) -> Result<Vec<u8>, ()> {
     Ok(body)
 }
 
-async fn token(State(gw): State<Shared>, req: Request) -> Result<Response, OAuthFailure> {
-    let json = is_json(req.headers());
+/// The platform's answer to `request`, all of it within the gateway's timeout (its head and
+/// its body together): the browser waits longer than that, so it always hears how it ended.
+async fn relay(gw: &Gateway, request: reqwest::RequestBuilder) -> Response {
+    let exchange = async {
+        match send(gw, request).await {
+            Ok(res) => answer(gw, res).await,
+            Err(kind) => unanswered(kind),
+        }
+    };
+    tokio::time::timeout(gw.config.timeout, exchange)
+        .await
+        .unwrap_or_else(|_| unanswered(Unanswered::TimedOut))
+}
+
+async fn token(State(gw): State<Shared>, req: Request) -> Result<Response, Response> {
     let id = req.extensions().get::<RequestId>().cloned();
-    let body = read_body(req).await?;
-    let incoming: TokenRequest = if json {
-        serde_json::from_slice(&body).map_err(|_| ())
-    } else {
-        form_token_request(&body)
-    }
-    .map_err(|_| OAuthFailure::invalid_request("The body is not a token request."))?;
-    let outgoing = relayed_token_request(&gw.config, &incoming)?;
+    let body = read_body(&gw, req).await?;
+    let refused = |failure: OAuthFailure| failure.into_response();
+    let incoming = form_token_request(&body).map_err(|_| {
+        refused(OAuthFailure::invalid_request(
+            "The body is not a token request.",
+        ))
+    })?;
+    let outgoing = relayed_token_request(&gw.config, &incoming).map_err(refused)?;
     let request = gw
         .http
         .post(format!("{}{}", gw.config.auth_url, paths::OAUTH_TOKEN))
@@ -252,10 +328,7 @@ async fn token(State(gw): State<Shared>, req: Request) -> Result<Response, OAuth
             id.as_ref(),
         ))
         .body(outgoing.to_form());
-    Ok(match send(&gw, request).await {
-        Ok(res) => answer(&gw, res).await,
-        Err(kind) => unanswered(kind),
-    })
+    Ok(relay(&gw, request).await)
 }
 
 /// A form body as a token request (the contract's parser: `+` is a space, `%XX` decoded).
@@ -268,24 +341,32 @@ fn form_token_request(body: &[u8]) -> Result<TokenRequest, ()> {
     serde_json::from_value(serde_json::Value::Object(map)).map_err(|_| ())
 }
 
-/// RFC 7009 revocation: the token from the query (as the platform documents it) or a form
-/// body; the browser's own client authentication is replaced by this deployment's.
+/// RFC 7009 revocation: the token from the form body (never the URL, which proxies and logs
+/// keep); toward the platform in the query, as the platform documents it. The browser's own
+/// client authentication is replaced by this deployment's.
 async fn revoke(
     State(gw): State<Shared>,
     RawQuery(query): RawQuery,
     req: Request,
-) -> Result<Response, OAuthFailure> {
-    let id = req.extensions().get::<RequestId>().cloned();
-    let body = read_body(req).await?;
-    let from = |text: &str| {
+) -> Result<Response, Response> {
+    let token_in = |text: &str| {
         parse_pairs(text)
             .into_iter()
             .find(|(k, v)| k == "token" && !v.is_empty())
             .map(|(_, v)| v)
     };
-    let token = from(query.as_deref().unwrap_or(""))
-        .or_else(|| std::str::from_utf8(&body).ok().and_then(from))
-        .ok_or_else(|| OAuthFailure::invalid_request("token is required."))?;
+    if query.as_deref().and_then(token_in).is_some() {
+        return Err(OAuthFailure::invalid_request(
+            "Send the token in the request body (RFC 7009), not in the URL.",
+        )
+        .into_response());
+    }
+    let id = req.extensions().get::<RequestId>().cloned();
+    let body = read_body(&gw, req).await?;
+    let token = std::str::from_utf8(&body)
+        .ok()
+        .and_then(token_in)
+        .ok_or_else(|| OAuthFailure::invalid_request("token is required.").into_response())?;
     let config = &gw.config;
     let request = gw
         .http
@@ -302,8 +383,5 @@ async fn revoke(
             &HeaderMap::new(),
             id.as_ref(),
         ));
-    Ok(match send(&gw, request).await {
-        Ok(res) => answer(&gw, res).await,
-        Err(kind) => unanswered(kind),
-    })
+    Ok(relay(&gw, request).await)
 }

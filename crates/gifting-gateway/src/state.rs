@@ -1,31 +1,34 @@
 //! What every request shares: the configuration, one connection pool to the platform, the
-//! token relay's rate limiter and the log. Nothing here outlives a request that matters, so
-//! replicas behind a load balancer need no shared store.
+//! token relay's rate limiter, the last readiness answer and the log. Nothing here outlives a
+//! request that matters, so replicas behind a load balancer need no shared store.
 
 use std::net::IpAddr;
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-use gifting_web::limit::RateLimiter;
+use gifting_web::limit::{address_key, RateLimiter};
+use gifting_web::log::Log;
 use gifting_web::security::Csp;
 
 use crate::config::Config;
-use crate::log::LogSink;
 
 pub struct Gateway {
     pub config: Config,
     /// Connections to the platform, kept alive and reused.
     pub http: reqwest::Client,
-    pub log: LogSink,
+    pub log: Log,
     /// The console's policy: calls only to this origin, images from it and the platform's CDN.
     pub csp: String,
     limiter: Mutex<RateLimiter<IpAddr>>,
+    /// When the platform was last probed for `/readyz`, and whether it was ready. A lock held
+    /// across the probe: concurrent health checks wait for one probe instead of each sending one.
+    pub ready: tokio::sync::Mutex<Option<(Instant, bool)>>,
 }
 
 pub type Shared = Arc<Gateway>;
 
 impl Gateway {
-    pub fn new(config: Config, log: LogSink) -> Result<Shared, reqwest::Error> {
+    pub fn new(config: Config, log: Log) -> Result<Shared, reqwest::Error> {
         let http = reqwest::Client::builder()
             // A redirect from the platform goes back to the browser as it is: following it
             // here could carry the Authorization header to another host.
@@ -49,11 +52,18 @@ impl Gateway {
             log,
             csp,
             limiter: Mutex::new(limiter),
+            ready: tokio::sync::Mutex::new(None),
         }))
     }
 
+    /// Counts one token relay request from `client` (an IPv6 client by its /64).
+    /// `Err(seconds)` when over the limit.
+    pub fn count_token_request(&self, client: IpAddr) -> Result<(), u64> {
+        self.limiter().allow(address_key(client))
+    }
+
     // A panic while counting cannot leave the counts in a state worth refusing service for.
-    pub fn limiter(&self) -> MutexGuard<'_, RateLimiter<IpAddr>> {
+    fn limiter(&self) -> MutexGuard<'_, RateLimiter<IpAddr>> {
         self.limiter.lock().unwrap_or_else(|e| e.into_inner())
     }
 }

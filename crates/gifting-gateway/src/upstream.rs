@@ -1,9 +1,12 @@
-//! Talking to the platform: one send with the gateway's timeout, and the headers that may
-//! cross in each direction. Headers are copied from an allowlist, so hop-by-hop headers
+//! Talking to the platform: the browser's request body read within the gateway's limits, one
+//! send with the gateway's timeout, and the headers that may cross in each direction. Headers are copied from an allowlist, so hop-by-hop headers
 //! (`Connection` and those it names, `Keep-Alive`, `TE`, `Transfer-Encoding`, `Upgrade`,
 //! `Proxy-*`), cookies and anything unknown never cross.
 
-use axum::http::{header, HeaderMap, HeaderName, StatusCode};
+use std::time::Duration;
+
+use axum::body::{to_bytes, Body, Bytes};
+use axum::http::{header, HeaderMap, HeaderName, HeaderValue, StatusCode};
 use axum::response::Response;
 
 use crate::log::{RequestId, UpstreamFailure, REQUEST_ID};
@@ -53,6 +56,48 @@ pub fn request_headers(from: &HeaderMap, id: Option<&RequestId>) -> HeaderMap {
     to
 }
 
+/// Why a request body was not read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BodyRefused {
+    /// Longer than the limit: 413.
+    TooLarge,
+    /// Not all there within the body timeout (a client trickling it): 408.
+    TooSlow,
+}
+
+impl BodyRefused {
+    pub fn status(self) -> StatusCode {
+        match self {
+            BodyRefused::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+            BodyRefused::TooSlow => StatusCode::REQUEST_TIMEOUT,
+        }
+    }
+
+    /// The answer's last touch: after a body that did not arrive, the connection is closed
+    /// (what is left of the body would otherwise be read as the next request).
+    pub fn finish(self, mut res: Response) -> Response {
+        if self == BodyRefused::TooSlow {
+            res.headers_mut()
+                .insert(header::CONNECTION, HeaderValue::from_static("close"));
+        }
+        res
+    }
+}
+
+/// The whole request body, at most `limit` bytes, all of it within `within`: a client that
+/// trickles its body holds a connection for the body timeout, not for ever.
+pub async fn read_request_body(
+    body: Body,
+    limit: usize,
+    within: Duration,
+) -> Result<Bytes, BodyRefused> {
+    match tokio::time::timeout(within, to_bytes(body, limit)).await {
+        Err(_) => Err(BodyRefused::TooSlow),
+        Ok(Err(_)) => Err(BodyRefused::TooLarge),
+        Ok(Ok(bytes)) => Ok(bytes),
+    }
+}
+
 /// Why the platform gave no answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Unanswered {
@@ -100,7 +145,7 @@ pub async fn send(
 pub fn stream_back(res: reqwest::Response) -> Response {
     let status = res.status();
     let headers = copy(res.headers(), &FROM_PLATFORM);
-    let mut out = Response::new(axum::body::Body::from_stream(res.bytes_stream()));
+    let mut out = Response::new(Body::from_stream(res.bytes_stream()));
     *out.status_mut() = status;
     *out.headers_mut() = headers;
     out

@@ -4,8 +4,7 @@
 
 mod support;
 
-use gifting_api::oauth::{OAuthError, TokenResponse};
-use gifting_api::paths::oauth_revoke;
+use gifting_api::oauth::{revocation_form, OAuthError, TokenResponse};
 use gifting_api::rest::RestError;
 use gifting_api::scim::{CreateUser, ReplaceUser, ScimError, ScimUser};
 use gifting_api::Role;
@@ -68,8 +67,12 @@ async fn sign_in_refresh_and_revoke_through_the_relay() {
     let t2: TokenResponse = refreshed.json().await.unwrap();
     assert_ne!(t2.refresh_token, t.refresh_token);
 
-    // Revocation as the console sends it: its public Basic credentials, token in the query.
-    let revoke = g.post_req(&oauth_revoke(&t2.access_token));
+    // Revocation as the console sends it: its public Basic credentials, the refresh token in
+    // a form body (RFC 7009).
+    let revoke = g
+        .post_req("/oauth/revoke")
+        .header("content-type", "application/x-www-form-urlencoded")
+        .body(revocation_form(&t2.refresh_token, "refresh_token"));
     let revoked = revoke.header("authorization", basic(None)).answer().await;
     assert_eq!(revoked.status(), StatusCode::OK);
     assert_eq!(
@@ -197,6 +200,14 @@ async fn only_the_consoles_grants_paths_and_methods_are_relayed() {
         ),
         (
             g.post_req("/oauth/revoke").answer().await,
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "invalid_request",
+        ),
+        (
+            g.post_req("/oauth/revoke")
+                .form(&[("token", "")])
+                .answer()
+                .await,
             StatusCode::BAD_REQUEST,
             "invalid_request",
         ),
@@ -335,7 +346,10 @@ async fn the_secret_appears_in_no_response_and_no_log_line() {
             ("refresh_token", "unknown"),
         ]),
         token(&[("grant_type", "password")]),
-        g.post_req(&format!("/oauth/revoke?token={}", t.access_token)),
+        g.post_req(&format!("/oauth/revoke?token={}", t.access_token))
+            .form(&[("token_type_hint", "access_token")]),
+        g.post_req("/oauth/revoke")
+            .form(&[("token", t.access_token.as_str())]),
         g.get_req("/api/v3/me").bearer_auth(&t.refresh_token),
         g.get_req("/api/v3/send?per_page=2")
             .bearer_auth(&t.access_token),
@@ -346,7 +360,7 @@ async fn the_secret_appears_in_no_response_and_no_log_line() {
         assert_no_secret("a response", &text);
     }
     let lines = g.log_lines();
-    assert!(lines.len() >= 11, "{lines:?}");
+    assert!(lines.len() >= 12, "{lines:?}");
     for line in &lines {
         assert_no_secret("a log line", line);
         for credential in [&t.access_token, &t.refresh_token, &code] {
@@ -357,7 +371,11 @@ async fn the_secret_appears_in_no_response_and_no_log_line() {
         }
         assert!(!line.contains('?'), "a query string in {line}");
         let entry: serde_json::Value = serde_json::from_str(line).expect("one JSON object a line");
-        if entry.get("event").is_none() {
+        assert!(
+            entry["timestamp"].is_string() && entry["level"].is_string(),
+            "{line}"
+        );
+        if entry["message"] == "request" {
             for key in ["request_id", "method", "route", "status", "latency_ms"] {
                 assert!(entry.get(key).is_some(), "{key} missing from {line}");
             }

@@ -23,6 +23,11 @@ pub struct Config {
     #[arg(long, default_value_t = 7200, value_parser = clap::value_parser!(u64).range(1..=MAX_TTL_SECS))]
     pub token_ttl: u64,
 
+    /// Lifetime of a refresh token in seconds: one not used within it ends its grant (each
+    /// refresh issues a new one). Default 14 days.
+    #[arg(long, default_value_t = DEFAULT_REFRESH_TTL_SECS, value_parser = clap::value_parser!(u64).range(1..=MAX_TTL_SECS))]
+    pub refresh_token_ttl: u64,
+
     /// Lifetime of authorization codes in seconds.
     #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=3600))]
     pub code_ttl: u64,
@@ -124,6 +129,9 @@ pub const MAX_PRODUCTS: u64 = 100_000;
 /// The longest token lifetime accepted (30 days): far beyond any test, far below an overflow.
 pub const MAX_TTL_SECS: u64 = 30 * 24 * 3600;
 
+/// How long an unused refresh token lives by default (14 days).
+pub const DEFAULT_REFRESH_TTL_SECS: u64 = 14 * 24 * 3600;
+
 /// `http(s)://host[:port]`: what a browser sends as `Origin`, and what the CSP can name.
 fn parse_origin(s: &str) -> Result<String, String> {
     let origin = s.trim().trim_end_matches('/');
@@ -169,6 +177,7 @@ impl Default for Config {
             addr: SocketAddr::from(([127, 0, 0, 1], 0)),
             static_dir: None,
             token_ttl: 7200,
+            refresh_token_ttl: DEFAULT_REFRESH_TTL_SECS,
             code_ttl: 60,
             seed: 1,
             world: WorldKind::Demo,
@@ -233,6 +242,7 @@ mod tests {
         for (flag, value) in [
             ("--fault-rate", "1.5"),
             ("--token-ttl", "0"),
+            ("--refresh-token-ttl", "0"),
             // Would overflow the clock at the first sign-in.
             ("--token-ttl", "18446744073709551615"),
             ("--code-ttl", "99999999999"),

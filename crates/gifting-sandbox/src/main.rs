@@ -1,11 +1,10 @@
 //! `gifting-sandbox`: see `--help`.
 
-use std::io::{IsTerminal as _, Write as _};
+use std::io::Write as _;
 use std::process::ExitCode;
 
 use clap::Parser as _;
 use gifting_sandbox::{bind, serve, Config};
-use tracing_subscriber::EnvFilter;
 
 /// The shared stop signal, logged.
 async fn shutdown_signal() {
@@ -42,14 +41,9 @@ fn cpu_seconds() -> Option<f64> {
 #[tokio::main]
 async fn main() -> ExitCode {
     let config = Config::parse();
-    // Logs go to stderr; stdout carries only the "listening on" line tests wait for.
-    tracing_subscriber::fmt()
-        .with_writer(std::io::stderr)
-        .with_ansi(std::io::stderr().is_terminal())
-        .with_env_filter(
-            EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info")),
-        )
-        .init();
+    // JSON lines on stderr, as the gateway writes them; stdout carries only the "listening
+    // on" line tests wait for.
+    gifting_web::log::Log::stderr().install_as_default();
     let requested = config.addr;
     let cpu_before = cpu_seconds();
     let (listener, state) = match bind(config).await {

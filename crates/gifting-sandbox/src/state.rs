@@ -17,7 +17,7 @@ use crate::config::{Config, WorldKind};
 use crate::data::catalog::ProductRecord;
 use crate::data::people::UserRecord;
 use crate::data::{self, prng::SplitMix64, WorldSize};
-use crate::stores::oauth::OAuthStore;
+use crate::stores::oauth::{Lifetimes, OAuthStore};
 
 /// The platform's throttle: fixed one-second windows per token (keyed by the token's digest,
 /// so the limiter's table never holds a usable token).
@@ -212,10 +212,11 @@ impl AppState {
             format!("http://localhost:{port}/auth/callback"),
         ];
         redirect_uris.extend(config.redirect_uris.iter().cloned());
-        let oauth = OAuthStore::new(
-            Duration::from_secs(config.token_ttl),
-            Duration::from_secs(config.code_ttl),
-        );
+        let oauth = OAuthStore::new(Lifetimes {
+            access: Duration::from_secs(config.token_ttl),
+            code: Duration::from_secs(config.code_ttl),
+            refresh: Duration::from_secs(config.refresh_token_ttl),
+        });
         let started = Instant::now();
         let db = Db::seeded(config.seed, &world_size(&config));
         let generated_in = started.elapsed();

@@ -2,32 +2,63 @@
 //! it by token (per second, the platform's throttle); the gateway by client address (per
 //! minute, on the token relay).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::hash::Hash;
+use std::net::{IpAddr, Ipv6Addr};
 use std::time::{Duration, Instant};
 
-/// Above this many keys, windows that have ended are dropped, so a flood of distinct keys
-/// cannot grow the map without bound.
-const PURGE_ABOVE: usize = 10_000;
+/// Keys tracked at most. A key beyond it evicts the oldest key of the current window: one
+/// flood of distinct keys can then let an early key start over, but can never grow the
+/// memory, nor slow every request with a scan under the lock.
+pub const MAX_KEYS: usize = 10_000;
+
+/// Expired entries dropped per request, so cleaning is spread thinly over the requests.
+const CLEAN_PER_CALL: usize = 8;
 
 #[derive(Debug)]
 pub struct RateLimiter<K> {
     limit: u32,
     window: Duration,
     start: Instant,
+    capacity: usize,
     /// Per key: the index of its current window and the requests counted in it.
     windows: HashMap<K, (u64, u32)>,
+    /// Keys in the order their window started (a key appears again for each new window):
+    /// the front is the oldest, so eviction and cleaning look only there.
+    order: VecDeque<(K, u64)>,
 }
 
-impl<K: Hash + Eq> RateLimiter<K> {
+impl<K: Hash + Eq + Clone> RateLimiter<K> {
     /// `limit` requests per `window`; 0 means no limit.
     pub fn new(limit: u32, window: Duration) -> Self {
+        Self::with_capacity(limit, window, MAX_KEYS)
+    }
+
+    /// As [`RateLimiter::new`], tracking at most `capacity` keys.
+    pub fn with_capacity(limit: u32, window: Duration, capacity: usize) -> Self {
         RateLimiter {
             limit,
             window: window.max(Duration::from_millis(1)),
             start: Instant::now(),
+            capacity: capacity.max(1),
             windows: HashMap::new(),
+            order: VecDeque::new(),
         }
+    }
+
+    /// Drops the front entry of `order`; true if it removed a tracked key. With `expired_only`
+    /// it stops (false) at an entry of the current window.
+    fn pop_front(&mut self, now: u64, expired_only: bool) -> Option<bool> {
+        let (_, window) = self.order.front()?;
+        if expired_only && *window == now {
+            return None;
+        }
+        let (key, window) = self.order.pop_front()?;
+        let current = self.windows.get(&key).is_some_and(|(w, _)| *w == window);
+        if current {
+            self.windows.remove(&key);
+        }
+        Some(current)
     }
 
     /// Counts one request for `key`. `Err(seconds)` when it is over the limit: how long until
@@ -39,15 +70,29 @@ impl<K: Hash + Eq> RateLimiter<K> {
         let elapsed = self.start.elapsed();
         let window_ms = self.window.as_millis().max(1);
         let now = u64::try_from(elapsed.as_millis() / window_ms).unwrap_or(u64::MAX);
-        if self.windows.len() > PURGE_ABOVE {
-            self.windows.retain(|_, (w, _)| *w == now);
+        for _ in 0..CLEAN_PER_CALL {
+            if self.pop_front(now, true).is_none() {
+                break;
+            }
         }
-        let entry = self.windows.entry(key).or_insert((now, 0));
-        if entry.0 != now {
-            *entry = (now, 0);
+        let fresh = self.windows.get(&key).is_none_or(|(w, _)| *w != now);
+        if fresh {
+            while self.windows.len() >= self.capacity && !self.windows.contains_key(&key) {
+                if self.pop_front(now, false).is_none() {
+                    break;
+                }
+            }
+            self.windows.insert(key.clone(), (now, 0));
+            self.order.push_back((key.clone(), now));
         }
-        entry.1 = entry.1.saturating_add(1);
-        if entry.1 <= self.limit {
+        let count = match self.windows.get_mut(&key) {
+            Some(entry) => {
+                entry.1 = entry.1.saturating_add(1);
+                entry.1
+            }
+            None => 1,
+        };
+        if count <= self.limit {
             return Ok(());
         }
         let ends_ms = (u128::from(now) + 1) * window_ms;
@@ -60,6 +105,19 @@ impl<K: Hash + Eq> RateLimiter<K> {
     /// How many keys are tracked (for tests of the bound).
     pub fn tracked(&self) -> usize {
         self.windows.len()
+    }
+}
+
+/// The key a client address counts under: an IPv4 address as it is, an IPv6 address by its
+/// /64 (one subscriber's network: a host picks any address in it at will), an IPv4 address
+/// mapped into IPv6 as the IPv4 address.
+pub fn address_key(ip: IpAddr) -> IpAddr {
+    match ip {
+        IpAddr::V4(_) => ip,
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => IpAddr::V4(v4),
+            None => IpAddr::V6(Ipv6Addr::from(v6.to_bits() & !u128::from(u64::MAX))),
+        },
     }
 }
 
@@ -89,13 +147,64 @@ mod tests {
     #[test]
     fn stays_bounded_under_many_keys() {
         let mut l = RateLimiter::new(5, Duration::from_millis(10));
-        for k in 0..PURGE_ABOVE as u32 {
+        for k in 0..MAX_KEYS as u32 {
             let _ = l.allow(k);
         }
         std::thread::sleep(Duration::from_millis(25));
         for k in 0..50_u32 {
             let _ = l.allow(u32::MAX - k);
         }
-        assert!(l.tracked() <= PURGE_ABOVE + 1, "{}", l.tracked());
+        assert!(l.tracked() <= MAX_KEYS, "{}", l.tracked());
+    }
+
+    /// Issue 27: past the bound, a new key costs what the first did (no scan of every key
+    /// under the lock), and the table never holds more than its capacity, even when every key
+    /// is in the current window.
+    #[test]
+    fn a_full_table_stays_cheap_and_bounded() {
+        let mut l = RateLimiter::new(5, Duration::from_secs(3600));
+        let started = Instant::now();
+        for k in 0..(MAX_KEYS as u32 * 20) {
+            let _ = l.allow(k);
+            assert!(l.tracked() <= MAX_KEYS);
+        }
+        // 200,000 calls: a scan of 10,000 keys on each would take minutes, not this.
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "{:?}",
+            started.elapsed()
+        );
+        assert_eq!(l.tracked(), MAX_KEYS);
+        assert!(l.order.len() <= MAX_KEYS * 2, "{}", l.order.len());
+        // The newest keys are still counted.
+        let newest = MAX_KEYS as u32 * 20 - 1;
+        for _ in 0..4 {
+            assert_eq!(l.allow(newest), Ok(()));
+        }
+        assert!(l.allow(newest).is_err());
+    }
+
+    #[test]
+    fn ipv6_clients_count_by_their_64() {
+        let a: IpAddr = "2001:db8:1:2:aaaa::1".parse().expect("ip");
+        let b: IpAddr = "2001:db8:1:2:ffff:ffff:ffff:ffff".parse().expect("ip");
+        let other: IpAddr = "2001:db8:1:3::1".parse().expect("ip");
+        assert_eq!(address_key(a), address_key(b));
+        assert_ne!(address_key(a), address_key(other));
+        let mapped: IpAddr = "::ffff:192.0.2.7".parse().expect("ip");
+        assert_eq!(
+            address_key(mapped),
+            "192.0.2.7".parse::<IpAddr>().expect("ip")
+        );
+        let v4: IpAddr = "192.0.2.8".parse().expect("ip");
+        assert_eq!(address_key(v4), v4);
+        let mut l = RateLimiter::new(2, Duration::from_secs(3600));
+        assert_eq!(l.allow(address_key(a)), Ok(()));
+        assert_eq!(l.allow(address_key(b)), Ok(()));
+        assert!(
+            l.allow(address_key(a)).is_err(),
+            "a second address of the /64"
+        );
+        assert_eq!(l.allow(address_key(other)), Ok(()));
     }
 }

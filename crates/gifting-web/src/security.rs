@@ -50,6 +50,18 @@ pub fn is_csp_source(source: &str) -> bool {
                     .all(|b| b.is_ascii_alphanumeric() || b"-.:[]*".contains(&b))))
 }
 
+/// The policy of an answer that is data, not a page (relayed API and OAuth answers): nothing
+/// loads, nothing runs, nothing frames it, even if it is HTML opened on the console's origin.
+pub const ANSWER_CSP: &str = "default-src 'none'; sandbox; frame-ancestors 'none'";
+
+/// A layer setting [`ANSWER_CSP`] on every response, replacing any policy already there.
+pub fn answers_policy() -> SetResponseHeaderLayer<HeaderValue> {
+    SetResponseHeaderLayer::overriding(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(ANSWER_CSP),
+    )
+}
+
 /// How long browsers keep to https once told (two years, the usual preload figure).
 const HSTS: &str = "max-age=63072000";
 

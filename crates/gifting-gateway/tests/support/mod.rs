@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 use axum::Router;
-use gifting_gateway::{spawn, Config, LogSink, RunningGateway};
+use gifting_gateway::{spawn, Config, Log, RunningGateway};
 use gifting_sandbox::{CLIENT_ID, CLIENT_SECRET};
 use reqwest::Client;
 use sandbox::Server;
@@ -84,7 +84,7 @@ pub async fn gateway(platform_url: &str, extra: &[&str]) -> Rig {
     ];
     args.extend(extra.iter().map(|s| (*s).to_owned()));
     let config = Config::from_args(args, Some(CLIENT_SECRET.to_owned())).expect("gateway config");
-    let (sink, log) = LogSink::memory();
+    let (sink, log) = Log::memory();
     let gateway = spawn(config, sink).await.expect("gateway starts");
     Rig {
         url: gateway.url(),

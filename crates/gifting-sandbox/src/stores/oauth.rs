@@ -25,6 +25,11 @@ pub const MAX_GRANTS_PER_USER: usize = 16;
 /// is replayed soon, and the oldest are forgotten so the memory stays bounded.
 pub const SPENT_KEPT_PER_GRANT: usize = 8;
 
+/// Live access tokens per grant. A refresh keeps the previous access token valid until it
+/// expires, so a grant refreshed in a loop would otherwise pile up tokens for their whole
+/// lifetime; beyond this many the oldest ends early.
+pub const ACCESS_KEPT_PER_GRANT: usize = 4;
+
 fn digest(raw: &str) -> Digest32 {
     Sha256::digest(raw.as_bytes()).into()
 }
@@ -66,6 +71,7 @@ struct RefreshToken {
     client_id: String,
     /// Issued through PKCE without a secret: refreshable without a secret too.
     public: bool,
+    expires: Instant,
 }
 
 /// What a live access token grants.
@@ -117,13 +123,24 @@ pub struct OAuthStore {
     grants: HashMap<u64, u64>,
     /// Each live grant's spent refresh tokens, newest last (see [`SPENT_KEPT_PER_GRANT`]).
     spent: HashMap<u64, VecDeque<Digest32>>,
+    /// Each live grant's access tokens, newest last (see [`ACCESS_KEPT_PER_GRANT`]).
+    issued: HashMap<u64, VecDeque<Digest32>>,
     next_grant: u64,
-    token_ttl: Duration,
-    code_ttl: Duration,
+    lifetimes: Lifetimes,
+}
+
+/// How long what the store issues lives.
+#[derive(Debug, Clone, Copy)]
+pub struct Lifetimes {
+    pub access: Duration,
+    pub code: Duration,
+    /// A refresh token not used within this ends (each refresh issues a new one, so a grant in
+    /// use lives on; an abandoned one does not live for ever).
+    pub refresh: Duration,
 }
 
 impl OAuthStore {
-    pub fn new(token_ttl: Duration, code_ttl: Duration) -> Self {
+    pub fn new(lifetimes: Lifetimes) -> Self {
         Self {
             codes: HashMap::new(),
             used_codes: HashMap::new(),
@@ -131,9 +148,9 @@ impl OAuthStore {
             refresh: HashMap::new(),
             grants: HashMap::new(),
             spent: HashMap::new(),
+            issued: HashMap::new(),
             next_grant: 1,
-            token_ttl,
-            code_ttl,
+            lifetimes,
         }
     }
 
@@ -155,7 +172,7 @@ impl OAuthStore {
                 user_id,
                 scopes,
                 code_challenge,
-                expires: Instant::now() + self.code_ttl,
+                expires: Instant::now() + self.lifetimes.code,
             },
         );
         raw
@@ -225,7 +242,7 @@ impl OAuthStore {
         self.purge();
         let grant_id = self.new_grant(grant.user_id);
         self.used_codes
-            .insert(key, (grant_id, Instant::now() + self.code_ttl * 10));
+            .insert(key, (grant_id, Instant::now() + self.lifetimes.code * 10));
         Ok(self.mint(grant_id, grant.user_id, grant.scopes, client_id, public))
     }
 
@@ -242,6 +259,7 @@ impl OAuthStore {
             "The refresh token was already used: the grant is revoked and every token of it ends.",
         );
         const UNKNOWN: &str = "The refresh token is unknown, already used or revoked.";
+        self.purge();
         let key = digest(refresh_token);
         let spent = self.spent_in(&key);
         let live = |s: &Self| s.refresh.get(&key).cloned();
@@ -305,6 +323,7 @@ impl OAuthStore {
         for grant in theirs {
             self.grants.remove(&grant);
             self.spent.remove(&grant);
+            self.issued.remove(&grant);
         }
     }
 
@@ -351,15 +370,24 @@ impl OAuthStore {
     ) -> IssuedTokens {
         let access_token = random_secret();
         let refresh_token = random_secret();
+        let now = Instant::now();
+        let key = digest(&access_token);
         self.access.insert(
-            digest(&access_token),
+            key,
             AccessToken {
                 grant,
                 user_id,
                 scopes,
-                expires: Instant::now() + self.token_ttl,
+                expires: now + self.lifetimes.access,
             },
         );
+        let issued = self.issued.entry(grant).or_default();
+        issued.push_back(key);
+        while issued.len() > ACCESS_KEPT_PER_GRANT {
+            if let Some(oldest) = issued.pop_front() {
+                self.access.remove(&oldest);
+            }
+        }
         self.refresh.insert(
             digest(&refresh_token),
             RefreshToken {
@@ -368,13 +396,14 @@ impl OAuthStore {
                 scopes,
                 client_id: client_id.to_owned(),
                 public,
+                expires: now + self.lifetimes.refresh,
             },
         );
         IssuedTokens {
             access_token,
             refresh_token,
             scopes,
-            expires_in: self.token_ttl.as_secs(),
+            expires_in: self.lifetimes.access.as_secs(),
             created_at: SystemTime::now()
                 .duration_since(UNIX_EPOCH)
                 .map(|d| d.as_secs())
@@ -412,14 +441,25 @@ impl OAuthStore {
         self.refresh.retain(|_, t| t.grant != grant);
         self.grants.remove(&grant);
         self.spent.remove(&grant);
+        self.issued.remove(&grant);
     }
 
-    /// Drops what can never be used again, so a long-running sandbox does not grow.
+    /// Drops what can never be used again, so a long-running sandbox does not grow: on every
+    /// code issued and every token request. A grant whose refresh token expired is over.
     fn purge(&mut self) {
         let now = Instant::now();
         self.codes.retain(|_, c| c.expires > now);
         self.used_codes.retain(|_, (_, until)| *until > now);
         self.access.retain(|_, t| t.expires > now);
+        let expired: Vec<u64> = self
+            .refresh
+            .values()
+            .filter(|t| t.expires <= now)
+            .map(|t| t.grant)
+            .collect();
+        for grant in expired {
+            self.revoke_grant(grant);
+        }
     }
 }
 
@@ -446,7 +486,11 @@ mod tests {
     use super::*;
 
     fn store() -> OAuthStore {
-        OAuthStore::new(Duration::from_secs(60), Duration::from_secs(60))
+        OAuthStore::new(Lifetimes {
+            access: Duration::from_secs(60),
+            code: Duration::from_secs(60),
+            refresh: Duration::from_secs(3600),
+        })
     }
 
     const CB: &str = "http://127.0.0.1:1/auth/callback";
@@ -551,6 +595,61 @@ mod tests {
             t = refresh(&mut s, &t.refresh_token).expect("refresh");
         }
         assert!(s.spent.values().all(|k| k.len() <= SPENT_KEPT_PER_GRANT));
+    }
+
+    /// Issue 27: a grant refreshed in a loop keeps a bounded number of access tokens, and
+    /// expired ones go on refresh too (not only when a code is issued).
+    #[test]
+    fn refreshing_in_a_loop_keeps_the_store_bounded() {
+        let mut s = store();
+        let (_, mut t) = sign_in(&mut s, 1);
+        let mut issued = vec![t.access_token.clone()];
+        for _ in 0..1000 {
+            t = refresh(&mut s, &t.refresh_token).expect("refresh");
+            issued.push(t.access_token.clone());
+        }
+        assert!(
+            s.access.len() <= ACCESS_KEPT_PER_GRANT,
+            "{}",
+            s.access.len()
+        );
+        assert_eq!(s.refresh.len(), 1);
+        let live = issued.iter().filter(|a| s.bearer(a).is_some()).count();
+        assert_eq!(live, ACCESS_KEPT_PER_GRANT, "the newest ones stay valid");
+        assert!(s.bearer(&t.access_token).is_some());
+        assert!(s.bearer(&issued[0]).is_none(), "the oldest ended early");
+        // Expired access tokens are dropped by a refresh.
+        let mut short = OAuthStore::new(Lifetimes {
+            access: Duration::from_millis(30),
+            code: Duration::from_secs(60),
+            refresh: Duration::from_secs(3600),
+        });
+        let (_, a) = sign_in(&mut short, 1);
+        let (_, b) = sign_in(&mut short, 2);
+        std::thread::sleep(Duration::from_millis(50));
+        refresh(&mut short, &b.refresh_token).expect("refresh");
+        assert!(!short.access.contains_key(&digest(&a.access_token)));
+        assert_eq!(short.access.len(), 1);
+    }
+
+    /// Issue 27: a refresh token has a lifetime; an expired one ends its grant.
+    #[test]
+    fn refresh_tokens_expire() {
+        let mut s = OAuthStore::new(Lifetimes {
+            access: Duration::from_secs(60),
+            code: Duration::from_secs(60),
+            refresh: Duration::from_millis(40),
+        });
+        let (_, t) = sign_in(&mut s, 1);
+        let t2 = refresh(&mut s, &t.refresh_token).expect("a fresh refresh token works");
+        std::thread::sleep(Duration::from_millis(60));
+        assert!(matches!(
+            refresh(&mut s, &t2.refresh_token),
+            Err(GrantError::InvalidGrant(_))
+        ));
+        assert_eq!(s.live_grants(), 0);
+        assert!(s.bearer(&t2.access_token).is_none(), "the grant ended");
+        assert!(s.refresh.is_empty());
     }
 
     #[test]
