@@ -148,7 +148,6 @@ pub(crate) fn name_of(groups: &[TeamGroup], id: u64) -> Option<&str> {
 }
 #[cfg(test)]
 mod tests {
-    #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test;
 
     use super::*;

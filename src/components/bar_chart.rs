@@ -101,7 +101,6 @@ fn BarRow(y: u32, len: u32, bar: Bar) -> impl IntoView {
 
 #[cfg(test)]
 mod tests {
-    #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test;
 
     use super::*;

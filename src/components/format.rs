@@ -189,7 +189,6 @@ fn build_formatter(with_time: bool) -> Option<js_sys::Function> {
 
 #[cfg(test)]
 mod tests {
-    #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test;
 
     use gifting_api::money::Decimal;

@@ -140,7 +140,6 @@ pub(crate) fn nearest_links(label: &str) -> Vec<&'static str> {
 
 #[cfg(test)]
 mod tests {
-    #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test;
 
     use super::nearest_links;

@@ -56,7 +56,6 @@ fn first_page<'a>(changes: &[(&'a str, Option<String>)]) -> Vec<(&'a str, Option
 
 #[cfg(test)]
 mod tests {
-    #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test;
 
     use super::*;

@@ -75,7 +75,6 @@ pub(crate) fn ScreenHeading(
 
 #[cfg(test)]
 mod tests {
-    #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test;
 
     use super::document_title;

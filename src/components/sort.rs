@@ -148,7 +148,6 @@ fn last_if_none<T: Ord>(a: Option<T>, b: Option<T>) -> Ordering {
 
 #[cfg(test)]
 mod tests {
-    #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test;
 
     use std::cmp::Ordering::{Equal, Greater, Less};

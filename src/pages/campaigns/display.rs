@@ -65,7 +65,6 @@ pub(crate) fn price_text(campaign: &Campaign) -> String {
 
 #[cfg(test)]
 mod tests {
-    #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test;
 
     use super::*;

@@ -122,7 +122,6 @@ pub(crate) fn file_name(local_date: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test;
 
     use super::*;

@@ -142,7 +142,6 @@ pub(crate) fn group_counts<'a>(
 
 #[cfg(test)]
 mod tests {
-    #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test;
 
     use super::*;

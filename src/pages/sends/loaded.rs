@@ -137,7 +137,6 @@ pub(crate) fn page_ranges(pages: &[u64]) -> String {
 
 #[cfg(test)]
 pub(crate) mod tests {
-    #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test;
 
     use super::*;

@@ -53,7 +53,6 @@ pub(crate) fn progress_text(page: u64, pages: Option<u64>) -> String {
 
 #[cfg(test)]
 mod tests {
-    #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test;
 
     use super::*;

@@ -54,7 +54,6 @@ pub(crate) fn neighbours(query: &PageQuery, total: u64) -> Vec<PageQuery> {
 
 #[cfg(test)]
 mod tests {
-    #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test;
 
     use super::*;

@@ -65,7 +65,6 @@ pub(crate) fn summarize<'a>(sends: impl IntoIterator<Item = &'a Send>) -> Summar
 
 #[cfg(test)]
 mod tests {
-    #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test;
 
     use super::*;

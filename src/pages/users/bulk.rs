@@ -304,7 +304,6 @@ pub(crate) async fn matching_users(
 
 #[cfg(test)]
 mod tests {
-    #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test;
 
     use super::*;

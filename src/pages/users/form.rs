@@ -168,7 +168,6 @@ pub(crate) fn field_named_in(detail: &str) -> Option<Field> {
 
 #[cfg(test)]
 mod tests {
-    #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test;
 
     use super::*;

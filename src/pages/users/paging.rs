@@ -148,7 +148,6 @@ pub(crate) fn showing_text(start_index: u64, shown: u64, total: u64) -> String {
 
 #[cfg(test)]
 mod tests {
-    #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test;
 
     use super::*;
