@@ -58,13 +58,6 @@ pub fn origin() -> String {
         .unwrap_or_default()
 }
 
-/// The path of the current address, without query or fragment.
-pub fn current_pathname() -> String {
-    web_sys::window()
-        .and_then(|w| w.location().pathname().ok())
-        .unwrap_or_else(|| "/".into())
-}
-
 /// Path, query and fragment of the current address.
 pub fn current_route() -> String {
     let Some(location) = web_sys::window().map(|w| w.location()) else {

@@ -23,12 +23,16 @@
 //!         let call = endpoint::LIST_SENDS.call(&[]).query(&paging.get().to_query_string());
 //!         async move { api.get_json::<SendPage>(call).await }
 //!     });
+//!     let shown = use_shown_page(sends, |list| {
+//!         Some(ShownPage::new(list.total_count, list.current_page, list.per_page))
+//!     });
 //!     view! {
 //!         <h1>"Sends"</h1>
 //!         <Loaded resource=sends let:list>
 //!             <SendsTable sends=list.sends.clone() />
-//!             <Pager total=list.total_count />
 //!         </Loaded>
+//!         // Once, outside the rows' loading boundary: it stays while pages change.
+//!         <Pager shown />
 //!     }
 //! }
 //! ```

@@ -17,7 +17,6 @@ pub(crate) mod notifications;
 pub(crate) mod options;
 pub mod page_state;
 pub(crate) mod pager;
-pub(crate) mod pager_focus;
 pub(crate) mod query_href;
 pub(crate) mod screen_heading;
 pub(crate) mod screen_links;
@@ -36,7 +35,10 @@ pub(crate) use not_found::{on_not_found, use_by_id, NotFound};
 pub(crate) use notice::{FailedNotice, Notice};
 pub(crate) use notifications::{use_notifications, NotificationArea, Notifications};
 pub use page_state::{Empty, ErrorPanel, ErrorView, Loaded, Loading};
-pub(crate) use pager::{use_page_query, use_paged_list, Pager, PagerLinks, PagerNav, PAGE_SIZES};
+pub(crate) use pager::{
+    use_page_query, use_paged_list, use_shown_page, Pager, PagerLinks, PagerNav, ShownPage,
+    PAGE_SIZES,
+};
 pub(crate) use screen_heading::ScreenHeading;
 pub(crate) use shortcuts::KeyboardShortcuts;
 pub(crate) use table::{Column, DataTable, SortNote};

@@ -1,12 +1,15 @@
 //! Paging for REST v3 lists, with the address bar as the source of truth: `?page=&per_page=`
 //! survive a reload, can be bookmarked, and the back button pages back.
+//!
+//! A screen mounts its pager once, outside the loading boundary of its rows (as leptos's
+//! hackernews example does), and feeds it where the rows on screen sit ([`ShownPage`]): the
+//! pager's elements stay while pages come and go, and the keyboard focus on one of them with it.
 
 use gifting_api::paths::Endpoint;
 use gifting_api::query::QueryBuilder;
 use gifting_api::rest::{
     effective_page, effective_per_page, page_count, PageQuery, DEFAULT_PER_PAGE,
 };
-use leptos::either::Either;
 use leptos::html;
 use leptos::prelude::*;
 use leptos_router::hooks::{use_location, use_navigate, use_query_map};
@@ -14,8 +17,9 @@ use leptos_router::params::ParamsMap;
 use leptos_router::NavigateOptions;
 use serde::de::DeserializeOwned;
 
+use wasm_bindgen::JsCast;
+
 use super::format::count;
-use super::pager_focus::{let_go, remember, restore, PagerControl, FIRST, LAST, NEXT, PREVIOUS};
 use crate::api::{ApiClient, ApiError};
 
 /// Page sizes offered; the platform's maximum is 100.
@@ -87,6 +91,39 @@ fn href_for(path: &str, query: &ParamsMap, page: u64, per_page: u32) -> String {
     format!("{path}{}", builder.build())
 }
 
+/// Where the rows on screen sit in their list, as the list's answer says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct ShownPage {
+    /// The list's total count (`total_count`, `total_users`, …).
+    pub(crate) total: u64,
+    /// The page the rows are (the envelope's `current_page`).
+    pub(crate) page: u32,
+    /// The envelope's `per_page`.
+    pub(crate) per_page: u32,
+}
+
+impl ShownPage {
+    pub(crate) fn new(total: u64, page: u32, per_page: u32) -> Self {
+        Self {
+            total,
+            page,
+            per_page,
+        }
+    }
+}
+
+/// The [`ShownPage`] of `resource`'s latest answer (`of` reads it), for a pager mounted outside
+/// the rows' loading boundary. While the next page loads the resource keeps its last answer,
+/// so the pager goes on describing the rows on screen, total included, until the new rows
+/// replace them: nothing flickers or moves. `None` before the first answer and after a failure
+/// (the pager is hidden then, as the rows are).
+pub(crate) fn use_shown_page<T: 'static>(
+    resource: LocalResource<Result<T, ApiError>>,
+    of: fn(&T) -> Option<ShownPage>,
+) -> Memo<Option<ShownPage>> {
+    Memo::new(move |_| resource.map(|r| r.as_ref().ok().and_then(of)).flatten())
+}
+
 /// What a pager shows, whatever the list's paging style (REST `page`/`per_page` or SCIM
 /// `startIndex`/`count`): each list computes it by its own rules, [`PagerNav`] draws it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -105,30 +142,100 @@ pub(crate) struct PagerLinks {
     pub(crate) size: u32,
 }
 
-/// A pager link, or its label marked disabled when there is nowhere to go.
-fn page_link(label: &'static str, href: Option<String>) -> impl IntoView {
-    match href {
-        Some(href) => Either::Left(view! {
-            <a
-                class="pager__link"
-                href=href
-                data-pager=label
-                on:click=move |_| remember(PagerControl::Link(label))
-            >
-                {label}
-            </a>
-        }),
-        None => Either::Right(view! {
-            <span class="pager__link" aria-disabled="true">{label}</span>
-        }),
+const FIRST: &str = "First";
+const PREVIOUS: &str = "Previous";
+const NEXT: &str = "Next";
+const LAST: &str = "Last";
+/// The pager's links, in the order it shows them.
+const LINKS: [&str; 4] = [FIRST, PREVIOUS, NEXT, LAST];
+
+impl PagerLinks {
+    /// Where the link labelled `label` leads, if anywhere.
+    fn href(&self, label: &str) -> Option<&String> {
+        match label {
+            FIRST => self.first.as_ref(),
+            PREVIOUS => self.previous.as_ref(),
+            NEXT => self.next.as_ref(),
+            LAST => self.last.as_ref(),
+            _ => None,
+        }
+    }
+}
+
+/// `label` and then the other links, nearest first (the earlier one of two as near): where
+/// the focus goes when `label` is disabled on the new page.
+fn nearest_links(label: &str) -> Vec<&'static str> {
+    let Some(at) = LINKS.iter().position(|l| *l == label) else {
+        return Vec::new();
+    };
+    let mut links: Vec<(usize, &'static str)> =
+        LINKS.iter().enumerate().map(|(i, l)| (i, *l)).collect();
+    links.sort_by_key(|(i, _)| (i.abs_diff(at), *i));
+    links.into_iter().map(|(_, l)| l).collect()
+}
+
+/// A pager link. It is the same element for the pager's whole life, so the focus stays on it
+/// from page to page. With nowhere to go it has no `href` (no link, out of the tab order) and
+/// says so with `aria-disabled`; `tabindex="-1"` keeps a focus it had until
+/// [`hand_on_focus`] moves it.
+fn page_link(links: Signal<Option<PagerLinks>>, label: &'static str) -> impl IntoView {
+    let href = move || links.with(|l| l.as_ref().and_then(|l| l.href(label)).cloned());
+    let disabled = move || links.with(|l| l.as_ref().and_then(|l| l.href(label)).is_none());
+    // No scroll to the top: the rows change under the pager, which stays where the admin is.
+    view! {
+        <a
+            class="pager__link"
+            href=href
+            data-pager=label
+            data-noscroll=""
+            aria-disabled=move || disabled().then_some("true")
+            tabindex=move || disabled().then_some("-1")
+        >
+            {label}
+        </a>
+    }
+}
+
+/// When the focused control of `nav` is a link that now leads nowhere ("Next" on the last
+/// page), the nearest link that leads somewhere takes the focus, so the keyboard is never left
+/// on a dead control. Anywhere else the focus is left alone.
+fn hand_on_focus(nav: &web_sys::HtmlElement, links: &PagerLinks) {
+    let Some(active) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.active_element())
+    else {
+        return;
+    };
+    let Some(label) = active
+        .get_attribute("data-pager")
+        .filter(|_| nav.contains(Some(&active)))
+    else {
+        return;
+    };
+    if links.href(&label).is_some() {
+        return;
+    }
+    let to = nearest_links(&label)
+        .into_iter()
+        .find(|l| links.href(l).is_some())
+        .and_then(|l| {
+            nav.query_selector(&format!("a[data-pager=\"{l}\"]"))
+                .ok()
+                .flatten()
+        })
+        .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok());
+    if let Some(link) = to {
+        let _ = link.focus();
     }
 }
 
 /// The one pager view: first / previous / next / last, the range shown, and a page-size
-/// select that goes to `size_href(n)`.
+/// select that goes to `size_href(n)`. Mount it once per screen, outside the loading boundary
+/// of the rows it pages, and feed it `links`: its elements then stay while pages come and go,
+/// and so does the keyboard focus on them. Hidden while `links` is `None`.
 #[component]
 pub(crate) fn PagerNav(
-    #[prop(into)] links: Signal<PagerLinks>,
+    #[prop(into)] links: Signal<Option<PagerLinks>>,
     /// The address that shows the same rows at `n` rows per page.
     size_href: Callback<u32, String>,
     /// The navigation landmark's name.
@@ -139,35 +246,36 @@ pub(crate) fn PagerNav(
     let navigate = use_navigate();
     let on_size = move |ev: leptos::ev::Event| {
         if let Ok(n) = event_target_value(&ev).parse::<u32>() {
-            remember(PagerControl::Size);
-            navigate(&size_href.run(n), NavigateOptions::default());
+            let stay = NavigateOptions {
+                scroll: false,
+                ..NavigateOptions::default()
+            };
+            navigate(&size_href.run(n), stay);
         }
     };
-    let size = move || links.with(|l| l.size);
+    let size = move || links.with(|l| l.as_ref().map_or(DEFAULT_PER_PAGE, |l| l.size));
+    let text = move |of: fn(&PagerLinks) -> &String| {
+        move || links.with(|l| l.as_ref().map(of).cloned().unwrap_or_default())
+    };
     let nav = NodeRef::<html::Nav>::new();
     Effect::new(move |_| {
-        links.track();
-        if let Some(nav) = nav.get() {
-            restore(nav);
-        }
-    });
-    // Runs before the pager's elements leave the page (see `let_go`).
-    on_cleanup(move || {
-        if let Some(nav) = nav.get_untracked() {
-            let_go(&nav);
-        }
+        links.with(|l| {
+            if let (Some(links), Some(nav)) = (l, nav.get()) {
+                hand_on_focus(&nav, links);
+            }
+        })
     });
     view! {
-        <nav class="pager" aria-label=label node_ref=nav>
+        <nav class="pager" aria-label=label node_ref=nav hidden=move || links.with(Option::is_none)>
             <p class="pager__summary" aria-live="polite" data-testid=summary_testid>
-                {move || links.with(|l| l.summary.clone())}
+                {text(|l| &l.summary)}
             </p>
             <div class="pager__links">
-                {move || page_link(FIRST, links.with(|l| l.first.clone()))}
-                {move || page_link(PREVIOUS, links.with(|l| l.previous.clone()))}
-                <span class="pager__position">{move || links.with(|l| l.position.clone())}</span>
-                {move || page_link(NEXT, links.with(|l| l.next.clone()))}
-                {move || page_link(LAST, links.with(|l| l.last.clone()))}
+                {page_link(links, FIRST)}
+                {page_link(links, PREVIOUS)}
+                <span class="pager__position">{text(|l| &l.position)}</span>
+                {page_link(links, NEXT)}
+                {page_link(links, LAST)}
             </div>
             <label class="pager__size">
                 "Rows per page "
@@ -188,52 +296,69 @@ pub(crate) fn PagerNav(
     }
 }
 
-/// The pager of a REST v3 list. Place it under a list whose envelope gave `total`.
+/// The links of a REST v3 list showing `shown`, at the address `path` + `query`.
+fn rest_links(shown: ShownPage, path: &str, query: &ParamsMap) -> PagerLinks {
+    let ShownPage {
+        total,
+        page: current,
+        per_page: size,
+    } = shown;
+    let last = page_count(total, size);
+    // The link to page `want` (clamped), or none when it is the page shown.
+    let href_to = |want: i64| {
+        let to = want.clamp(1, last as i64) as u64;
+        (to != u64::from(current)).then(|| href_for(path, query, to, size))
+    };
+    PagerLinks {
+        summary: showing_text(current, size, total),
+        position: format!("Page {current} of {last}"),
+        first: href_to(1),
+        previous: href_to(i64::from(current) - 1),
+        next: href_to(i64::from(current) + 1),
+        last: href_to(last as i64),
+        size,
+    }
+}
+
+/// The pager of a REST v3 list: mount it once, beside (not inside) the `Loaded` of its rows.
 #[component]
 pub(crate) fn Pager(
-    /// The list's total count from the platform (`total_count`, `total_users`, …).
-    total: u64,
-    /// The page the rows on screen answer (the envelope's `current_page`). While the next
-    /// page loads, the address already names it but the old rows are still shown: the
-    /// summary and links must describe the rows. Without it the address is used.
-    #[prop(optional)]
-    page: Option<u32>,
-    /// The envelope's `per_page`, likewise.
-    #[prop(optional)]
-    per_page: Option<u32>,
+    /// Where the rows on screen sit (see [`use_shown_page`]); the pager is hidden while `None`.
+    #[prop(into)]
+    shown: Signal<Option<ShownPage>>,
 ) -> impl IntoView {
     let query = use_query_map();
     let location = use_location();
     let paging = use_page_query();
-
     // A zero from the platform would make no sense of the arithmetic: the address decides then.
-    let page = page.filter(|p| *p >= 1);
-    let per_page = per_page.filter(|n| *n >= 1);
-    let current = move || page.unwrap_or_else(|| paging.get().page.unwrap_or(1));
-    let size =
-        move || per_page.unwrap_or_else(|| paging.get().per_page.unwrap_or(DEFAULT_PER_PAGE));
-    let links = Signal::derive(move || {
-        let (current, size) = (current(), size());
-        let last = page_count(total, size);
-        // The link to page `want` (clamped), or none when it is the page shown.
-        let href_to = |want: i64| {
-            let to = want.clamp(1, last as i64) as u64;
-            (to != u64::from(current))
-                .then(|| href_for(&location.pathname.get(), &query.get(), to, size))
-        };
-        PagerLinks {
-            summary: showing_text(current, size, total),
-            position: format!("Page {current} of {last}"),
-            first: href_to(1),
-            previous: href_to(i64::from(current) - 1),
-            next: href_to(i64::from(current) + 1),
-            last: href_to(last as i64),
-            size,
-        }
+    let shown = Memo::new(move |_| {
+        shown.get().map(|s| {
+            let asked = paging.get();
+            ShownPage {
+                page: if s.page >= 1 {
+                    s.page
+                } else {
+                    asked.page.unwrap_or(1)
+                },
+                per_page: if s.per_page >= 1 {
+                    s.per_page
+                } else {
+                    asked.per_page.unwrap_or(DEFAULT_PER_PAGE)
+                },
+                ..s
+            }
+        })
+    });
+    let links = Memo::new(move |_| {
+        let shown = shown.get()?;
+        Some(query.with(|q| rest_links(shown, &location.pathname.get(), q)))
     });
     // Keep the first row on screen in view after the size change.
     let size_href = Callback::new(move |per_page: u32| {
-        let first_row = u64::from(current() - 1) * u64::from(size());
+        let (current, size) = shown
+            .get_untracked()
+            .map_or((1, DEFAULT_PER_PAGE), |s| (s.page, s.per_page));
+        let first_row = u64::from(current - 1) * u64::from(size);
         let page = first_row / u64::from(per_page) + 1;
         href_for(
             &location.pathname.get_untracked(),
@@ -262,5 +387,20 @@ mod tests {
         for ((page, per_page, total), want) in cases {
             assert_eq!(showing_text(page, per_page, total), want);
         }
+    }
+
+    #[wasm_bindgen_test]
+    fn a_disabled_link_hands_the_focus_to_its_nearest_neighbour() {
+        assert_eq!(nearest_links("Next"), ["Next", "Previous", "Last", "First"]);
+        assert_eq!(nearest_links("Last"), ["Last", "Next", "Previous", "First"]);
+        assert_eq!(
+            nearest_links("First"),
+            ["First", "Previous", "Next", "Last"]
+        );
+        assert_eq!(
+            nearest_links("Previous"),
+            ["Previous", "First", "Next", "Last"]
+        );
+        assert!(nearest_links("Elsewhere").is_empty());
     }
 }

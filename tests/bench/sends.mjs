@@ -1,23 +1,23 @@
 // Sends screen speed, in headless Chromium against the release build and the sandbox on
 // loopback, signed in (run by `make bench` after the release build):
-//   1. navigation → first sends row visible, at per_page 100 (target ≤ 250 ms)
-//   2. page change (Next / Previous) → the new page's first row visible, at per_page 100
+//   1. navigation → first sends row drawn, at per_page 100 (target ≤ 250 ms)
+//   2. page change (Next / Previous) → the new page's rows drawn, at per_page 100
 //      (target ≤ 50 ms). The screen fetches the pages next to the one shown ahead of time,
 //      so this is the usual case of paging through the list.
 //   3. the same for a page that was not fetched ahead (First → Last right after loading),
-//      which waits for the platform's answer: reported against the same target.
-// Each is the median of 10 runs after one warm-up. "Visible" is the first animation frame
-// after the row is in the DOM, i.e. the frame that paints it; the targets are set against it.
-// "Drawn" is when that frame's style, layout and paint are done on the main thread (a message
-// posted from the frame's callback runs after them): printed beside it, as the time an admin
-// waits for the pixels. Exits non-zero on a miss.
-
+//      which waits for the platform's answer on loopback (target ≤ 80 ms).
+// Each is the median of 10 runs after one warm-up. "Drawn", the figure held to the targets, is
+// when the frame that shows the new rows has its style, layout and paint done on the main
+// thread (a message posted from that frame's animation callback runs after them): the time an
+// admin waits for the pixels. Printed beside it: when the first new row was in the DOM, and
+// "visible", the start of that frame. Exits non-zero on a miss.
 import os from "node:os";
 import { launchBrowser, newPage, signIn, startSandbox } from "../e2e/harness.mjs";
 
 const RUNS = 10;
 const TARGET_FIRST_ROW_MS = 250;
 const TARGET_PAGE_CHANGE_MS = 50;
+const TARGET_PAGE_CHANGE_COLD_MS = 80;
 
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -68,8 +68,8 @@ function timePageChange(linkName) {
       });
     });
     observer.observe(document.querySelector("main"), { childList: true, subtree: true });
-    // A click or Enter leaves the focus on the link, which the new page replaces: what the
-    // browser does about a focused element removed is part of the page change.
+    // A click or Enter leaves the focus on the link (it stays there across the page change, the
+    // pager being mounted once): whatever that costs is part of the page change.
     link.focus();
     const start = performance.now();
     link.click();
@@ -117,20 +117,20 @@ try {
     const painted = median(samples.map((s) => s.painted));
     const inDom = median(samples.map((s) => s.inDom));
     const drawn = median(samples.map((s) => s.drawn));
-    const ok = painted <= target;
+    const ok = drawn <= target;
     failed ||= !ok;
     console.log(
-      `${ok ? "ok  " : "MISS"}  ${label}: median ${fmt(painted)} (target ≤ ${target} ms; in the DOM at ${fmt(inDom)}; ` +
-        `drawn at ${fmt(drawn)}; ` +
-        `runs ${samples.map((s) => Math.round(s.painted)).join(", ")})`,
+      `${ok ? "ok  " : "MISS"}  ${label}: median ${fmt(drawn)} (target ≤ ${target} ms; in the DOM at ${fmt(inDom)}; ` +
+        `visible at ${fmt(painted)}; ` +
+        `runs ${samples.map((s) => Math.round(s.drawn)).join(", ")})`,
     );
   };
   // Timings on a shared machine depend on what else runs: say so next to the figures.
   const load = os.loadavg().map((l) => l.toFixed(2)).join(" ");
   console.log(`machine: ${os.cpus().length} CPUs, load average ${load} (1/5/15 min)`);
-  report("sends, navigation → first of 100 rows visible", firstRow, TARGET_FIRST_ROW_MS);
-  report("sends, page change at 100 rows → new rows visible (next/previous)", pageChange, TARGET_PAGE_CHANGE_MS);
-  report("sends, page change at 100 rows → new rows visible (page not fetched ahead)", cold, TARGET_PAGE_CHANGE_MS);
+  report("sends, navigation → first of 100 rows drawn", firstRow, TARGET_FIRST_ROW_MS);
+  report("sends, page change at 100 rows → new rows drawn (next/previous, fetched ahead)", pageChange, TARGET_PAGE_CHANGE_MS);
+  report("sends, page change at 100 rows → new rows drawn (page not fetched ahead)", cold, TARGET_PAGE_CHANGE_COLD_MS);
 } finally {
   await browser.close();
   await sandbox.stop();

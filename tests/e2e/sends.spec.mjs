@@ -163,14 +163,17 @@ describe("sends", () => {
   });
 
   test("paging with the keyboard keeps the focus in the pager, shown, to the last page", async () => {
-    // The pager is drawn anew with each page's rows: without care the focus falls to <body>.
+    // The pager is mounted once, outside the rows' loading boundary: the focused control stays,
+    // and stays on screen (no scroll to the top under it).
     const focused = () =>
       env.page.evaluate(() => {
         const active = document.activeElement;
+        const box = active?.getBoundingClientRect();
         return {
           inPager: Boolean(active?.closest("nav.pager")),
           control: active?.dataset.pager ?? active?.tagName,
           shown: Boolean(active?.matches(":focus-visible")),
+          inView: Boolean(box && box.bottom > 0 && box.top < window.innerHeight),
         };
       });
     const focusSettled = (control) =>
@@ -190,7 +193,7 @@ describe("sends", () => {
       // On the last page "Next" is disabled: its nearest neighbour that is a link takes over.
       const expected = n < pages ? "Next" : "Previous";
       await focusSettled(expected);
-      assert.deepEqual(await focused(), { inPager: true, control: expected, shown: true }, `after page ${n}`);
+      assert.deepEqual(await focused(), { inPager: true, control: expected, shown: true, inView: true }, `after page ${n}`);
     }
     // The rows-per-page select keeps the focus too.
     const select = pager(env.page).locator("select");
@@ -199,7 +202,9 @@ describe("sends", () => {
     await pager(env.page).getByText(/^Showing \d+–\d+ of/).waitFor(VISIBLE);
     await env.page.waitForURL(/per_page=50/);
     await focusSettled("SELECT");
-    assert.equal((await focused()).control, "SELECT");
+    const afterSize = await focused();
+    assert.equal(afterSize.control, "SELECT");
+    assert.equal(afterSize.inView, true, "the select stays on screen");
   });
 
   test("opening a page still being fetched ahead waits for that answer, not a second request", async () => {

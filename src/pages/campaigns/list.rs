@@ -15,7 +15,9 @@ use crate::components::query_href::href_with_first_page;
 use crate::components::sort::{by_money, by_text, by_time, Compare};
 use crate::components::table::text;
 use crate::components::ScreenHeading;
-use crate::components::{use_page_query, Column, DataTable, Loaded, Pager};
+use crate::components::{
+    use_page_query, use_shown_page, Column, DataTable, Loaded, Pager, ShownPage,
+};
 use crate::routes;
 
 #[component]
@@ -39,6 +41,11 @@ pub(crate) fn CampaignsPage() -> impl IntoView {
         }
     });
 
+    // Where the rows on screen sit, for the pager mounted once beside them.
+    let shown = use_shown_page(touches, |p| {
+        Some(ShownPage::new(p.total_posts, p.current_page, p.per_page))
+    });
+
     let unknown_note = move || {
         delivery.with(|d| match d {
             DeliveryFilter::Unknown(text) => Some(view! {
@@ -56,8 +63,8 @@ pub(crate) fn CampaignsPage() -> impl IntoView {
         {unknown_note}
         <Loaded resource=touches let:page>
             <CampaignsTable campaigns=page.touches.clone() />
-            <Pager total=page.total_posts page=page.current_page per_page=page.per_page />
         </Loaded>
+        <Pager shown />
     }
 }
 

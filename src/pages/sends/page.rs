@@ -43,6 +43,8 @@ pub(crate) fn SendsPage() -> impl IntoView {
         </section>
         <SendFilters filter=store.filter() loaded />
         {table}
+        // Outside the rows' loading boundary: mounted once, it keeps its focus across pages.
+        <Pager shown=store.shown_page() />
     }
 }
 
@@ -74,31 +76,27 @@ fn ExportCsv(store: SendsStore) -> impl IntoView {
     }
 }
 
-/// The platform's page of sends (no filter on), with its pager.
+/// The platform's page of sends (no filter on).
 #[component]
 fn ServerPage(store: SendsStore) -> impl IntoView {
     view! {
         <Loaded resource=store.server_page() let:page>
             {page
                 .map(|page| {
-                    let (total, current, size) = (page.total_count, page.current_page, page.per_page);
-                    let rows = if page.sends.is_empty() {
+                    if page.sends.is_empty() {
                         Either::Left(view! { <Empty message="No sends on this page." /> })
                     } else {
                         Either::Right(
                             view! { <SendsTable sends=page.sends caption="Sends, newest first" /> },
                         )
-                    };
-                    view! {
-                        {rows}
-                        <Pager total page=current per_page=size />
                     }
                 })}
         </Loaded>
     }
 }
 
-/// The loaded sends that match the filters, paged by the address like the platform's pages.
+/// The loaded sends that match the filters, paged by the address like the platform's pages
+/// (the screen's pager counts them: [`SendsStore::shown_page`]).
 #[component]
 fn FilteredSends(store: SendsStore) -> impl IntoView {
     let (matching, loaded, paging) = (store.matching(), store.loaded(), store.paging());
@@ -138,7 +136,6 @@ fn FilteredSends(store: SendsStore) -> impl IntoView {
                 {note}
             </p>
             {body}
-            <Pager total />
         }
     }
 }

@@ -8,7 +8,7 @@
 use futures::future::{LocalBoxFuture, Shared};
 use futures::FutureExt;
 use gifting_api::paths::{endpoint, Call};
-use gifting_api::rest::{PageQuery, Send, SendPage};
+use gifting_api::rest::{PageQuery, Send, SendPage, DEFAULT_PER_PAGE};
 use leptos::prelude::*;
 use leptos_router::hooks::use_query_map;
 use send_wrapper::SendWrapper;
@@ -20,7 +20,7 @@ use super::page_cache::{neighbours, PageCache};
 use super::summary::{summarize, Summary};
 use crate::api::{use_api, ApiClient, ApiError};
 use crate::browser::{self, now_ms};
-use crate::components::use_page_query;
+use crate::components::{use_page_query, ShownPage};
 
 /// A page being fetched ahead, awaitable by more than one reader.
 type FetchAhead = Shared<LocalBoxFuture<'static, Option<SendPage>>>;
@@ -142,6 +142,10 @@ impl Pages {
     }
 }
 
+fn shown_of(page: &SendPage) -> ShownPage {
+    ShownPage::new(page.total_count, page.current_page, page.per_page)
+}
+
 /// The sends screen's state; create it once in the screen's body (its requests end with it).
 #[derive(Clone, Copy)]
 pub(crate) struct SendsStore {
@@ -155,6 +159,7 @@ pub(crate) struct SendsStore {
     matching: Memo<Vec<Send>>,
     coverage: Memo<String>,
     summary: Memo<Summary>,
+    shown_page: Memo<Option<ShownPage>>,
 }
 
 impl SendsStore {
@@ -198,6 +203,21 @@ impl SendsStore {
                 loaded.with(|l| summarize(l.iter()))
             }
         });
+        let shown_page = Memo::new(move |_| {
+            if filtering.get() {
+                let total = matching.with(Vec::len) as u64;
+                let (page, per_page) = paging.with(|p| (p.page, p.per_page));
+                return Some(ShownPage::new(
+                    total,
+                    page.unwrap_or(1),
+                    per_page.unwrap_or(DEFAULT_PER_PAGE),
+                ));
+            }
+            // The page on screen until the next one replaces it (the resource keeps it).
+            server_page
+                .map(|r| r.as_ref().ok().and_then(Option::as_ref).map(shown_of))
+                .flatten()
+        });
         SendsStore {
             filter,
             filtering,
@@ -207,7 +227,14 @@ impl SendsStore {
             matching,
             coverage,
             summary,
+            shown_page,
         }
+    }
+
+    /// Where the rows on screen sit, for the screen's one pager: the platform's page, or the
+    /// page of the matching sends while filtering.
+    pub(crate) fn shown_page(&self) -> Memo<Option<ShownPage>> {
+        self.shown_page
     }
 
     pub(crate) fn filter(&self) -> Memo<SendFilter> {

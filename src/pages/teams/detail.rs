@@ -12,7 +12,7 @@ use crate::components::table::{number, text};
 use crate::components::ScreenHeading;
 use crate::components::{
     on_not_found, use_by_id, use_page_query, Badge, Column, DataTable, Loaded, NotFound, Pager,
-    Tone,
+    ShownPage, Tone,
 };
 use crate::routes;
 
@@ -87,11 +87,22 @@ fn MembersTable(members: Vec<Member>) -> impl IntoView {
         n => Some(format!("{} members", format::count(n as u64))),
     };
     let paging = use_page_query();
-    let rows = Signal::derive(move || {
+    // The page asked for in the address: the whole list is here, so it is the page shown.
+    let shown = Signal::derive(move || {
         let query = paging.get();
-        let per_page = query.per_page.unwrap_or(DEFAULT_PER_PAGE) as usize;
-        let start = (query.page.unwrap_or(1) as usize - 1).saturating_mul(per_page);
-        start..start.saturating_add(per_page)
+        let per_page = query.per_page.unwrap_or(DEFAULT_PER_PAGE);
+        Some(ShownPage::new(
+            total as u64,
+            query.page.unwrap_or(1),
+            per_page,
+        ))
+    });
+    let rows = Signal::derive(move || {
+        let Some(page) = shown.get() else {
+            return 0..0;
+        };
+        let start = (page.page as usize - 1).saturating_mul(page.per_page as usize);
+        start..start.saturating_add(page.per_page as usize)
     });
     view! {
         {count.map(|count| view! { <p class="muted">{count}</p> })}
@@ -99,7 +110,7 @@ fn MembersTable(members: Vec<Member>) -> impl IntoView {
             caption="Members of this team group" columns=MEMBER_COLUMNS items=members row=member_row order=member_order
             empty="This team group has no members." rows
         />
-        {(total > 0).then(|| view! { <Pager total=total as u64 /> })}
+        {(total > 0).then(|| view! { <Pager shown /> })}
     }
 }
 

@@ -8,7 +8,9 @@ use crate::api::{use_api, use_team_groups, TeamGroups};
 use crate::components::sort::{by_text, Compare};
 use crate::components::table::text;
 use crate::components::ScreenHeading;
-use crate::components::{use_paged_list, Column, DataTable, Loaded, Pager};
+use crate::components::{
+    use_paged_list, use_shown_page, Column, DataTable, Loaded, Pager, ShownPage,
+};
 use crate::components::{Notice, Tone};
 use crate::routes;
 
@@ -16,6 +18,10 @@ use crate::routes;
 pub(crate) fn ActiveUsersPage() -> impl IntoView {
     let api = use_api();
     let users = use_paged_list::<UserPage>(api, endpoint::LIST_USERS);
+    // Where the rows on screen sit, for the pager mounted once beside them.
+    let shown = use_shown_page(users, |p| {
+        Some(ShownPage::new(p.total_users, p.current_page, p.per_page))
+    });
     let groups = use_team_groups();
     let groups_failed = move || groups.failed();
 
@@ -35,8 +41,8 @@ pub(crate) fn ActiveUsersPage() -> impl IntoView {
             </Show>
             <Loaded resource=users let:page>
                 <DirectoryTable users=page.users.clone() groups />
-                <Pager total=page.total_users page=page.current_page per_page=page.per_page />
             </Loaded>
+            <Pager shown />
         </section>
     }
 }

@@ -10,12 +10,18 @@ use crate::components::format;
 use crate::components::sort::{by_amount, by_text, by_time, Compare};
 use crate::components::table::{number, text};
 use crate::components::ScreenHeading;
-use crate::components::{use_paged_list, Column, DataTable, Loaded, Pager};
+use crate::components::{
+    use_paged_list, use_shown_page, Column, DataTable, Loaded, Pager, ShownPage,
+};
 use crate::routes;
 
 #[component]
 pub(crate) fn TeamsPage() -> impl IntoView {
     let groups = use_paged_list::<GroupPage>(use_api(), endpoint::LIST_GROUPS);
+    // Where the rows on screen sit, for the pager mounted once beside them.
+    let shown = use_shown_page(groups, |p| {
+        Some(ShownPage::new(p.total_groups, p.current_page, p.per_page))
+    });
 
     view! {
         <section class="teams" aria-labelledby="teams-heading">
@@ -25,8 +31,8 @@ pub(crate) fn TeamsPage() -> impl IntoView {
             </div>
             <Loaded resource=groups let:page>
                 <GroupsTable groups=page.groups.clone() />
-                <Pager total=page.total_groups page=page.current_page per_page=page.per_page />
             </Loaded>
+            <Pager shown />
         </section>
     }
 }

@@ -66,12 +66,9 @@ pub(crate) fn UsersPage() -> impl IntoView {
             </Show>
             <ScimLoaded resource=users let:loaded>
                 <UsersTable list=loaded.1.clone() paging=loaded.0.clone() selection matching />
-                <ScimPager
-                    paging=loaded.0.clone()
-                    total=loaded.1.total_results
-                    shown=loaded.1.resources.len() as u64
-                />
             </ScimLoaded>
+            // Outside the rows' loading boundary: mounted once, it keeps its focus across pages.
+            <ScimPager shown=shown_window(users) paging />
         </section>
     }
 }
@@ -253,31 +250,73 @@ fn UserRow(
     }
 }
 
-/// The SCIM list's pager: windows by `startIndex`, sizes by `count`.
-#[component]
-fn ScimPager(paging: ScimPaging, total: u64, shown: u64) -> impl IntoView {
-    let p = &paging;
+/// The window of the SCIM list on screen: the paging it answers, the total and the rows shown.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct ShownWindow {
+    paging: ScimPaging,
+    total: u64,
+    shown: u64,
+}
+
+/// The [`ShownWindow`] of the latest answer, kept while the next one loads (the resource keeps
+/// it) so the pager describes the rows on screen; `None` before the first and after a failure.
+fn shown_window(
+    users: LocalResource<Result<(ScimPaging, ListResponse), ApiError>>,
+) -> Memo<Option<ShownWindow>> {
+    Memo::new(move |_| {
+        users
+            .map(|r| {
+                r.as_ref().ok().map(|(paging, list)| ShownWindow {
+                    paging: paging.clone(),
+                    total: list.total_results,
+                    shown: list.resources.len() as u64,
+                })
+            })
+            .flatten()
+    })
+}
+
+fn scim_links(window: &ShownWindow) -> PagerLinks {
+    let ShownWindow {
+        paging: p,
+        total,
+        shown,
+    } = window;
     let link = |start: Option<u64>| {
         start
             .filter(|&s| s != p.start_index)
             .map(|s| p.href(s, p.count))
     };
-    let links = PagerLinks {
-        summary: showing_text(p.start_index, shown, total),
-        position: p.position_text(total),
+    PagerLinks {
+        summary: showing_text(p.start_index, *shown, *total),
+        position: p.position_text(*total),
         first: link(Some(1)),
         previous: link(p.previous_start()),
-        next: link(p.next_start(total)),
-        last: link(Some(p.last_start(total))),
+        next: link(p.next_start(*total)),
+        last: link(Some(p.last_start(*total))),
         size: u32::try_from(p.count).unwrap_or(DEFAULT_PER_PAGE),
-    };
+    }
+}
+
+/// The SCIM list's pager: windows by `startIndex`, sizes by `count`. Mount it once, beside the
+/// rows' loading boundary.
+#[component]
+fn ScimPager(
+    shown: Memo<Option<ShownWindow>>,
+    /// What the address asks for, used for a size change before any answer.
+    paging: Memo<ScimPaging>,
+) -> impl IntoView {
+    let links = Memo::new(move |_| shown.with(|w| w.as_ref().map(scim_links)));
     let size_href = Callback::new(move |count: u32| {
+        let p = shown
+            .with_untracked(|w| w.as_ref().map(|w| w.paging.clone()))
+            .unwrap_or_else(|| paging.get_untracked());
         let count = u64::from(count);
-        paging.href(paging.start_for_count(count), count)
+        p.href(p.start_for_count(count), count)
     });
     view! {
         <PagerNav
-            links=Signal::stored(links)
+            links
             size_href
             label="Pages of users"
             summary_testid="users-showing"
