@@ -8,6 +8,7 @@ use gifting_api::query::encode_component;
 pub(crate) const HOME: &str = "/";
 pub(crate) const USERS: &str = "/users";
 pub(crate) const NEW_USER: &str = "/users/new";
+pub(crate) const IMPORT_USERS: &str = "/users/import";
 pub(crate) const TEAMS: &str = "/teams";
 pub(crate) const ACTIVE_USERS: &str = "/teams/users";
 pub(crate) const SENDS: &str = "/sends";
@@ -48,6 +49,9 @@ pub(crate) mod pattern {
     }
     pub(crate) fn new_user() -> (Static, Static) {
         path!("/users/new")
+    }
+    pub(crate) fn import_users() -> (Static, Static) {
+        path!("/users/import")
     }
     pub(crate) fn user() -> (Static, ParamSegment) {
         path!("/users/:id")
@@ -100,6 +104,11 @@ pub(crate) const SCREENS: &[Screen] = &[
         path: USERS,
         label: "Users",
         summary: "Find, add and change the people of the organization.",
+    },
+    Screen {
+        path: IMPORT_USERS,
+        label: "Import users",
+        summary: "Add and update many users at once from a spreadsheet, previewed first.",
     },
     Screen {
         path: TEAMS,

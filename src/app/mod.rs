@@ -38,6 +38,7 @@ fn AppRoutes() -> impl IntoView {
             <Route path=pattern::home() view=Home />
             <Route path=pattern::users() view=screens::users_list::SCREEN />
             <Route path=pattern::new_user() view=screens::user_new::SCREEN />
+            <Route path=pattern::import_users() view=screens::users_import::SCREEN />
             <Route path=pattern::user() view=screens::user_page::SCREEN />
             <Route path=pattern::teams() view=screens::teams_list::SCREEN />
             <Route path=pattern::active_users() view=screens::active_users::SCREEN />

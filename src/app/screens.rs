@@ -7,6 +7,7 @@ use crate::routes;
 
 lazy_screen!(users_list in users => crate::pages::users::UsersPage);
 lazy_screen!(user_new in users => crate::pages::users::NewUserPage);
+lazy_screen!(users_import in users => crate::pages::users::ImportUsersPage);
 lazy_screen!(user_page in users => crate::pages::users::UserPage);
 lazy_screen!(teams_list in teams => crate::pages::teams::TeamsPage);
 lazy_screen!(active_users in teams => crate::pages::teams::ActiveUsersPage);
