@@ -113,7 +113,8 @@ impl Known {
         }
     }
 
-    fn settled(&self, key: &str) -> bool {
+    /// Whether the platform's answer for this email is known (a user, or none).
+    pub(crate) fn settled(&self, key: &str) -> bool {
         self.complete || self.users.contains_key(key) || self.looked_up.contains(key)
     }
 }
@@ -194,7 +195,12 @@ pub(crate) async fn compare(
     Ok(known)
 }
 
-async fn lookup(api: ApiClient, pacer: &Pacer, email: &str) -> Result<Option<ScimUser>, ApiError> {
+/// The user with this email, if any (`userName eq`, as the user form asks before a resend).
+pub(crate) async fn lookup(
+    api: ApiClient,
+    pacer: &Pacer,
+    email: &str,
+) -> Result<Option<ScimUser>, ApiError> {
     let filter = gifting_api::scim::UserFilter::user_name_eq(email);
     let query = ListUsersQuery {
         start_index: None,

@@ -10,11 +10,10 @@ use futures::StreamExt;
 use gifting_api::paths;
 use gifting_api::scim::{CreateUser, ReplaceUser, ScimUser};
 
-use super::compare::Pacer;
+use super::compare::{lookup, paced_get, Pacer};
 use super::fate::{changes, Wanted};
 use crate::api::{ApiClient, ApiError};
 use crate::pages::sends::pacing::busy_wait_ms;
-use crate::pages::users::new::find_by_email;
 
 /// Writes in flight at once; their starts are paced anyway.
 pub(crate) const MAX_IN_FLIGHT: usize = 4;
@@ -134,18 +133,15 @@ async fn send(api: ApiClient, job: &Job) -> Sent {
 
 /// Whether the write whose answer was lost did land (asked, never assumed).
 async fn landed(api: ApiClient, pacer: &Pacer, job: &Job) -> Result<Option<Outcome>, ApiError> {
-    pacer.turn().await;
-    if pacer.stopped() {
-        return Err(ApiError::Cancelled);
-    }
+    // Reads: each is paced, and tried again while the platform is busy or silent.
     let checked = match job {
-        Job::Create { wanted, .. } => find_by_email(api, &wanted.email).await?.map(|_| {
+        Job::Create { wanted, .. } => lookup(api, pacer, &wanted.email).await?.map(|_| {
             Outcome::Created(
                 "Created (the first answer was lost; the platform confirmed it).".into(),
             )
         }),
         Job::Update { id, wanted, .. } => {
-            let user: ScimUser = api.get_json(&paths::scim_user(id)).await?;
+            let user: ScimUser = paced_get(api, pacer, &paths::scim_user(id)).await?;
             changes(wanted, &user).is_empty().then(|| {
                 Outcome::Updated(
                     "Updated (the first answer was lost; the platform confirmed it).".into(),
@@ -153,7 +149,7 @@ async fn landed(api: ApiClient, pacer: &Pacer, job: &Job) -> Result<Option<Outco
             })
         }
         Job::Deactivate { id } => {
-            let user: ScimUser = api.get_json(&paths::scim_user(id)).await?;
+            let user: ScimUser = paced_get(api, pacer, &paths::scim_user(id)).await?;
             (!user.active).then_some(Outcome::Deactivated)
         }
     };

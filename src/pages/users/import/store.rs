@@ -57,9 +57,15 @@ impl Import {
         let me = use_current_user();
         let preview = Memo::new(move |_| {
             let (table, known) = (table.get()?, known.get()?);
+            // Until the platform answered for every email (after a new email column is
+            // chosen), a fate would be a guess: no preview.
+            let mapping_now = mapping.get();
+            if !keys(&table, &mapping_now).iter().all(|k| known.settled(k)) {
+                return None;
+            }
             let teams = groups.names()?;
             let me = me.get().and_then(Result::ok).map(|u| u.email);
-            let built = build(&table, &mapping.get(), &known, &teams, me.as_deref());
+            let built = build(&table, &mapping_now, &known, &teams, me.as_deref());
             Some(Shared(Arc::new(built)))
         });
         Import {
@@ -200,6 +206,12 @@ impl Import {
         })
     }
 
+    /// Whether the users absent from the file are known (every user was read).
+    pub(crate) fn absent_count_known(self) -> bool {
+        self.preview
+            .with(|p| p.as_ref().is_some_and(|p| p.0.absent.is_some()))
+    }
+
     /// "Run": a deactivation asks first.
     pub(crate) fn submit(self) {
         if self.deactivate.get_untracked() && self.absent_count() > 0 {
@@ -258,6 +270,11 @@ impl Import {
             return;
         };
         if self.running.get_untracked() || self.comparing.get_untracked() {
+            return;
+        }
+        // Deactivating the absent needs every user read; never run without them silently.
+        if self.deactivate.get_untracked() && preview.absent.is_none() {
+            self.compare();
             return;
         }
         let (mut jobs, outcomes) = self.plan(&preview);

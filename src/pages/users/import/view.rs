@@ -74,7 +74,7 @@ fn FilePicker(import: Import) -> impl IntoView {
             {move || import.reading.get().map(|text| view! { <p role="status">{text}</p> })}
             {move || {
                 import.file_error.get().map(|message| view! {
-                    <p class="notice notice--danger" role="alert" data-testid="import-file-error">
+                    <p class="notice notice--error" role="alert" data-testid="import-file-error">
                         {format!("{}: {message} Nothing was written.", import.file_name.get())}
                     </p>
                 })
@@ -123,7 +123,7 @@ fn ColumnsForm(import: Import) -> impl IntoView {
             <legend>"Columns"</legend>
             {selects}
             <Show when=move || !import.email_mapped()>
-                <p class="notice notice--danger" role="alert" data-testid="import-no-email">
+                <p class="notice notice--error" role="alert" data-testid="import-no-email">
                     "No column holds the email, which every user needs: choose it above. Nothing was written."
                 </p>
             </Show>
@@ -139,14 +139,14 @@ fn CompareStatus(import: Import) -> impl IntoView {
             view! { <p role="status" data-testid="import-comparing">"Comparing with the platform…"</p> }.into_any()
         } else if let Some(message) = import.compare_error.get() {
             view! {
-                <div class="notice notice--danger" role="alert">
+                <div class="notice notice--error" role="alert">
                     <p>{format!("The comparison with the platform failed: {message}")}</p>
                     <button type="button" class="button" on:click=move |_| import.compare()>"Try again"</button>
                 </div>
             }
             .into_any()
         } else if import.groups_failed() {
-            view! { <p class="notice notice--danger" role="alert">"The team groups could not be read, so teams cannot be checked. Reload the page to try again."</p> }.into_any()
+            view! { <p class="notice notice--error" role="alert">"The team groups could not be read, so teams cannot be checked. Reload the page to try again."</p> }.into_any()
         } else {
             let how = import.known.with(|k| k.as_ref().map(|k| k.how.clone()));
             view! { <p class="import-how" data-testid="import-how">{how}</p> }.into_any()

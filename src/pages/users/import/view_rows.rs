@@ -55,6 +55,8 @@ pub(crate) fn PreviewTable(import: Import) -> impl IntoView {
     let indexes = Memo::new(move |_| shown(import));
     let pages = move || indexes.with(|i| i.len().div_ceil(PAGE_ROWS).max(1));
     let rows = move || {
+        // A new preview (another mapping) redraws the rows even when the same ones show.
+        import.preview.track();
         let page = import.page.get().min(pages() - 1);
         let slice: Vec<usize> = indexes.with(|i| {
             i.iter()
@@ -114,8 +116,12 @@ fn PreviewRow(import: Import, index: usize) -> impl IntoView {
         let p = p.as_ref()?;
         let number = import
             .table
-            .with_untracked(|t| t.as_ref().map(|t| t.rows[index].number))?;
-        Some((number, p.0.wanted[index].clone(), p.0.fates[index].clone()))
+            .with_untracked(|t| t.as_ref()?.rows.get(index).map(|r| r.number))?;
+        Some((
+            number,
+            p.0.wanted.get(index)?.clone(),
+            p.0.fates.get(index)?.clone(),
+        ))
     }) else {
         return ().into_any();
     };
@@ -147,7 +153,10 @@ fn PreviewRow(import: Import, index: usize) -> impl IntoView {
 pub(crate) fn RunPanel(import: Import) -> impl IntoView {
     let absent = move || import.absent_count();
     let can_run = move || {
+        // Deactivating the absent waits for every user to be read.
+        let everyone = !import.deactivate.get() || import.absent_count_known();
         import.preview.with(Option::is_some)
+            && everyone
             && !import.running.get()
             && !import.comparing.get()
             && import.email_mapped()
