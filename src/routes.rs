@@ -20,6 +20,8 @@ macro_rules! screen_table {
             users_list "/users" in users => users::UsersPage,
                 nav USERS "Users" "Find, add and change the people of the organization.";
             user_new "/users/new" in users => users::NewUserPage, link NEW_USER;
+            users_import "/users/import" in users => users::ImportUsersPage,
+                nav IMPORT_USERS "Import users" "Add and update many users at once from a spreadsheet, previewed first.";
             user_page "/users/:id" in users => users::UserPage;
             teams_list "/teams" in teams => teams::TeamsPage,
                 nav TEAMS "Teams" "Team groups, their budgets and members.";

@@ -58,6 +58,7 @@ pub(crate) fn UsersPage() -> impl IntoView {
                 <ScreenHeading title="Users" id="users-heading" />
                 <Show when=move || !forbidden()>
                     <a class="button button--primary" href=routes::NEW_USER>"Add user"</a>
+                    <a class="button" href=routes::IMPORT_USERS>"Import users"</a>
                 </Show>
             </div>
             <Show when=move || !forbidden()>

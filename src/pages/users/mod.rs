@@ -7,6 +7,7 @@ pub(crate) mod bulk_panel;
 pub(crate) mod edit;
 pub(crate) mod fields;
 pub(crate) mod form;
+pub(crate) mod import;
 pub(crate) mod list;
 pub(crate) mod new;
 pub(crate) mod paging;
@@ -14,5 +15,6 @@ pub(crate) mod present;
 pub(crate) mod user_form;
 
 pub(crate) use edit::UserPage;
+pub(crate) use import::ImportUsersPage;
 pub(crate) use list::UsersPage;
 pub(crate) use new::NewUserPage;

@@ -1,0 +1,402 @@
+//! What an import would do to each row, decided before anything is written: create the user,
+//! update them (and what changes), leave them unchanged, or refuse the row with the reason.
+
+use std::collections::HashMap;
+
+use gifting_api::scim::{CreateUser, ReplaceUser, ScimName, ScimUser};
+use gifting_api::{validate, Role};
+
+use super::columns::{slot, Mapping};
+use super::parse::Row;
+use crate::pages::users::form::{Field, MAX_NAME};
+
+/// A row's values, read through the mapping and trimmed ("" when blank or unmapped).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Wanted {
+    pub(crate) email: String,
+    pub(crate) given_name: String,
+    pub(crate) family_name: String,
+    pub(crate) role: String,
+    pub(crate) team: String,
+}
+
+impl Wanted {
+    pub(crate) fn read(row: &Row, mapping: &Mapping) -> Self {
+        let cell = |field| row.cell(mapping[slot(field)]).to_owned();
+        Wanted {
+            email: cell(Field::Email),
+            given_name: cell(Field::GivenName),
+            family_name: cell(Field::FamilyName),
+            // Spreadsheets capitalise: "Manager" means manager.
+            role: cell(Field::Role).to_lowercase(),
+            team: cell(Field::Team),
+        }
+    }
+
+    /// The key the platform compares `userName` by.
+    pub(crate) fn key(&self) -> String {
+        self.email.to_lowercase()
+    }
+}
+
+/// One attribute an update changes, as the preview shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Change {
+    pub(crate) field: &'static str,
+    pub(crate) from: String,
+    pub(crate) to: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Fate {
+    Create,
+    /// The existing user's id, and what changes.
+    Update(String, Vec<Change>),
+    Unchanged,
+    Error(String),
+}
+
+impl Fate {
+    pub(crate) fn kind(&self) -> FateKind {
+        match self {
+            Fate::Create => FateKind::Create,
+            Fate::Update(..) => FateKind::Update,
+            Fate::Unchanged => FateKind::Unchanged,
+            Fate::Error(_) => FateKind::Error,
+        }
+    }
+
+    /// The preview's words for what happens.
+    pub(crate) fn detail(&self) -> String {
+        match self {
+            Fate::Create => "New user".into(),
+            Fate::Update(_, changes) => changes
+                .iter()
+                .map(|c| format!("{}: {} \u{2192} {}", c.field, shown(&c.from), shown(&c.to)))
+                .collect::<Vec<_>>()
+                .join("; "),
+            Fate::Unchanged => "Already as in the file".into(),
+            Fate::Error(reason) => reason.clone(),
+        }
+    }
+}
+
+fn shown(text: &str) -> &str {
+    if text.is_empty() {
+        "(none)"
+    } else {
+        text
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum FateKind {
+    Create,
+    Update,
+    Unchanged,
+    Error,
+}
+
+impl FateKind {
+    pub(crate) const ALL: [FateKind; 4] = [
+        FateKind::Create,
+        FateKind::Update,
+        FateKind::Unchanged,
+        FateKind::Error,
+    ];
+
+    pub(crate) fn label(self) -> &'static str {
+        match self {
+            FateKind::Create => "Create",
+            FateKind::Update => "Update",
+            FateKind::Unchanged => "Unchanged",
+            FateKind::Error => "Error",
+        }
+    }
+
+    pub(crate) fn key(self) -> &'static str {
+        match self {
+            FateKind::Create => "create",
+            FateKind::Update => "update",
+            FateKind::Unchanged => "unchanged",
+            FateKind::Error => "error",
+        }
+    }
+}
+
+/// Rows whose email appears more than once in the file: row index → the other row numbers.
+pub(crate) fn duplicates(wanted: &[Wanted], rows: &[Row]) -> HashMap<usize, Vec<usize>> {
+    let mut by_key: HashMap<String, Vec<usize>> = HashMap::new();
+    for (i, w) in wanted.iter().enumerate() {
+        if !w.email.is_empty() {
+            by_key.entry(w.key()).or_default().push(i);
+        }
+    }
+    let mut out = HashMap::new();
+    for indexes in by_key.values().filter(|v| v.len() > 1) {
+        for &i in indexes {
+            let others = indexes
+                .iter()
+                .filter(|&&j| j != i)
+                .map(|&j| rows[j].number)
+                .collect();
+            out.insert(i, others);
+        }
+    }
+    out
+}
+
+/// The closest team group name to `typed`, for "did you mean".
+pub(crate) fn closest_team<'a>(typed: &str, teams: &'a [String]) -> Option<&'a str> {
+    let typed_l = typed.to_lowercase();
+    teams
+        .iter()
+        .map(|t| (distance(&typed_l, &t.to_lowercase()), t))
+        .filter(|(d, t)| *d <= (t.chars().count().max(typed_l.chars().count()) / 2).max(2))
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, t)| t.as_str())
+}
+
+/// Levenshtein distance over characters (short strings: names of teams).
+fn distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().take(200).collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().take(200).enumerate() {
+        let mut cur = vec![i + 1; b.len() + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let cost = usize::from(ca != *cb);
+            cur[j + 1] = (prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1);
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+/// What is wrong with the row's own values, whether the user exists or not.
+fn check_values(w: &Wanted, teams: &[String]) -> Result<(), String> {
+    if w.email.is_empty() {
+        return Err("Missing email (required).".into());
+    }
+    validate::email(&w.email).map_err(|m| format!("Invalid email: {m}"))?;
+    if !w.role.is_empty() {
+        validate::role(&w.role).map_err(|_| {
+            format!(
+                "Unknown role \u{201c}{}\u{201d}: use sender, manager or admin.",
+                w.role
+            )
+        })?;
+    }
+    if !w.team.is_empty() && !teams.contains(&w.team) {
+        let hint = closest_team(&w.team, teams)
+            .map(|t| format!(" Did you mean \u{201c}{t}\u{201d}?"))
+            .unwrap_or_default();
+        return Err(format!(
+            "\u{201c}{}\u{201d} is not a team group name.{hint}",
+            w.team
+        ));
+    }
+    for (label, value) in [("First name", &w.given_name), ("Last name", &w.family_name)] {
+        if value.chars().count() > MAX_NAME {
+            return Err(format!("{label} has more than {MAX_NAME} characters."));
+        }
+    }
+    Ok(())
+}
+
+/// The fate of one row: `existing` is the platform's user with this email, if any;
+/// `duplicate_of` the other rows with the same email.
+pub(crate) fn fate(
+    w: &Wanted,
+    existing: Option<&ScimUser>,
+    teams: &[String],
+    duplicate_of: Option<&[usize]>,
+) -> Fate {
+    if let Err(reason) = check_values(w, teams) {
+        return Fate::Error(reason);
+    }
+    if let Some(rows) = duplicate_of {
+        let rows: Vec<String> = rows.iter().map(usize::to_string).collect();
+        return Fate::Error(format!(
+            "The same email is also on row {}: keep one row per user.",
+            rows.join(", ")
+        ));
+    }
+    match existing {
+        None => match missing_for_create(w) {
+            Some(missing) => Fate::Error(format!("Missing {missing} (required for a new user).")),
+            None => Fate::Create,
+        },
+        Some(user) => {
+            let changes = changes(w, user);
+            if changes.is_empty() {
+                Fate::Unchanged
+            } else {
+                Fate::Update(user.id.clone(), changes)
+            }
+        }
+    }
+}
+
+fn missing_for_create(w: &Wanted) -> Option<&'static str> {
+    [
+        ("first name", &w.given_name),
+        ("last name", &w.family_name),
+        ("role", &w.role),
+        ("team", &w.team),
+    ]
+    .into_iter()
+    .find(|(_, v)| v.is_empty())
+    .map(|(label, _)| label)
+}
+
+/// What differs between the row and the user; a blank cell keeps the user's value.
+pub(crate) fn changes(w: &Wanted, user: &ScimUser) -> Vec<Change> {
+    let mut out = Vec::new();
+    let mut differs = |field, from: &str, to: &str| {
+        if !to.is_empty() && from != to {
+            out.push(Change {
+                field,
+                from: from.to_owned(),
+                to: to.to_owned(),
+            });
+        }
+    };
+    differs("First name", &user.name.given_name, &w.given_name);
+    differs("Last name", &user.name.family_name, &w.family_name);
+    differs("Role", user.user_type.as_str(), &w.role);
+    differs("Team", &user.division, &w.team);
+    if !user.active {
+        out.push(Change {
+            field: "Status",
+            from: "deactivated".into(),
+            to: "active".into(),
+        });
+    }
+    out
+}
+
+/// The POST body of a row whose fate is [`Fate::Create`].
+pub(crate) fn create_body(w: &Wanted) -> CreateUser {
+    CreateUser::new(
+        &w.email,
+        &w.given_name,
+        &w.family_name,
+        Role::parse(&w.role),
+        &w.team,
+    )
+}
+
+/// The PUT body of a row whose fate is [`Fate::Update`]: only what the file sets.
+pub(crate) fn update_body(w: &Wanted, user: &ScimUser) -> ReplaceUser {
+    let keep = |wanted: &str, current: &str| {
+        if wanted.is_empty() {
+            current.to_owned()
+        } else {
+            wanted.to_owned()
+        }
+    };
+    ReplaceUser {
+        active: Some(true),
+        user_type: (!w.role.is_empty()).then(|| Role::parse(&w.role)),
+        division: (!w.team.is_empty()).then(|| w.team.clone()),
+        name: Some(ScimName {
+            given_name: keep(&w.given_name, &user.name.given_name),
+            family_name: keep(&w.family_name, &user.name.family_name),
+        }),
+        ..ReplaceUser::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    fn teams() -> Vec<String> {
+        ["Sales", "Executive Office", "Engineering"]
+            .map(String::from)
+            .to_vec()
+    }
+
+    fn wanted(email: &str, role: &str, team: &str) -> Wanted {
+        Wanted {
+            email: email.into(),
+            given_name: "Ada".into(),
+            family_name: "Lovelace".into(),
+            role: role.into(),
+            team: team.into(),
+        }
+    }
+
+    fn user(role: &str, team: &str, active: bool) -> ScimUser {
+        serde_json::from_value(serde_json::json!({
+            "id": "7", "userName": "ada@example.com", "active": active,
+            "name": {"givenName": "Ada", "familyName": "Lovelace"},
+            "userType": role, "division": team
+        }))
+        .unwrap()
+    }
+
+    #[wasm_bindgen_test]
+    fn each_fate_and_its_reason() {
+        let t = teams();
+        let w = wanted("ada@example.com", "manager", "Sales");
+        assert_eq!(fate(&w, None, &t, None), Fate::Create);
+        assert_eq!(
+            fate(&w, Some(&user("manager", "Sales", true)), &t, None),
+            Fate::Unchanged
+        );
+        let Fate::Update(id, changes) = fate(&w, Some(&user("sender", "Sales", true)), &t, None)
+        else {
+            panic!("an update");
+        };
+        assert_eq!(id, "7");
+        assert_eq!(changes.len(), 1);
+        assert_eq!(changes[0].field, "Role");
+        let reactivated = fate(&w, Some(&user("manager", "Sales", false)), &t, None);
+        assert!(reactivated
+            .detail()
+            .contains("Status: deactivated → active"));
+        let err = |w: &Wanted| match fate(w, None, &t, None) {
+            Fate::Error(reason) => reason,
+            other => panic!("{other:?}"),
+        };
+        assert!(err(&wanted("not-an-email", "manager", "Sales")).starts_with("Invalid email"));
+        assert!(err(&wanted("", "manager", "Sales")).starts_with("Missing email"));
+        assert!(err(&wanted("a@example.com", "owner", "Sales")).starts_with("Unknown role"));
+        assert!(err(&wanted("a@example.com", "manager", "sales team"))
+            .ends_with("Did you mean \u{201c}Sales\u{201d}?"));
+        assert!(err(&wanted("a@example.com", "manager", "")).contains("Missing team"));
+        let dup = fate(&w, None, &t, Some(&[9]));
+        assert_eq!(dup.kind(), FateKind::Error);
+        assert!(dup.detail().contains("also on row 9"));
+    }
+
+    #[wasm_bindgen_test]
+    fn a_blank_cell_keeps_the_users_value() {
+        let mut w = wanted("ADA@example.com", "", "");
+        w.given_name.clear();
+        let u = user("admin", "Sales", true);
+        assert_eq!(fate(&w, Some(&u), &teams(), None), Fate::Unchanged);
+        w.family_name = "Byron".into();
+        let body = update_body(&w, &u);
+        let name = body.name.unwrap();
+        assert_eq!(
+            (name.given_name.as_str(), name.family_name.as_str()),
+            ("Ada", "Byron")
+        );
+        assert_eq!(body.user_type, None);
+        assert_eq!(w.key(), "ada@example.com");
+    }
+
+    #[wasm_bindgen_test]
+    fn suggests_the_closest_team_only_when_close() {
+        let t = teams();
+        assert_eq!(closest_team("Sale", &t), Some("Sales"));
+        assert_eq!(
+            closest_team("executive office", &t),
+            Some("Executive Office")
+        );
+        assert_eq!(closest_team("Warehouse", &t), None);
+    }
+}

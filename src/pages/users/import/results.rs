@@ -1,0 +1,109 @@
+//! The results as a file: the original columns of every row, then its outcome and message,
+//! written with the sends export's quoting and formula guard ([`field_text`]), so a cell such
+//! as `=HYPERLINK(…)` from the HR export reads back as text, never as a formula.
+
+use super::parse::Table;
+use super::run::Outcome;
+use crate::pages::sends::csv::field_text;
+
+/// One absent user the run deactivated (or tried to), after the file's rows.
+pub(crate) struct AbsentResult<'a> {
+    pub(crate) email: &'a str,
+    pub(crate) outcome: &'a Outcome,
+}
+
+/// The whole file: a byte order mark (spreadsheets then read UTF-8), CRLF line ends.
+/// `email_column` places an absent user's email under the file's own email header.
+pub(crate) fn results_csv(
+    table: &Table,
+    outcomes: &[Option<Outcome>],
+    absent: &[AbsentResult<'_>],
+    email_column: Option<usize>,
+) -> String {
+    let mut out = String::from('\u{feff}');
+    let width = table.header.len();
+    let header = table
+        .header
+        .iter()
+        .map(String::as_str)
+        .chain(["outcome", "message"]);
+    push_row(&mut out, header);
+    for (row, outcome) in table.rows.iter().zip(outcomes) {
+        let (word, message) = match outcome {
+            Some(o) => (o.word(), o.message()),
+            None => ("not run", "Not written yet.".to_owned()),
+        };
+        let cells = (0..width).map(|i| row.cells.get(i).map_or("", String::as_str));
+        push_row(&mut out, cells.chain([word, message.as_str()]));
+    }
+    for user in absent {
+        let message = user.outcome.message();
+        let cells = (0..width).map(|i| {
+            if Some(i) == email_column {
+                user.email
+            } else {
+                ""
+            }
+        });
+        push_row(
+            &mut out,
+            cells.chain([user.outcome.word(), message.as_str()]),
+        );
+    }
+    out
+}
+
+fn push_row<'a>(out: &mut String, cells: impl Iterator<Item = &'a str>) {
+    for (i, cell) in cells.enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str(&field_text(cell));
+    }
+    out.push_str("\r\n");
+}
+
+/// `import-results-2026-03-01.csv`.
+pub(crate) fn file_name(local_date: &str) -> String {
+    format!("import-results-{local_date}.csv")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::parse::read_all;
+    use super::*;
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    #[wasm_bindgen_test]
+    fn original_columns_then_outcome_and_message_read_back_intact() {
+        let table = read_all(
+            "Email;Name;Note\r\na@example.com;\"Ann, \"\"A\"\"\";=HYPERLINK(\"x\")\r\nb@x;Bo\r\n",
+        )
+        .unwrap();
+        let outcomes = vec![
+            Some(Outcome::Created("Created.".into())),
+            Some(Outcome::Skipped("Invalid email: needs a domain.".into())),
+        ];
+        let gone = Outcome::Deactivated;
+        let absent = [AbsentResult {
+            email: "old@example.com",
+            outcome: &gone,
+        }];
+        let text = results_csv(&table, &outcomes, &absent, Some(0));
+        let back = read_all(text.strip_prefix('\u{feff}').unwrap()).unwrap();
+        assert_eq!(back.header, ["Email", "Name", "Note", "outcome", "message"]);
+        assert_eq!(back.rows.len(), 3);
+        assert_eq!(back.rows[0].cells[1], "Ann, \"A\"");
+        assert_eq!(
+            back.rows[0].cells[2], "'=HYPERLINK(\"x\")",
+            "the formula guard"
+        );
+        assert_eq!(back.rows[0].cells[3], "created");
+        assert_eq!(back.rows[1].cells[2], "", "a short row is padded");
+        assert_eq!(back.rows[1].cells[3], "skipped");
+        assert_eq!(back.rows[2].cells[0], "old@example.com");
+        assert_eq!(back.rows[2].cells[3], "deactivated");
+        assert!(text.ends_with("\r\n"));
+        assert_eq!(file_name("2026-03-01"), "import-results-2026-03-01.csv");
+    }
+}

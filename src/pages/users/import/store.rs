@@ -1,0 +1,341 @@
+//! The import screen's state and actions, apart from its view: the file read in slices, the
+//! mapping, the comparison with the platform, the preview, and the run with its progress.
+
+use std::rc::Rc;
+use std::sync::Arc;
+use std::time::Duration;
+
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use wasm_bindgen_futures::JsFuture;
+
+use super::columns::{recall, remember, slot, Mapping};
+use super::compare::{compare, Known, Pacer};
+use super::fate::{create_body, update_body, Fate, FateKind};
+use super::parse::{check_size, decode, Reader, Table, SLICE_ROWS};
+use super::preview::{build, keys, Shared};
+use super::run::{run_jobs, Job, Outcome};
+use crate::api::{use_api, use_current_user, use_team_groups, ApiClient, TeamGroups};
+use crate::browser::sleep;
+use crate::pages::users::form::Field;
+
+#[derive(Clone, Copy)]
+pub(crate) struct Import {
+    api: ApiClient,
+    groups: TeamGroups,
+    pub(crate) file_name: RwSignal<String>,
+    /// "Reading… 4,000 rows", while the file is read.
+    pub(crate) reading: RwSignal<Option<String>>,
+    pub(crate) file_error: RwSignal<Option<String>>,
+    pub(crate) table: RwSignal<Option<Arc<Table>>>,
+    pub(crate) mapping: RwSignal<Mapping>,
+    pub(crate) known: RwSignal<Option<Arc<Known>>>,
+    pub(crate) comparing: RwSignal<bool>,
+    pub(crate) compare_error: RwSignal<Option<String>>,
+    pub(crate) preview: Memo<Option<Shared>>,
+    pub(crate) filter: RwSignal<Option<FateKind>>,
+    pub(crate) page: RwSignal<usize>,
+    pub(crate) update_too: RwSignal<bool>,
+    pub(crate) deactivate: RwSignal<bool>,
+    pub(crate) confirm_open: RwSignal<bool>,
+    pub(crate) running: RwSignal<bool>,
+    /// (ended, to write) in this run.
+    pub(crate) progress: RwSignal<(usize, usize)>,
+    /// Per row of the file, once the run decided it.
+    pub(crate) outcomes: RwSignal<Vec<Option<Outcome>>>,
+    /// Absent users the run deactivated or tried to: (email, outcome).
+    pub(crate) absent_outcomes: RwSignal<Vec<(String, Outcome)>>,
+    pacer: StoredValue<Option<Rc<Pacer>>, LocalStorage>,
+}
+
+impl Import {
+    pub(crate) fn new() -> Self {
+        let table: RwSignal<Option<Arc<Table>>> = RwSignal::new(None);
+        let mapping = RwSignal::new([None; 5]);
+        let known: RwSignal<Option<Arc<Known>>> = RwSignal::new(None);
+        let groups = use_team_groups();
+        let me = use_current_user();
+        let preview = Memo::new(move |_| {
+            let (table, known) = (table.get()?, known.get()?);
+            // Until the platform answered for every email (after a new email column is
+            // chosen), a fate would be a guess: no preview.
+            let mapping_now = mapping.get();
+            if !keys(&table, &mapping_now).iter().all(|k| known.settled(k)) {
+                return None;
+            }
+            let teams = groups.names()?;
+            let me = me.get().and_then(Result::ok).map(|u| u.email);
+            let built = build(&table, &mapping_now, &known, &teams, me.as_deref());
+            Some(Shared(Arc::new(built)))
+        });
+        Import {
+            api: use_api(),
+            groups,
+            file_name: RwSignal::new(String::new()),
+            reading: RwSignal::new(None),
+            file_error: RwSignal::new(None),
+            table,
+            mapping,
+            known,
+            comparing: RwSignal::new(false),
+            compare_error: RwSignal::new(None),
+            preview,
+            filter: RwSignal::new(None),
+            page: RwSignal::new(0),
+            update_too: RwSignal::new(true),
+            deactivate: RwSignal::new(false),
+            confirm_open: RwSignal::new(false),
+            running: RwSignal::new(false),
+            progress: RwSignal::new((0, 0)),
+            outcomes: RwSignal::new(Vec::new()),
+            absent_outcomes: RwSignal::new(Vec::new()),
+            pacer: StoredValue::new_local(None),
+        }
+    }
+
+    pub(crate) fn groups_failed(self) -> bool {
+        self.groups.failed()
+    }
+
+    /// A file picked or dropped: checked, read in slices, mapped, compared.
+    pub(crate) fn open(self, file: web_sys::File) {
+        if self.running.get_untracked() {
+            return;
+        }
+        self.clear();
+        self.file_name.set(file.name());
+        if let Err(message) = check_size(file.size() as u64) {
+            self.file_error.set(Some(message));
+            return;
+        }
+        self.reading.set(Some("Reading the file…".into()));
+        spawn_local(async move {
+            let table = read_table(file, self.reading).await;
+            self.reading.try_set(None);
+            match table {
+                Err(message) => {
+                    self.file_error.try_set(Some(message));
+                }
+                Ok(table) => {
+                    let mapping = recall(&table.header);
+                    self.mapping.try_set(mapping);
+                    self.table.try_set(Some(Arc::new(table)));
+                    self.compare();
+                }
+            }
+        });
+    }
+
+    fn clear(self) {
+        self.file_error.set(None);
+        self.compare_error.set(None);
+        self.table.set(None);
+        self.known.set(None);
+        self.filter.set(None);
+        self.page.set(0);
+        self.outcomes.set(Vec::new());
+        self.absent_outcomes.set(Vec::new());
+        self.progress.set((0, 0));
+    }
+
+    pub(crate) fn email_mapped(self) -> bool {
+        self.mapping.with(|m| m[slot(Field::Email)].is_some())
+    }
+
+    /// The admin chose another column for `field`.
+    pub(crate) fn map(self, field: Field, column: Option<usize>) {
+        self.mapping.update(|m| {
+            if column.is_some() {
+                m.iter_mut()
+                    .filter(|c| **c == column)
+                    .for_each(|c| *c = None);
+            }
+            m[slot(field)] = column;
+        });
+        if let Some(table) = self.table.get_untracked() {
+            remember(&table.header, &self.mapping.get_untracked());
+        }
+        self.outcomes.set(Vec::new());
+        self.compare();
+    }
+
+    /// Asks the platform about the file's emails it does not know yet.
+    pub(crate) fn compare(self) {
+        let Some(table) = self.table.get_untracked() else {
+            return;
+        };
+        if !self.email_mapped() || self.comparing.get_untracked() {
+            return;
+        }
+        let wanted = keys(&table, &self.mapping.get_untracked());
+        let known = self
+            .known
+            .get_untracked()
+            .map(|k| (*k).clone())
+            .unwrap_or_default();
+        let need_all = self.deactivate.get_untracked();
+        self.comparing.set(true);
+        self.compare_error.set(None);
+        spawn_local(async move {
+            let pacer = Pacer::default();
+            match compare(self.api, &pacer, known, &wanted, need_all).await {
+                Ok(known) => {
+                    self.known.try_set(Some(Arc::new(known)));
+                }
+                Err(error) => {
+                    self.compare_error.try_set(Some(error.user_message()));
+                }
+            }
+            self.comparing.try_set(false);
+        });
+    }
+
+    /// The comparison again from nothing (after a run: the platform changed).
+    pub(crate) fn compare_afresh(self) {
+        self.known.set(None);
+        self.outcomes.set(Vec::new());
+        self.absent_outcomes.set(Vec::new());
+        self.compare();
+    }
+
+    pub(crate) fn absent_count(self) -> usize {
+        self.preview.with(|p| {
+            p.as_ref()
+                .and_then(|p| p.0.absent.as_ref().map(Vec::len))
+                .unwrap_or(0)
+        })
+    }
+
+    /// Whether the users absent from the file are known (every user was read).
+    pub(crate) fn absent_count_known(self) -> bool {
+        self.preview
+            .with(|p| p.as_ref().is_some_and(|p| p.0.absent.is_some()))
+    }
+
+    /// "Run": a deactivation asks first.
+    pub(crate) fn submit(self) {
+        if self.deactivate.get_untracked() && self.absent_count() > 0 {
+            self.confirm_open.set(true);
+        } else {
+            self.start();
+        }
+    }
+
+    /// The writes the preview calls for, and the outcome of every row that needs none.
+    fn plan(self, preview: &super::preview::Preview) -> (Vec<(usize, Job)>, Vec<Option<Outcome>>) {
+        let update_too = self.update_too.get_untracked();
+        let mut jobs = Vec::new();
+        let mut outcomes = vec![None; preview.fates.len()];
+        for (i, (fate, wanted)) in preview.fates.iter().zip(&preview.wanted).enumerate() {
+            match fate {
+                Fate::Create => jobs.push((
+                    i,
+                    Job::Create {
+                        body: create_body(wanted),
+                        wanted: wanted.clone(),
+                    },
+                )),
+                Fate::Update(id, _) if update_too => {
+                    let user = self.known.with_untracked(|k| {
+                        k.as_ref().and_then(|k| k.users.get(&wanted.key()).cloned())
+                    });
+                    if let Some(user) = user {
+                        let body = update_body(wanted, &user);
+                        jobs.push((
+                            i,
+                            Job::Update {
+                                id: id.clone(),
+                                wanted: wanted.clone(),
+                                body,
+                            },
+                        ));
+                    }
+                }
+                Fate::Update(..) => {
+                    outcomes[i] = Some(Outcome::Skipped(
+                        "Not updated: \u{201c}create only\u{201d} was chosen.".into(),
+                    ))
+                }
+                Fate::Unchanged => outcomes[i] = Some(Outcome::Unchanged),
+                Fate::Error(reason) => {
+                    outcomes[i] = Some(Outcome::Skipped(format!("Not written: {reason}")))
+                }
+            }
+        }
+        (jobs, outcomes)
+    }
+
+    pub(crate) fn start(self) {
+        let Some(Shared(preview)) = self.preview.get_untracked() else {
+            return;
+        };
+        if self.running.get_untracked() || self.comparing.get_untracked() {
+            return;
+        }
+        // Deactivating the absent needs every user read; never run without them silently.
+        if self.deactivate.get_untracked() && preview.absent.is_none() {
+            self.compare();
+            return;
+        }
+        let (mut jobs, outcomes) = self.plan(&preview);
+        let rows = preview.fates.len();
+        let absent = match (self.deactivate.get_untracked(), &preview.absent) {
+            (true, Some(absent)) => absent.clone(),
+            _ => Vec::new(),
+        };
+        for (k, (id, _)) in absent.iter().enumerate() {
+            jobs.push((rows + k, Job::Deactivate { id: id.clone() }));
+        }
+        let pacer = Rc::new(Pacer::default());
+        self.pacer.set_value(Some(pacer.clone()));
+        self.outcomes.set(outcomes);
+        self.absent_outcomes.set(Vec::new());
+        self.progress.set((0, jobs.len()));
+        self.running.set(true);
+        spawn_local(async move {
+            run_jobs(self.api, &pacer, jobs, move |index, outcome| {
+                self.record(rows, &absent, index, outcome);
+            })
+            .await;
+            self.running.try_set(false);
+        });
+    }
+
+    fn record(self, rows: usize, absent: &[(String, String)], index: usize, outcome: Outcome) {
+        if index < rows {
+            self.outcomes.try_update(|o| o[index] = Some(outcome));
+        } else if let Some((_, email)) = absent.get(index - rows) {
+            self.absent_outcomes
+                .try_update(|o| o.push((email.clone(), outcome)));
+        }
+        self.progress.try_update(|p| p.0 += 1);
+    }
+
+    /// Stops starting writes; those in flight end and report.
+    pub(crate) fn cancel(self) {
+        if let Some(pacer) = self.pacer.get_value() {
+            pacer.stop();
+        }
+    }
+}
+
+/// The file's bytes, decoded and read a slice of rows at a time, yielding to the browser
+/// between slices so the page keeps answering.
+async fn read_table(
+    file: web_sys::File,
+    reading: RwSignal<Option<String>>,
+) -> Result<Table, String> {
+    let buffer = JsFuture::from(file.array_buffer())
+        .await
+        .map_err(|_| "The browser could not read the file. Choose it again.".to_owned())?;
+    let bytes = js_sys::Uint8Array::new(&buffer).to_vec();
+    let text = decode(&bytes)?;
+    let mut reader = Reader::new(text);
+    let mut read = 0;
+    while reader.read_slice(SLICE_ROWS)? {
+        read += SLICE_ROWS;
+        reading.try_set(Some(format!("Reading the file… {read} rows")));
+        sleep(Duration::from_millis(0)).await;
+    }
+    Ok(reader.into_table())
+}

@@ -1,0 +1,291 @@
+//! The preview table (a page of rows at a time, filtered by fate) and the run panel: options,
+//! the confirmation before deactivating, progress, cancel, the summary and the results file.
+
+use leptos::prelude::*;
+
+use super::fate::{Fate, FateKind};
+use super::results::{file_name, results_csv, AbsentResult};
+use super::run::Outcome;
+use super::store::Import;
+use super::view::FateFilter;
+use crate::components::download::{download_text, local_date};
+use crate::components::format::count;
+use crate::components::{Badge, ConfirmDialog, Tone};
+
+/// Rows shown at once: the file may hold 20,000.
+const PAGE_ROWS: usize = 100;
+
+fn fate_badge(fate: &Fate) -> (&'static str, Tone) {
+    match fate.kind() {
+        FateKind::Create => ("Create", Tone::Info),
+        FateKind::Update => ("Update", Tone::Warning),
+        FateKind::Unchanged => ("Unchanged", Tone::Neutral),
+        FateKind::Error => ("Error", Tone::Danger),
+    }
+}
+
+fn outcome_badge(outcome: &Outcome) -> (&'static str, Tone) {
+    match outcome {
+        Outcome::Created(_) => ("Created", Tone::Success),
+        Outcome::Updated(_) => ("Updated", Tone::Success),
+        Outcome::Unchanged => ("Unchanged", Tone::Neutral),
+        Outcome::Deactivated => ("Deactivated", Tone::Success),
+        Outcome::Skipped(_) => ("Skipped", Tone::Neutral),
+        Outcome::Failed(_) => ("Failed", Tone::Danger),
+        Outcome::NotRun => ("Not run", Tone::Warning),
+    }
+}
+
+/// The indexes of the rows the filter shows.
+fn shown(import: Import) -> Vec<usize> {
+    let filter = import.filter.get();
+    import.preview.with(|p| {
+        let Some(p) = p else { return Vec::new() };
+        p.0.fates
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| filter.is_none_or(|k| f.kind() == k))
+            .map(|(i, _)| i)
+            .collect()
+    })
+}
+
+#[component]
+pub(crate) fn PreviewTable(import: Import) -> impl IntoView {
+    let indexes = Memo::new(move |_| shown(import));
+    let pages = move || indexes.with(|i| i.len().div_ceil(PAGE_ROWS).max(1));
+    let rows = move || {
+        // A new preview (another mapping) redraws the rows even when the same ones show.
+        import.preview.track();
+        let page = import.page.get().min(pages() - 1);
+        let slice: Vec<usize> = indexes.with(|i| {
+            i.iter()
+                .skip(page * PAGE_ROWS)
+                .take(PAGE_ROWS)
+                .copied()
+                .collect()
+        });
+        slice
+            .into_iter()
+            .map(|i| view! { <PreviewRow import index=i /> })
+            .collect_view()
+    };
+    let range = move || {
+        let total = indexes.with(Vec::len);
+        let first = (import.page.get() * PAGE_ROWS).min(total);
+        let last = (first + PAGE_ROWS).min(total);
+        format!(
+            "Rows {}–{} of {}",
+            count(first as u64 + u64::from(total > 0)),
+            count(last as u64),
+            count(total as u64)
+        )
+    };
+    view! {
+        <Show when=move || import.preview.with(Option::is_some)>
+            <FateFilter import />
+            <div class="table-wrap">
+                <table class="data-table import-table" data-testid="import-preview">
+                    <caption>"What the import does to each row"</caption>
+                    <thead>
+                        <tr>
+                            <th scope="col">"Row"</th>
+                            <th scope="col">"Email"</th>
+                            <th scope="col">"Name"</th>
+                            <th scope="col">"Role"</th>
+                            <th scope="col">"Team"</th>
+                            <th scope="col">"Fate"</th>
+                            <th scope="col">"Details"</th>
+                        </tr>
+                    </thead>
+                    <tbody>{rows}</tbody>
+                </table>
+            </div>
+            <nav class="import-pager" aria-label="Preview pages">
+                <button type="button" class="button" disabled=move || import.page.get() == 0 on:click=move |_| import.page.update(|p| *p = p.saturating_sub(1))>"Previous rows"</button>
+                <span data-testid="import-range">{range}</span>
+                <button type="button" class="button" disabled=move || import.page.get() + 1 >= pages() on:click=move |_| import.page.update(|p| *p += 1)>"Next rows"</button>
+            </nav>
+        </Show>
+    }
+}
+
+#[component]
+fn PreviewRow(import: Import, index: usize) -> impl IntoView {
+    let Some((number, wanted, fate)) = import.preview.with_untracked(|p| {
+        let p = p.as_ref()?;
+        let number = import
+            .table
+            .with_untracked(|t| t.as_ref()?.rows.get(index).map(|r| r.number))?;
+        Some((
+            number,
+            p.0.wanted.get(index)?.clone(),
+            p.0.fates.get(index)?.clone(),
+        ))
+    }) else {
+        return ().into_any();
+    };
+    let (fate_text, fate_tone) = fate_badge(&fate);
+    let detail = fate.detail();
+    let outcome = move || import.outcomes.with(|o| o.get(index).cloned().flatten());
+    let name = format!("{} {}", wanted.given_name, wanted.family_name)
+        .trim()
+        .to_owned();
+    view! {
+        <tr data-fate=fate.kind().key() data-row=number.to_string() data-outcome=move || outcome().map(|o| o.word())>
+            <th scope="row">{number}</th>
+            <td>{wanted.email}</td>
+            <td>{name}</td>
+            <td>{wanted.role}</td>
+            <td>{wanted.team}</td>
+            <td>
+                <Badge text=fate_text tone=fate_tone />
+                {move || outcome().map(|o| { let (t, tone) = outcome_badge(&o); view! { " " <Badge text=t tone /> } })}
+            </td>
+            <td>{move || outcome().map(|o| o.message()).unwrap_or_else(|| detail.clone())}</td>
+        </tr>
+    }
+    .into_any()
+}
+
+/// Options, Run, progress with Cancel, the summary and the results file.
+#[component]
+pub(crate) fn RunPanel(import: Import) -> impl IntoView {
+    let absent = move || import.absent_count();
+    let can_run = move || {
+        // Deactivating the absent waits for every user to be read.
+        let everyone = !import.deactivate.get() || import.absent_count_known();
+        import.preview.with(Option::is_some)
+            && everyone
+            && !import.running.get()
+            && !import.comparing.get()
+            && import.email_mapped()
+    };
+    let on_deactivate = move |ev: leptos::ev::Event| {
+        import.deactivate.set(event_target_checked(&ev));
+        // Deactivating the absent needs every user read.
+        import.compare();
+    };
+    let absent_text = move || {
+        if import.deactivate.get() && !import.comparing.get() {
+            format!(
+                " ({} active users are not in the file)",
+                count(absent() as u64)
+            )
+        } else {
+            String::new()
+        }
+    };
+    view! {
+        <section class="import-run" aria-labelledby="import-run-heading">
+            <h2 id="import-run-heading">"Run the import"</h2>
+            <fieldset>
+                <legend>"What to write"</legend>
+                <label><input type="radio" name="import-mode" checked=move || !import.update_too.get() on:change=move |_| import.update_too.set(false) />" Create new users only"</label>
+                <label><input type="radio" name="import-mode" checked=move || import.update_too.get() on:change=move |_| import.update_too.set(true) />" Create new users and update existing ones"</label>
+                <label>
+                    <input type="checkbox" id="import-deactivate" checked=move || import.deactivate.get() on:change=on_deactivate />
+                    " Deactivate active users who are not in the file" {absent_text}
+                </label>
+            </fieldset>
+            <button type="button" class="button button--primary" disabled=move || !can_run() on:click=move |_| import.submit() data-testid="import-run">
+                "Run the import"
+            </button>
+            <RunProgress import />
+            <RunSummary import />
+            <ConfirmDialog
+                open=import.confirm_open
+                title=Signal::derive(move || format!("Deactivate {} users?", count(absent() as u64)))
+                confirm_label=Signal::derive(move || format!("Import and deactivate {} users", count(absent() as u64)))
+                on_confirm=Callback::new(move |()| import.start())
+            >
+                <p>{move || format!("{} active users are not in the file. They will no longer be able to sign in or send gifts; their accounts and history are kept, and they can be activated again.", count(absent() as u64))}</p>
+            </ConfirmDialog>
+        </section>
+    }
+}
+
+#[component]
+fn RunProgress(import: Import) -> impl IntoView {
+    move || {
+        let (done, total) = import.progress.get();
+        import.running.get().then(|| view! {
+            <div class="bulk__progress" role="status" data-testid="import-progress">
+                <progress max=total.to_string() value=done.to_string()></progress>
+                <span>{format!("{} of {}", count(done as u64), count(total as u64))}</span>
+                <button type="button" class="button" on:click=move |_| import.cancel()>"Cancel"</button>
+            </div>
+        })
+    }
+}
+
+/// "Created 400, updated 3, unchanged 590, failed 0…", once the run ended.
+fn summary(import: Import) -> Option<String> {
+    let words = [
+        "created",
+        "updated",
+        "unchanged",
+        "deactivated",
+        "skipped",
+        "failed",
+        "not run",
+    ];
+    let mut counts = [0usize; 7];
+    let mut any = false;
+    let mut tally = |o: &Outcome| {
+        any = true;
+        if let Some(i) = words.iter().position(|w| *w == o.word()) {
+            counts[i] += 1;
+        }
+    };
+    import
+        .outcomes
+        .with(|o| o.iter().flatten().for_each(&mut tally));
+    import
+        .absent_outcomes
+        .with(|o| o.iter().for_each(|(_, x)| tally(x)));
+    any.then(|| {
+        let parts: Vec<String> = words
+            .iter()
+            .zip(counts)
+            .map(|(w, n)| format!("{w} {}", count(n as u64)))
+            .collect();
+        format!("Import ended: {}.", parts.join(", "))
+    })
+}
+
+#[component]
+fn RunSummary(import: Import) -> impl IntoView {
+    let download = move |_| {
+        let text = import.table.with_untracked(|t| {
+            let t = t.as_ref()?;
+            let absent = import.absent_outcomes.get_untracked();
+            let absent: Vec<AbsentResult> = absent
+                .iter()
+                .map(|(email, outcome)| AbsentResult { email, outcome })
+                .collect();
+            let email = import.mapping.get_untracked()[0];
+            Some(
+                import
+                    .outcomes
+                    .with_untracked(|o| results_csv(t, o, &absent, email)),
+            )
+        });
+        if let Some(text) = text {
+            let _ = download_text(&file_name(&local_date()), "text/csv;charset=utf-8", &text);
+        }
+    };
+    move || {
+        if import.running.get() {
+            return None;
+        }
+        summary(import).map(|text| view! {
+            <div class="import-summary">
+                <p data-testid="import-summary">{text}</p>
+                <button type="button" class="button" on:click=download data-testid="import-download">"Download the results (CSV)"</button>
+                " "
+                <button type="button" class="button" on:click=move |_| import.compare_afresh()>"Compare the file again"</button>
+            </div>
+        })
+    }
+}
