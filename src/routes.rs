@@ -13,10 +13,11 @@ use gifting_api::query::encode_component;
 /// entry in the main navigation and on the home screen), `over PARENT` (shown over another
 /// screen, which stays loaded: a child route). `screen_table!(m)` hands the table to the macro
 /// `m`: this module makes the addresses, links and navigation of it, [`crate::app`] the routes
-/// and the chunks. Home (`/`) is in the first load, not a chunk, so it is not a line here.
+/// and the chunks. Home is a chunk too: the first load is the shell and sign-in.
 macro_rules! screen_table {
     ($then:ident) => {
         $then! {
+            home "/" in home => home::Home, link HOME;
             users_list "/users" in users => users::UsersPage,
                 nav USERS "Users" "Find, add and change the people of the organization.";
             user_new "/users/new" in users => users::NewUserPage, link NEW_USER;
@@ -49,11 +50,6 @@ macro_rules! addresses {
         /// The router's patterns for the same addresses, one per screen, named as it is.
         pub(crate) mod pattern {
             use leptos_router::{path, PossibleRouteMatch};
-
-            /// [`super::HOME`].
-            pub(crate) fn home() -> impl PossibleRouteMatch + Clone + Send + 'static {
-                path!("/")
-            }
             $(
                 pub(crate) fn $name() -> impl PossibleRouteMatch + Clone + Send + 'static {
                     path!($pattern)
@@ -68,8 +64,6 @@ macro_rules! addresses {
     };
 }
 screen_table!(addresses);
-
-pub(crate) const HOME: &str = "/";
 
 /// A user's page.
 pub(crate) fn user(id: &str) -> String {

@@ -1,7 +1,7 @@
 #![cfg(target_arch = "wasm32")]
-//! Sign-out leaves nothing alive: it waits for a refresh in flight, renews an expired access
-//! token before revoking it, and no refresh answer that arrives afterwards signs the tab in
-//! again.
+//! Sign-out leaves nothing alive: it waits for a refresh in flight, revokes the refresh token
+//! (which ends the whole grant, so an expired access token needs no renewal first), and no
+//! refresh answer that arrives afterwards signs the tab in again.
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -136,7 +136,7 @@ async fn sign_out_waits_for_the_refresh_in_flight_and_stays_signed_out() {
 }
 
 #[wasm_bindgen_test]
-async fn an_expired_access_token_is_renewed_before_it_is_revoked() {
+async fn an_expired_access_token_is_not_renewed_the_refresh_token_ends_the_grant() {
     let owner = Owner::new();
     owner.set();
     // Expired a minute ago: the platform may have forgotten it; its refresh token still works.
@@ -155,8 +155,8 @@ async fn an_expired_access_token_is_renewed_before_it_is_revoked() {
     auth.sign_out().await;
     assert_eq!(
         calls.get(),
-        1,
-        "the grant was renewed so the revocation can end it"
+        0,
+        "no renewal: revoking the refresh token ends the grant whatever the access token's age"
     );
     assert_signed_out(&auth);
 }

@@ -20,7 +20,6 @@ use crate::components::{
 };
 use crate::config::{load_config, Config, ConfigError};
 use crate::pages::callback::Callback;
-use crate::pages::home::Home;
 use crate::pages::not_found::PageNotFound;
 use crate::pages::signin::SignIn;
 use crate::routes::{self, screen_table};
@@ -30,7 +29,7 @@ mod screens;
 
 use screens::screen_routes;
 
-/// The routes of the signed-in console: home, and every screen of the table
+/// The routes of the signed-in console: every screen of the table
 /// ([`crate::routes::screen_table!`]), each a [`screens`] chunk.
 #[component]
 fn AppRoutes() -> impl IntoView {

@@ -1,5 +1,5 @@
-//! Every screen but home, each its own chunk in the split release build: the first load
-//! carries the shell, sign-in and home; a screen's code arrives when it is first opened, or
+//! Every screen, home included, in a chunk of the split release build: the first load carries
+//! the shell and sign-in; a screen's code arrives when it is first opened, or
 //! earlier when the browser is idle or a link to it is pointed at. All of it, the chunks, the
 //! routes and what the navigation fetches ahead, comes from the table of screens,
 //! [`crate::routes::screen_table!`].
@@ -29,7 +29,6 @@ macro_rules! screen_routes {
     (@routes [$($done:tt)*]) => {
         ::leptos::view! {
             <Routes fallback=|| view! { <PageNotFound /> }>
-                <Route path=routes::pattern::home() view=Home />
                 $($done)*
             </Routes>
         }

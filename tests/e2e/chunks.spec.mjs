@@ -13,7 +13,7 @@ const CHUNK = /\/split_[^/]*\.wasm$/;
 describe("screens downloaded on first visit", () => {
   const env = consoleFixture({ signedIn: false });
 
-  test("the signed-out page and home load no screen chunk", async () => {
+  test("the signed-out page loads no screen chunk (home is one, after sign-in)", async () => {
     const chunks = [];
     env.page.on("request", (request) => {
       if (CHUNK.test(new URL(request.url()).pathname)) chunks.push(request.url());
