@@ -43,7 +43,10 @@ async fn build(
         };
         parts.push(&slice.into());
         let (done, of) = slices.progress();
-        state.try_set(Export::Running { done, of })?;
+        // `try_set` hands the value back when the screen is gone.
+        if state.try_set(Export::Running { done, of }).is_some() {
+            return None;
+        }
         // A timeout, not a microtask: the browser paints and handles input in between.
         sleep(Duration::ZERO).await;
         if stop.get() {

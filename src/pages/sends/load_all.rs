@@ -59,7 +59,7 @@ impl WalkState {
 }
 
 /// How often a running walk shows what it loaded so far.
-const SHOW_EVERY_MS: f64 = 500.0;
+const SHOW_EVERY_MS: f64 = 2_000.0;
 
 /// One walk: its requests (aborted by cancel) and a flag its waits check.
 struct Run {
@@ -224,8 +224,8 @@ impl Walk {
         if stored.is_none() {
             return Step::Gone;
         }
-        // The overview, filters and coverage follow a few times a second, not on every page:
-        // the walk's requests come faster than those are worth redrawing.
+        // The overview, filters and coverage follow every two seconds, not on every page:
+        // redrawing them (thousands of sender options) ten times a second would slow the walk.
         if now() - self.shown_at >= SHOW_EVERY_MS {
             self.shown_at = now();
             self.loaded.try_update(|_| ());

@@ -18,6 +18,8 @@ use super::loaded::LoadedSends;
 use super::summary::{CurrencySpend, Summary};
 use crate::components::sort::{by_amount, by_text, TableSort};
 
+/// A row's rank by one column.
+type RankKey<'a> = Box<dyn Fn(&Row) -> u32 + 'a>;
 /// How two rows compare by one column.
 type Comparer<'a> = Box<dyn Fn(&Row, &Row) -> Ordering + 'a>;
 
@@ -111,7 +113,27 @@ impl LoadedSends {
     /// Sorts `order` (rows) by the column `sort` names; stable, so equal rows keep the
     /// platform's order. A column the table does not know leaves the order as it is.
     pub(crate) fn sort_rows(&self, order: &mut [u32], sort: &TableSort) {
-        let Some(compare) = sort.column.as_deref().and_then(|c| self.comparer(c)) else {
+        let Some(column) = sort.column.as_deref() else {
+            return;
+        };
+        // The common columns sort a compact key beside each row (no lookups while sorting).
+        if let Some(rank) = self.rank_key(column) {
+            let mut keyed: Vec<(u32, u32)> = order
+                .iter()
+                .map(|&at| (self.rows.row(at).map_or(u32::MAX, &rank), at))
+                .collect();
+            if sort.descending {
+                keyed.sort_by_key(|k| std::cmp::Reverse(k.0));
+            } else {
+                keyed.sort_by_key(|k| k.0);
+            }
+            order.iter_mut().zip(keyed).for_each(|(o, (_, at))| *o = at);
+            return;
+        }
+        if column == "cost" {
+            return self.sort_by_cost(order, sort.descending);
+        }
+        let Some(compare) = self.comparer(column) else {
             return;
         };
         let rows = &self.rows;
@@ -127,6 +149,61 @@ impl LoadedSends {
         }
     }
 
+    /// Columns whose order is a rank of an interned value: that rank, per row.
+    fn rank_key(&self, column: &str) -> Option<RankKey<'_>> {
+        let rows = &self.rows;
+        let text = |x: &dyn std::fmt::Display, y: &dyn std::fmt::Display| {
+            by_text(&x.to_string(), &y.to_string())
+        };
+        Some(match column {
+            "sender" => {
+                let rank = ranks(rows.senders.values(), |x, y| by_text(&x.1, &y.1));
+                Box::new(move |r: &Row| rank[r.sender as usize])
+            }
+            "campaign" => {
+                let rank = ranks(rows.touches.values(), |x, y| by_text(&x.1, &y.1));
+                Box::new(move |r: &Row| rank[r.touch as usize])
+            }
+            "type" => {
+                let rank = ranks(rows.kinds.values(), |x, y| text(x, y));
+                Box::new(move |r: &Row| rank[usize::from(r.kind)])
+            }
+            "status" => {
+                let rank = ranks(rows.statuses.values(), |x, y| text(x, y));
+                Box::new(move |r: &Row| rank[usize::from(r.status)])
+            }
+            _ => return None,
+        })
+    }
+
+    /// Money by currency, then by value: cents beside each row, the text only for the rare
+    /// cost in another form.
+    fn sort_by_cost(&self, order: &mut [u32], descending: bool) {
+        let rows = &self.rows;
+        let currency = ranks(rows.strings.values(), |x, y| x.cmp(y));
+        let mut keyed: Vec<(u32, i64, bool, u32)> = order
+            .iter()
+            .filter_map(|&at| rows.row(at).map(|r| (r, at)))
+            .map(|(r, at)| (currency[r.currency as usize], r.cents, r.odd_cost, at))
+            .collect();
+        let text = |at: u32| rows.row(at).map(|r| rows.cost_text(r)).unwrap_or_default();
+        let cmp = |a: &(u32, i64, bool, u32), b: &(u32, i64, bool, u32)| {
+            a.0.cmp(&b.0).then_with(|| {
+                if a.2 || b.2 {
+                    by_amount(&text(a.3), &text(b.3))
+                } else {
+                    a.1.cmp(&b.1)
+                }
+            })
+        };
+        if descending {
+            keyed.sort_by(|a, b| cmp(b, a));
+        } else {
+            keyed.sort_by(cmp);
+        }
+        order.iter_mut().zip(keyed).for_each(|(o, k)| *o = k.3);
+    }
+
     /// How two rows compare by `column`, as the table's own comparisons of whole sends.
     fn comparer(&self, column: &str) -> Option<Comparer<'_>> {
         let rows = &self.rows;
@@ -140,45 +217,6 @@ impl LoadedSends {
             "recipient" => Box::new(move |a: &Row, b: &Row| {
                 by_text_folded(rows.recipient_name(a), rows.recipient_name(b))
             }),
-            "sender" => {
-                let rank = ranks(rows.senders.values(), |x, y| by_text(&x.1, &y.1));
-                Box::new(move |a: &Row, b: &Row| {
-                    rank[a.sender as usize].cmp(&rank[b.sender as usize])
-                })
-            }
-            "campaign" => {
-                let rank = ranks(rows.touches.values(), |x, y| by_text(&x.1, &y.1));
-                Box::new(move |a: &Row, b: &Row| {
-                    rank[a.touch as usize].cmp(&rank[b.touch as usize])
-                })
-            }
-            "type" => {
-                let rank = ranks(rows.kinds.values(), |x, y| {
-                    by_text(&x.to_string(), &y.to_string())
-                });
-                Box::new(move |a: &Row, b: &Row| {
-                    rank[usize::from(a.kind)].cmp(&rank[usize::from(b.kind)])
-                })
-            }
-            "status" => {
-                let rank = ranks(rows.statuses.values(), |x, y| {
-                    by_text(&x.to_string(), &y.to_string())
-                });
-                Box::new(move |a: &Row, b: &Row| {
-                    rank[usize::from(a.status)].cmp(&rank[usize::from(b.status)])
-                })
-            }
-            "cost" => {
-                let rank = ranks(rows.strings.values(), |x, y| x.cmp(y));
-                Box::new(move |a: &Row, b: &Row| {
-                    rank[a.currency as usize]
-                        .cmp(&rank[b.currency as usize])
-                        .then_with(|| match (a.odd_cost, b.odd_cost) {
-                            (false, false) => a.cents.cmp(&b.cents),
-                            _ => by_amount(&rows.cost_text(a), &rows.cost_text(b)),
-                        })
-                })
-            }
             _ => return None,
         })
     }
