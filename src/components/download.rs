@@ -7,7 +7,7 @@ use wasm_bindgen::JsCast;
 
 use crate::browser::sleep;
 
-/// Offers the strings of `parts`, one after another, for download: a file built in pieces
+/// Offers the strings (or Blobs) of `parts`, one after another, for download: a file built in pieces
 /// (each handed to the browser as it was made) never exists whole in the wasm memory.
 pub(crate) fn download_parts(
     file_name: &str,

@@ -25,6 +25,13 @@ enum Export {
     Failed(String),
 }
 
+/// A slice as a Blob of its own: the browser encodes it now, in this slice's task, and the
+/// file at the end is a Blob of these (no copy of 40 MB in one task).
+fn blob_of(text: String) -> wasm_bindgen::JsValue {
+    let text = wasm_bindgen::JsValue::from(text);
+    web_sys::Blob::new_with_str_sequence(&js_sys::Array::of1(&text)).map_or(text, Into::into)
+}
+
 /// Builds the file slice by slice; `None` when cancelled (or the screen is gone).
 async fn build(
     store: SendsStore,
@@ -32,7 +39,7 @@ async fn build(
     stop: Rc<Cell<bool>>,
 ) -> Option<js_sys::Array> {
     let mut slices = CsvSlices::new(store.export_rows());
-    let parts = js_sys::Array::of1(&head().into());
+    let parts = js_sys::Array::of1(&blob_of(head()));
     loop {
         let started = now_ms();
         let slice = store
@@ -41,7 +48,7 @@ async fn build(
         let Some(slice) = slice else {
             return Some(parts);
         };
-        parts.push(&slice.into());
+        parts.push(&blob_of(slice));
         let (done, of) = slices.progress();
         // `try_set` hands the value back when the screen is gone.
         if state.try_set(Export::Running { done, of }).is_some() {
