@@ -62,8 +62,27 @@ impl ApiClient {
         call: Call,
     ) -> Result<ApiResponse<T>, ApiError> {
         let (method, path) = method_and_path(&call, Method::GET);
-        let raw = self.request(method.clone(), path, None).await?;
+        let raw = self
+            .request(method.clone(), path, None, RetryPolicy::default())
+            .await?;
         decode(method, path, raw)
+    }
+
+    /// As [`ApiClient::get_json`], but a busy answer (429, 503) comes back at once as
+    /// [`ApiError::Busy`] instead of being waited out here: for a caller that paces its own
+    /// requests and learns the platform's rate from those answers (the sends walk), so its
+    /// wait and the retry policy's never add up. Network errors and other 5xx are retried.
+    pub(crate) async fn get_json_self_paced<T: DeserializeOwned>(
+        &self,
+        call: Call,
+    ) -> Result<T, ApiError> {
+        let (method, path) = method_and_path(&call, Method::GET);
+        let policy = RetryPolicy {
+            retry_busy: false,
+            ..RetryPolicy::default()
+        };
+        let raw = self.request(method.clone(), path, None, policy).await?;
+        decode(method, path, raw).map(|r| r.body)
     }
 
     /// POST a JSON body. Never retried automatically: a create is not idempotent, so the page
@@ -97,7 +116,9 @@ impl ApiClient {
             endpoint: endpoint_name(&method, path),
             detail: format!("the request could not be encoded: {e}"),
         })?;
-        let raw = self.request(method.clone(), path, Some(json)).await?;
+        let raw = self
+            .request(method.clone(), path, Some(json), RetryPolicy::default())
+            .await?;
         decode(method, path, raw)
     }
 
@@ -108,11 +129,11 @@ impl ApiClient {
         method: Method,
         path: &str,
         body: Option<String>,
+        policy: RetryPolicy,
     ) -> Result<RawResponse, ApiError> {
         let Some(scope) = self.scope.try_get_value().map(SendWrapper::take) else {
             return Err(ApiError::Cancelled);
         };
-        let policy = RetryPolicy::default();
         let kind = if method == Method::GET {
             RequestKind::Read
         } else {

@@ -7,12 +7,16 @@ use wasm_bindgen::JsCast;
 
 use crate::browser::sleep;
 
-/// Offers `text` for download as `file_name` with the given MIME type.
-pub(crate) fn download_text(file_name: &str, mime: &str, text: &str) -> Result<(), String> {
-    let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));
+/// Offers the strings (or Blobs) of `parts`, one after another, for download: a file built in pieces
+/// (each handed to the browser as it was made) never exists whole in the wasm memory.
+pub(crate) fn download_parts(
+    file_name: &str,
+    mime: &str,
+    parts: &js_sys::Array,
+) -> Result<(), String> {
     let options = web_sys::BlobPropertyBag::new();
     options.set_type(mime);
-    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options)
+    let blob = web_sys::Blob::new_with_str_sequence_and_options(parts, &options)
         .map_err(|_| "the browser could not build the file")?;
     let url = web_sys::Url::create_object_url_with_blob(&blob)
         .map_err(|_| "the browser could not prepare the download")?;

@@ -61,6 +61,9 @@ pub struct RetryPolicy {
     pub max_delay_ms: u64,
     /// The longest `Retry-After` the console waits out on its own.
     pub max_retry_after_ms: u64,
+    /// Whether a busy answer (429, 503) is retried here. A caller that paces its own requests
+    /// (the sends walk) turns this off and waits itself, so the two waits never add up.
+    pub retry_busy: bool,
 }
 
 impl Default for RetryPolicy {
@@ -70,6 +73,7 @@ impl Default for RetryPolicy {
             base_delay_ms: 500,
             max_delay_ms: 4_000,
             max_retry_after_ms: 20_000,
+            retry_busy: true,
         }
     }
 }
@@ -122,13 +126,16 @@ impl RetryPolicy {
         if !is_retryable(kind, outcome) || tries_done >= self.max_tries {
             return Decision::GiveUp;
         }
+        let busy = matches!(outcome, Outcome::Status(status) if is_busy_status(status));
+        if busy && !self.retry_busy {
+            return Decision::GiveUp;
+        }
         let backoff = self.backoff_ms(tries_done, jitter);
         let delay_ms = match retry_after_ms {
             Some(wait) if wait > self.max_retry_after_ms => return Decision::GiveUp,
             Some(wait) => wait.max(backoff),
             None => backoff,
         };
-        let busy = matches!(outcome, Outcome::Status(status) if is_busy_status(status));
         Decision::Retry { delay_ms, busy }
     }
 }
@@ -268,6 +275,35 @@ mod tests {
                 busy: false
             }
         );
+    }
+
+    #[wasm_bindgen_test]
+    fn a_self_pacing_caller_gets_busy_answers_at_once_and_the_rest_as_usual() {
+        let p = RetryPolicy {
+            retry_busy: false,
+            ..RetryPolicy::default()
+        };
+        for status in [429, 503] {
+            assert_eq!(
+                p.decide(
+                    RequestKind::Read,
+                    1,
+                    Outcome::Status(status),
+                    Some(1_000),
+                    0.0
+                ),
+                Decision::GiveUp,
+                "{status}"
+            );
+        }
+        assert!(matches!(
+            p.decide(RequestKind::Read, 1, Outcome::Status(502), None, 0.0),
+            Decision::Retry { busy: false, .. }
+        ));
+        assert!(matches!(
+            p.decide(RequestKind::Read, 1, Outcome::Network, None, 0.0),
+            Decision::Retry { .. }
+        ));
     }
 
     #[wasm_bindgen_test]

@@ -4,7 +4,7 @@
 import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
-import { consoleFixture, errorsOf, localMoney, sessionToken, signedInPage } from "./harness.mjs";
+import { consoleFixture, errorsOf, localMoney, platformGet, sessionToken, signedInPage } from "./harness.mjs";
 
 const VISIBLE = { state: "visible", timeout: 15_000 };
 
@@ -466,6 +466,75 @@ describe("sends: load all pages under the platform's rate limit", () => {
     const resumed = walkRequests.slice(resumeFrom).map((u) => Number(new URL(u).searchParams.get("page")));
     assert.equal(resumed[0], stoppedAt, `resumed at the page it stopped at: ${resumed}`);
     assert.ok(!resumed.includes(1), `page 1 is not fetched again: ${resumed}`);
+    assert.deepEqual(unexpected(page), []);
+    await page.context().close();
+  });
+});
+
+describe("sends: a mid-sized world loaded whole under --rate-limit 10", () => {
+  // 3,000 sends: 30 requests of 100, more than the rate limit allows in a second, so the walk
+  // meets the limit and learns it; filters, sort, overview and export then cover all of them.
+  const env = consoleFixture({ sandboxArgs: ["--world", "large", "--users", "400", "--sends", "3000", "--rate-limit", "10"], page: false });
+  const unexpected = (page) => errorsOf(page).filter((e) => !(e.kind === "console" && /status of 429/.test(e.text)));
+
+  /** Every send as the platform lists them, asked patiently (node meets the limit too). */
+  async function platformSends(token) {
+    const first = (await platformGet(env.sandbox.url, token, "/api/v3/send?page=1&per_page=100")).body;
+    const sends = [...first.sends];
+    for (let page = 2; sends.length < first.total_count; page++) {
+      sends.push(...(await platformGet(env.sandbox.url, token, `/api/v3/send?page=${page}&per_page=100`)).body.sends);
+    }
+    return sends;
+  }
+
+  test("load all covers every send exactly once; filter, sort over all, overview and CSV follow", async () => {
+    const page = await signedInPage(env.browser, env.sandbox.url);
+    const walk = [];
+    page.on("response", (r) => {
+      if (r.url().includes("/api/v3/send") && r.url().includes("per_page=100")) walk.push([new URL(r.url()).searchParams.get("page"), r.status()]);
+    });
+    await openSends(page, env.sandbox.url);
+    const token = await sessionToken(page);
+    const sends = await platformSends(token);
+    assert.equal(sends.length, 3000);
+    await new Promise((r) => setTimeout(r, 1_100)); // a fresh rate-limit window
+    walk.length = 0;
+    await page.getByRole("button", { name: "Load all pages", exact: true }).click();
+    await allPagesLoaded(page, sends.length);
+    const answered = walk.filter(([, status]) => status === 200).map(([p]) => Number(p));
+    assert.deepEqual([...answered].sort((a, b) => a - b), Array.from({ length: 30 }, (_, i) => i + 1), "each page answered once");
+    assert.ok(walk.some(([, status]) => status === 429), "the walk met the rate limit");
+
+    // Every send once, in the platform's order: the export of everything says so.
+    const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("export-csv").click()]);
+    const rows = parseCsv((await readFile(await download.path(), "utf8")).slice(1));
+    const col = (name) => rows[0].indexOf(name);
+    assert.deepEqual(rows.slice(1).map((r) => r[col("send_id")]), sends.map((s) => String(s.id)));
+    for (const at of [0, 1234, 2999]) {
+      const row = rows[at + 1];
+      const s = sends[at];
+      assert.deepEqual(
+        [row[col("created_at")], row[col("recipient_email")], row[col("sender_team")], row[col("campaign_name")], row[col("current_total_cost")], row[col("status_history")]],
+        [s.created_at, s.recipient.email, s.sender.team_name, s.touch.name, s.current_total_cost, s.status_updates.map((u) => `${u.status} @ ${u.occurred_at}`).join("; ")],
+      );
+    }
+
+    // The overview over all of them.
+    const shown = await page.locator("[data-testid=status-chart] [data-group]").evaluateAll((gs) => Object.fromEntries(gs.map((g) => [g.dataset.group, Number(g.dataset.count)])));
+    const expected = {};
+    for (const s of sends) expected[groupOf(s.status)] = (expected[groupOf(s.status)] ?? 0) + 1;
+    for (const [group, n] of Object.entries(expected)) assert.equal(shown[group], n, group);
+
+    // A filter over all of them, then a sort across every match (not only the page shown).
+    await page.getByLabel("Status", { exact: true }).selectOption("returned");
+    const returned = sends.filter((s) => groupOf(s.status) === "returned");
+    await page.getByTestId("filter-note").getByText(`${returned.length} of the 3000 loaded sends match`).waitFor(VISIBLE);
+    await page.locator("main table.sends-table th").filter({ hasText: "Cost" }).getByRole("link").click();
+    await page.locator("main table.sends-table th[aria-sort=ascending]").waitFor(VISIBLE);
+    const byCost = [...returned].sort((a, b) => (a.currency < b.currency ? -1 : a.currency > b.currency ? 1 : Number(cents(a.current_total_cost) - cents(b.current_total_cost))));
+    await page.waitForFunction((id) => document.querySelector("tbody tr[data-send-id]")?.dataset.sendId === id, String(byCost[0].id));
+    assert.deepEqual(await rowIds(page), byCost.slice(0, 25).map((s) => String(s.id)), "the cheapest of every match first");
+    await page.getByTestId("sort-note").getByText(/across the loaded sends/).waitFor(VISIBLE);
     assert.deepEqual(unexpected(page), []);
     await page.context().close();
   });

@@ -14,6 +14,8 @@
 use gifting_api::money::Decimal;
 use gifting_api::rest::Send;
 
+use super::loaded::LoadedSends;
+
 /// The header row. Every cell below it is written by [`field_text`]: RFC 4180 quoting, and
 /// a leading `'` on text starting with `=`, `+`, `-`, `@`, tab or CR (formula injection), so
 /// e.g. a recipient named `=HYPERLINK(…)` reads back as `'=HYPERLINK(…)`.
@@ -41,15 +43,70 @@ pub(crate) const HEADER: [&str; 19] = [
 
 const BOM: char = '\u{feff}';
 
-/// The whole file, header row first.
+/// The whole file, header row first (the export builds the same in slices: [`CsvSlices`]).
+#[cfg(test)]
 pub(crate) fn sends_csv<'a>(sends: impl IntoIterator<Item = &'a Send>) -> String {
-    let mut out = String::new();
-    out.push(BOM);
-    push_row(&mut out, HEADER.iter().map(|h| h.to_string()));
+    let mut out = head();
     for send in sends {
         push_row(&mut out, row(send).into_iter());
     }
     out
+}
+
+/// The byte order mark and the header row: the file's first part.
+pub(crate) fn head() -> String {
+    let mut out = String::new();
+    out.push(BOM);
+    push_row(&mut out, HEADER.iter().map(|h| h.to_string()));
+    out
+}
+
+/// Rows written between two looks at the clock.
+const ROWS_PER_CHECK: usize = 64;
+
+/// The export of many sends, built a slice at a time so the page is never blocked for long:
+/// the caller yields to the browser between slices. The rows are the loaded sends' rows to
+/// write, in order; each slice is the text of the next rows, up to where `more` says stop.
+pub(crate) struct CsvSlices {
+    rows: Vec<u32>,
+    next: usize,
+}
+
+impl CsvSlices {
+    pub(crate) fn new(rows: Vec<u32>) -> Self {
+        CsvSlices { rows, next: 0 }
+    }
+
+    /// Rows written so far, and in all.
+    pub(crate) fn progress(&self) -> (usize, usize) {
+        (self.next, self.rows.len())
+    }
+
+    /// The next slice: rows until `more()` answers false (asked every [`ROWS_PER_CHECK`] rows,
+    /// so at least that many go into a slice); `None` once every row is written.
+    pub(crate) fn next_slice(
+        &mut self,
+        loaded: &LoadedSends,
+        mut more: impl FnMut() -> bool,
+    ) -> Option<String> {
+        if self.next >= self.rows.len() {
+            return None;
+        }
+        let mut out = String::new();
+        loop {
+            let end = (self.next + ROWS_PER_CHECK).min(self.rows.len());
+            for &at in &self.rows[self.next..end] {
+                // A row gone (the loaded sends started over meanwhile) is left out.
+                if let Some(send) = loaded.rows.send(at) {
+                    push_row(&mut out, row(&send).into_iter());
+                }
+            }
+            self.next = end;
+            if self.next >= self.rows.len() || !more() {
+                return Some(out);
+            }
+        }
+    }
 }
 
 fn row(send: &Send) -> [String; 19] {
@@ -219,5 +276,30 @@ mod tests {
         assert_eq!(rows[2][0], "30002");
         assert_eq!(file_name("2026-03-01"), "sends-2026-03-01.csv");
         assert_eq!(parse(&sends_csv(std::iter::empty())).len(), 1);
+    }
+
+    #[wasm_bindgen_test]
+    fn slices_add_up_to_the_whole_file() {
+        let sends: Vec<Send> = (0..300).map(send).collect();
+        let mut loaded = LoadedSends::default();
+        loaded.insert_page(1, 300, 300, &sends);
+        let rows: Vec<u32> = loaded.order().collect();
+        let mut slices = CsvSlices::new(rows);
+        assert_eq!(slices.progress(), (0, 300));
+        let mut text = head();
+        let mut count = 0;
+        // Stop after every second look at the clock: slices of 128 rows.
+        let mut looks = 0;
+        while let Some(slice) = slices.next_slice(&loaded, || {
+            looks += 1;
+            looks % 2 != 0
+        }) {
+            count += 1;
+            text.push_str(&slice);
+        }
+        assert_eq!(count, 3);
+        assert_eq!(slices.progress(), (300, 300));
+        assert_eq!(text, sends_csv(&sends));
+        assert!(slices.next_slice(&loaded, || true).is_none());
     }
 }

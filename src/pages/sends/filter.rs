@@ -1,9 +1,12 @@
 //! Filters over the loaded sends, read from and written to the address bar:
 //! `?status=problem&sender=12&campaign=2001&q=acme`.
 
+#[cfg(test)]
 use std::collections::BTreeMap;
 
-use gifting_api::rest::{Send, StatusGroup};
+#[cfg(test)]
+use gifting_api::rest::Send;
+use gifting_api::rest::StatusGroup;
 
 pub(crate) const KEY_STATUS: &str = "status";
 pub(crate) const KEY_SENDER: &str = "sender";
@@ -61,7 +64,11 @@ impl SendFilter {
             || !self.search.trim().is_empty()
     }
 
-    /// A predicate for many sends: the search text is lowered once, not per send.
+    /// A predicate over whole sends: what [`LoadedSends::matching`] computes over compact rows
+    /// (its tests compare the two).
+    ///
+    /// [`LoadedSends::matching`]: super::loaded::LoadedSends::matching
+    #[cfg(test)]
     pub(crate) fn matcher(&self) -> impl Fn(&Send) -> bool + '_ {
         let needle = self.search.trim().to_lowercase();
         move |send: &Send| {
@@ -73,6 +80,7 @@ impl SendFilter {
     }
 }
 
+#[cfg(test)]
 fn recipient_matches(send: &Send, needle: &str) -> bool {
     let r = &send.recipient;
     [&r.name, &r.email, &r.company_name]
@@ -88,7 +96,9 @@ pub(crate) struct Choice {
     pub(crate) count: u64,
 }
 
-/// The senders among `sends` ("Sam Lee (Sales)"), by label.
+/// The senders among `sends` ("Sam Lee (Sales)"), by label; the screen uses
+/// `LoadedSends::sender_choices`, which must agree.
+#[cfg(test)]
 pub(crate) fn sender_choices<'a>(sends: impl IntoIterator<Item = &'a Send>) -> Vec<Choice> {
     choices(sends, |s| {
         (
@@ -98,11 +108,13 @@ pub(crate) fn sender_choices<'a>(sends: impl IntoIterator<Item = &'a Send>) -> V
     })
 }
 
-/// The campaigns among `sends`, by name.
+/// The campaigns among `sends`, by name (as `LoadedSends::campaign_choices`).
+#[cfg(test)]
 pub(crate) fn campaign_choices<'a>(sends: impl IntoIterator<Item = &'a Send>) -> Vec<Choice> {
     choices(sends, |s| (s.touch.id, s.touch.name.clone()))
 }
 
+#[cfg(test)]
 fn choices<'a>(
     sends: impl IntoIterator<Item = &'a Send>,
     key: impl Fn(&Send) -> (u64, String),
@@ -129,7 +141,8 @@ fn choices<'a>(
     out
 }
 
-/// Loaded sends per status group, for the status select's labels.
+/// Sends per status group (as `LoadedSends::group_counts`).
+#[cfg(test)]
 pub(crate) fn group_counts<'a>(
     sends: impl IntoIterator<Item = &'a Send>,
 ) -> BTreeMap<StatusGroup, u64> {

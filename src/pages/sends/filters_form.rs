@@ -7,10 +7,7 @@ use leptos_router::hooks::{use_location, use_query_map};
 use leptos_router::params::ParamsMap;
 use leptos_router::NavigateOptions;
 
-use super::filter::{
-    campaign_choices, group_counts, sender_choices, Choice, SendFilter, KEYS, KEY_CAMPAIGN,
-    KEY_SEARCH, KEY_SENDER, KEY_STATUS,
-};
+use super::filter::{Choice, SendFilter, KEYS, KEY_CAMPAIGN, KEY_SEARCH, KEY_SENDER, KEY_STATUS};
 use super::loaded::LoadedSends;
 use crate::components::query_href::href_with_first_page;
 use crate::components::{Navigator, TextField};
@@ -94,13 +91,17 @@ pub(crate) fn SendFilters(
     loaded: RwSignal<LoadedSends>,
 ) -> impl IntoView {
     let address = FilterAddress::new();
+    // Each select follows its own choice only: typing a search does not rebuild thousands of
+    // sender options.
+    let sender = Memo::new(move |_| filter.with(|f| f.sender));
+    let campaign = Memo::new(move |_| filter.with(|f| f.campaign));
     let sender_options = move || {
-        let choices = loaded.with(|l| sender_choices(l.iter()));
-        options_view("All senders", choices, filter.with(|f| f.sender))
+        let choices = loaded.with(|l| l.sender_choices());
+        options_view("All senders", choices, sender.get())
     };
     let campaign_options = move || {
-        let choices = loaded.with(|l| campaign_choices(l.iter()));
-        options_view("All campaigns", choices, filter.with(|f| f.campaign))
+        let choices = loaded.with(|l| l.campaign_choices());
+        options_view("All campaigns", choices, campaign.get())
     };
     view! {
         <form class="send-filters" role="search" aria-label="Filter the loaded sends" on:submit=|ev| ev.prevent_default()>
@@ -152,9 +153,10 @@ fn FilterSelect(
 /// "All statuses", then each status group with its count among the loaded sends.
 #[component]
 fn StatusOptions(filter: Memo<SendFilter>, loaded: RwSignal<LoadedSends>) -> impl IntoView {
+    let chosen = Memo::new(move |_| filter.with(|f| f.group));
     move || {
-        let counts = loaded.with(|l| group_counts(l.iter()));
-        let chosen = filter.with(|f| f.group);
+        let counts = loaded.with(|l| l.group_counts());
+        let chosen = chosen.get();
         let groups = StatusGroup::ALL
             .into_iter()
             .filter(|g| *g != StatusGroup::Other || counts.contains_key(g) || chosen == Some(*g))

@@ -1,7 +1,8 @@
 //! "Load all pages": walks the whole send history at 100 a request into the loaded sends, so
 //! the overview, filters and export can cover everything. Shows "page 3 of 12" with a bar,
-//! can be cancelled and resumed, paces itself and waits out the platform's rate limit
-//! (see [`super::pacing`]).
+//! can be cancelled and resumed, and goes as fast as the platform's rate limit allows: it
+//! learns the limit from the platform's refusals and waits them out itself (see
+//! [`super::pacing`]).
 
 use std::cell::Cell;
 use std::rc::Rc;
@@ -14,7 +15,7 @@ use leptos::reactive::owner::WeakOwner;
 use send_wrapper::SendWrapper;
 
 use super::loaded::LoadedSends;
-use super::pacing::{busy_wait_ms, pace_delay_ms, progress_text, WALK_PER_PAGE};
+use super::pacing::{busy_wait_ms, progress_text, Pace, WALK_PER_PAGE};
 use crate::api::{api_with_scope, ApiClient, ApiError, CancelScope};
 use crate::browser::{now_ms, sleep};
 
@@ -57,6 +58,9 @@ impl WalkState {
     }
 }
 
+/// How often a running walk shows what it loaded so far.
+const SHOW_EVERY_MS: f64 = 2_000.0;
+
 /// One walk: its requests (aborted by cancel) and a flag its waits check.
 struct Run {
     scope: CancelScope,
@@ -95,7 +99,10 @@ struct Walk {
     page: u64,
     pages: Option<u64>,
     last_start: Option<f64>,
+    pace: Pace,
     busy_in_a_row: u32,
+    /// When the screen was last told of the new sends.
+    shown_at: f64,
 }
 
 /// Where one step of a walk leads.
@@ -121,12 +128,15 @@ async fn walk(
         page: from_page.max(1),
         pages: None,
         last_start: None,
+        pace: Pace::default(),
         busy_in_a_row: 0,
+        shown_at: now(),
     };
     loop {
         match walk.step().await {
             Step::Next => {}
             Step::End(outcome) => {
+                loaded.try_update(|_| ());
                 let _ = state.try_set(outcome);
                 return;
             }
@@ -178,19 +188,27 @@ impl Walk {
         if !self.show_running(None) {
             return Step::Gone;
         }
-        wait(pace_delay_ms(self.last_start, now()), &self.run).await;
+        wait(self.pace.delay_ms(self.last_start, now()), &self.run).await;
         if self.run.stopped.get() {
             // The next step says it was cancelled.
             return Step::Next;
         }
-        self.last_start = Some(now());
+        let started = now();
+        self.last_start = Some(started);
         let query = PageQuery::new(self.page.min(u64::from(u32::MAX)) as u32, WALK_PER_PAGE);
         let call = endpoint::LIST_SENDS
             .call(&[])
             .query(&query.to_query_string());
-        match self.client.get_json::<SendPage>(call).await {
-            Ok(body) => self.accept(body),
-            Err(ApiError::Busy { retry_after }) => self.slow_down(retry_after).await,
+        // Busy answers come straight back: the walk's own pace and wait are the only ones.
+        match self.client.get_json_self_paced::<SendPage>(call).await {
+            Ok(body) => {
+                self.pace.answered(started);
+                self.accept(body)
+            }
+            Err(ApiError::Busy { retry_after }) => {
+                self.pace.refused(started);
+                self.slow_down(retry_after).await
+            }
             Err(ApiError::Cancelled) => self.cancelled(),
             Err(error) => self.failed(error.user_message()),
         }
@@ -200,11 +218,17 @@ impl Walk {
         self.busy_in_a_row = 0;
         let total = body.total_count;
         self.pages = Some(page_count(total, WALK_PER_PAGE));
-        let stored = self
-            .loaded
-            .try_update(|l| l.insert_page(body.current_page, body.per_page, total, &body.sends));
+        let stored = self.loaded.try_update_untracked(|l| {
+            l.insert_page(body.current_page, body.per_page, total, &body.sends)
+        });
         if stored.is_none() {
             return Step::Gone;
+        }
+        // The overview, filters and coverage follow every two seconds, not on every page:
+        // redrawing them (thousands of sender options) ten times a second would slow the walk.
+        if now() - self.shown_at >= SHOW_EVERY_MS {
+            self.shown_at = now();
+            self.loaded.try_update(|_| ());
         }
         if body.sends.is_empty() {
             // The list shrank while walking: everything there is, is loaded.

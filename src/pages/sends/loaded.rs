@@ -3,24 +3,43 @@
 //! The API has no server-side filters, so filters, the overview and the export all work over
 //! what was loaded. Keeping each send at its row position (page and `per_page` give the
 //! offset) lets the screen say exactly which pages that covers, whatever page sizes were used
-//! to fetch them, and a send fetched twice is kept once.
+//! to fetch them, and a send fetched twice is kept once. Sends are kept as compact rows
+//! ([`super::compact`]): a hundred thousand fit in a few tens of megabytes.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 
 use gifting_api::rest::{page_count, Send};
 
+use super::compact::Rows;
 use crate::components::format::count;
 
-#[derive(Clone, Debug, Default, PartialEq)]
+/// An empty position.
+const NONE: u32 = u32::MAX;
+
+#[derive(Clone, Debug, Default)]
 pub(crate) struct LoadedSends {
-    /// Row position in the platform's list (0-based) → send.
-    rows: BTreeMap<u64, Send>,
+    pub(crate) rows: Rows,
+    /// Row position in the platform's list (0-based) → its row in `rows`, or [`NONE`].
+    slots: Vec<u32>,
     /// Send id → its row position, so a send seen again moves instead of doubling.
-    positions: HashMap<u64, u64>,
+    positions: HashMap<u64, u32>,
+    /// Positions filled.
+    filled: usize,
     /// The platform's `total_count` from the latest answer.
     total: Option<u64>,
     /// Set when a new total made the earlier pages stale and they were dropped.
     reset_by_new_total: bool,
+}
+
+impl PartialEq for LoadedSends {
+    /// Same sends at the same positions (what a signal needs to tell a change).
+    fn eq(&self, other: &Self) -> bool {
+        self.total == other.total
+            && self.reset_by_new_total == other.reset_by_new_total
+            && self.filled == other.filled
+            && self.rows.len() == other.rows.len()
+            && self.slots == other.slots
+    }
 }
 
 impl LoadedSends {
@@ -36,22 +55,42 @@ impl LoadedSends {
         self.total = Some(total);
         let offset = u64::from(page.max(1) - 1) * u64::from(per_page);
         for (i, send) in sends.iter().enumerate() {
-            let at = offset + i as u64;
-            if let Some(old_at) = self.positions.insert(send.id, at) {
-                if old_at != at {
-                    self.rows.remove(&old_at);
-                }
-            }
-            if let Some(displaced) = self.rows.insert(at, send.clone()) {
-                if displaced.id != send.id && self.positions.get(&displaced.id) == Some(&at) {
-                    self.positions.remove(&displaced.id);
-                }
-            }
+            let Ok(at) = u32::try_from(offset + i as u64) else {
+                return;
+            };
+            self.put(at, send);
         }
     }
 
+    fn put(&mut self, at: u32, send: &Send) {
+        if self.slots.len() <= at as usize {
+            self.slots.resize(at as usize + 1, NONE);
+        }
+        let held = self.slots[at as usize];
+        if held != NONE && self.rows.send(held).as_ref() == Some(send) {
+            // Fetched again, unchanged: nothing new to keep.
+            return;
+        }
+        if let Some(old_at) = self.positions.insert(send.id, at) {
+            if old_at != at && self.slots[old_at as usize] != NONE {
+                self.slots[old_at as usize] = NONE;
+                self.filled -= 1;
+            }
+        }
+        if held != NONE {
+            if let Some(displaced) = self.rows.row(held).map(|r| r.id) {
+                if displaced != send.id && self.positions.get(&displaced) == Some(&at) {
+                    self.positions.remove(&displaced);
+                }
+            }
+        } else {
+            self.filled += 1;
+        }
+        self.slots[at as usize] = self.rows.push(send);
+    }
+
     pub(crate) fn len(&self) -> usize {
-        self.rows.len()
+        self.filled
     }
 
     pub(crate) fn total(&self) -> Option<u64> {
@@ -65,12 +104,19 @@ impl LoadedSends {
 
     /// Whether every send of the list is loaded.
     pub(crate) fn is_complete(&self) -> bool {
-        self.total.is_some_and(|t| self.rows.len() as u64 >= t)
+        self.total.is_some_and(|t| self.filled as u64 >= t)
     }
 
-    /// The loaded sends in the platform's order (newest first).
-    pub(crate) fn iter(&self) -> impl Iterator<Item = &Send> {
-        self.rows.values()
+    /// The loaded sends' rows (indices into [`LoadedSends::rows`]) in the platform's order
+    /// (newest first).
+    pub(crate) fn order(&self) -> impl Iterator<Item = u32> + '_ {
+        self.slots.iter().copied().filter(|&r| r != NONE)
+    }
+
+    /// The loaded sends themselves, in the platform's order (tests compare them).
+    #[cfg(test)]
+    pub(crate) fn sends(&self) -> Vec<Send> {
+        self.order().filter_map(|r| self.rows.send(r)).collect()
     }
 
     /// Pages (1-based, at `per_page`) whose every row is loaded.
@@ -81,9 +127,13 @@ impl LoadedSends {
         let per_page = u64::from(per_page.max(1));
         (1..=page_count(total, per_page as u32))
             .filter(|&p| {
-                let start = (p - 1) * per_page;
-                let end = (p * per_page).min(total);
-                end > start && self.rows.range(start..end).count() as u64 == end - start
+                let start = ((p - 1) * per_page) as usize;
+                let end = (p * per_page).min(total) as usize;
+                end > start
+                    && self
+                        .slots
+                        .get(start..end)
+                        .is_some_and(|s| s.iter().all(|&r| r != NONE))
             })
             .collect()
     }
@@ -93,11 +143,7 @@ impl LoadedSends {
         let Some(total) = self.total else {
             return "No sends loaded yet".into();
         };
-        let sends = format!(
-            "{} of {} sends",
-            count(self.rows.len() as u64),
-            count(total)
-        );
+        let sends = format!("{} of {} sends", count(self.filled as u64), count(total));
         if total == 0 {
             return "The platform has no sends".into();
         }
@@ -214,8 +260,9 @@ pub(crate) mod tests {
         loaded.insert_page(1, 100, 63, &ids(0..63));
         assert!(loaded.is_complete());
         assert_eq!(loaded.len(), 63);
-        let order: Vec<u64> = loaded.iter().map(|s| s.id).collect();
+        let order: Vec<u64> = loaded.sends().iter().map(|s| s.id).collect();
         assert_eq!(order, (0..63).collect::<Vec<_>>());
+        assert_eq!(loaded.sends(), ids(0..63), "each send reads back whole");
     }
 
     #[wasm_bindgen_test]
@@ -225,8 +272,12 @@ pub(crate) mod tests {
         // Same total, but send 2 now shows at row 3 (and row 2 holds send 9).
         loaded.insert_page(2, 3, 6, &[send(2), send(4), send(5)]);
         loaded.insert_page(1, 3, 6, &[send(0), send(1), send(9)]);
-        let order: Vec<u64> = loaded.iter().map(|s| s.id).collect();
+        let order: Vec<u64> = loaded.sends().iter().map(|s| s.id).collect();
         assert_eq!(order, vec![0, 1, 9, 2, 4, 5]);
+        // The same page again, unchanged, keeps nothing new.
+        let rows = loaded.rows.len();
+        loaded.insert_page(1, 3, 6, &[send(0), send(1), send(9)]);
+        assert_eq!(loaded.rows.len(), rows);
         assert!(!loaded.was_reset());
         loaded.insert_page(1, 3, 7, &ids(100..103));
         assert!(loaded.was_reset());

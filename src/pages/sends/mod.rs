@@ -1,8 +1,10 @@
 //! Sends (`/sends`): every gift the organization dispatched, with an overview, filters over the
-//! loaded pages, "Load all pages" and a CSV export. The pure parts (what is loaded, filtering,
-//! sums, CSV, pacing) are plain modules with unit tests; the rest are components.
+//! loaded pages, "Load all pages" and a CSV export. The pure parts (what is loaded and its compact
+//! rows, filtering, sorting, sums, CSV, pacing) are plain modules with unit tests; the rest are components.
 
+pub(crate) mod compact;
 pub(crate) mod csv;
+mod export;
 pub(crate) mod filter;
 mod filters_form;
 mod load_all;
@@ -14,5 +16,6 @@ pub(crate) mod page_cache;
 mod store;
 pub(crate) mod summary;
 pub(crate) mod table;
+pub(crate) mod views;
 
 pub(crate) use page::SendsPage;

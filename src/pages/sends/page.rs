@@ -5,18 +5,16 @@
 //! screen says how much of the history that covers, and "Load all pages" fetches the rest.
 //! The state and the fetching (page cache, look-ahead) live in [`super::store::SendsStore`].
 
-use gifting_api::rest::Send;
 use leptos::either::Either;
 use leptos::prelude::*;
 
-use super::csv::file_name;
+use super::export::ExportCsv;
 use super::filters_form::SendFilters;
 use super::load_all::LoadAll;
 use super::loaded::LoadedSends;
 use super::overview::Overview;
 use super::store::SendsStore;
 use super::table::SendsTable;
-use crate::components::download::{download_text, local_date};
 use crate::components::ScreenHeading;
 use crate::components::{Empty, Loaded, Pager};
 
@@ -25,7 +23,7 @@ pub(crate) fn SendsPage() -> impl IntoView {
     let store = SendsStore::for_current_screen();
     let loaded = store.loaded();
     let table = move || {
-        if store.filtering() {
+        if store.local() {
             Either::Left(view! { <FilteredSends store /> })
         } else {
             Either::Right(view! { <ServerPage store /> })
@@ -48,34 +46,6 @@ pub(crate) fn SendsPage() -> impl IntoView {
     }
 }
 
-/// "Export CSV" of the loaded sends (or those matching the filters), with its note.
-#[component]
-fn ExportCsv(store: SendsStore) -> impl IntoView {
-    let (export_error, set_export_error) = signal(None::<String>);
-    let on_export = move |_| {
-        let text = store.export_csv();
-        set_export_error
-            .set(download_text(&file_name(&local_date()), "text/csv;charset=utf-8", &text).err());
-    };
-    view! {
-        <div class="sends-export">
-            <button
-                type="button"
-                class="button"
-                on:click=on_export
-                disabled=move || store.export_count() == 0
-                data-testid="export-csv"
-            >
-                {move || store.export_label()}
-            </button>
-            <p class="field__hint">
-                "One row per send, status history in one column. Cells starting with = + - or @ get a leading ' so spreadsheets do not run them as formulas."
-            </p>
-            {move || export_error.get().map(|e| view! { <p class="field__error" role="alert">{e}</p> })}
-        </div>
-    }
-}
-
 /// The platform's page of sends (no filter on).
 #[component]
 fn ServerPage(store: SendsStore) -> impl IntoView {
@@ -95,31 +65,36 @@ fn ServerPage(store: SendsStore) -> impl IntoView {
     }
 }
 
-/// The loaded sends that match the filters, paged by the address like the platform's pages
-/// (the screen's pager counts them: [`SendsStore::shown_page`]).
+/// The loaded sends that match the filters (or all of them, sorted), paged by the address like
+/// the platform's pages (the screen's pager counts them: [`SendsStore::shown_page`]). Only the
+/// page on screen is made into whole sends.
 #[component]
 fn FilteredSends(store: SendsStore) -> impl IntoView {
-    let (matching, loaded, paging) = (store.matching(), store.loaded(), store.paging());
+    let (shown, loaded, paging) = (store.shown(), store.loaded(), store.paging());
     move || {
         let (page, per_page) = paging.with(|p| (p.page.unwrap_or(1), p.per_page.unwrap_or(25)));
-        let total = matching.with(Vec::len) as u64;
+        let total = shown.with(Vec::len) as u64;
         let loaded_count = loaded.with(LoadedSends::len);
-        let note = format!(
-            "{total} of the {loaded_count} loaded sends match the filters{}.",
-            if loaded.with(LoadedSends::is_complete) {
-                ""
-            } else {
-                "; load all pages to search the whole history"
-            }
-        );
+        let note = if store.filtering() {
+            format!(
+                "{total} of the {loaded_count} loaded sends match the filters{}.",
+                if loaded.with(LoadedSends::is_complete) {
+                    ""
+                } else {
+                    "; load all pages to search the whole history"
+                }
+            )
+        } else {
+            format!("All {loaded_count} sends are loaded: sorted across all of them.")
+        };
         let start = (u64::from(page.max(1)) - 1) * u64::from(per_page);
-        let rows: Vec<Send> = matching.with(|m| {
-            m.iter()
-                .skip(start.min(usize::MAX as u64) as usize)
-                .take(per_page as usize)
-                .cloned()
-                .collect()
-        });
+        let start = start.min(usize::MAX as u64) as usize;
+        let rows = store.shown_sends(start, per_page as usize);
+        let caption = if store.filtering() {
+            "Loaded sends matching the filters, newest first"
+        } else {
+            "Every loaded send"
+        };
         let body = if loaded_count == 0 {
             Either::Left(view! {
                 <Empty message="The filters search the loaded sends, and none are loaded yet: load all pages first." />
@@ -127,9 +102,7 @@ fn FilteredSends(store: SendsStore) -> impl IntoView {
         } else if rows.is_empty() {
             Either::Left(view! { <Empty message="No loaded send matches these filters." /> })
         } else {
-            Either::Right(
-                view! { <SendsTable sends=rows caption="Loaded sends matching the filters, newest first" /> },
-            )
+            Either::Right(view! { <SendsTable sends=rows caption=caption presorted=true /> })
         };
         view! {
             <p class="sends-match-note" role="status" data-testid="filter-note">

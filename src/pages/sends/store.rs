@@ -13,13 +13,13 @@ use leptos::prelude::*;
 use leptos_router::hooks::use_query_map;
 use send_wrapper::SendWrapper;
 
-use super::csv::sends_csv;
 use super::filter::SendFilter;
 use super::loaded::LoadedSends;
 use super::page_cache::{neighbours, PageCache};
-use super::summary::{summarize, Summary};
+use super::summary::Summary;
 use crate::api::{use_api, ApiClient, ApiError};
 use crate::browser::{self, now_ms};
+use crate::components::sort::{use_table_sort, TableSort};
 use crate::components::{use_page_query, ShownPage};
 
 /// A page being fetched ahead, awaitable by more than one reader.
@@ -155,8 +155,13 @@ pub(crate) struct SendsStore {
     loaded: RwSignal<LoadedSends>,
     /// The platform's page, only while no filter is on (filters work on the loaded sends).
     server_page: LocalResource<Result<Option<SendPage>, ApiError>>,
-    /// The loaded sends that match the filter (empty while none is on).
-    matching: Memo<Vec<Send>>,
+    /// The loaded sends' rows that match the filter (empty while none is on).
+    matching: Memo<Vec<u32>>,
+    /// Whether the table shows the loaded sends (filtered, or sorted over all of them) rather
+    /// than the platform's page.
+    local: Memo<bool>,
+    /// The rows the local table pages through: matching (or all), in the chosen order.
+    shown: Memo<Vec<u32>>,
     coverage: Memo<String>,
     summary: Memo<Summary>,
     shown_page: Memo<Option<ShownPage>>,
@@ -189,23 +194,41 @@ impl SendsStore {
             if !filtering.get() {
                 return Vec::new();
             }
-            filter.with(|f| {
-                let keep = f.matcher();
-                loaded.with(|l| l.iter().filter(|s| keep(s)).cloned().collect::<Vec<Send>>())
-            })
+            filter.with(|f| loaded.with(|l| l.matching(f)))
+        });
+        let sort = use_table_sort();
+        // Without a filter, a sort covers every loaded send once all are loaded; until then
+        // it sorts the platform's page on screen, as the table always did.
+        let local = Memo::new(move |_| {
+            filtering.get()
+                || (sort.with(|s| s.column.is_some()) && loaded.with(LoadedSends::is_complete))
+        });
+        let shown = Memo::new(move |_| {
+            if !local.get() {
+                return Vec::new();
+            }
+            let mut rows = if filtering.get() {
+                matching.get()
+            } else {
+                loaded.with(|l| l.order().collect())
+            };
+            sort.with(|s: &TableSort| loaded.with(|l| l.sort_rows(&mut rows, s)));
+            rows
         });
         let per_page = Memo::new(move |_| paging.with(|p| p.per_page.unwrap_or(25)));
         let coverage = Memo::new(move |_| loaded.with(|l| l.coverage_text(per_page.get())));
         let summary = Memo::new(move |_| {
-            if filtering.get() {
-                matching.with(|m| summarize(m))
-            } else {
-                loaded.with(|l| summarize(l.iter()))
-            }
+            loaded.with(|l| {
+                if filtering.get() {
+                    matching.with(|m| l.summary(m.iter().copied()))
+                } else {
+                    l.summary(l.order())
+                }
+            })
         });
         let shown_page = Memo::new(move |_| {
-            if filtering.get() {
-                let total = matching.with(Vec::len) as u64;
+            if local.get() {
+                let total = shown.with(Vec::len) as u64;
                 let (page, per_page) = paging.with(|p| (p.page, p.per_page));
                 return Some(ShownPage::new(
                     total,
@@ -225,6 +248,8 @@ impl SendsStore {
             loaded,
             server_page,
             matching,
+            local,
+            shown,
             coverage,
             summary,
             shown_page,
@@ -258,8 +283,27 @@ impl SendsStore {
         self.server_page
     }
 
-    pub(crate) fn matching(&self) -> Memo<Vec<Send>> {
-        self.matching
+    /// Whether the table shows the loaded sends (see [`SendsStore::shown`]).
+    pub(crate) fn local(&self) -> bool {
+        self.local.get()
+    }
+
+    /// The rows the local table pages through, in order.
+    pub(crate) fn shown(&self) -> Memo<Vec<u32>> {
+        self.shown
+    }
+
+    /// The sends of rows `start..start + count` of [`SendsStore::shown`], whole, for the table.
+    pub(crate) fn shown_sends(&self, start: usize, count: usize) -> Vec<Send> {
+        self.shown.with(|rows| {
+            self.loaded.with(|l| {
+                rows.iter()
+                    .skip(start)
+                    .take(count)
+                    .filter_map(|&r| l.rows.send(r))
+                    .collect()
+            })
+        })
     }
 
     /// Which pages are loaded, e.g. "pages 1–3 of 12".
@@ -312,12 +356,12 @@ impl SendsStore {
         }
     }
 
-    /// The CSV of what [`SendsStore::export_count`] counts, read once (on a click).
-    pub(crate) fn export_csv(&self) -> String {
+    /// The rows the export writes, in the platform's order, read once (on a click).
+    pub(crate) fn export_rows(&self) -> Vec<u32> {
         if self.filtering.get_untracked() {
-            self.matching.with_untracked(|m| sends_csv(m))
+            self.matching.get_untracked()
         } else {
-            self.loaded.with_untracked(|l| sends_csv(l.iter()))
+            self.loaded.with_untracked(|l| l.order().collect())
         }
     }
 }

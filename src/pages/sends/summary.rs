@@ -3,10 +3,13 @@
 //! Amounts in different currencies are never added together or put on one scale: each
 //! currency keeps its own total.
 
+#[cfg(test)]
 use std::collections::BTreeMap;
 
 use gifting_api::money::Decimal;
-use gifting_api::rest::{Send, StatusGroup};
+#[cfg(test)]
+use gifting_api::rest::Send;
+use gifting_api::rest::StatusGroup;
 
 /// What one currency's sends cost.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -30,6 +33,9 @@ pub(crate) struct Summary {
     pub(crate) by_currency: Vec<CurrencySpend>,
 }
 
+/// The numbers over whole sends: what `LoadedSends::summary` computes over compact rows (its
+/// tests compare the two).
+#[cfg(test)]
 pub(crate) fn summarize<'a>(sends: impl IntoIterator<Item = &'a Send>) -> Summary {
     let mut groups: BTreeMap<StatusGroup, u64> = BTreeMap::new();
     let mut currencies: BTreeMap<&str, CurrencySpend> = BTreeMap::new();

@@ -34,7 +34,7 @@ pub(crate) fn StatusBadge(status: SendStatus) -> impl IntoView {
 
 const COLUMNS: usize = 8;
 
-fn send_order(key: &str) -> Option<Compare<Send>> {
+pub(crate) fn send_order(key: &str) -> Option<Compare<Send>> {
     Some(match key {
         "created" => |a, b| by_time(&a.created_at, &b.created_at),
         "recipient" => |a, b| by_text(&a.recipient.name, &b.recipient.name),
@@ -58,19 +58,29 @@ pub(crate) fn SendsTable(
     /// Read by screen readers before the table, e.g. "Sends, newest first".
     #[prop(into)]
     caption: String,
+    /// The sends come in the address's order already, sorted across every loaded send (not
+    /// only these): the table shows them as they are.
+    #[prop(optional)]
+    presorted: bool,
 ) -> impl IntoView {
     let sort = use_table_sort();
     // Only the body follows the sort: the header (and the focused link in it) stays.
     let rows = move || {
         let mut sends = sends.clone();
-        sort.try_with(|s| s.apply(&mut sends, send_order));
+        if !presorted {
+            sort.try_with(|s| s.apply(&mut sends, send_order));
+        }
         sends
             .into_iter()
             .map(|send| view! { <SendRow send /> })
             .collect_view()
     };
     view! {
-        <SortNote note="Sorted within the sends shown here; the platform lists sends newest first." />
+        <SortNote note=if presorted {
+            "Sorted across the loaded sends listed here; the platform lists sends newest first."
+        } else {
+            "Sorted within the sends shown here; the platform lists sends newest first."
+        } />
         <div class="table-wrap">
             <table class="sends-table" data-testid="sends-table">
                 <caption class="visually-hidden">{caption}</caption>

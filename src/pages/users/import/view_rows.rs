@@ -8,7 +8,7 @@ use super::results::{file_name, results_csv, AbsentResult};
 use super::run::Outcome;
 use super::store::Import;
 use super::view::FateFilter;
-use crate::components::download::{download_text, local_date};
+use crate::components::download::{download_parts, local_date};
 use crate::components::format::count;
 use crate::components::{Badge, ConfirmDialog, Tone};
 
@@ -272,7 +272,8 @@ fn RunSummary(import: Import) -> impl IntoView {
             )
         });
         if let Some(text) = text {
-            let _ = download_text(&file_name(&local_date()), "text/csv;charset=utf-8", &text);
+            let parts = js_sys::Array::of1(&text.into());
+            let _ = download_parts(&file_name(&local_date()), "text/csv;charset=utf-8", &parts);
         }
     };
     move || {

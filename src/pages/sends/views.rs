@@ -1,0 +1,494 @@
+//! What the screen shows over the loaded sends, computed from their compact rows: the rows a
+//! filter keeps, their order by a column, the overview's sums and the filters' choices.
+//!
+//! Each is one pass over plain numbers. What depends on a shared value (a sender's name, a
+//! status's group, whether a company matches the search) is worked out once per value, not
+//! per send, and nothing is allocated per send, so a hundred thousand sends take a few
+//! milliseconds.
+
+use std::cmp::Ordering;
+use std::collections::BTreeMap;
+
+use gifting_api::money::Decimal;
+use gifting_api::rest::StatusGroup;
+
+use super::compact::{cents_text, Row};
+use super::filter::{Choice, SendFilter};
+use super::loaded::LoadedSends;
+use super::summary::{CurrencySpend, Summary};
+use crate::components::sort::{by_amount, by_text, TableSort};
+
+/// A row's rank by one column.
+type RankKey<'a> = Box<dyn Fn(&Row) -> u32 + 'a>;
+/// How two rows compare by one column.
+type Comparer<'a> = Box<dyn Fn(&Row, &Row) -> Ordering + 'a>;
+
+/// Whether `haystack` contains `needle` (already lowercase) ignoring case, without
+/// allocating when both are ASCII.
+fn contains_folded(haystack: &str, needle: &str) -> bool {
+    if needle.is_empty() {
+        return true;
+    }
+    if haystack.is_ascii() && needle.is_ascii() {
+        let (h, n) = (haystack.as_bytes(), needle.as_bytes());
+        return h
+            .windows(n.len())
+            .any(|w| w.iter().zip(n).all(|(a, b)| a.to_ascii_lowercase() == *b));
+    }
+    haystack.to_lowercase().contains(needle)
+}
+
+/// Ranks of `values` in the order `cmp` gives (equal values share a rank).
+fn ranks<T>(values: &[T], cmp: impl Fn(&T, &T) -> Ordering) -> Vec<u32> {
+    let mut order: Vec<u32> = (0..values.len() as u32).collect();
+    order.sort_by(|&a, &b| cmp(&values[a as usize], &values[b as usize]));
+    let mut rank = vec![0; values.len()];
+    let mut current = 0;
+    for (i, &at) in order.iter().enumerate() {
+        if i > 0 && cmp(&values[order[i - 1] as usize], &values[at as usize]) != Ordering::Equal {
+            current = i as u32;
+        }
+        rank[at as usize] = current;
+    }
+    rank
+}
+
+/// Text ignoring case first, then exactly, as [`by_text`], without allocating.
+fn by_text_folded(a: &str, b: &str) -> Ordering {
+    a.chars()
+        .flat_map(char::to_lowercase)
+        .cmp(b.chars().flat_map(char::to_lowercase))
+        .then_with(|| a.cmp(b))
+}
+
+impl LoadedSends {
+    fn group_of(&self) -> Vec<StatusGroup> {
+        self.rows
+            .statuses
+            .values()
+            .iter()
+            .map(|s| s.group())
+            .collect()
+    }
+
+    /// The rows the filter keeps, in the platform's order.
+    pub(crate) fn matching(&self, filter: &SendFilter) -> Vec<u32> {
+        let rows = &self.rows;
+        let groups = self.group_of();
+        let senders: Vec<bool> = rows
+            .senders
+            .values()
+            .iter()
+            .map(|s| filter.sender.is_none_or(|id| s.0 == id))
+            .collect();
+        let touches: Vec<bool> = rows
+            .touches
+            .values()
+            .iter()
+            .map(|t| filter.campaign.is_none_or(|id| t.0 == id))
+            .collect();
+        let needle = filter.search.trim().to_lowercase();
+        let strings_match: Vec<bool> = rows
+            .strings
+            .values()
+            .iter()
+            .map(|s| contains_folded(s, &needle))
+            .collect();
+        let keep = |row: &Row| {
+            filter
+                .group
+                .is_none_or(|g| groups[usize::from(row.status)] == g)
+                && senders[row.sender as usize]
+                && touches[row.touch as usize]
+                && (needle.is_empty()
+                    || strings_match[row.company as usize]
+                    || contains_folded(rows.recipient_name(row), &needle)
+                    || contains_folded(rows.recipient_email(row), &needle))
+        };
+        self.order()
+            .filter(|&at| rows.row(at).is_some_and(keep))
+            .collect()
+    }
+
+    /// Sorts `order` (rows) by the column `sort` names; stable, so equal rows keep the
+    /// platform's order. A column the table does not know leaves the order as it is.
+    pub(crate) fn sort_rows(&self, order: &mut [u32], sort: &TableSort) {
+        let Some(column) = sort.column.as_deref() else {
+            return;
+        };
+        // The common columns sort a compact key beside each row (no lookups while sorting).
+        if let Some(rank) = self.rank_key(column) {
+            let mut keyed: Vec<(u32, u32)> = order
+                .iter()
+                .map(|&at| (self.rows.row(at).map_or(u32::MAX, &rank), at))
+                .collect();
+            if sort.descending {
+                keyed.sort_by_key(|k| std::cmp::Reverse(k.0));
+            } else {
+                keyed.sort_by_key(|k| k.0);
+            }
+            order.iter_mut().zip(keyed).for_each(|(o, (_, at))| *o = at);
+            return;
+        }
+        if column == "cost" {
+            return self.sort_by_cost(order, sort.descending);
+        }
+        let Some(compare) = self.comparer(column) else {
+            return;
+        };
+        let rows = &self.rows;
+        let get = |at: u32| rows.row(at);
+        let cmp = |a: &u32, b: &u32| match (get(*a), get(*b)) {
+            (Some(x), Some(y)) => compare(x, y),
+            _ => Ordering::Equal,
+        };
+        if sort.descending {
+            order.sort_by(|a, b| cmp(b, a));
+        } else {
+            order.sort_by(cmp);
+        }
+    }
+
+    /// Columns whose order is a rank of an interned value: that rank, per row.
+    fn rank_key(&self, column: &str) -> Option<RankKey<'_>> {
+        let rows = &self.rows;
+        let text = |x: &dyn std::fmt::Display, y: &dyn std::fmt::Display| {
+            by_text(&x.to_string(), &y.to_string())
+        };
+        Some(match column {
+            "sender" => {
+                let rank = ranks(rows.senders.values(), |x, y| by_text(&x.1, &y.1));
+                Box::new(move |r: &Row| rank[r.sender as usize])
+            }
+            "campaign" => {
+                let rank = ranks(rows.touches.values(), |x, y| by_text(&x.1, &y.1));
+                Box::new(move |r: &Row| rank[r.touch as usize])
+            }
+            "type" => {
+                let rank = ranks(rows.kinds.values(), |x, y| text(x, y));
+                Box::new(move |r: &Row| rank[usize::from(r.kind)])
+            }
+            "status" => {
+                let rank = ranks(rows.statuses.values(), |x, y| text(x, y));
+                Box::new(move |r: &Row| rank[usize::from(r.status)])
+            }
+            _ => return None,
+        })
+    }
+
+    /// Money by currency, then by value: cents beside each row, the text only for the rare
+    /// cost in another form.
+    fn sort_by_cost(&self, order: &mut [u32], descending: bool) {
+        let rows = &self.rows;
+        let currency = ranks(rows.strings.values(), |x, y| x.cmp(y));
+        let mut keyed: Vec<(u32, i64, bool, u32)> = order
+            .iter()
+            .filter_map(|&at| rows.row(at).map(|r| (r, at)))
+            .map(|(r, at)| (currency[r.currency as usize], r.cents, r.odd_cost, at))
+            .collect();
+        let text = |at: u32| rows.row(at).map(|r| rows.cost_text(r)).unwrap_or_default();
+        let cmp = |a: &(u32, i64, bool, u32), b: &(u32, i64, bool, u32)| {
+            a.0.cmp(&b.0).then_with(|| {
+                if a.2 || b.2 {
+                    by_amount(&text(a.3), &text(b.3))
+                } else {
+                    a.1.cmp(&b.1)
+                }
+            })
+        };
+        if descending {
+            keyed.sort_by(|a, b| cmp(b, a));
+        } else {
+            keyed.sort_by(cmp);
+        }
+        order.iter_mut().zip(keyed).for_each(|(o, k)| *o = k.3);
+    }
+
+    /// How two rows compare by `column`, as the table's own comparisons of whole sends.
+    fn comparer(&self, column: &str) -> Option<Comparer<'_>> {
+        let rows = &self.rows;
+        Some(match column {
+            "created" => Box::new(move |a: &Row, b: &Row| {
+                let key = |r: &Row| (r.created_ms.is_none(), r.created_ms);
+                key(a)
+                    .cmp(&key(b))
+                    .then_with(|| rows.created_at(a).cmp(rows.created_at(b)))
+            }),
+            "recipient" => Box::new(move |a: &Row, b: &Row| {
+                by_text_folded(rows.recipient_name(a), rows.recipient_name(b))
+            }),
+            _ => return None,
+        })
+    }
+
+    /// The overview's numbers over `order` (rows).
+    pub(crate) fn summary(&self, order: impl IntoIterator<Item = u32>) -> Summary {
+        let rows = &self.rows;
+        let groups = self.group_of();
+        let mut by_group = [0u64; StatusGroup::ALL.len()];
+        // Per currency (interned string): sends, readable in cents, their sum, other costs.
+        let mut spend: BTreeMap<u32, (u64, u64, i128, Vec<u32>)> = BTreeMap::new();
+        let mut sends = 0;
+        for at in order {
+            let Some(row) = rows.row(at) else { continue };
+            sends += 1;
+            let group = groups[usize::from(row.status)];
+            by_group[StatusGroup::ALL
+                .iter()
+                .position(|g| *g == group)
+                .unwrap_or(4)] += 1;
+            let entry = spend.entry(row.currency).or_default();
+            entry.0 += 1;
+            if row.odd_cost {
+                entry.3.push(at);
+            } else {
+                entry.1 += 1;
+                entry.2 += i128::from(row.cents);
+            }
+        }
+        let mut by_currency: Vec<CurrencySpend> = spend
+            .into_iter()
+            .map(|(currency, (count, in_cents, cents, odd))| {
+                let mut spend = CurrencySpend {
+                    currency: rows.strings.get(currency).clone(),
+                    total: if in_cents == 0 {
+                        Decimal::ZERO
+                    } else {
+                        Decimal::parse(&cents_text(cents)).unwrap_or(Decimal::ZERO)
+                    },
+                    sends: count,
+                    unreadable: 0,
+                };
+                for at in odd {
+                    let text = rows.row(at).map(|r| rows.odd_cost(r)).unwrap_or("");
+                    match Decimal::parse(text).and_then(|c| spend.total.checked_add(c)) {
+                        Some(total) => spend.total = total,
+                        None => spend.unreadable += 1,
+                    }
+                }
+                spend
+            })
+            .collect();
+        by_currency.sort_by(|a, b| a.currency.cmp(&b.currency));
+        Summary {
+            sends,
+            by_group: StatusGroup::ALL
+                .into_iter()
+                .zip(by_group)
+                .filter(|(g, n)| *g != StatusGroup::Other || *n > 0)
+                .collect(),
+            by_currency,
+        }
+    }
+
+    /// Loaded sends per interned value (`of` names a row's), each with its first send's place.
+    fn counts(&self, of: impl Fn(&Row) -> usize, values: usize) -> Vec<(u64, u32)> {
+        let mut counts = vec![(0u64, u32::MAX); values];
+        for (i, at) in self.order().enumerate() {
+            if let Some(row) = self.rows.row(at) {
+                let entry = &mut counts[of(row)];
+                entry.0 += 1;
+                entry.1 = entry.1.min(i as u32);
+            }
+        }
+        counts
+    }
+
+    /// The senders among the loaded sends ("Sam Lee (Sales)"), by label.
+    pub(crate) fn sender_choices(&self) -> Vec<Choice> {
+        let values = self.rows.senders.values();
+        let counts = self.counts(|r| r.sender as usize, values.len());
+        choices(
+            values
+                .iter()
+                .zip(counts)
+                .map(|(s, c)| (s.0, c, || format!("{} ({})", s.1, s.4))),
+        )
+    }
+
+    /// The campaigns among the loaded sends, by name.
+    pub(crate) fn campaign_choices(&self) -> Vec<Choice> {
+        let values = self.rows.touches.values();
+        let counts = self.counts(|r| r.touch as usize, values.len());
+        choices(
+            values
+                .iter()
+                .zip(counts)
+                .map(|(t, c)| (t.0, c, || t.1.clone())),
+        )
+    }
+
+    /// Loaded sends per status group, for the status select's labels.
+    pub(crate) fn group_counts(&self) -> BTreeMap<StatusGroup, u64> {
+        let groups = self.group_of();
+        let counts = self.counts(|r| usize::from(r.status), groups.len());
+        let mut out = BTreeMap::new();
+        for (group, (n, _)) in groups.into_iter().zip(counts) {
+            if n > 0 {
+                *out.entry(group).or_default() += n;
+            }
+        }
+        out
+    }
+}
+
+/// Choices from `(id, (count, first position), label)` of interned values: one per id (the
+/// label of its first send), by label.
+fn choices<F: FnOnce() -> String>(
+    values: impl Iterator<Item = (u64, (u64, u32), F)>,
+) -> Vec<Choice> {
+    let mut by_id: BTreeMap<u64, (u32, Choice)> = BTreeMap::new();
+    for (id, (count, first), label) in values {
+        if count == 0 {
+            continue;
+        }
+        match by_id.get_mut(&id) {
+            Some((seen, choice)) => {
+                choice.count += count;
+                if first < *seen {
+                    *seen = first;
+                    choice.label = label();
+                }
+            }
+            None => {
+                let choice = Choice {
+                    id,
+                    label: label(),
+                    count,
+                };
+                by_id.insert(id, (first, choice));
+            }
+        }
+    }
+    let mut out: Vec<Choice> = by_id.into_values().map(|(_, c)| c).collect();
+    out.sort_by_cached_key(|c| (c.label.to_lowercase(), c.id));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    use super::*;
+    use crate::pages::sends::filter::{campaign_choices, group_counts, sender_choices};
+    use crate::pages::sends::loaded::tests::send;
+    use crate::pages::sends::summary::summarize;
+    use crate::pages::sends::table::send_order;
+    use gifting_api::rest::Send;
+    use gifting_api::SendStatus;
+
+    /// Sends with every kind of difference the views look at.
+    fn varied() -> Vec<Send> {
+        (0..40u64)
+            .map(|i| {
+                let mut s = send(i);
+                s.sender.id = i % 4;
+                s.sender.name = ["ada", "Bob", "Ada", "zed"][(i % 4) as usize].into();
+                s.touch.id = 100 + i % 3;
+                s.touch.name = format!("Campaign {}", i % 3);
+                s.status = SendStatus::KNOWN[(i as usize * 5) % SendStatus::KNOWN.len()].clone();
+                s.currency = ["USD", "EUR"][(i % 2) as usize].into();
+                s.current_total_cost = match i % 7 {
+                    0 => "1234.5".into(),
+                    1 => "n/a".into(),
+                    n => format!("{}.{:02}", n * 13 % 50, i % 100),
+                };
+                s.created_at = format!("2026-03-{:02}T10:00:00+0{}:00", 1 + i % 9, i % 3);
+                s.recipient.name = ["Zoë Müller", "ole", "Ole", "amy"][(i % 4) as usize].into();
+                s.recipient.company_name = ["Acme", "Globex"][(i % 2) as usize].into();
+                s
+            })
+            .collect()
+    }
+
+    fn loaded(sends: &[Send]) -> LoadedSends {
+        let mut loaded = LoadedSends::default();
+        loaded.insert_page(1, 100, sends.len() as u64, sends);
+        loaded
+    }
+
+    #[wasm_bindgen_test]
+    fn filters_match_what_the_send_filter_keeps() {
+        let sends = varied();
+        let l = loaded(&sends);
+        let filters = [
+            SendFilter::default(),
+            SendFilter {
+                group: Some(StatusGroup::Problem),
+                ..SendFilter::default()
+            },
+            SendFilter {
+                sender: Some(2),
+                ..SendFilter::default()
+            },
+            SendFilter {
+                campaign: Some(101),
+                ..SendFilter::default()
+            },
+            SendFilter {
+                search: " MÜLLER ".into(),
+                ..SendFilter::default()
+            },
+            SendFilter {
+                search: "globex".into(),
+                sender: Some(1),
+                ..SendFilter::default()
+            },
+            SendFilter {
+                search: "r7@EXAMPLE".into(),
+                ..SendFilter::default()
+            },
+        ];
+        for f in filters {
+            let keep = f.matcher();
+            let expected: Vec<u64> = sends.iter().filter(|s| keep(s)).map(|s| s.id).collect();
+            let rows = l.matching(&f);
+            let got: Vec<u64> = rows
+                .iter()
+                .filter_map(|&r| l.rows.row(r))
+                .map(|r| r.id)
+                .collect();
+            assert_eq!(got, expected, "{f:?}");
+            let matched: Vec<&Send> = sends.iter().filter(|s| keep(s)).collect();
+            assert_eq!(l.summary(rows), summarize(matched), "{f:?}");
+        }
+        assert_eq!(l.sender_choices(), sender_choices(&sends));
+        assert_eq!(l.campaign_choices(), campaign_choices(&sends));
+        assert_eq!(l.group_counts(), group_counts(&sends));
+    }
+
+    #[wasm_bindgen_test]
+    fn every_column_sorts_as_the_table_sorts_whole_sends() {
+        let sends = varied();
+        let l = loaded(&sends);
+        for column in [
+            "created",
+            "recipient",
+            "sender",
+            "campaign",
+            "type",
+            "status",
+            "cost",
+            "x",
+        ] {
+            for descending in [false, true] {
+                let sort = TableSort {
+                    column: Some(column.into()),
+                    descending,
+                };
+                let mut expected = sends.clone();
+                sort.apply(&mut expected, send_order);
+                let mut order: Vec<u32> = l.order().collect();
+                l.sort_rows(&mut order, &sort);
+                let got: Vec<u64> = order
+                    .iter()
+                    .filter_map(|&r| l.rows.row(r))
+                    .map(|r| r.id)
+                    .collect();
+                let want: Vec<u64> = expected.iter().map(|s| s.id).collect();
+                assert_eq!(got, want, "{column} {descending}");
+            }
+        }
+    }
+}
