@@ -226,21 +226,7 @@ impl SendsStore {
                 }
             })
         });
-        let shown_page = Memo::new(move |_| {
-            if local.get() {
-                let total = shown.with(Vec::len) as u64;
-                let (page, per_page) = paging.with(|p| (p.page, p.per_page));
-                return Some(ShownPage::new(
-                    total,
-                    page.unwrap_or(1),
-                    per_page.unwrap_or(DEFAULT_PER_PAGE),
-                ));
-            }
-            // The page on screen until the next one replaces it (the resource keeps it).
-            server_page
-                .map(|r| r.as_ref().ok().and_then(Option::as_ref).map(shown_of))
-                .flatten()
-        });
+        let shown_page = shown_page_of(local, shown, paging, server_page);
         SendsStore {
             filter,
             filtering,
@@ -364,4 +350,29 @@ impl SendsStore {
             self.loaded.with_untracked(|l| l.order().collect())
         }
     }
+}
+
+/// Where the rows on screen sit, for the screen's one pager: the local rows (filtered, or all
+/// sorted) paged by the address, or the platform's page on screen until the next replaces it.
+fn shown_page_of(
+    local: Memo<bool>,
+    shown: Memo<Vec<u32>>,
+    paging: Memo<PageQuery>,
+    server_page: LocalResource<Result<Option<SendPage>, ApiError>>,
+) -> Memo<Option<ShownPage>> {
+    Memo::new(move |_| {
+        if local.get() {
+            let total = shown.with(Vec::len) as u64;
+            let (page, per_page) = paging.with(|p| (p.page, p.per_page));
+            return Some(ShownPage::new(
+                total,
+                page.unwrap_or(1),
+                per_page.unwrap_or(DEFAULT_PER_PAGE),
+            ));
+        }
+        // The page on screen until the next one replaces it (the resource keeps it).
+        server_page
+            .map(|r| r.as_ref().ok().and_then(Option::as_ref).map(shown_of))
+            .flatten()
+    })
 }
