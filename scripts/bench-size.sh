@@ -9,14 +9,14 @@
 # Exits 1 when the first load grows past the ratchet: what it weighed when the budget below
 # was found out of reach (#14, measured). The 200 KB budget is printed as the stretch goal.
 #
-#   RATCHET_BROTLI_BYTES  default 250900 (250.9 KB; KB = 1000 bytes): lower it as the load shrinks
+#   RATCHET_BROTLI_BYTES  default 241100 (241.1 KB; KB = 1000 bytes): lower it as the load shrinks
 #   BUDGET_BROTLI_BYTES   default 200000 (200 KB): the stretch goal, printed, not enforced
 #   DIST                  default dist
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 DIST="${DIST:-dist}"
-RATCHET="${RATCHET_BROTLI_BYTES:-250900}"
+RATCHET="${RATCHET_BROTLI_BYTES:-241100}"
 BUDGET="${BUDGET_BROTLI_BYTES:-200000}"
 LINKED="${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/wasm-release/gifting-console.wasm"
 
