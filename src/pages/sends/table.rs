@@ -4,6 +4,7 @@ use gifting_api::rest::{Send, StatusGroup, StatusUpdate};
 use gifting_api::SendStatus;
 use leptos::prelude::*;
 
+use crate::browser::after_paint;
 use crate::components::format::{date_time, money};
 use crate::components::sort::{by_money, by_text, by_time, use_table_sort, Compare, SortHeader};
 use crate::components::{Badge, SortNote, Tone};
@@ -52,6 +53,10 @@ pub(crate) fn send_order(key: &str) -> Option<Compare<Send>> {
     })
 }
 
+/// Rows drawn in the first frame of a page: about a screenful, and every row of a page of the
+/// default size (25).
+const FIRST_ROWS: usize = 25;
+
 #[component]
 pub(crate) fn SendsTable(
     sends: Vec<Send>,
@@ -64,16 +69,30 @@ pub(crate) fn SendsTable(
     presorted: bool,
 ) -> impl IntoView {
     let sort = use_table_sort();
+    // A page longer than a screen draws its first screen of rows in the frame that shows the
+    // page, and the rest in the next: the new page's first rows are painted without first
+    // laying out rows nobody sees yet.
+    let rest_drawn = RwSignal::new(sends.len() <= FIRST_ROWS);
+    if !rest_drawn.get_untracked() {
+        after_paint(move || {
+            rest_drawn.try_set(true);
+        });
+    }
     // Only the body follows the sort: the header (and the focused link in it) stays.
     let rows = move || {
         let mut sends = sends.clone();
         if !presorted {
             sort.try_with(|s| s.apply(&mut sends, send_order));
         }
-        sends
-            .into_iter()
-            .map(|send| view! { <SendRow send /> })
-            .collect_view()
+        let rest = sends.split_off(FIRST_ROWS.min(sends.len()));
+        let row = |send| view! { <SendRow send /> };
+        let first = sends.into_iter().map(row).collect_view();
+        let rest = move || {
+            rest_drawn
+                .get()
+                .then(|| rest.clone().into_iter().map(row).collect_view())
+        };
+        (first, rest)
     };
     view! {
         <SortNote note=if presorted {
