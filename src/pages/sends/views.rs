@@ -367,7 +367,6 @@ fn choices<F: FnOnce() -> String>(
 
 #[cfg(test)]
 mod tests {
-    #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test;
 
     use super::*;
