@@ -12,7 +12,7 @@
 // signed-in session, so navigation times include fetching and compiling the wasm.
 // Exits 1 when a median misses its target; prints where the time went either way.
 
-import { errorsOf, launchBrowser, newPage, signIn, startSandbox } from "../e2e/harness.mjs";
+import { errorsOf, launchBrowser, median, newPage, signIn, startSandbox } from "../e2e/harness.mjs";
 
 const RUNS = Number(process.env.CATALOG_BENCH_RUNS ?? 5);
 const VIEWPORT = { width: 1280, height: 800 };
@@ -22,11 +22,6 @@ const TARGET_APPEND_MS = 100;
 const FAR_BELOW_PX = VIEWPORT.height * 2;
 const SESSION_KEY = "gifting-console.session";
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
 const ms = (x) => (x == null ? "n/a" : `${x.toFixed(0)} ms`);
 const kb = (b) => `${(b / 1000).toFixed(1)} KB`;
 

@@ -10,7 +10,7 @@
 // that it does not wait when none is. Exits non-zero on a miss.
 
 import os from "node:os";
-import { launchBrowser, newPage, startSandbox } from "../e2e/harness.mjs";
+import { launchBrowser, newPage, startSandbox, median } from "../e2e/harness.mjs";
 
 const RUNS = 7;
 const TARGET_DESKTOP_MS = 450;
@@ -23,11 +23,6 @@ const SLOW_4G = {
 };
 const PHONE_CPU_SLOWDOWN = 4;
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
-};
 
 // Runs in the page before its scripts: notes when the sign-in button is first painted,
 // in milliseconds from navigation start.

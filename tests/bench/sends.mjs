@@ -12,18 +12,13 @@
 // admin waits for the pixels. Printed beside it: when the first new row was in the DOM, and
 // "visible", the start of that frame. Exits non-zero on a miss.
 import os from "node:os";
-import { launchBrowser, newPage, signIn, startSandbox } from "../e2e/harness.mjs";
+import { launchBrowser, newPage, signIn, startSandbox, median } from "../e2e/harness.mjs";
 
 const RUNS = 10;
 const TARGET_FIRST_ROW_MS = 250;
 const TARGET_PAGE_CHANGE_MS = 50;
 const TARGET_PAGE_CHANGE_COLD_MS = 80;
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
-};
 const fmt = (ms) => `${ms.toFixed(1)} ms`;
 
 // Runs in the page before any of its scripts. `window.__frameTimes(cb)` calls `cb(painted,

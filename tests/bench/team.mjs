@@ -5,18 +5,13 @@
 // screen sorts them together and draws one page. Median of RUNS runs. Exits non-zero on a miss.
 
 import os from "node:os";
-import { launchBrowser, newPage, signIn, startSandbox } from "../e2e/harness.mjs";
+import { launchBrowser, newPage, signIn, startSandbox, median } from "../e2e/harness.mjs";
 
 const RUNS = 5;
 const TEAM = 101;
 const TARGET_FIRST_ROWS_MS = 500;
 const TARGET_LONGEST_TASK_MS = 200;
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
-};
 
 // In the page: clicks the team's link in the list and resolves with the time until its first
 // member row is painted, the longest task meanwhile (Chromium's long tasks, 50 ms and over),

@@ -349,3 +349,10 @@ export function consoleFixture({ sandboxArgs = [], signedIn = true, page = true,
   });
   return env;
 }
+
+/** The median of a list of numbers (the mean of the middle two for an even count). */
+export function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+}
