@@ -73,7 +73,14 @@ function parseCsv(text) {
   return rows;
 }
 
-const rowIds = (page) => page.locator("tbody tr[data-send-id]").evaluateAll((rows) => rows.map((r) => r.dataset.sendId));
+// A page of more than 25 sends draws its first 25 rows in one frame and the rest in the next:
+// a test reads the rows once both frames are done (two animation frames and a task later).
+const settled = (page) =>
+  page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(done, 0)))));
+const rowIds = async (page) => {
+  await settled(page);
+  return page.locator("tbody tr[data-send-id]").evaluateAll((rows) => rows.map((r) => r.dataset.sendId));
+};
 const firstRowId = (page) => page.locator("tbody tr[data-send-id]").first().getAttribute("data-send-id");
 const pager = (page) => page.locator("nav.pager");
 
@@ -331,6 +338,7 @@ describe("sends", () => {
     await env.page.waitForURL(/status=problem/);
     const problems = data.sends.filter((s) => groupOf(s.status) === "problem");
     await env.page.getByTestId("filter-note").getByText(`${problems.length} of the ${data.total} loaded sends match`).waitFor(VISIBLE);
+    await settled(env.page);
     const groups = await env.page.locator("tbody tr[data-send-id] td .send-status[data-group]").evaluateAll((els) => els.map((e) => e.dataset.group));
     assert.equal(groups.length, Math.min(problems.length, 100));
     assert.ok(groups.every((g) => g === "problem"), "only problem sends");
@@ -347,6 +355,7 @@ describe("sends", () => {
     await env.page.getByLabel("Sender", { exact: true }).selectOption(String(senderId));
     await env.page.waitForURL(new RegExp(`sender=${senderId}`));
     await env.page.getByTestId("filter-note").getByText(`${count} of the ${data.total} loaded sends match`).waitFor(VISIBLE);
+    await settled(env.page);
     const senders = await env.page.locator("tbody tr[data-send-id]").evaluateAll((rows) => rows.map((r) => r.dataset.senderId));
     assert.equal(senders.length, count);
     assert.ok(senders.every((id) => id === String(senderId)), "only that sender's sends");
