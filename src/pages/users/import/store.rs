@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
+use send_wrapper::SendWrapper;
 use wasm_bindgen_futures::JsFuture;
 
 use super::columns::{recall, remember, slot, Mapping};
@@ -45,7 +46,7 @@ pub(crate) struct Import {
     pub(crate) outcomes: RwSignal<Vec<Option<Outcome>>>,
     /// Absent users the run deactivated or tried to: (email, outcome).
     pub(crate) absent_outcomes: RwSignal<Vec<(String, Outcome)>>,
-    pacer: StoredValue<Option<Rc<Pacer>>, LocalStorage>,
+    pacer: StoredValue<Option<SendWrapper<Rc<Pacer>>>>,
 }
 
 impl Import {
@@ -89,7 +90,7 @@ impl Import {
             progress: RwSignal::new((0, 0)),
             outcomes: RwSignal::new(Vec::new()),
             absent_outcomes: RwSignal::new(Vec::new()),
-            pacer: StoredValue::new_local(None),
+            pacer: StoredValue::new(None),
         }
     }
 
@@ -287,7 +288,7 @@ impl Import {
             jobs.push((rows + k, Job::Deactivate { id: id.clone() }));
         }
         let pacer = Rc::new(Pacer::default());
-        self.pacer.set_value(Some(pacer.clone()));
+        self.pacer.set_value(Some(SendWrapper::new(pacer.clone())));
         self.outcomes.set(outcomes);
         self.absent_outcomes.set(Vec::new());
         self.progress.set((0, jobs.len()));
