@@ -9,14 +9,16 @@
 # Exits 1 when the first load grows past the ratchet: what it weighed when the budget below
 # was found out of reach (#14, measured). The 200 KB budget is printed as the stretch goal.
 #
-#   RATCHET_BROTLI_BYTES  default 241100 (241.1 KB; KB = 1000 bytes): lower it as the load shrinks
+#   RATCHET_BROTLI_BYTES  default 239900 (239.9 KB; KB = 1000 bytes): lower it as the load shrinks.
+#                         Measured 239.7 KB (#28: the stylesheet and index.html minified); the
+#                         same code built twice has differed by 0.2 KB (241.1 and 241.3), the margin.
 #   BUDGET_BROTLI_BYTES   default 200000 (200 KB): the stretch goal, printed, not enforced
 #   DIST                  default dist
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 DIST="${DIST:-dist}"
-RATCHET="${RATCHET_BROTLI_BYTES:-241100}"
+RATCHET="${RATCHET_BROTLI_BYTES:-239900}"
 BUDGET="${BUDGET_BROTLI_BYTES:-200000}"
 LINKED="${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/wasm-release/gifting-console.wasm"
 
@@ -39,7 +41,7 @@ while read -r file; do
   raw=$(wc -c <"$DIST/$file") b=$(br "$DIST/$file")
   first_raw=$((first_raw + raw)) first_br=$((first_br + b))
   row "$file" "$raw" "$b"
-done < <(grep -oE '(src|href|data-js|data-wasm)="/[^"?#]+"' "$DIST/index.html" | sed -E 's/^[^"]*"\///; s/"$//' | sort -u)
+done < <(grep -oE '(src|href|data-js|data-wasm)=("/[^"?#]+"|/[^[:space:]"'"'"'>?#]+)' "$DIST/index.html" | sed -E 's/^[^=]*="?\///; s/"$//' | sort -u)
 row "first load" "$first_raw" "$first_br"
 
 echo

@@ -32,8 +32,9 @@ if (!boot) {
 
 // Every root-relative file the page names must be in dist/.
 const referenced = new Set();
-for (const match of html.matchAll(/\b(?:src|href|data-js|data-wasm)="\/([^"?#]+)"/g)) {
-  referenced.add(match[1]);
+// Quoted or not: Trunk's release build minifies the page and drops the quotes it can.
+for (const match of html.matchAll(/\b(?:src|href|data-js|data-wasm)=(?:"\/([^"?#]+)"|\/([^\s"'>?#]+))/g)) {
+  referenced.add(match[1] ?? match[2]);
 }
 // Preloaded by the page, but written by whoever serves dist/ (the sandbox and the gateway
 // answer it themselves), so never part of the build.

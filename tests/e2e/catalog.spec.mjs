@@ -10,6 +10,29 @@ const VISIBLE = { state: "visible", timeout: 15_000 };
 const PRODUCTS = "/api/v3/marketplace/products";
 const END = /You've reached the end: (\d+) products?/;
 
+/**
+ * Every loaded product's id, in the grid's order. The grid mounts only the cards near the
+ * viewport, so this scrolls from the top to the end a screen at a time and reads each card's
+ * place (`aria-posinset`); a place no card ever showed stays a hole, which fails the
+ * comparison it feeds. Leaves the page scrolled to the end.
+ */
+async function idsByScrolling(page) {
+  return page.evaluate(async () => {
+    const grid = document.querySelector("[data-testid=product-grid]");
+    const frames = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    const ids = [];
+    window.scrollTo(0, 0);
+    await frames();
+    for (let step = 0; step < 10_000; step++) {
+      for (const li of grid.children) ids[Number(li.getAttribute("aria-posinset")) - 1] = li.dataset.productId;
+      if (grid.getBoundingClientRect().bottom <= innerHeight) break;
+      window.scrollBy(0, innerHeight);
+      await frames();
+    }
+    return Array.from(ids, (id) => id ?? "(never shown)");
+  });
+}
+
 describe("gift catalog", () => {
   // A hostile product name that ran as markup would open an alert: the fixture records any.
   const env = consoleFixture({ contextOptions: { viewport: { width: 1280, height: 800 } } });
@@ -57,6 +80,8 @@ describe("gift catalog", () => {
   const cards = () => env.page.locator("[data-testid=product-grid] > li.product-card");
   const cardIds = () => cards().evaluateAll((els) => els.map((el) => el.dataset.productId));
   const summary = () => env.page.locator("[data-testid=catalog-summary]");
+  /** Every loaded product's id in order: the grid mounts a window of cards, so this scrolls it. */
+  const loadedIds = () => idsByScrolling(env.page);
 
   /** Browser errors other than the HTTP failures a test causes on purpose. */
   function unexpectedErrors(on = env.page) {
@@ -76,15 +101,13 @@ describe("gift catalog", () => {
       if (match) return Number(match[1]);
       if (/No products match/.test(text)) return 0;
       // The same button says "Loading…" while its page loads (bringing it into view may
-      // already start the next page: the sentinel sits just above it); either way a page comes.
+      // already start the next page: the sentinel sits just above it); either way a page comes
+      // and the summary's count changes (the grid's mounted cards need not: it is windowed).
       const more = env.page.locator("button.catalog-more");
-      const before = await cards().count();
       if (await more.isVisible()) await more.click({ timeout: 5_000 }).catch(() => {});
       await env.page.waitForFunction(
-        ([n, re]) =>
-          document.querySelectorAll("[data-testid=product-grid] > li").length !== n ||
-          new RegExp(re).test(document.querySelector("[data-testid=catalog-summary]")?.textContent ?? ""),
-        [before, END.source + "|No products match"],
+        (before) => document.querySelector("[data-testid=catalog-summary]")?.textContent !== before,
+        text,
         { timeout: 15_000 },
       );
     }
@@ -110,7 +133,7 @@ describe("gift catalog", () => {
     );
     const stated = await loadToEnd();
     assert.equal(stated, expectedCount);
-    return cardIds();
+    return loadedIds();
   }
 
   test("the first page shows 24 thumbnails that really loaded, from the thumbnail URLs", async () => {
@@ -174,10 +197,8 @@ describe("gift catalog", () => {
     await openCatalog();
     await env.page.waitForFunction(() => document.querySelectorAll("[data-testid=product-grid] > li").length === 24);
     await env.page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
-    await env.page.waitForFunction(() => document.querySelectorAll("[data-testid=product-grid] > li").length >= 48, null, {
-      timeout: 15_000,
-    });
-    const ids = await cardIds();
+    await summary().getByText(/^(4[89]|[5-9]\d|\d{3,}) products shown/).waitFor(VISIBLE);
+    const ids = await loadedIds();
     assert.deepEqual(ids.slice(0, 48), products.slice(0, 48).map((p) => p.id));
     assert.deepEqual(unexpectedErrors(), []);
   });
@@ -188,22 +209,18 @@ describe("gift catalog", () => {
     assert.ok(total > 48, `the sandbox seeds several pages (${total})`);
     await openCatalog();
     for (let i = 0; i < 60 && !END.test((await summary().textContent()) ?? ""); i++) {
-      const before = await cards().count();
+      const before = await summary().textContent();
       await env.page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
       await env.page
-        .waitForFunction(
-          (n) =>
-            document.querySelectorAll("[data-testid=product-grid] > li").length > n ||
-            /reached the end/.test(document.querySelector("[data-testid=catalog-summary]")?.textContent ?? ""),
-          before,
-          { timeout: 5_000 },
-        )
+        .waitForFunction((text) => document.querySelector("[data-testid=catalog-summary]")?.textContent !== text, before, {
+          timeout: 5_000,
+        })
         .catch(() => {});
     }
     const stated = END.exec((await summary().textContent()) ?? "");
     assert.ok(stated, "the end of the catalog is stated");
     assert.equal(Number(stated[1]), total);
-    const ids = await cardIds();
+    const ids = await loadedIds();
     assert.equal(ids.length, total);
     assert.equal(new Set(ids).size, ids.length, "no duplicates");
     assert.deepEqual(ids, products.map((p) => p.id));
@@ -272,8 +289,8 @@ describe("gift catalog", () => {
       await alert.getByText("The after cursor is not one this catalog issued.").waitFor(VISIBLE);
       assert.equal(await cards().count(), 24, "what was loaded stays");
       await alert.getByRole("button", { name: "Try again" }).click();
-      await env.page.waitForFunction(() => document.querySelectorAll("[data-testid=product-grid] > li").length === 48);
-      assert.deepEqual(await cardIds(), products.slice(0, 48).map((p) => p.id));
+      await summary().getByText("48 products shown").waitFor(VISIBLE);
+      assert.deepEqual((await loadedIds()).slice(0, 48), products.slice(0, 48).map((p) => p.id));
       assert.equal(failures, 1);
     } finally {
       await env.page.unroute(`**${PRODUCTS}?*`);
@@ -537,5 +554,193 @@ describe("gift catalog", () => {
     } finally {
       await other.context().close();
     }
+  });
+});
+
+// Issue 28: a catalog of 1,500 products (63 pages, many windows' worth at 1280x800) scrolled,
+// tabbed through and returned to; the expected order comes from the sandbox's own API.
+describe("catalog at scale: windowed", () => {
+  const TOTAL = 1_500;
+  // At 1280x800 the grid is 5 cards a row and 3 rows a screen; the window is the viewport and
+  // a screen each side (about 50 cards). 80 leaves room for a row more either side, and is
+  // still a sixth of a thousand-card page.
+  const BOUND = 80;
+  const env = consoleFixture({
+    sandboxArgs: ["--products", String(TOTAL)],
+    contextOptions: { viewport: { width: 1280, height: 800 } },
+  });
+  const grid = () => env.page.locator("[data-testid=product-grid]");
+
+  /** Every product's id in the platform's order, walked from node. */
+  async function platformOrder() {
+    const ids = [];
+    let after = null;
+    for (let pages = 0; pages < 200; pages++) {
+      const query = after ? `?after=${encodeURIComponent(after)}` : "";
+      const response = await fetch(`${env.sandbox.url}${PRODUCTS}${query}`, { headers: { Authorization: `Bearer ${env.token}` } });
+      assert.equal(response.status, 200);
+      const body = await response.json();
+      ids.push(...body.products.map((p) => p.id));
+      after = body.pagination.after;
+      if (!after) return ids;
+    }
+    throw new Error("the sandbox's cursor never ended");
+  }
+
+  /** Opens the catalog at the top and counts, from then on, the most cards ever mounted. */
+  async function openCatalog(query = "") {
+    await env.page.goto(`${env.sandbox.url}/catalog${query}`);
+    await grid().locator("li").first().waitFor(VISIBLE);
+    await env.page.evaluate(() => {
+      const g = document.querySelector("[data-testid=product-grid]");
+      window.__mostCards = g.children.length;
+      new MutationObserver(() => (window.__mostCards = Math.max(window.__mostCards, g.children.length))).observe(g, {
+        childList: true,
+      });
+    });
+  }
+  const mostCards = () => env.page.evaluate(() => window.__mostCards);
+
+  /**
+   * Scrolls down half a screen every other frame until, in the page: `end`, the end of the
+   * catalog is stated and in view; `past`, a card after place `n` is mounted; `shown`, at
+   * least `n` products are loaded. (A predicate, not a function: the page's CSP allows no eval.)
+   */
+  async function scrollUntil(until, n = 0, timeout = 120_000) {
+    await env.page.evaluate(
+      async ([until, n, timeout]) => {
+        const g = document.querySelector("[data-testid=product-grid]");
+        const summary = document.querySelector("[data-testid=catalog-summary]");
+        const done = () => {
+          if (until === "end") return /reached the end/.test(summary.textContent) && g.getBoundingClientRect().bottom <= innerHeight;
+          if (until === "past") return [...g.children].some((li) => Number(li.getAttribute("aria-posinset")) > n);
+          return Number((/([\d,]+) products shown/.exec(summary.textContent)?.[1] ?? "0").replace(/,/g, "")) >= n;
+        };
+        const deadline = performance.now() + timeout;
+        while (!done()) {
+          if (performance.now() > deadline) throw new Error(`still not there: ${summary.textContent}`);
+          window.scrollBy(0, innerHeight / 2);
+          await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+        }
+      },
+      [until, n, timeout],
+    );
+  }
+
+  /** The mounted card wholly inside the viewport nearest its middle: its id and place. */
+  function cardInView() {
+    return env.page.evaluate(() => {
+      const inside = [...document.querySelectorAll("[data-testid=product-grid] > li")].filter((li) => {
+        const r = li.getBoundingClientRect();
+        return r.top >= 0 && r.bottom <= innerHeight;
+      });
+      const li = inside[Math.floor(inside.length / 2)];
+      return li && { id: li.dataset.productId, position: Number(li.getAttribute("aria-posinset")), top: li.getBoundingClientRect().top };
+    });
+  }
+
+  /** Where the page is: its scroll offset, and the focused card's id (if a card's link has focus). */
+  function place() {
+    return env.page.evaluate(() => ({
+      y: window.scrollY,
+      focused: document.activeElement?.closest("li.product-card")?.dataset.productId ?? null,
+    }));
+  }
+
+  test("scrolling through every product keeps a few screens of cards mounted, each product once, in order", async () => {
+    const expected = await platformOrder();
+    assert.equal(expected.length, TOTAL);
+    await openCatalog();
+    await env.page.evaluate(() => {
+      window.__seen = [];
+      const g = document.querySelector("[data-testid=product-grid]");
+      const note = () => {
+        for (const li of g.children) window.__seen[Number(li.getAttribute("aria-posinset")) - 1] = li.dataset.productId;
+      };
+      note();
+      new MutationObserver(note).observe(g, { childList: true });
+    });
+    await scrollUntil("end");
+    assert.match(await env.page.locator("[data-testid=catalog-summary]").textContent(), /reached the end: 1,?500 products/);
+    const seen = await env.page.evaluate(() => Array.from(window.__seen, (id) => id ?? "(never mounted)"));
+    assert.deepEqual(seen, expected, "every product mounted at its place, once");
+    const most = await mostCards();
+    assert.ok(most <= BOUND, `at most ${BOUND} cards mounted at once, saw ${most}`);
+    assert.equal(await grid().locator("li").last().getAttribute("aria-setsize"), String(TOTAL));
+    // The last row is the last of the platform's products, drawn where the grid ends.
+    assert.equal(await grid().locator("li").last().getAttribute("data-product-id"), expected.at(-1));
+    assert.deepEqual(unexpectedErrorsOf(env.page), []);
+  });
+
+  test("coming back from a product far down restores the place: Close, Escape and Back", async () => {
+    await openCatalog();
+    await scrollUntil("past", 600);
+    const card = await cardInView();
+    assert.ok(card.position > 550, `a card far down (${card.position})`);
+    const link = env.page.locator(`li.product-card[data-product-id="${card.id}"] a`);
+    const before = await place();
+
+    const ways = [
+      ["Close", () => env.page.getByRole("dialog").getByRole("button", { name: "Close" }).click()],
+      ["Escape", () => env.page.keyboard.press("Escape")],
+      ["Back", () => env.page.goBack()],
+    ];
+    for (const [way, close] of ways) {
+      if (way === "Escape") {
+        await link.focus();
+        await env.page.keyboard.press("Enter");
+      } else {
+        await link.click();
+      }
+      await env.page.waitForURL(`${env.sandbox.url}/catalog/${card.id}`);
+      await env.page.getByRole("dialog").getByRole("heading", { level: 2 }).waitFor(VISIBLE);
+      await close();
+      await env.page.waitForURL(`${env.sandbox.url}/catalog`);
+      await env.page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      const after = await place();
+      assert.ok(Math.abs(after.y - before.y) <= 1, `${way}: the page stays at ${before.y}, is at ${after.y}`);
+      const again = await cardInView();
+      assert.equal(again.id, card.id, `${way}: the same card in the middle of the view`);
+      assert.ok(Math.abs(again.top - card.top) <= 1, `${way}: at the same height`);
+      if (way !== "Back") assert.equal(after.focused, card.id, `${way}: focus back on the card's link`);
+    }
+    assert.ok((await mostCards()) <= BOUND);
+    assert.deepEqual(unexpectedErrorsOf(env.page), []);
+  });
+
+  test("a product opened from its address far down: closing shows its card, focused", async () => {
+    const expected = await platformOrder();
+    const deep = expected[700];
+    await env.page.goto(`${env.sandbox.url}/catalog/${deep}`);
+    const dialog = env.page.getByRole("dialog");
+    await dialog.getByRole("button", { name: "Close" }).waitFor(VISIBLE);
+    await dialog.locator("h2").filter({ hasNotText: "Looking for" }).waitFor({ ...VISIBLE, timeout: 60_000 });
+    await dialog.getByRole("button", { name: "Close" }).click();
+    await env.page.waitForURL(`${env.sandbox.url}/catalog`);
+    const card = env.page.locator(`li.product-card[data-product-id="${deep}"]`);
+    await card.waitFor(VISIBLE);
+    await env.page.waitForFunction((id) => document.activeElement?.closest("li.product-card")?.dataset.productId === id, deep);
+    const box = await card.evaluate((li) => li.getBoundingClientRect().toJSON());
+    assert.ok(box.top >= 0 && box.bottom <= 800, `the card is in view (${box.top}..${box.bottom})`);
+    assert.equal(await card.getAttribute("aria-posinset"), "701");
+    assert.ok((await grid().locator("li").count()) <= BOUND);
+    assert.deepEqual(unexpectedErrorsOf(env.page), []);
+  });
+
+  test("the keyboard walks card by card past the first window", async () => {
+    await openCatalog();
+    // Load five pages first, so every Tab below has a card to go to.
+    await scrollUntil("shown", 120);
+    await env.page.evaluate(() => window.scrollTo(0, 0));
+    await grid().locator("li a").first().focus();
+    for (let n = 2; n <= 100; n++) {
+      await env.page.keyboard.press("Tab");
+      const at = await env.page.evaluate(() => Number(document.activeElement?.closest("li.product-card")?.getAttribute("aria-posinset")));
+      assert.equal(at, n, `Tab ${n - 1} moves to card ${n}`);
+    }
+    const focusedBox = await env.page.evaluate(() => document.activeElement.getBoundingClientRect().toJSON());
+    assert.ok(focusedBox.top >= 0 && focusedBox.bottom <= 800, "the focused card is in view");
+    assert.ok((await mostCards()) <= BOUND, `at most ${BOUND} cards mounted`);
+    assert.deepEqual(unexpectedErrorsOf(env.page), []);
   });
 });

@@ -11,8 +11,16 @@ use super::price::price_range_text;
 /// Thumbnails are drawn at the grid's column width; these only fix the aspect ratio.
 pub(crate) const THUMB_SIZE: u32 = 240;
 
+/// `position` is the product's place in the loaded list (from 1) and `set_size` the list's
+/// length once known (-1 before): the grid mounts only a window of cards, so a screen reader
+/// hears "item 1,201 of …" from these rather than from the cards it happens to hold.
 #[component]
-pub(crate) fn ProductCard(product: Arc<Product>, href: String) -> impl IntoView {
+pub(crate) fn ProductCard(
+    product: Arc<Product>,
+    href: String,
+    position: usize,
+    #[prop(into)] set_size: Signal<i64>,
+) -> impl IntoView {
     // The first variant's first picture, as the platform orders them.
     let candidates: Vec<String> = product
         .variants
@@ -23,7 +31,12 @@ pub(crate) fn ProductCard(product: Arc<Product>, href: String) -> impl IntoView 
     let name = product.name.clone();
     let price = price_range_text(&product);
     view! {
-        <li class="product-card" data-product-id=product.id.clone()>
+        <li
+            class="product-card"
+            data-product-id=product.id.clone()
+            aria-posinset=position
+            aria-setsize=move || set_size.get()
+        >
             <FallbackImage
                 candidates
                 alt=name.clone()

@@ -34,6 +34,13 @@ pub(crate) fn ProductDetail() -> impl IntoView {
     let filters = Memo::new(move |_| location.search.with(|s| filters_from_search(s).query));
     let back_href = Memo::new(move |_| filters.with(catalog_href));
     keep_looking(store, id);
+    // However the dialog goes (Close, Escape, Back, another product's address), the grid
+    // behind brings the product's card into view.
+    on_cleanup(move || {
+        if let Some(id) = id.try_get_untracked() {
+            store.close_product(id);
+        }
+    });
 
     // Open while the route shows it. Every way of closing (button, Escape) goes back to the
     // grid; the browser then returns focus to the card that opened it.

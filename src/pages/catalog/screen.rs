@@ -6,12 +6,12 @@ use leptos::prelude::*;
 use leptos_router::components::Outlet;
 use leptos_router::hooks::use_location;
 
-use super::card::ProductCard;
 use super::filters::CatalogFilters;
+use super::grid::ProductGrid;
 use super::scope::MissingScope;
 use super::sentinel::Sentinel;
 use super::store::CatalogStore;
-use super::url::{filters_from_search, product_href};
+use super::url::filters_from_search;
 use crate::api::ApiError;
 use crate::auth::use_auth;
 use crate::components::format;
@@ -75,29 +75,6 @@ pub(crate) fn CatalogScreen() -> impl IntoView {
             {body}
         </div>
     }
-}
-
-/// The loaded products, in platform order. Cards are keyed by product id: appending a page
-/// renders only the new cards.
-#[component]
-fn ProductGrid() -> impl IntoView {
-    let store = use_context::<CatalogStore>()?;
-    let feed = store.feed();
-    let products = move || feed.with(|f| f.products().to_vec());
-    let filters = Memo::new(move |_| feed.with(|f| f.filters().clone()));
-    // Until the first page arrives the grid holds a screen's height, so the cards do not
-    // push down what is under them while the admin looks.
-    let first_load = Memo::new(move |_| feed.with(|f| !f.has_first_page()));
-    Some(view! {
-        <ul class="product-grid" class:product-grid--loading=first_load data-testid="product-grid">
-            <For each=products key=|product| product.id.clone() let:product>
-                <ProductCard
-                    href=filters.with_untracked(|f| product_href(&product.id, f))
-                    product=product.clone()
-                />
-            </For>
-        </ul>
-    })
 }
 
 /// Under the grid: the first load, a failure, "Load more" with the automatic loader, or the

@@ -26,6 +26,8 @@ pub(crate) struct CatalogStore {
     /// child of it, so leaving the screen aborts them too.
     owner: StoredValue<Option<WeakOwner>>,
     requests: StoredValue<Option<Requests>>,
+    /// The product whose dialog closed last: the grid brings its card back into view.
+    returned: RwSignal<Option<String>>,
 }
 
 impl CatalogStore {
@@ -35,12 +37,23 @@ impl CatalogStore {
             feed: RwSignal::new(Feed::new()),
             owner: StoredValue::new(Owner::current().map(|o| o.downgrade())),
             requests: StoredValue::new(None),
+            returned: RwSignal::new(None),
         }
     }
 
     /// The loaded set, to read reactively (`store.feed().with(|f| …)`).
     pub(crate) fn feed(&self) -> ReadSignal<Feed> {
         self.feed.read_only()
+    }
+
+    /// The product whose dialog closed last.
+    pub(crate) fn returned_to(&self) -> ReadSignal<Option<String>> {
+        self.returned.read_only()
+    }
+
+    /// Says a product's dialog closed (or its route was left).
+    pub(crate) fn close_product(&self, id: String) {
+        self.returned.try_set(Some(id));
     }
 
     /// Shows the catalog for `filters`: starts again from the first page unless these are
