@@ -87,6 +87,7 @@ try {
   if (run.reached !== PRODUCTS) line(false, `scrolled to product ${run.reached} of ${PRODUCTS} in ${(run.ms / 1000).toFixed(0)} s ("${run.summary}")`);
   console.log(`      scrolled through ${run.reached} products in ${(run.ms / 1000).toFixed(1)} s (${Math.ceil(PRODUCTS / 24)} pages loaded on the way)`);
   line(run.most <= BUDGET.cards, `most cards mounted at once while scrolling ${run.reached} products: ${run.most} (budget ≤ ${BUDGET.cards})`);
+  for (const t of tasks) console.log(`      long task: ${t.duration.toFixed(0)} ms at ${((t.start - run.start) / 1000).toFixed(1)} s into the scroll`);
   line(longest <= BUDGET.taskMs, `longest main-thread task while scrolling: ${longest.toFixed(0)} ms (budget ≤ ${BUDGET.taskMs} ms; ${tasks.length} tasks of 50 ms or more)`);
 
   const cdp = await page.context().newCDPSession(page);

@@ -4,7 +4,15 @@
 
 import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { consoleFixture, localMoney, newPage, sessionToken, signIn, unexpectedErrors as unexpectedErrorsOf } from "./harness.mjs";
+import {
+  consoleFixture,
+  localMoney,
+  newPage,
+  seriousAxeViolations,
+  sessionToken,
+  signIn,
+  unexpectedErrors as unexpectedErrorsOf,
+} from "./harness.mjs";
 
 const VISIBLE = { state: "visible", timeout: 15_000 };
 const PRODUCTS = "/api/v3/marketplace/products";
@@ -741,6 +749,8 @@ describe("catalog at scale: windowed", () => {
     const focusedBox = await env.page.evaluate(() => document.activeElement.getBoundingClientRect().toJSON());
     assert.ok(focusedBox.top >= 0 && focusedBox.bottom <= 800, "the focused card is in view");
     assert.ok((await mostCards()) <= BOUND, `at most ${BOUND} cards mounted`);
+    // The window's spacers and the cards' places (aria-posinset/-setsize) are sound markup.
+    assert.deepEqual(await seriousAxeViolations(env.page), []);
     assert.deepEqual(unexpectedErrorsOf(env.page), []);
   });
 });

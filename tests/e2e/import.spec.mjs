@@ -7,8 +7,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { createRequire } from "node:module";
-import { consoleFixture, platformGet, unexpectedErrors } from "./harness.mjs";
+import { consoleFixture, platformGet, seriousAxeViolations, unexpectedErrors } from "./harness.mjs";
 
 const VISIBLE = { state: "visible", timeout: 20_000 };
 const SCIM = "/api/scim/v2/Users";
@@ -211,16 +210,7 @@ describe("import users from CSV", () => {
     await openImport(env);
     await choose(env, "a.csv", `email,first name,last name,role,team\n${email("axe")},A,B,sender,Nowhere\n`);
     await previewReady(env);
-    const require = createRequire(import.meta.url);
-    const source = fs.readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
-    await env.page.evaluate(source);
-    const violations = await env.page.evaluate(async () => {
-      const result = await globalThis.axe.run(document, { resultTypes: ["violations"] });
-      return result.violations
-        .filter((v) => v.impact === "serious" || v.impact === "critical")
-        .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-    });
-    assert.deepEqual(violations, []);
+    assert.deepEqual(await seriousAxeViolations(env.page), []);
   });
 });
 

@@ -5,7 +5,7 @@
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { consoleFixture, platformGet, TEST_HOOKS, sessionToken, signIn, unexpectedErrors } from "./harness.mjs";
+import { consoleFixture, platformGet, seriousAxeViolations, TEST_HOOKS, sessionToken, signIn, unexpectedErrors } from "./harness.mjs";
 
 const VISIBLE = { state: "visible", timeout: 15_000 };
 const SCIM = "/api/scim/v2/Users";
@@ -408,6 +408,10 @@ describe("users (SCIM)", () => {
       assert.equal((await scimUser(user.id)).userType, "manager", `${user.userName} changed`);
     }
     assert.equal(await env.page.getByTestId("bulk-count").textContent(), "1 user selected");
+    // The failed one alone, on request.
+    await main().getByRole("checkbox", { name: "Failed only (1)", exact: true }).check();
+    await env.page.getByTestId("bulk-results-range").getByText("Failed 1–1 of 1").waitFor(VISIBLE);
+    assert.deepEqual(await main().locator("li.bulk-result").evaluateAll((lis) => lis.map((li) => li.dataset.userId)), [doomed.id]);
   });
 
   test("bulk: deactivation asks first, activation brings the users back", async () => {
@@ -569,6 +573,18 @@ describe("bulk changes across pages (--rate-limit 10)", () => {
     assert.deepEqual(after.map((u) => u.id).sort(), before.map((u) => u.id).sort(), "the same users");
     assert.deepEqual(after.filter((u) => u.division !== target).map((u) => u.userName), [], "every user moved");
     assert.equal(await env.page.getByTestId("bulk-count").textContent(), "0 users selected");
+    // A result per user, listed 50 at a time: a run over thousands does not draw thousands.
+    assert.ok(before.length > 50, `more users than a page of results (${before.length})`);
+    const range = env.page.getByTestId("bulk-results-range");
+    assert.equal(await range.textContent(), `Results 1–50 of ${before.length}`);
+    assert.equal(await main.locator("li.bulk-result").count(), 50);
+    await main.getByRole("button", { name: "Next results" }).click();
+    const end = Math.min(100, before.length);
+    await range.getByText(`Results 51–${end} of ${before.length}`).waitFor(VISIBLE);
+    const second = await main.locator("li.bulk-result").evaluateAll((lis) => lis.map((li) => li.dataset.outcome));
+    assert.equal(second.length, end - 50);
+    assert.ok(second.every((outcome) => outcome === "ok"));
+    assert.deepEqual(await seriousAxeViolations(env.page), [], "the results and their pager");
     assert.deepEqual(unexpectedErrors(env.page), []);
   });
 });

@@ -21,6 +21,7 @@ use leptos::prelude::*;
 use super::present::display_name;
 use crate::api::{ApiClient, ApiError};
 use crate::browser::{now_ms, sleep};
+use crate::components::format;
 
 /// PUTs in flight at once: quick for a page of users, gentle on the platform's rate limit.
 pub(crate) const MAX_IN_FLIGHT: usize = 4;
@@ -202,6 +203,63 @@ pub(crate) fn results_summary(results: &[BulkResult], asked: usize) -> String {
     text
 }
 
+/// Results listed a page at a time: a run over every matching user answers once per user,
+/// thousands of times, and the list must not grow by a line each time.
+pub(crate) const RESULTS_PAGE: usize = 50;
+
+/// One page of a run's results, as the list shows it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct ResultsPage {
+    pub(crate) shown: Vec<BulkResult>,
+    /// Results of the kind listed (all, or the failed ones), on every page.
+    pub(crate) total: usize,
+    /// The page shown (from 0; a page past the end shows the last) and how many there are.
+    pub(crate) page: usize,
+    pub(crate) pages: usize,
+}
+
+impl ResultsPage {
+    /// "Results 51–100 of 5,000", or "Failed 1–3 of 3".
+    pub(crate) fn range_text(&self, failed_only: bool) -> String {
+        let first = self.page * RESULTS_PAGE;
+        format!(
+            "{} {}\u{2013}{} of {}",
+            if failed_only { "Failed" } else { "Results" },
+            format::count((first + 1).min(self.total) as u64),
+            format::count((first + self.shown.len()) as u64),
+            format::count(self.total as u64),
+        )
+    }
+}
+
+/// The `page` of `results` (in run order) to list: all of them, or only the failed ones.
+pub(crate) fn results_page(results: &[BulkResult], failed_only: bool, page: usize) -> ResultsPage {
+    let listed = |r: &&BulkResult| !failed_only || r.outcome.is_err();
+    let total = results.iter().filter(listed).count();
+    let pages = total.div_ceil(RESULTS_PAGE).max(1);
+    let page = page.min(pages - 1);
+    let shown = results
+        .iter()
+        .filter(listed)
+        .skip(page * RESULTS_PAGE)
+        .take(RESULTS_PAGE)
+        .cloned()
+        .collect();
+    ResultsPage {
+        shown,
+        total,
+        page,
+        pages,
+    }
+}
+
+/// Puts `result` among `results` (kept in run order) where it belongs: answers come in any
+/// order, and a sort after each of thousands would redo what is already sorted.
+pub(crate) fn insert_result(results: &mut Vec<BulkResult>, result: BulkResult) {
+    let at = results.partition_point(|r| r.order < result.order);
+    results.insert(at, result);
+}
+
 /// Why one user's change failed, in words that fit a result line.
 fn failure_text(error: &ApiError) -> String {
     match error {
@@ -307,6 +365,55 @@ mod tests {
     use wasm_bindgen_test::wasm_bindgen_test;
 
     use super::*;
+
+    fn result(order: usize, ok: bool) -> BulkResult {
+        BulkResult {
+            order,
+            id: order.to_string(),
+            who: Picked {
+                name: format!("User {order}"),
+                email: format!("u{order}@example.com"),
+            },
+            outcome: if ok {
+                Ok("manager".into())
+            } else {
+                Err("refused".into())
+            },
+        }
+    }
+
+    #[wasm_bindgen_test]
+    fn results_are_listed_a_page_at_a_time_in_run_order() {
+        // 120 answers arriving out of order; every seventh failed.
+        let mut results = Vec::new();
+        for n in (0..120).rev() {
+            insert_result(&mut results, result(n, n % 7 != 0));
+        }
+        assert!(results.windows(2).all(|w| w[0].order < w[1].order));
+
+        let first = results_page(&results, false, 0);
+        assert_eq!((first.total, first.page, first.pages), (120, 0, 3));
+        assert_eq!(first.shown.len(), RESULTS_PAGE);
+        assert_eq!(first.shown[0].order, 0);
+        assert_eq!(first.range_text(false), "Results 1\u{2013}50 of 120");
+
+        // Past the end: the last page, which is short.
+        let last = results_page(&results, false, 9);
+        assert_eq!(last.page, 2);
+        assert_eq!(last.shown.len(), 20);
+        assert_eq!(last.shown[0].order, 100);
+        assert_eq!(last.range_text(false), "Results 101\u{2013}120 of 120");
+
+        let failed = results_page(&results, true, 0);
+        assert_eq!(failed.total, 18, "0, 7, …, 119");
+        assert_eq!(failed.pages, 1);
+        assert!(failed.shown.iter().all(|r| r.outcome.is_err()));
+        assert_eq!(failed.range_text(true), "Failed 1\u{2013}18 of 18");
+
+        let none = results_page(&[], true, 3);
+        assert_eq!((none.total, none.page, none.pages), (0, 0, 1));
+        assert_eq!(none.range_text(true), "Failed 0\u{2013}0 of 0");
+    }
 
     fn user(role: &str, team: &str, active: bool) -> ScimUser {
         serde_json::from_value(serde_json::json!({

@@ -8,8 +8,8 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 
 use super::bulk::{
-    matching_users, results_summary, run_bulk, users_word, AllMatching, BulkAction, BulkResult,
-    Picked, RunControl, Selection,
+    insert_result, matching_users, results_page, results_summary, run_bulk, users_word,
+    AllMatching, BulkAction, BulkResult, Picked, ResultsPage, RunControl, Selection, RESULTS_PAGE,
 };
 use crate::api::{use_api, ApiClient, TeamGroups};
 use crate::components::options::{options, same_label};
@@ -177,10 +177,7 @@ impl BulkRun {
             let id = result.id.clone();
             self.selection.try_update(|s| s.remove(&id));
         }
-        self.results.try_update(|r| {
-            r.push(result);
-            r.sort_by_key(|x| x.order);
-        });
+        self.results.try_update(|r| insert_result(r, result));
         self.progress.try_update(|p| p.0 += 1);
     }
 
@@ -424,41 +421,115 @@ fn BulkResults(
         let done = !running.get();
         results.with(|r| (done && !r.is_empty()).then(|| results_summary(r, asked.get().1)))
     };
+    let failed_only = RwSignal::new(false);
+    let page = RwSignal::new(0usize);
+    // A new run starts at its first page, with every result.
+    Effect::new(move |_| {
+        if results.with(Vec::is_empty) {
+            page.set(0);
+            failed_only.set(false);
+        }
+    });
+    let listed =
+        Memo::new(move |_| results.with(|r| results_page(r, failed_only.get(), page.get())));
     view! {
         // Not a live region: the summary is announced once, as a notification.
         <div class="bulk__results">
             {move || summary().map(|text| view! { <p class="bulk__summary" data-testid="bulk-summary">{text}</p> })}
+            <ResultsPager results listed failed_only page />
             <ul class="bulk-results">
                 <For
-                    each=move || results.get()
+                    each=move || listed.with(|l| l.shown.clone())
                     key=|r| (r.order, r.id.clone(), r.outcome.is_ok())
-                    children=|r| {
-                        let ok = r.outcome.is_ok();
-                        let detail = match &r.outcome {
-                            Ok(answer) => format!("now {answer}"),
-                            Err(message) => message.clone(),
-                        };
-                        view! {
-                            <li
-                                class="bulk-result"
-                                class:bulk-result--failed=!ok
-                                data-user-id=r.id.clone()
-                                data-outcome=if ok { "ok" } else { "failed" }
-                            >
-                                {if ok {
-                                    view! { <Badge text="Changed" tone=Tone::Success /> }
-                                } else {
-                                    view! { <Badge text="Failed" tone=Tone::Danger /> }
-                                }}
-                                " "
-                                <strong>{r.who.name.clone()}</strong>
-                                {format!(" ({}): ", r.who.email)}
-                                {detail}
-                            </li>
-                        }
-                    }
+                    children=result_line
                 />
             </ul>
         </div>
+    }
+}
+
+/// Above a run's results when they fill more than a page (or some failed): where the list
+/// is, the pages, and a switch to the failed ones only.
+#[component]
+fn ResultsPager(
+    results: RwSignal<Vec<BulkResult>>,
+    listed: Memo<ResultsPage>,
+    failed_only: RwSignal<bool>,
+    page: RwSignal<usize>,
+) -> impl IntoView {
+    let failed =
+        Memo::new(move |_| results.with(|r| r.iter().filter(|x| x.outcome.is_err()).count()));
+    let needed = move || results.with(Vec::len) > RESULTS_PAGE || failed.get() > 0;
+    let at = Memo::new(move |_| listed.with(|l| (l.page, l.pages)));
+    let step = move |forward: bool| {
+        let (now, pages) = at.get_untracked();
+        page.set(if forward {
+            (now + 1).min(pages - 1)
+        } else {
+            now.saturating_sub(1)
+        });
+    };
+    view! {
+        <Show when=needed>
+            <div class="bulk-results__pager" data-testid="bulk-results-pager">
+                <label class="bulk-results__failed">
+                    <input
+                        type="checkbox"
+                        prop:checked=move || failed_only.get()
+                        on:change=move |ev| {
+                            failed_only.set(event_target_checked(&ev));
+                            page.set(0);
+                        }
+                    />
+                    {move || format!(" Failed only ({})", failed.get())}
+                </label>
+                <span class="bulk-results__range" data-testid="bulk-results-range">
+                    {move || listed.with(|l| l.range_text(failed_only.get()))}
+                </span>
+                <button
+                    type="button"
+                    class="button button--small"
+                    aria-disabled=move || (at.get().0 == 0).to_string()
+                    on:click=move |_| step(false)
+                >
+                    "Previous results"
+                </button>
+                <button
+                    type="button"
+                    class="button button--small"
+                    aria-disabled=move || { let (p, n) = at.get(); (p + 1 >= n).to_string() }
+                    on:click=move |_| step(true)
+                >
+                    "Next results"
+                </button>
+            </div>
+        </Show>
+    }
+}
+
+/// One user's line: changed or failed, who, and what the platform said.
+fn result_line(r: BulkResult) -> impl IntoView {
+    let ok = r.outcome.is_ok();
+    let detail = match &r.outcome {
+        Ok(answer) => format!("now {answer}"),
+        Err(message) => message.clone(),
+    };
+    view! {
+        <li
+            class="bulk-result"
+            class:bulk-result--failed=!ok
+            data-user-id=r.id.clone()
+            data-outcome=if ok { "ok" } else { "failed" }
+        >
+            {if ok {
+                view! { <Badge text="Changed" tone=Tone::Success /> }
+            } else {
+                view! { <Badge text="Failed" tone=Tone::Danger /> }
+            }}
+            " "
+            <strong>{r.who.name.clone()}</strong>
+            {format!(" ({}): ", r.who.email)}
+            {detail}
+        </li>
     }
 }
