@@ -53,6 +53,18 @@ fn gated_transport(calls: Rc<Cell<u32>>) -> (RefreshTransport, oneshot::Sender<(
     (transport, release)
 }
 
+/// Waits until `ready` holds, up to 5 s: under a busy machine a step may take longer than a
+/// fixed pause, and a wait that gives up early would fail for the machine, not the code.
+async fn until(what: &str, ready: impl Fn() -> bool) {
+    for _ in 0..500 {
+        if ready() {
+            return;
+        }
+        sleep(Duration::from_millis(10)).await;
+    }
+    panic!("still not so after 5 s: {what}");
+}
+
 /// An Auth whose platform is unreachable at once (port 9 is one browsers refuse), so a
 /// revocation fails fast, as on a bad connection.
 fn auth(transport: RefreshTransport) -> Auth {
@@ -76,12 +88,11 @@ async fn a_late_refresh_answer_after_sign_out_is_dropped() {
             *result.borrow_mut() = Some(refresher.refresh(store).await);
         });
     }
-    sleep(Duration::from_millis(20)).await;
-    assert!(refresher.is_running());
+    until("the refresh is running", || refresher.is_running()).await;
     store.clear(); // the tab signs out while the refresh is on its way
     let _ = release.send(());
     refresher.settled().await;
-    sleep(Duration::from_millis(10)).await;
+    until("the refresh has answered", || result.borrow().is_some()).await;
     assert_eq!(calls.get(), 1);
     assert_eq!(
         store.current(),
@@ -103,8 +114,7 @@ async fn sign_out_waits_for_the_refresh_in_flight_and_stays_signed_out() {
     wasm_bindgen_futures::spawn_local(async move {
         let _ = auth.access_token().await;
     });
-    sleep(Duration::from_millis(20)).await;
-    assert_eq!(calls.get(), 1, "a refresh is in flight");
+    until("a refresh is in flight", || calls.get() == 1).await;
     let done = Rc::new(Cell::new(false));
     {
         let done = done.clone();
@@ -120,13 +130,7 @@ async fn sign_out_waits_for_the_refresh_in_flight_and_stays_signed_out() {
         "still signed in while the refresh runs"
     );
     let _ = release.send(());
-    for _ in 0..100 {
-        if done.get() {
-            break;
-        }
-        sleep(Duration::from_millis(20)).await;
-    }
-    assert!(done.get(), "sign-out finished");
+    until("sign-out finished", || done.get()).await;
     assert_eq!(
         calls.get(),
         1,

@@ -735,6 +735,29 @@ describe("catalog at scale: windowed", () => {
     assert.deepEqual(unexpectedErrorsOf(env.page), []);
   });
 
+  test("a resize that changes the columns keeps the same products in view", async () => {
+    await openCatalog();
+    await scrollUntil("past", 500);
+    const columns = () =>
+      env.page.evaluate(() => getComputedStyle(document.querySelector("[data-testid=product-grid]")).gridTemplateColumns.split(" ").length);
+    const wide = await columns();
+    const card = await cardInView();
+    for (const viewport of [{ width: 800, height: 800 }, { width: 1280, height: 800 }]) {
+      await env.page.setViewportSize(viewport);
+      await env.page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => requestAnimationFrame(r)))));
+      const box = await env.page.evaluate(
+        (id) => [...document.querySelectorAll("li.product-card")].find((li) => li.dataset.productId === id)?.getBoundingClientRect().toJSON() ?? null,
+        card.id,
+      );
+      assert.ok(box && box.bottom > 0 && box.top < viewport.height, `at ${viewport.width} px, card ${card.position} still in view: ${JSON.stringify(box)}`);
+    }
+    assert.notEqual(wide, 0);
+    await env.page.setViewportSize({ width: 800, height: 800 });
+    assert.ok((await columns()) < wide, "the narrow viewport has fewer columns");
+    await env.page.setViewportSize({ width: 1280, height: 800 });
+    assert.deepEqual(unexpectedErrorsOf(env.page), []);
+  });
+
   test("the keyboard walks card by card past the first window", async () => {
     await openCatalog();
     // Load five pages first, so every Tab below has a card to go to.

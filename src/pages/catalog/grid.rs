@@ -4,7 +4,6 @@
 
 use leptos::html;
 use leptos::prelude::*;
-use send_wrapper::SendWrapper;
 use wasm_bindgen::JsCast;
 
 use super::card::ProductCard;
@@ -148,10 +147,25 @@ impl Place {
         let Some(grid) = self.grid.get_untracked() else {
             return;
         };
-        let Some(shape) = measure(&grid, self.shape.get_untracked()) else {
+        let known = self.shape.get_untracked();
+        let Some(shape) = measure(&grid, known) else {
             return;
         };
-        if self.shape.get_untracked() != Some(shape) {
+        if known != Some(shape) {
+            // A resize or a late font moved every row: keep the product at the viewport's
+            // top where it was, rather than the pixel offset.
+            if let Some(known) = known {
+                let delta = known.keep_place(shape, view_of(&grid));
+                if delta.abs() >= 1.0 {
+                    let window = window();
+                    let y = window.scroll_y().unwrap_or(0.0) + delta;
+                    self.shape.set(Some(shape));
+                    // On the next frame: by then the spacers have the new shape's heights,
+                    // so the page is tall enough to scroll to.
+                    request_animation_frame(move || window.scroll_to_with_x_and_y(0.0, y));
+                    return;
+                }
+            }
             self.shape.set(Some(shape));
         }
         let view = view_of(&grid);
@@ -181,7 +195,6 @@ impl Place {
             - (view.height - shape.pitch).max(0.0) / 2.0;
         window.scroll_to_with_x_and_y(0.0, y.max(0.0));
         self.update();
-        let grid = SendWrapper::new(grid);
         let id = id.to_string();
         // The card is mounted once the window's effects have run: focus it on the next frame.
         request_animation_frame(move || focus_card(&grid, &id));

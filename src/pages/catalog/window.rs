@@ -80,6 +80,25 @@ impl Shape {
         self.row_of(index) as f64 * self.pitch
     }
 
+    /// The first product on the row at `offset` pixels below the grid's top.
+    pub(crate) fn index_at(&self, offset: f64) -> usize {
+        let row = (offset.max(0.0) / self.pitch.max(1.0)).floor() as usize;
+        row * self.columns.max(1)
+    }
+
+    /// How far to scroll so that the product at the viewport's top under `self` stays there
+    /// under `next` (a resize changed the columns, a font the card height): positive is down.
+    pub(crate) fn keep_place(&self, next: Shape, view: View) -> f64 {
+        let scrolled = -view.top;
+        if scrolled <= 0.0 {
+            return 0.0;
+        }
+        let index = self.index_at(scrolled);
+        // Where in its row the viewport's top was, kept as a share of the row.
+        let within = (scrolled - self.offset_of(index)) / self.pitch.max(1.0);
+        next.offset_of(index) + within * next.pitch - scrolled
+    }
+
     /// Whether a product's whole card is inside `view`.
     pub(crate) fn shows(&self, view: View, index: usize) -> bool {
         let top = view.top + self.offset_of(index);
@@ -185,6 +204,38 @@ mod tests {
             ..narrow
         };
         assert_eq!(broken.rows(3), 3);
+    }
+
+    #[wasm_bindgen_test]
+    fn a_new_shape_keeps_the_product_at_the_top_in_place() {
+        // Scrolled to 100 px into row 640 (products 3,200..3,205).
+        let view = View {
+            top: -(640.0 * 312.0 + 100.0),
+            height: 800.0,
+        };
+        assert_eq!(SHAPE.index_at(-view.top), 3_200);
+        // Narrower: 4 a row, a smaller card. Product 3,200 is on row 800 now.
+        let narrow = Shape {
+            columns: 4,
+            pitch: 260.0,
+            gap: 12.0,
+        };
+        let delta = SHAPE.keep_place(narrow, view);
+        let now = -view.top + delta;
+        assert_eq!(narrow.index_at(now), 3_200);
+        assert!((now - (800.0 * 260.0 + 100.0 / 312.0 * 260.0)).abs() < 1e-6);
+        // Nothing to keep at the top of the page, or when nothing changed.
+        assert_eq!(
+            SHAPE.keep_place(
+                narrow,
+                View {
+                    top: 50.0,
+                    height: 800.0
+                }
+            ),
+            0.0
+        );
+        assert_eq!(SHAPE.keep_place(SHAPE, view), 0.0);
     }
 
     #[wasm_bindgen_test]
