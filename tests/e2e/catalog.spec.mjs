@@ -735,6 +735,49 @@ describe("catalog at scale: windowed", () => {
     assert.deepEqual(unexpectedErrorsOf(env.page), []);
   });
 
+  test("back from another screen: the same products at the same place, without loading them again", async () => {
+    // Teams, then the catalog from the navigation, scrolled far down.
+    await env.page.goto(`${env.sandbox.url}/teams`);
+    const nav = env.page.locator("nav");
+    await nav.getByRole("link", { name: "Catalog", exact: true }).click();
+    await grid().locator("li").first().waitFor(VISIBLE);
+    await scrollUntil("past", 700);
+    const card = await cardInView();
+    const requests = [];
+    const onRequest = (r) => {
+      if (r.url().includes(PRODUCTS)) requests.push(new URL(r.url()).searchParams.get("after"));
+    };
+    env.page.on("request", onRequest);
+    try {
+      // Leaving with the browser's Back (nothing scrolls first), and returning with Forward,
+      // then with the navigation's link.
+      for (const way of ["Forward", "the Catalog link"]) {
+        await env.page.goBack();
+        await env.page.waitForURL(`${env.sandbox.url}/teams`);
+        await env.page.getByRole("heading", { name: "Teams", level: 1 }).waitFor(VISIBLE);
+        if (way === "Forward") await env.page.goForward();
+        else await nav.getByRole("link", { name: "Catalog", exact: true }).click();
+        await env.page.waitForURL(`${env.sandbox.url}/catalog`);
+        await env.page.waitForFunction(
+          ([id, top]) => {
+            const li = [...document.querySelectorAll("li.product-card")].find((el) => el.dataset.productId === id);
+            return li && Math.abs(li.getBoundingClientRect().top - top) <= 2;
+          },
+          [card.id, card.top],
+          { timeout: 10_000 },
+        );
+        assert.ok(!requests.includes(null), `${way}: the first page was not asked for again (${requests.length} product requests)`);
+      }
+    } finally {
+      env.page.off("request", onRequest);
+    }
+    // A reload starts from the top (the loaded set went with the page).
+    await env.page.reload();
+    await grid().locator("li").first().waitFor(VISIBLE);
+    assert.equal(await grid().locator("li").first().getAttribute("aria-posinset"), "1");
+    assert.deepEqual(unexpectedErrorsOf(env.page), []);
+  });
+
   test("a resize that changes the columns keeps the same products in view", async () => {
     await openCatalog();
     await scrollUntil("past", 500);

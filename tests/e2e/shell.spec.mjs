@@ -10,6 +10,23 @@ import { ROOT, consoleFixture, errorsOf, newPage } from "./harness.mjs";
 
 const VISIBLE = { state: "visible", timeout: 15_000 };
 
+
+/**
+ * The attributes of every `<name …>` tag in `html`, as objects. The release build minifies
+ * index.html (quotes dropped where they can be, attributes in any order), so the tests read
+ * attributes rather than match markup.
+ */
+function tagsOf(html, name) {
+  return [...html.matchAll(new RegExp(`<${name}\\b([^>]*)>`, "gi"))].map(([, attributes]) =>
+    Object.fromEntries(
+      [...attributes.matchAll(/([\w-]+)(?:=(?:"([^"]*)"|'([^']*)'|([^\s"'>]+)))?/g)].map(([, key, a, b, c]) => [
+        key.toLowerCase(),
+        a ?? b ?? c ?? "",
+      ]),
+    ),
+  );
+}
+
 describe("console shell", () => {
   const env = consoleFixture({ page: false });
 
@@ -117,8 +134,12 @@ describe("console shell", () => {
 
   test("index.html carries a no-referrer meta and a meta policy with no plain-http hosts but this machine", async () => {
     const html = await (await fetch(env.sandbox.url)).text();
-    assert.match(html, /<meta name="referrer" content="no-referrer"\s*\/?>/);
-    const policy = /<meta http-equiv="Content-Security-Policy" content="([^"]+)"/.exec(html)?.[1];
+    const metas = tagsOf(html, "meta");
+    assert.ok(
+      metas.some((m) => m.name === "referrer" && m.content === "no-referrer"),
+      `a no-referrer meta: ${JSON.stringify(metas)}`,
+    );
+    const policy = metas.find((m) => m["http-equiv"] === "Content-Security-Policy")?.content;
     assert.ok(policy, "a meta policy");
     for (const directive of policy.split(";").map((d) => d.trim())) {
       const [name, ...sources] = directive.split(/\s+/);
@@ -137,7 +158,9 @@ describe("console shell", () => {
       assert.doesNotMatch(await response.text(), /<html/i, `${missing} is not answered with the console`);
     }
     const html = await (await fetch(env.sandbox.url)).text();
-    const icon = /<link rel="icon" href="\/([^"]+\.svg)"/.exec(html)?.[1];
+    const icon = tagsOf(html, "link")
+      .find((l) => l.rel === "icon" && /^\/[^/].*\.svg$/.test(l.href ?? ""))
+      ?.href.slice(1);
     assert.ok(icon, "index.html names an SVG icon");
     const response = await fetch(`${env.sandbox.url}/${icon}`);
     assert.equal(response.status, 200);

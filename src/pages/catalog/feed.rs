@@ -155,6 +155,16 @@ impl Feed {
         true
     }
 
+    /// The same set, brought back after its screen was left: the request that was on its way
+    /// then was aborted with the screen, so the next one may go.
+    pub(crate) fn resumed(mut self) -> Self {
+        self.in_flight = false;
+        if self.error == Some(ApiError::Cancelled) {
+            self.error = None;
+        }
+        self
+    }
+
     pub(crate) fn generation(&self) -> u64 {
         self.generation
     }
@@ -351,6 +361,17 @@ mod tests {
             Some("Product b")
         );
         assert_eq!(feed.find("zzz"), None);
+    }
+
+    #[wasm_bindgen_test]
+    fn a_resumed_feed_asks_again_from_where_it_was() {
+        let mut feed = showing(page(&["a", "b"], Some("c2")));
+        let _aborted = feed.next_request().unwrap();
+        let mut feed = feed.resumed();
+        assert_eq!(ids(&feed), ["a", "b"]);
+        assert!(!feed.is_loading());
+        let again = feed.next_request().unwrap();
+        assert_eq!(again.query.after.as_deref(), Some("c2"));
     }
 
     #[wasm_bindgen_test]

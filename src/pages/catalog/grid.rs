@@ -7,9 +7,11 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::card::ProductCard;
+use super::memory::Mark;
 use super::store::CatalogStore;
 use super::url::product_href;
 use super::window::{Shape, View, Window};
+use crate::routes;
 
 /// The loaded products, in platform order, as a window of cards keyed by product id: moving
 /// the window or appending a page renders only the cards that come into it.
@@ -19,7 +21,7 @@ pub(crate) fn ProductGrid() -> impl IntoView {
     let feed = store.feed();
     let grid = NodeRef::<html::Ul>::new();
     let count = Memo::new(move |_| feed.with(|f| f.products().len()));
-    let place = Place::new(grid, count);
+    let place = Place::new(store, grid, count);
     let complete = Memo::new(move |_| feed.with(|f| f.at_end()));
     // (filter generation, place in the list, product): a card is made once for a product at
     // a place under some filters; new filters make new cards, with their own links.
@@ -46,7 +48,7 @@ pub(crate) fn ProductGrid() -> impl IntoView {
     // Until the first page arrives the grid holds a screen's height, so the cards do not
     // push down what is under them while the admin looks.
     let first_load = Memo::new(move |_| feed.with(|f| !f.has_first_page()));
-    place.follow(store, count);
+    place.follow(count);
 
     Some(view! {
         <ul
@@ -79,6 +81,7 @@ pub(crate) fn ProductGrid() -> impl IntoView {
 /// The grid's measured shape, where the viewport is over it, and the window they make.
 #[derive(Clone, Copy)]
 struct Place {
+    store: CatalogStore,
     grid: NodeRef<html::Ul>,
     shape: RwSignal<Option<Shape>>,
     view: RwSignal<Option<View>>,
@@ -86,10 +89,12 @@ struct Place {
     window: Memo<Window>,
     /// A frame is already asked for.
     pending: StoredValue<bool>,
+    /// Where the viewport's top was in the products at the last update on this screen.
+    mark: StoredValue<Option<Mark>>,
 }
 
 impl Place {
-    fn new(grid: NodeRef<html::Ul>, count: Memo<usize>) -> Self {
+    fn new(store: CatalogStore, grid: NodeRef<html::Ul>, count: Memo<usize>) -> Self {
         let shape = RwSignal::new(None::<Shape>);
         let view = RwSignal::new(None::<View>);
         let window = Memo::new(move |_| match (shape.get(), view.get()) {
@@ -97,22 +102,27 @@ impl Place {
             _ => Window::default(),
         });
         Place {
+            store,
             grid,
             shape,
             view,
             window,
             pending: StoredValue::new(false),
+            mark: StoredValue::new(None),
         }
     }
 
     /// Moves the window with scrolling and resizing, with each page appended, and brings a
     /// product back into view when its dialog closes.
-    fn follow(self, store: CatalogStore, count: Memo<usize>) {
+    fn follow(self, count: Memo<usize>) {
+        let store = self.store;
         let scroll = window_event_listener(leptos::ev::scroll, move |_| self.soon());
         let resize = window_event_listener(leptos::ev::resize, move |_| self.soon());
         on_cleanup(move || {
             scroll.remove();
             resize.remove();
+            // Leaving the screen: remember the products and the place for the way back.
+            store.leave(self.mark.try_get_value().flatten());
         });
         // After a page is appended (its cards are in the DOM once effects run): measure the
         // shape if it is not known yet, and place the window.
@@ -144,7 +154,9 @@ impl Place {
     /// Measures the grid (a resize or a new font may have changed it; reading the laid-out
     /// page costs little in a frame) and where the viewport is over it.
     fn update(self) {
-        let Some(grid) = self.grid.get_untracked() else {
+        // The router has already left for another screen (and scrolled it to the top) while
+        // this one is still mounted: that scroll is not the admin's place in the catalog.
+        let Some(grid) = self.grid.get_untracked().filter(|_| on_catalog()) else {
             return;
         };
         let known = self.shape.get_untracked();
@@ -172,6 +184,22 @@ impl Place {
         if self.view.get_untracked() != Some(view) {
             self.view.set(Some(view));
         }
+        if let Some(mark) = self.store.take_mark() {
+            // Back from another screen: where the catalog was left, once its rows are drawn
+            // to their full height (next frame).
+            let y = window().scroll_y().unwrap_or(0.0)
+                + view.top
+                + shape.offset_of(mark.index)
+                + mark.within.clamp(0.0, shape.pitch);
+            settle_at(y, SETTLE_FRAMES);
+            return;
+        }
+        let scrolled = -view.top;
+        let index = shape.index_at(scrolled);
+        self.mark.set_value((scrolled > 0.0).then(|| Mark {
+            index,
+            within: scrolled - shape.offset_of(index),
+        }));
     }
 
     /// After a product's dialog closes: if its card is not in view (the dialog was opened
@@ -199,6 +227,37 @@ impl Place {
         // The card is mounted once the window's effects have run: focus it on the next frame.
         request_animation_frame(move || focus_card(&grid, &id));
     }
+}
+
+/// Frames during which a scroll back to the top undoes the restored place: the router scrolls
+/// a new screen to the top once its navigation completes, which can come after the first
+/// frame on a busy machine.
+const SETTLE_FRAMES: u32 = 10;
+
+/// Scrolls to `y` on the next frame, and again in the `frames` after it if the page went back
+/// to the top meanwhile (an admin's own scroll elsewhere is left alone).
+fn settle_at(y: f64, frames: u32) {
+    request_animation_frame(move || {
+        if !on_catalog() {
+            return;
+        }
+        let window = window();
+        let now = window.scroll_y().unwrap_or(0.0);
+        if (now - y).abs() > 1.0 && (frames == SETTLE_FRAMES || now == 0.0) {
+            window.scroll_to_with_x_and_y(0.0, y);
+        }
+        if frames > 0 {
+            settle_at(y, frames - 1);
+        }
+    });
+}
+
+/// Whether the address is still the catalog's (or a product's over it).
+fn on_catalog() -> bool {
+    window()
+        .location()
+        .pathname()
+        .is_ok_and(|path| path.starts_with(routes::CATALOG))
 }
 
 /// The grid's columns and row pitch, from its first cards; None while it has none.

@@ -15,6 +15,7 @@ pub(crate) mod feed;
 pub(crate) mod filters;
 pub(crate) mod grid;
 pub(crate) mod image;
+pub(crate) mod memory;
 pub(crate) mod price;
 pub(crate) mod scope;
 pub(crate) mod screen;

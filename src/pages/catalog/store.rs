@@ -11,6 +11,7 @@ use leptos::prelude::*;
 use leptos::reactive::owner::WeakOwner;
 
 use super::feed::{Feed, PageRequest};
+use super::memory::{self, Mark};
 use crate::api::{use_api, ApiClient};
 
 /// The requests of one filter generation: cleaning up `owner` aborts them.
@@ -28,13 +29,18 @@ pub(crate) struct CatalogStore {
     requests: StoredValue<Option<Requests>>,
     /// The product whose dialog closed last: the grid brings its card back into view.
     returned: RwSignal<Option<String>>,
+    /// Where the catalog brought back from memory was left, for the grid to scroll to once.
+    mark: StoredValue<Option<Mark>>,
 }
 
 impl CatalogStore {
-    /// Call in the catalog screen's body and share with `provide_context`.
+    /// Call in the catalog screen's body and share with `provide_context`. Starts from the
+    /// catalog left last, if any (`show` starts over if its filters are not the address's).
     pub(crate) fn for_current_screen() -> Self {
+        let (feed, mark) = memory::take().map_or((Feed::new(), None), |(f, m)| (f.resumed(), m));
         CatalogStore {
-            feed: RwSignal::new(Feed::new()),
+            feed: RwSignal::new(feed),
+            mark: StoredValue::new(mark),
             owner: StoredValue::new(Owner::current().map(|o| o.downgrade())),
             requests: StoredValue::new(None),
             returned: RwSignal::new(None),
@@ -44,6 +50,21 @@ impl CatalogStore {
     /// The loaded set, to read reactively (`store.feed().with(|f| …)`).
     pub(crate) fn feed(&self) -> ReadSignal<Feed> {
         self.feed.read_only()
+    }
+
+    /// Where to put the viewport, once: the place the catalog was left at, if it came back
+    /// from memory with the same filters.
+    pub(crate) fn take_mark(&self) -> Option<Mark> {
+        self.mark.try_update_value(Option::take).flatten()
+    }
+
+    /// Keeps the loaded set and `mark` for the next visit (the screen is being left).
+    pub(crate) fn leave(&self, mark: Option<Mark>) {
+        if let Some(feed) = self.feed.try_get_untracked() {
+            if feed.has_first_page() {
+                memory::keep(feed, mark);
+            }
+        }
     }
 
     /// The product whose dialog closed last.
@@ -68,6 +89,8 @@ impl CatalogStore {
         if let Some(old) = self.requests.try_update_value(Option::take).flatten() {
             old.owner.cleanup();
         }
+        // Other filters than the remembered ones: that place means nothing here.
+        self.mark.try_set_value(None);
         let Some(request) = self.feed.try_update(|f| f.restart(filters)) else {
             return;
         };
