@@ -15,7 +15,7 @@
 
 import { readFile } from "node:fs/promises";
 import os from "node:os";
-import { launchBrowser, newPage, platformGet, sessionToken, signIn, startSandbox } from "../e2e/harness.mjs";
+import { installProbes, launchBrowser, newPage, pageMemory, platformGet, sessionToken, signIn, startSandbox } from "../e2e/harness.mjs";
 
 const SENDS = Number(process.env.SENDS_SCALE_SENDS ?? 100_000);
 const RATE = Number(process.env.SENDS_SCALE_RATE ?? 10);
@@ -27,31 +27,6 @@ const line = (ok, text) => {
   failed ||= !ok;
   console.log(`${ok ? "ok  " : "MISS"}  ${text}`);
 };
-
-// Runs in the page before its scripts: keeps the wasm memories the glue instantiates, and
-// records long tasks and event timings from the start.
-function installProbes() {
-  window.__wasmMemories = [];
-  const keep = (result) => {
-    const instance = result.instance ?? result;
-    for (const value of Object.values(instance.exports ?? {})) {
-      if (value instanceof WebAssembly.Memory && !window.__wasmMemories.includes(value)) window.__wasmMemories.push(value);
-    }
-    return result;
-  };
-  for (const name of ["instantiate", "instantiateStreaming"]) {
-    const original = WebAssembly[name];
-    WebAssembly[name] = (...args) => original.apply(WebAssembly, args).then(keep);
-  }
-  window.__longTasks = [];
-  window.__events = [];
-  new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) window.__longTasks.push({ start: e.startTime, duration: e.duration });
-  }).observe({ type: "longtask", buffered: true });
-  new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) window.__events.push({ name: e.name, start: e.startTime, duration: e.duration });
-  }).observe({ type: "event", durationThreshold: 16, buffered: true });
-}
 
 /** Long tasks that started in [from, to] (page clock): their sum and the longest. */
 async function tasksBetween(page, from, to) {
@@ -113,12 +88,7 @@ try {
   console.log(`      (the platform refused ${stats.rate_limited} requests of the walk and the look-ahead)`);
 
   // Memory with everything loaded, after a garbage collection.
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send("HeapProfiler.collectGarbage");
-  await cdp.send("Performance.enable");
-  const metrics = Object.fromEntries((await cdp.send("Performance.getMetrics")).metrics.map((m) => [m.name, m.value]));
-  const wasmBytes = await page.evaluate(() => window.__wasmMemories.reduce((s, m) => s + m.buffer.byteLength, 0));
-  const jsBytes = metrics.JSHeapUsedSize;
+  const { wasm: wasmBytes, js: jsBytes } = await pageMemory(page);
   const mb = (b) => b / 1e6;
   line(mb(wasmBytes + jsBytes) <= BUDGET.memoryMb, `memory with ${total} sends loaded: wasm ${mb(wasmBytes).toFixed(1)} MB + JS heap ${mb(jsBytes).toFixed(1)} MB = ${mb(wasmBytes + jsBytes).toFixed(1)} MB (budget ≤ ${BUDGET.memoryMb} MB)`);
 

@@ -369,3 +369,44 @@ export async function seriousAxeViolations(page) {
       .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
   });
 }
+
+/**
+ * For benches, passed to `page.addInitScript`: runs before the page's scripts, keeps the wasm
+ * memories the glue instantiates (`window.__wasmMemories`) and records Chromium's long tasks
+ * (`window.__longTasks`) and Event Timing entries of 16 ms or more (`window.__events`).
+ */
+export function installProbes() {
+  window.__wasmMemories = [];
+  const keep = (result) => {
+    const instance = result.instance ?? result;
+    for (const value of Object.values(instance.exports ?? {})) {
+      if (value instanceof WebAssembly.Memory && !window.__wasmMemories.includes(value)) window.__wasmMemories.push(value);
+    }
+    return result;
+  };
+  for (const name of ["instantiate", "instantiateStreaming"]) {
+    const original = WebAssembly[name];
+    WebAssembly[name] = (...args) => original.apply(WebAssembly, args).then(keep);
+  }
+  window.__longTasks = [];
+  window.__events = [];
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) window.__longTasks.push({ start: e.startTime, duration: e.duration });
+  }).observe({ type: "longtask", buffered: true });
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) window.__events.push({ name: e.name, start: e.startTime, duration: e.duration });
+  }).observe({ type: "event", durationThreshold: 16, buffered: true });
+}
+
+/**
+ * The page's memory after a garbage collection, in bytes: its wasm memories (recorded by
+ * `installProbes`) and the JS heap in use (DevTools `Performance.getMetrics`), and its DOM nodes.
+ */
+export async function pageMemory(page) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("HeapProfiler.collectGarbage");
+  await cdp.send("Performance.enable");
+  const metrics = Object.fromEntries((await cdp.send("Performance.getMetrics")).metrics.map((m) => [m.name, m.value]));
+  const wasm = await page.evaluate(() => window.__wasmMemories.reduce((s, m) => s + m.buffer.byteLength, 0));
+  return { wasm, js: metrics.JSHeapUsedSize, nodes: metrics.Nodes };
+}
