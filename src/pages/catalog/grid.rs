@@ -229,9 +229,9 @@ impl Place {
     }
 }
 
-/// Frames during which a scroll back to the top undoes the restored place: the router scrolls
-/// a new screen to the top once its navigation completes, which can come after the first
-/// frame on a busy machine.
+/// Frames during which a jump back to the top undoes the restored place: on Back and Forward
+/// the browser restores the scroll it remembers for the entry, and the router scrolls a screen
+/// reached by a link to the top; neither must win over the catalog's own place.
 const SETTLE_FRAMES: u32 = 10;
 
 /// Scrolls to `y` on the next frame, and again in the `frames` after it if the page went back
