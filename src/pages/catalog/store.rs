@@ -60,7 +60,8 @@ impl CatalogStore {
 
     /// Keeps the loaded set and `mark` for the next visit (the screen is being left).
     pub(crate) fn leave(&self, mark: Option<Mark>) {
-        if let Some(feed) = self.feed.try_get_untracked() {
+        // Taken, not cloned: the screen is going, and the set can be 10,000 products.
+        if let Some(feed) = self.feed.try_update_untracked(std::mem::take) {
             if feed.has_first_page() {
                 memory::keep(feed, mark);
             }
