@@ -33,13 +33,23 @@ WASM_BINDGEN_VERSION := $(shell sed -n '/^name = "wasm-bindgen"$$/{n;s/^version 
 TRUNK_TOML_WASM_BINDGEN := $(shell sed -n 's/^wasm_bindgen = "\(.*\)".*/\1/p' Trunk.toml)
 TRUNK_TOML_WASM_OPT := $(shell sed -n 's/^wasm_opt = "\(version_[0-9]*\)".*/\1/p' Trunk.toml)
 
-APT_TEST_PACKAGES := chromium chromium-driver
+# The browser engines of the e2e suite (tests/e2e/engines.mjs): Chromium with its driver,
+# Firefox ESR (driven over WebDriver BiDi by puppeteer-core from npm), and WebKitGTK's
+# WebDriver with the MiniBrowser it drives, which has no headless mode: hence Xvfb.
+APT_TEST_PACKAGES := chromium chromium-driver firefox-esr webkit2gtk-driver xvfb
 APT_BENCH_PACKAGES := brotli
 
 # node_modules/.bin first: Trunk must find binaryen's wasm-opt (npm), never
 # Debian's wasm-opt 108, which builds a blank page.
 CARGO_HOME ?= $(HOME)/.cargo
 export PATH := $(CURDIR)/node_modules/.bin:$(CARGO_HOME)/bin:$(PATH)
+
+# The tools cargo builds (trunk, wasm-bindgen-cli, wasm-split-cli, twiggy) are not hot: a cheap
+# release profile (no LTO, parallel codegen, opt-level 1) compiles them in about half the time,
+# and one target directory for all of them compiles their shared dependencies once.
+CARGO_INSTALL := CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 \
+  CARGO_PROFILE_RELEASE_OPT_LEVEL=1 CARGO_PROFILE_RELEASE_DEBUG=false \
+  CARGO_PROFILE_RELEASE_INCREMENTAL=false CARGO_TARGET_DIR=$(CURDIR)/target/tools cargo install
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 NPM_STAMP := node_modules/.npm-ci.stamp
@@ -105,7 +115,7 @@ trunk:
 	  echo "ok    trunk $(TRUNK_VERSION)"; \
 	else \
 	  echo "install trunk $(TRUNK_VERSION) (found: $${have:-none}; takes ~5 min)"; \
-	  cargo install trunk --version $(TRUNK_VERSION) --locked; \
+	  $(CARGO_INSTALL) trunk --version $(TRUNK_VERSION) --locked; \
 	fi
 
 # wasm-split-cli has no --version: cargo's own list of installed packages says it.
@@ -114,7 +124,7 @@ wasm-split:
 	  echo "ok    wasm-split-cli $(WASM_SPLIT_VERSION)"; \
 	else \
 	  echo "install wasm-split-cli $(WASM_SPLIT_VERSION) (takes ~2 min)"; \
-	  cargo install wasm_split_cli_support --version $(WASM_SPLIT_VERSION) --features build-binary --locked --force; \
+	  $(CARGO_INSTALL) wasm_split_cli_support --version $(WASM_SPLIT_VERSION) --features build-binary --locked --force; \
 	fi
 
 twiggy:
@@ -122,7 +132,7 @@ twiggy:
 	  echo "ok    twiggy $(TWIGGY_VERSION)"; \
 	else \
 	  echo "install twiggy $(TWIGGY_VERSION) (takes ~3 min)"; \
-	  cargo install twiggy --version $(TWIGGY_VERSION) --locked --force; \
+	  $(CARGO_INSTALL) twiggy --version $(TWIGGY_VERSION) --locked --force; \
 	fi
 
 # No --locked: the registry mirror lags one of wasm-bindgen-cli's pinned deps.
@@ -134,7 +144,7 @@ wasm-bindgen:
 	  echo "ok    wasm-bindgen-cli $(WASM_BINDGEN_VERSION)"; \
 	else \
 	  echo "install wasm-bindgen-cli $(WASM_BINDGEN_VERSION) (found: $${have:-none}; takes ~2 min)"; \
-	  cargo install wasm-bindgen-cli --version $(WASM_BINDGEN_VERSION) --force; \
+	  $(CARGO_INSTALL) wasm-bindgen-cli --version $(WASM_BINDGEN_VERSION) --force; \
 	fi
 
 # binaryen (wasm-opt) and playwright-core, exactly as package-lock.json says.
@@ -174,14 +184,18 @@ define apt_ensure
 	done
 endef
 
+# A browser and its driver must be the same build: chromium and chromium-driver, and
+# WebKitGTK's driver and the library whose MiniBrowser it drives.
 apt-test:
 	$(call apt_ensure,$(APT_TEST_PACKAGES))
-	@b="$$(dpkg-query -W -f='$${Version}' chromium)"; d="$$(dpkg-query -W -f='$${Version}' chromium-driver)"; \
-	if [ "$$b" != "$$d" ]; then \
-	  echo "chromium $$b and chromium-driver $$d differ: upgrading both"; \
-	  $(SUDO) apt-get update; \
-	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $(APT_TEST_PACKAGES); \
-	fi
+	@for pair in chromium:chromium-driver libwebkit2gtk-4.1-0:webkit2gtk-driver; do \
+	  b="$$(dpkg-query -W -f='$${Version}' $${pair%%:*})"; d="$$(dpkg-query -W -f='$${Version}' $${pair##*:})"; \
+	  if [ "$$b" != "$$d" ]; then \
+	    echo "$${pair%%:*} $$b and $${pair##*:} $$d differ: upgrading both"; \
+	    $(SUDO) apt-get update; \
+	    $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $${pair%%:*} $${pair##*:}; \
+	  fi; \
+	done
 
 apt-bench:
 	$(call apt_ensure,$(APT_BENCH_PACKAGES))

@@ -92,13 +92,15 @@ function splitAndBind(linked) {
 }
 
 /**
- * The glue and the split loader are part of the first load: minified (names inside the
+ * The glue, the split loader and boot.js are part of the first load: minified (names inside the
  * modules shortened, comments and dead code dropped; exports keep their names, the wasm
  * imports them by name) they weigh 9.2 -> 7.2 KB brotli.
  */
 async function minifyScripts(pkg) {
-  for (const file of readdirSync(pkg).filter((f) => f.endsWith(".js"))) {
-    const source = readFileSync(path.join(pkg, file), "utf8");
+  const scripts = readdirSync(pkg).filter((f) => f.endsWith(".js")).map((f) => path.join(pkg, f));
+  // The loader (boot.js, copied by Trunk) is the first script the page runs.
+  for (const file of [...scripts, path.join(DIST, "boot.js")]) {
+    const source = readFileSync(file, "utf8");
     const { code } = await minify(source, {
       module: true,
       ecma: 2020,
@@ -106,8 +108,8 @@ async function minifyScripts(pkg) {
       format: { comments: false },
     });
     if (!code) throw new Error(`terser produced nothing for ${file}`);
-    writeFileSync(path.join(pkg, file), code);
-    console.log(`build-console: terser ${file}: ${source.length} -> ${code.length} bytes`);
+    writeFileSync(file, code);
+    console.log(`build-console: terser ${path.basename(file)}: ${source.length} -> ${code.length} bytes`);
   }
 }
 

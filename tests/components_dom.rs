@@ -6,6 +6,7 @@ use std::time::Duration;
 use gifting_console::api::{ApiError, NetStatus};
 use gifting_console::app::Root;
 use gifting_console::browser::sleep;
+use gifting_console::components::format::date_time;
 use gifting_console::components::{Badge, ErrorPanel, Loaded, Tone};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
@@ -137,6 +138,45 @@ async fn loaded_shows_loading_then_data_and_retries_after_an_error() {
     assert!(
         root.query_selector("[role=alert]").unwrap().is_none(),
         "the error is gone"
+    );
+}
+
+/// WebKit under a POSIX "C" locale (WebKitGTK here, with no LANG) reports `navigator.language`
+/// as "C", which `Intl` refuses with a RangeError. Thrown while a `<Transition>`'s rows were being
+/// built, that JS exception unwound the wasm stack past tachys's `RefCell` borrow of the
+/// `Suspend`'s state (an exception runs no Rust destructor), so the boundary's next mount
+/// panicked "RefCell already borrowed" on every screen with a date (Teams, Campaigns, Sends).
+#[wasm_bindgen_test]
+async fn dates_inside_a_transition_survive_a_language_intl_refuses() {
+    let navigator = web_sys::window().unwrap().navigator();
+    let descriptor = js_sys::Object::new();
+    js_sys::Reflect::set(&descriptor, &"value".into(), &"C".into()).unwrap();
+    js_sys::Reflect::set(&descriptor, &"configurable".into(), &true.into()).unwrap();
+    js_sys::Object::define_property(&navigator, &"language".into(), &descriptor);
+    let root = fresh_container();
+    let _app = leptos::mount::mount_to(root.clone(), move || {
+        let resource = LocalResource::new(|| async {
+            sleep(Duration::from_millis(20)).await;
+            Ok::<_, ApiError>("2026-03-01T15:05:00Z".to_owned())
+        });
+        view! {
+            <Loaded resource let:at>
+                <p class="when">{date_time(&at)}</p>
+            </Loaded>
+        }
+    });
+    let shown = wait_for(&root, ".when")
+        .await
+        .text_content()
+        .unwrap_or_default();
+    js_sys::Reflect::delete_property(&navigator, &"language".into()).unwrap();
+    assert!(
+        shown.contains("2026"),
+        "a date in the browser's default locale: {shown}"
+    );
+    assert!(
+        !shown.contains('T'),
+        "formatted, not the platform's text: {shown}"
     );
 }
 

@@ -6,7 +6,7 @@ pub(crate) mod breadcrumb;
 pub(crate) mod confirm_dialog;
 pub(crate) mod country_codes;
 pub(crate) mod download;
-pub(crate) mod format;
+pub mod format;
 pub(crate) mod lazy_screen;
 pub(crate) mod leave_guard;
 pub(crate) mod modal;

@@ -10,7 +10,7 @@ import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
 import path from "node:path";
-import { after, before } from "node:test";
+import { after, afterEach, before } from "node:test";
 import { chromium } from "playwright-core";
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -29,6 +29,9 @@ export const CHROMIUM_ARGS = [
   "--disable-sync",
   "--no-first-run",
 ];
+
+// The release build the servers serve (E2E_DIST: another copy, e.g. while dist/ is rebuilt).
+export const DIST = process.env.E2E_DIST || "dist";
 
 export const GATEWAY_BIN = path.resolve(ROOT, process.env.CARGO_TARGET_DIR || "target", "release/gifting-gateway");
 // The sandbox's client secret: the one the gateway holds and the browser must never see.
@@ -122,7 +125,7 @@ async function startServer(bin, args, { env = {}, logEnv } = {}) {
  * @returns {Promise<{url: string, port: number, stop: () => Promise<void>, stats: () => Promise<object>}>}
  */
 export async function startSandbox(extraArgs = []) {
-  const args = ["--addr", "127.0.0.1:0", "--static", "dist", "--test-hooks", ...extraArgs];
+  const args = ["--addr", "127.0.0.1:0", "--static", DIST, "--test-hooks", ...extraArgs];
   const server = await startServer(SANDBOX_BIN, args, { logEnv: "E2E_SANDBOX_LOG" });
   return {
     ...server,
@@ -166,7 +169,7 @@ export async function startGatewayTopology(sandboxArgs = []) {
     GATEWAY_BIN,
     [
       "--addr", `127.0.0.1:${port}`,
-      "--static", "dist",
+      "--static", DIST,
       "--platform-url", sandbox.url,
       "--client-id", "gifting-console",
       "--image-origin", sandbox.url,
@@ -200,6 +203,8 @@ export async function newPage(browser, contextOptions = {}) {
  */
 export async function openTab(context) {
   const page = await context.newPage();
+  openPages.add(page);
+  page.once("close", () => openPages.delete(page));
   page.errors = [];
   page.on("console", (message) => {
     if (message.type() === "error") page.errors.push({ kind: "console", text: message.text() });
@@ -224,6 +229,30 @@ export async function openTab(context) {
     });
   });
   return page;
+}
+
+/** Every page `openTab` opened and nobody closed yet: each is checked after every test. */
+const openPages = new Set();
+
+/**
+ * Fails when any open page shows the console's crash screen or recorded an uncaught error,
+ * whatever the test itself asserted: a crash is a failure even where the test's own facts held.
+ * Run after every test of a `consoleFixture`.
+ */
+export async function assertNoCrash() {
+  const problems = [];
+  for (const page of openPages) {
+    const uncaught = errorsOf(page, ["pageerror"]).map((e) => e.text);
+    const crash = await page
+      .locator("[data-testid=crash]")
+      .textContent({ timeout: 1 })
+      .catch(() => null);
+    if (crash !== null) problems.push(`${page.url()}: the console crashed: ${crash}`);
+    if (uncaught.length > 0) problems.push(`${page.url()}: uncaught errors:\n${uncaught.join("\n")}`);
+    // Reported once: the next test starts from a clean record.
+    page.errors = page.errors.filter((e) => e.kind !== "pageerror");
+  }
+  if (problems.length > 0) throw new Error(problems.join("\n"));
 }
 
 /** The recorded errors of the given kinds (default: all). */
@@ -343,6 +372,7 @@ export function consoleFixture({ sandboxArgs = [], signedIn = true, page = true,
       env.token = await sessionToken(env.page);
     }
   });
+  afterEach(assertNoCrash);
   after(async () => {
     await env.browser?.close();
     await env.gateway?.stop();

@@ -49,6 +49,21 @@ describe("console shell", () => {
     return shown;
   }
 
+  test("a browser without what the console needs is told so plainly, and nothing starts", async () => {
+    const page = await newPage(env.browser);
+    // As on a plain-http address other than this machine, where browsers give no Web Crypto.
+    await page.addInitScript(() => {
+      delete Crypto.prototype.subtle;
+    });
+    await page.goto(env.sandbox.url);
+    const message = page.getByRole("alert");
+    await message.waitFor(VISIBLE);
+    assert.match(await message.innerText(), /This browser cannot run the Gifting Console: it lacks Web Crypto \(open the console at an https:\/\/ address\)\. Use a current Chrome, Edge or Firefox, or Safari 17 or later\./);
+    assert.equal(await page.locator("header").count(), 0, "the app did not start");
+    assert.deepEqual(errorsOf(page, ["pageerror", "csp"]), []);
+    await page.context().close();
+  });
+
   test("a signed-out visitor sees the shell with the sign-in screen, no errors", async () => {
     const page = await newPage(env.browser);
     const response = await page.goto(env.sandbox.url);
