@@ -35,8 +35,9 @@ TRUNK_TOML_WASM_OPT := $(shell sed -n 's/^wasm_opt = "\(version_[0-9]*\)".*/\1/p
 
 # The browser engines of the e2e suite (tests/e2e/engines.mjs): Chromium with its driver,
 # Firefox ESR (driven over WebDriver BiDi by puppeteer-core from npm), and WebKitGTK's
-# WebDriver with the MiniBrowser it drives, which has no headless mode: hence Xvfb.
-APT_TEST_PACKAGES := chromium chromium-driver firefox-esr webkit2gtk-driver xvfb
+# WebDriver with the MiniBrowser it drives, which has no headless mode: hence Xvfb (and
+# xauth, which xvfb-run needs and xvfb only recommends).
+APT_TEST_PACKAGES := chromium chromium-driver firefox-esr webkit2gtk-driver xvfb xauth
 APT_BENCH_PACKAGES := brotli
 
 # node_modules/.bin first: Trunk must find binaryen's wasm-opt (npm), never
@@ -50,6 +51,11 @@ export PATH := $(CURDIR)/node_modules/.bin:$(CARGO_HOME)/bin:$(PATH)
 CARGO_INSTALL := CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 \
   CARGO_PROFILE_RELEASE_OPT_LEVEL=1 CARGO_PROFILE_RELEASE_DEBUG=false \
   CARGO_PROFILE_RELEASE_INCREMENTAL=false CARGO_TARGET_DIR=$(CURDIR)/target/tools cargo install
+
+# CI builds from a fresh clone: incremental compilation would only write state nobody reads.
+ifdef CI
+export CARGO_INCREMENTAL := 0
+endif
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 NPM_STAMP := node_modules/.npm-ci.stamp
@@ -281,6 +287,7 @@ step-layers:
 	node scripts/check-layers.mjs
 	node scripts/check-length.mjs
 	node scripts/check-tests.mjs
+	node scripts/check-view.mjs
 
 step-clippy:
 	cargo clippy --workspace --all-targets -- -D warnings

@@ -104,7 +104,7 @@ pub(crate) fn PreviewTable(import: Import) -> impl IntoView {
             <nav class="import-pager" aria-label="Preview pages">
                 <button type="button" class="button" disabled=move || import.page.get() == 0 on:click=move |_| import.page.update(|p| *p = p.saturating_sub(1))>"Previous rows"</button>
                 <span data-testid="import-range">{range}</span>
-                <button type="button" class="button" disabled=move || import.page.get() + 1 >= pages() on:click=move |_| import.page.update(|p| *p += 1)>"Next rows"</button>
+                <button type="button" class="button" disabled={move || import.page.get() + 1 >= pages()} on:click=move |_| import.page.update(|p| *p += 1)>"Next rows"</button>
             </nav>
         </Show>
     }
