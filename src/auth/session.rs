@@ -209,5 +209,30 @@ impl SessionStore {
     pub fn clear(&self) {
         clear_session();
         self.signal.set(None);
+        forget_kept_data();
+    }
+}
+
+thread_local! {
+    static ON_SESSION_END: std::cell::RefCell<Vec<fn()>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Registers `forget`, run whenever this tab's session ends (sign-out, expiry, another tab
+/// signing out): platform data a screen keeps in memory beyond its own life (the catalog left
+/// for later) must not outlive the session it was read with. A plain `fn`, so nothing of a
+/// screen's reactive state is held here.
+pub fn on_session_end(forget: fn()) {
+    ON_SESSION_END.with(|all| {
+        let mut all = all.borrow_mut();
+        if !all.contains(&forget) {
+            all.push(forget);
+        }
+    });
+}
+
+fn forget_kept_data() {
+    let all = ON_SESSION_END.with(|all| all.borrow().clone());
+    for forget in all {
+        forget();
     }
 }

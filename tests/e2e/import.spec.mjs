@@ -236,6 +236,34 @@ describe("import users from CSV", () => {
   });
 });
 
+describe("import users at the platform's pace (--rate-limit 10)", () => {
+  const env = consoleFixture({ sandboxArgs: ["--rate-limit", "10"] });
+  const stamp = Date.now().toString(36);
+
+  test("a column cannot be changed while the import runs; the run ends whole", async () => {
+    const emails = Array.from({ length: 40 }, (_, i) => `mid-${stamp}-${i}@example.org`);
+    await openImport(env);
+    await choose(env, "hires.csv", `email,first name,last name,role\n${emails.map((e) => `${e},Mid,Run,sender`).join("\n")}\n`);
+    await previewReady(env);
+    await env.page.locator("[data-testid=import-run]").click();
+    const progress = env.page.locator("[data-testid=import-progress]");
+    await progress.filter({ hasText: /^[1-9]\d* of 40/ }).waitFor(VISIBLE);
+    const last = env.page.locator("fieldset.import-columns select").last();
+    assert.ok(await last.isDisabled(), "the column selects are disabled while it runs");
+    assert.ok(await env.page.locator("#import-file").isDisabled(), "so is the file input");
+    // What the disabled select would have done: the store refuses it while the run writes.
+    await last.evaluate((select) => {
+      select.value = "";
+      select.dispatchEvent(new Event("change", { bubbles: true }));
+    });
+    const summary = await env.page.locator("[data-testid=import-summary]").textContent({ timeout: 120_000 });
+    assert.equal(summaryCount(summary, "created"), 40, summary);
+    const counts = await emailCounts(env);
+    for (const e of emails) assert.equal(counts.get(e), 1, e);
+    assert.ok(!(await last.isDisabled()), "the columns can be changed again once it ended");
+  });
+});
+
 describe("import users under --fault-rate 0.25", () => {
   const env = consoleFixture({ sandboxArgs: ["--fault-rate", "0.25", "--seed", "29"] });
 

@@ -5,7 +5,7 @@
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { consoleFixture, platformGet, seriousAxeViolations, TEST_HOOKS, sessionToken, signIn, unexpectedErrors } from "./harness.mjs";
+import { assertNoCrash, consoleFixture, platformGet, seriousAxeViolations, TEST_HOOKS, sessionToken, signIn, unexpectedErrors } from "./harness.mjs";
 
 const VISIBLE = { state: "visible", timeout: 15_000 };
 const SCIM = "/api/scim/v2/Users";
@@ -586,6 +586,56 @@ describe("bulk changes across pages (--rate-limit 10)", () => {
     assert.ok(second.every((outcome) => outcome === "ok"));
     assert.deepEqual(await seriousAxeViolations(env.page), [], "the results and their pager");
     assert.deepEqual(unexpectedErrors(env.page), []);
+  });
+
+  test("a search that narrows the list clears “select all matching”", async () => {
+    const before = await everyUser();
+    const main = env.page.locator("main#main");
+    await env.page.goto(`${env.sandbox.url}/users`);
+    await env.page.locator("table.users-table tbody tr").first().waitFor(VISIBLE);
+    await main.getByLabel("Select all users on this page").check();
+    await env.page.getByTestId("select-all-matching").getByText(`Select all ${before.length} users`).click();
+    const count = env.page.getByTestId("bulk-count");
+    await count.getByText(`All ${before.length} users selected`).waitFor(VISIBLE);
+    const one = before[before.length - 1].userName;
+    await main.getByLabel("Find by email").fill(one);
+    await main.getByRole("button", { name: "Search", exact: true }).click();
+    await env.page.locator("table.users-table tbody tr", { hasText: one }).waitFor(VISIBLE);
+    await count.filter({ hasNotText: "All" }).waitFor(VISIBLE);
+    assert.match(await count.textContent(), /^\d+ users? selected$/);
+  });
+
+  test("leaving Users while a bulk change runs, then every screen in turn: no crash", async () => {
+    const before = await everyUser();
+    const groups = (await api("/api/v3/groups?page=1&per_page=100")).groups;
+    const target = groups[0].name;
+    const main = env.page.locator("main#main");
+    await env.page.goto(`${env.sandbox.url}/users`);
+    await env.page.locator("table.users-table tbody tr").first().waitFor(VISIBLE);
+    await main.getByLabel("Select all users on this page").check();
+    await env.page.getByTestId("select-all-matching").getByText(`Select all ${before.length} users`).click();
+    await main.getByLabel("Change", { exact: true }).selectOption("team");
+    await main.getByLabel("New team").selectOption(target);
+    await main.getByRole("button", { name: `Move ${before.length} users to ${target}` }).click();
+    await env.page.getByTestId("bulk-progress").getByText(/^[1-9]\d* of \d+/).first().waitFor(VISIBLE);
+    // Away mid-run, and on through the screens while the run's last answers come in.
+    const nav = env.page.getByRole("navigation", { name: "Main" });
+    for (const [label, ready] of [
+      ["Sends", "table.sends-table tbody tr"],
+      ["Teams", "main#main table tbody tr"],
+      ["Campaigns", "main#main table tbody tr"],
+      ["Catalog", "[data-testid=product-grid] li"],
+      ["Users", "table.users-table tbody tr"],
+      ["Teams", "main#main table tbody tr"],
+    ]) {
+      await nav.getByRole("link", { name: label, exact: true }).click();
+      await env.page.locator(ready).first().waitFor(VISIBLE);
+    }
+    await assertNoCrash();
+    // The run ended when its screen went (what had been sent is on the platform): nothing
+    // was left half-sent or sent twice.
+    const after = await everyUser();
+    assert.deepEqual(after.map((u) => u.id).sort(), before.map((u) => u.id).sort(), "the same users");
   });
 });
 

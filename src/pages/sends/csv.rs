@@ -1,24 +1,18 @@
 //! The sends export: CSV built in the browser, one row per send.
 //!
-//! - RFC 4180: CRLF line ends; a field holding a quote, comma, CR or LF is quoted and its
-//!   quotes doubled. A UTF-8 byte order mark leads the file so spreadsheet programs read
-//!   names such as "Zoë" or Arabic text as UTF-8.
-//! - Formula injection: a text cell starting with `=`, `+`, `-`, `@`, tab or CR would run as a
-//!   formula when the file is opened in a spreadsheet (recipient names are typed by outsiders).
-//!   Such cells are prefixed with `'`, which spreadsheets show as plain text. Plain decimal
-//!   numbers (a cost of "-5.00") are not formulas and stay as they are.
+//! - Written by the console's CSV rules ([`crate::components::csv`]): quoting, the byte order
+//!   mark, and the formula guard (recipient names are typed by outsiders).
 //! - Timestamps stay as the platform sent them (ISO 8601 with offset), so the file sorts and
 //!   imports the same in every time zone.
 //! - The status history is one column: `status @ time` entries joined by `"; "`, oldest first.
 
-use gifting_api::money::Decimal;
 use gifting_api::rest::Send;
 
 use super::loaded::LoadedSends;
+use crate::components::csv::{push_row, BOM};
 
-/// The header row. Every cell below it is written by [`field_text`]: RFC 4180 quoting, and
-/// a leading `'` on text starting with `=`, `+`, `-`, `@`, tab or CR (formula injection), so
-/// e.g. a recipient named `=HYPERLINK(…)` reads back as `'=HYPERLINK(…)`.
+/// The header row. Every cell below it is written by [`push_row`], so e.g. a recipient named
+/// `=HYPERLINK(…)` reads back as `'=HYPERLINK(…)`.
 pub(crate) const HEADER: [&str; 19] = [
     "send_id",
     "send_gid",
@@ -41,14 +35,12 @@ pub(crate) const HEADER: [&str; 19] = [
     "status_history",
 ];
 
-const BOM: char = '\u{feff}';
-
 /// The whole file, header row first (the export builds the same in slices: [`CsvSlices`]).
 #[cfg(test)]
 pub(crate) fn sends_csv<'a>(sends: impl IntoIterator<Item = &'a Send>) -> String {
     let mut out = head();
     for send in sends {
-        push_row(&mut out, row(send).into_iter());
+        push_row(&mut out, row(send));
     }
     out
 }
@@ -57,7 +49,7 @@ pub(crate) fn sends_csv<'a>(sends: impl IntoIterator<Item = &'a Send>) -> String
 pub(crate) fn head() -> String {
     let mut out = String::new();
     out.push(BOM);
-    push_row(&mut out, HEADER.iter().map(|h| h.to_string()));
+    push_row(&mut out, HEADER);
     out
 }
 
@@ -98,7 +90,7 @@ impl CsvSlices {
             for &at in &self.rows[self.next..end] {
                 // A row gone (the loaded sends started over meanwhile) is left out.
                 if let Some(send) = loaded.rows.send(at) {
-                    push_row(&mut out, row(&send).into_iter());
+                    push_row(&mut out, row(&send));
                 }
             }
             self.next = end;
@@ -142,36 +134,6 @@ pub(crate) fn history(send: &Send) -> String {
         .join("; ")
 }
 
-fn push_row(out: &mut String, fields: impl Iterator<Item = String>) {
-    for (i, field) in fields.enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        out.push_str(&field_text(&field));
-    }
-    out.push_str("\r\n");
-}
-
-/// One field, neutralised and quoted as needed.
-pub(crate) fn field_text(raw: &str) -> String {
-    let safe = neutralise_formula(raw);
-    if safe.contains(['"', ',', '\r', '\n']) {
-        format!("\"{}\"", safe.replace('"', "\"\""))
-    } else {
-        safe
-    }
-}
-
-/// `=1+1` → `'=1+1`; `-5.00` stays (a number, not a formula).
-pub(crate) fn neutralise_formula(raw: &str) -> String {
-    let risky = raw.starts_with(['=', '+', '-', '@', '\t', '\r']);
-    if risky && Decimal::parse(raw).is_none() {
-        format!("'{raw}")
-    } else {
-        raw.to_string()
-    }
-}
-
 /// `sends-2026-03-01.csv` for the given local date (`YYYY-MM-DD`).
 pub(crate) fn file_name(local_date: &str) -> String {
     format!("sends-{local_date}.csv")
@@ -212,45 +174,6 @@ mod tests {
         }
         assert!(row.is_empty() && field.is_empty(), "file ends with CRLF");
         rows
-    }
-
-    #[wasm_bindgen_test]
-    fn quotes_what_needs_quoting_and_nothing_else() {
-        let cases = [
-            ("plain", "plain"),
-            ("a,b", "\"a,b\""),
-            ("say \"hi\"", "\"say \"\"hi\"\"\""),
-            ("two\nlines", "\"two\nlines\""),
-            ("cr\rhere", "\"cr\rhere\""),
-            ("<script>alert(1)</script>", "<script>alert(1)</script>"),
-        ];
-        for (text, expected) in cases {
-            assert_eq!(field_text(text), expected, "{text:?}");
-        }
-    }
-
-    #[wasm_bindgen_test]
-    fn formulas_are_neutralised_but_numbers_are_not() {
-        // (text, whether a spreadsheet would run it, so it gets a leading apostrophe)
-        let cases = [
-            ("=HYPERLINK(\"x\")", true),
-            ("+1", false),
-            ("+1+cmd|' /C calc'!A0", true),
-            ("-2+3", true),
-            ("@SUM(A1)", true),
-            ("\t=1", true),
-            ("-5.00", false),
-            ("a=b", false),
-        ];
-        for (text, formula) in cases {
-            let expected = if formula {
-                format!("'{text}")
-            } else {
-                text.to_owned()
-            };
-            assert_eq!(neutralise_formula(text), expected, "{text:?}");
-        }
-        assert_eq!(field_text("=1,2"), "\"'=1,2\"");
     }
 
     #[wasm_bindgen_test]

@@ -139,7 +139,8 @@ impl BulkRun {
             }
             self.running.try_set(false);
             self.notify();
-            self.on_done.run(());
+            // The list it reloads is gone with its screen when the admin left mid-run.
+            self.on_done.try_run(());
         });
     }
 

@@ -40,7 +40,15 @@ pub(crate) fn UsersPage() -> impl IntoView {
     });
     let groups = use_team_groups();
     let selection: Selection = RwSignal::new(Default::default());
-    let matching = RwSignal::new(None);
+    let matching = RwSignal::new(None::<AllMatching>);
+    // "Select all N users" holds for the search it was offered on: another search clears it,
+    // so the rows of the new list are not shown as chosen and no run acts on the old list.
+    Effect::new(move |_| {
+        let email = paging.with(|p| p.email.clone());
+        if matching.with_untracked(|m| m.as_ref().is_some_and(|m| m.email != email)) {
+            matching.set(None);
+        }
+    });
     let listed = Signal::derive(move || {
         let loaded = users.get()?.ok()?;
         Some(Listed {

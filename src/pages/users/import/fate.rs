@@ -1,7 +1,8 @@
 //! What an import would do to each row, decided before anything is written: create the user,
 //! update them (and what changes), leave them unchanged, or refuse the row with the reason.
 
-use std::collections::HashMap;
+use std::cell::RefCell;
+use std::collections::{HashMap, HashSet};
 
 use gifting_api::scim::{CreateUser, ReplaceUser, ScimName, ScimUser};
 use gifting_api::{validate, Role};
@@ -146,34 +147,89 @@ pub(crate) fn duplicates(wanted: &[Wanted], rows: &[Row]) -> HashMap<usize, Vec<
     out
 }
 
-/// The closest team group name to `typed`, for "did you mean".
-pub(crate) fn closest_team<'a>(typed: &str, teams: &'a [String]) -> Option<&'a str> {
-    let typed_l = typed.to_lowercase();
-    teams
-        .iter()
-        .map(|t| (distance(&typed_l, &t.to_lowercase()), t))
-        .filter(|(d, t)| *d <= (t.chars().count().max(typed_l.chars().count()) / 2).max(2))
-        .min_by_key(|(d, _)| *d)
-        .map(|(_, t)| t.as_str())
+/// Distinct unknown team names that get a "did you mean": enough for any real file's typos.
+const HINTS_AT_MOST: usize = 100;
+
+/// The team group names rows are checked against. A file repeats a handful of team names over
+/// thousands of rows, and a crafted one can give every row a long unknown name: each distinct
+/// unknown name gets its "did you mean" worked out once, and only the first [`HINTS_AT_MOST`]
+/// get one at all, so the preview's work stays bounded whatever the file holds.
+pub(crate) struct TeamNames<'a> {
+    names: &'a [String],
+    known: HashSet<&'a str>,
+    hints: RefCell<HashMap<String, Option<&'a str>>>,
 }
 
-/// Levenshtein distance over characters (short strings: names of teams).
-fn distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().take(200).collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().take(200).enumerate() {
-        let mut cur = vec![i + 1; b.len() + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let cost = usize::from(ca != *cb);
-            cur[j + 1] = (prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1);
+impl<'a> TeamNames<'a> {
+    pub(crate) fn new(names: &'a [String]) -> Self {
+        TeamNames {
+            names,
+            known: names.iter().map(String::as_str).collect(),
+            hints: RefCell::default(),
         }
-        prev = cur;
     }
-    prev[b.len()]
+
+    fn contains(&self, name: &str) -> bool {
+        self.known.contains(name)
+    }
+
+    /// The closest name to `typed`, once per distinct `typed` (see [`TeamNames`]).
+    fn hint(&self, typed: &str) -> Option<&'a str> {
+        let mut hints = self.hints.borrow_mut();
+        if let Some(hint) = hints.get(typed) {
+            return *hint;
+        }
+        let hint = (hints.len() < HINTS_AT_MOST)
+            .then(|| closest_team(typed, self.names))
+            .flatten();
+        hints.insert(typed.to_owned(), hint);
+        hint
+    }
+}
+
+/// The closest team group name to `typed`, for "did you mean": within half the longer name's
+/// length (at least 2) of edits.
+pub(crate) fn closest_team<'a>(typed: &str, teams: &'a [String]) -> Option<&'a str> {
+    let typed: Vec<char> = typed.to_lowercase().chars().take(MAX_COMPARED).collect();
+    let mut row = Vec::new();
+    teams
+        .iter()
+        .filter_map(|t| {
+            let team: Vec<char> = t.to_lowercase().chars().take(MAX_COMPARED).collect();
+            let most = (team.len().max(typed.len()) / 2).max(2);
+            // The distance is at least the difference in length: no need to work it out.
+            if team.len().abs_diff(typed.len()) > most {
+                return None;
+            }
+            let d = distance(&typed, &team, &mut row);
+            (d <= most).then_some((d, t.as_str()))
+        })
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, t)| t)
+}
+
+/// Characters of a name compared for "did you mean".
+const MAX_COMPARED: usize = 200;
+
+/// Levenshtein distance over characters, in one reused row of `row` (no allocation per row).
+fn distance(a: &[char], b: &[char], row: &mut Vec<usize>) -> usize {
+    row.clear();
+    row.extend(0..=b.len());
+    for (i, ca) in a.iter().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let cost = usize::from(ca != cb);
+            let next = (diagonal + cost).min(row[j + 1] + 1).min(row[j] + 1);
+            diagonal = row[j + 1];
+            row[j + 1] = next;
+        }
+    }
+    row[b.len()]
 }
 
 /// What is wrong with the row's own values, whether the user exists or not.
-fn check_values(w: &Wanted, teams: &[String]) -> Result<(), String> {
+fn check_values(w: &Wanted, teams: &TeamNames<'_>) -> Result<(), String> {
     if w.email.is_empty() {
         return Err("Missing email (required).".into());
     }
@@ -187,7 +243,8 @@ fn check_values(w: &Wanted, teams: &[String]) -> Result<(), String> {
         })?;
     }
     if !w.team.is_empty() && !teams.contains(&w.team) {
-        let hint = closest_team(&w.team, teams)
+        let hint = teams
+            .hint(&w.team)
             .map(|t| format!(" Did you mean \u{201c}{t}\u{201d}?"))
             .unwrap_or_default();
         return Err(format!(
@@ -208,7 +265,7 @@ fn check_values(w: &Wanted, teams: &[String]) -> Result<(), String> {
 pub(crate) fn fate(
     w: &Wanted,
     existing: Option<&ScimUser>,
-    teams: &[String],
+    teams: &TeamNames<'_>,
     duplicate_of: Option<&[usize]>,
 ) -> Fate {
     if let Err(reason) = check_values(w, teams) {
@@ -339,7 +396,8 @@ mod tests {
 
     #[wasm_bindgen_test]
     fn each_fate_and_its_reason() {
-        let t = teams();
+        let names = teams();
+        let t = TeamNames::new(&names);
         let w = wanted("ada@example.com", "manager", "Sales");
         assert_eq!(fate(&w, None, &t, None), Fate::Create);
         assert_eq!(
@@ -377,7 +435,10 @@ mod tests {
         let mut w = wanted("ADA@example.com", "", "");
         w.given_name.clear();
         let u = user("admin", "Sales", true);
-        assert_eq!(fate(&w, Some(&u), &teams(), None), Fate::Unchanged);
+        assert_eq!(
+            fate(&w, Some(&u), &TeamNames::new(&teams()), None),
+            Fate::Unchanged
+        );
         w.family_name = "Byron".into();
         let body = update_body(&w, &u);
         let name = body.name.unwrap();
@@ -398,5 +459,31 @@ mod tests {
             Some("Executive Office")
         );
         assert_eq!(closest_team("Warehouse", &t), None);
+        assert_eq!(closest_team("Sales team", &t), Some("Sales"));
+    }
+
+    /// A crafted file: every row a different long unknown team name. Each distinct name is
+    /// looked up once, and past the first hundred none is compared with the teams at all.
+    #[wasm_bindgen_test]
+    fn hints_are_worked_out_once_per_name_and_at_most_a_hundred_times() {
+        let names = teams();
+        let t = TeamNames::new(&names);
+        let near = "Saless".to_owned();
+        let reason = |team: &str| match fate(&wanted("a@example.com", "", team), None, &t, None) {
+            Fate::Error(reason) => reason,
+            other => panic!("{other:?}"),
+        };
+        assert!(reason(&near).ends_with("Did you mean \u{201c}Sales\u{201d}?"));
+        for n in 0..20_000 {
+            let long = format!("{n:05}{}", "x".repeat(195));
+            assert!(reason(&long).ends_with("is not a team group name."));
+        }
+        assert_eq!(t.hints.borrow().len(), 20_001);
+        // The hundred-and-first distinct name gets no hint, even a close one.
+        assert!(reason("Engineerin").ends_with("is not a team group name."));
+        assert!(
+            reason(&near).ends_with("Did you mean \u{201c}Sales\u{201d}?"),
+            "remembered"
+        );
     }
 }

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use super::columns::{slot, Mapping};
 use super::compare::Known;
-use super::fate::{duplicates, fate, Fate, FateKind, Wanted};
+use super::fate::{duplicates, fate, Fate, FateKind, TeamNames, Wanted};
 use super::parse::Table;
 use crate::pages::users::form::Field;
 
@@ -56,6 +56,7 @@ pub(crate) fn build(
         .map(|r| Wanted::read(r, mapping))
         .collect();
     let dups = duplicates(&wanted, &table.rows);
+    let teams = TeamNames::new(teams);
     let mut counts = [0; 4];
     let fates: Vec<Fate> = wanted
         .iter()
@@ -71,7 +72,7 @@ pub(crate) fn build(
                 fate(
                     w,
                     known.users.get(&w.key()),
-                    teams,
+                    &teams,
                     dups.get(&i).map(Vec::as_slice),
                 )
             };

@@ -1,10 +1,10 @@
 //! The results as a file: the original columns of every row, then its outcome and message,
-//! written with the sends export's quoting and formula guard ([`field_text`]), so a cell such
-//! as `=HYPERLINK(…)` from the HR export reads back as text, never as a formula.
+//! written by the console's CSV rules ([`crate::components::csv`]), so a cell such as
+//! `=HYPERLINK(…)` from the HR export reads back as text, never as a formula.
 
 use super::parse::Table;
 use super::run::Outcome;
-use crate::pages::sends::csv::field_text;
+use crate::components::csv::{push_row, BOM};
 
 /// One absent user the run deactivated (or tried to), after the file's rows.
 pub(crate) struct AbsentResult<'a> {
@@ -20,7 +20,7 @@ pub(crate) fn results_csv(
     absent: &[AbsentResult<'_>],
     email_column: Option<usize>,
 ) -> String {
-    let mut out = String::from('\u{feff}');
+    let mut out = String::from(BOM);
     let width = table.header.len();
     let header = table
         .header
@@ -51,16 +51,6 @@ pub(crate) fn results_csv(
         );
     }
     out
-}
-
-fn push_row<'a>(out: &mut String, cells: impl Iterator<Item = &'a str>) {
-    for (i, cell) in cells.enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        out.push_str(&field_text(cell));
-    }
-    out.push_str("\r\n");
 }
 
 /// `import-results-2026-03-01.csv`.

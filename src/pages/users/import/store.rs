@@ -143,8 +143,12 @@ impl Import {
         self.mapping.with(|m| m[slot(Field::Email)].is_some())
     }
 
-    /// The admin chose another column for `field`.
+    /// The admin chose another column for `field`. Refused while a run writes the rows as
+    /// they were mapped when it started (the screen disables the selects then).
     pub(crate) fn map(self, field: Field, column: Option<usize>) {
+        if self.running.get_untracked() {
+            return;
+        }
         self.mapping.update(|m| {
             if column.is_some() {
                 m.iter_mut()
@@ -304,7 +308,11 @@ impl Import {
 
     fn record(self, rows: usize, absent: &[(String, String)], index: usize, outcome: Outcome) {
         if index < rows {
-            self.outcomes.try_update(|o| o[index] = Some(outcome));
+            self.outcomes.try_update(|o| {
+                if let Some(slot) = o.get_mut(index) {
+                    *slot = Some(outcome);
+                }
+            });
         } else if let Some((_, email)) = absent.get(index - rows) {
             self.absent_outcomes
                 .try_update(|o| o.push((email.clone(), outcome)));

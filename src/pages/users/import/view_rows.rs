@@ -179,7 +179,8 @@ pub(crate) fn RunPanel(import: Import) -> impl IntoView {
     view! {
         <section class="import-run" aria-labelledby="import-run-heading">
             <h2 id="import-run-heading">"Run the import"</h2>
-            <fieldset>
+            // What a running import was started with cannot change under it.
+            <fieldset disabled=move || import.running.get()>
                 <legend>"What to write"</legend>
                 <label><input type="radio" name="import-mode" checked=move || !import.update_too.get() on:change=move |_| import.update_too.set(false) />" Create new users only"</label>
                 <label><input type="radio" name="import-mode" checked=move || import.update_too.get() on:change=move |_| import.update_too.set(true) />" Create new users and update existing ones"</label>
