@@ -287,7 +287,6 @@ step-layers:
 	node scripts/check-layers.mjs
 	node scripts/check-length.mjs
 	node scripts/check-tests.mjs
-	node scripts/check-view.mjs
 
 step-clippy:
 	cargo clippy --workspace --all-targets -- -D warnings

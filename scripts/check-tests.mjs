@@ -5,7 +5,12 @@
 // counted by nobody and passes by never running. So every console test, in `src/` and in
 // `tests/*.rs`, is written `#[wasm_bindgen_test]` (pure logic runs in Node.js, DOM tests in
 // Chromium: the `tests/*.rs` files say `run_in_browser`). The other crates are tested natively
-// by `make test-native`, where `#[test]` is right. Run: `node scripts/check-tests.mjs`.
+// by `make test-native`, where `#[test]` is right.
+//
+// It also fails on an attribute closure with a comparison left unbraced in `view!`: the macro
+// reads `disabled=move || a >= b` as the tag ending at `>`, and the rest of the closure becomes
+// text on the page while the attribute and the handlers after it are lost (it compiles). Brace
+// it: `disabled={move || a >= b}`. Run: `node scripts/check-tests.mjs`.
 
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
@@ -25,15 +30,28 @@ function rustFiles(dir) {
 // = test)` would make it a plain test off wasm only, which no step compiles: also refused, for plainness.
 const PLAIN_TEST = /#\[\s*(?:[a-z_:]*::)?test\s*[\](]|cfg_attr\([^\]]*\btest\s*\)|unsupported\s*=\s*test/;
 
+// `name=move |…| body` (not `name={move …}`, nor a body in braces), then a comparison later on
+// the same line.
+const UNBRACED = /[\w:-]=move\s*\|[^|]*\|(.*)/;
+const COMPARISON = /(>=|<=|\s>\s|\s<\s)/;
+
+function unbracedComparison(line) {
+  const closure = UNBRACED.exec(line);
+  const body = closure?.[1].trim() ?? "";
+  return closure && !body.startsWith("{") && COMPARISON.test(body);
+}
+
 const problems = [];
+const unbraced = [];
 for (const dir of ["src", "tests"]) {
   for (const file of rustFiles(path.join(ROOT, dir))) {
     readFileSync(file, "utf8")
       .split("\n")
       .forEach((line, i) => {
-        if (!line.trim().startsWith("//") && PLAIN_TEST.test(line)) {
-          problems.push(`${path.relative(ROOT, file)}:${i + 1}: ${line.trim()}`);
-        }
+        if (line.trim().startsWith("//")) return;
+        const at = `${path.relative(ROOT, file)}:${i + 1}: ${line.trim()}`;
+        if (PLAIN_TEST.test(line)) problems.push(at);
+        if (dir === "src" && unbracedComparison(line)) unbraced.push(at);
       });
   }
 }
@@ -41,6 +59,10 @@ for (const dir of ["src", "tests"]) {
 if (problems.length > 0) {
   console.error("Console tests that no runner executes (write them #[wasm_bindgen_test]):");
   for (const p of problems) console.error(`  ${p}`);
-  process.exit(1);
 }
-console.log("ok    every console test is a #[wasm_bindgen_test]");
+if (unbraced.length > 0) {
+  console.error("Attribute closures with a comparison, unbraced in view! (write attr={move || a >= b}):");
+  for (const p of unbraced) console.error(`  ${p}`);
+}
+if (problems.length + unbraced.length > 0) process.exit(1);
+console.log("ok    every console test is a #[wasm_bindgen_test]; no unbraced comparison in view!");

@@ -76,11 +76,33 @@ impl ApiClient {
         &self,
         call: Call,
     ) -> Result<T, ApiError> {
-        let (method, path) = method_and_path(&call, Method::GET);
         let policy = RetryPolicy {
             retry_busy: false,
             ..RetryPolicy::default()
         };
+        self.get_json_with(call, policy).await
+    }
+
+    /// As [`ApiClient::get_json`], tried once: for a caller that paces its requests and tries
+    /// again itself (the import's reads), so no retry runs under its pacing unseen.
+    pub(crate) async fn get_json_once<T: DeserializeOwned>(
+        &self,
+        call: Call,
+    ) -> Result<T, ApiError> {
+        let policy = RetryPolicy {
+            max_tries: 1,
+            retry_busy: false,
+            ..RetryPolicy::default()
+        };
+        self.get_json_with(call, policy).await
+    }
+
+    async fn get_json_with<T: DeserializeOwned>(
+        &self,
+        call: Call,
+        policy: RetryPolicy,
+    ) -> Result<T, ApiError> {
+        let (method, path) = method_and_path(&call, Method::GET);
         let raw = self.request(method.clone(), path, None, policy).await?;
         decode(method, path, raw).map(|r| r.body)
     }

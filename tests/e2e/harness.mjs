@@ -440,3 +440,36 @@ export async function pageMemory(page) {
   const wasm = await page.evaluate(() => window.__wasmMemories.reduce((s, m) => s + m.buffer.byteLength, 0));
   return { wasm, js: metrics.JSHeapUsedSize, nodes: metrics.Nodes };
 }
+
+/**
+ * The rows of a CSV file as the console writes it (RFC 4180: CRLF rows, quoted fields with
+ * doubled quotes and line breaks); fails unless the file ends with CRLF.
+ */
+export function parseCsv(text) {
+  const rows = [];
+  let row = [];
+  let field = "";
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (c === '"') quoted = false;
+      else field += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ",") {
+      row.push(field);
+      field = "";
+    } else if (c === "\r" && text[i + 1] === "\n") {
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = "";
+      i++;
+    } else field += c;
+  }
+  if (field + row.join("") !== "") throw new Error("the CSV file does not end with CRLF");
+  return rows;
+}

@@ -236,14 +236,42 @@ describe("import users from CSV", () => {
   });
 });
 
-describe("import users at the platform's pace (--rate-limit 10)", () => {
-  const env = consoleFixture({ sandboxArgs: ["--rate-limit", "10"] });
+// A slow platform (a second an answer) at its rate limit: a comparison and a run both take long
+// enough for the admin to do something else meanwhile. 400 users: a file of a few emails is
+// compared by looking each one up (fewer requests than reading every user).
+describe("import users at the platform's pace (--rate-limit 10 --latency-ms 1000)", () => {
+  const env = consoleFixture({
+    sandboxArgs: ["--world", "large", "--users", "400", "--groups", "8", "--campaigns", "10", "--sends", "100", "--products", "20", "--rate-limit", "10", "--latency-ms", "1000"],
+  });
   const stamp = Date.now().toString(36);
+
+  /** A file of new users with every field a new user needs, in a team of the platform's. */
+  async function hires(emails, name) {
+    const { body } = await platformGet(env.sandbox.url, env.token, "/api/v3/groups?page=1&per_page=100");
+    const team = body.groups.map((g) => g.name).find((n) => /^[A-Za-z0-9 &'-]+$/.test(n));
+    assert.ok(team, "a team group with a plain name");
+    return `email,first name,last name,role,team\n${emails.map((e) => `${e},${name},Hire,sender,${team}`).join("\n")}\n`;
+  }
+
+  test("a new file chosen while the last one is compared gets its own preview", async () => {
+    const first = [1, 2].map((i) => `slow-${stamp}-${i}@example.org`);
+    const second = [1, 2, 3].map((i) => `next-${stamp}-${i}@example.org`);
+    const [firstFile, secondFile] = [await hires(first, "Slow"), await hires(second, "Next")];
+    await openImport(env);
+    await choose(env, "first.csv", firstFile);
+    await env.page.locator("[data-testid=import-comparing]").waitFor(VISIBLE);
+    await choose(env, "second.csv", secondFile);
+    await previewReady(env);
+    const emails = env.page.locator("[data-testid=import-preview] tbody tr td:nth-child(2)");
+    await env.page.waitForFunction((n) => document.querySelectorAll("[data-testid=import-preview] tbody tr").length === n, second.length);
+    assert.deepEqual((await emails.allTextContents()).map((t) => t.trim()), second);
+    assert.equal(await count(env, "create"), 3);
+  });
 
   test("a column cannot be changed while the import runs; the run ends whole", async () => {
     const emails = Array.from({ length: 40 }, (_, i) => `mid-${stamp}-${i}@example.org`);
     await openImport(env);
-    await choose(env, "hires.csv", `email,first name,last name,role\n${emails.map((e) => `${e},Mid,Run,sender`).join("\n")}\n`);
+    await choose(env, "hires.csv", await hires(emails, "Mid"));
     await previewReady(env);
     await env.page.locator("[data-testid=import-run]").click();
     const progress = env.page.locator("[data-testid=import-progress]");

@@ -10,7 +10,7 @@
 
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { platformGet, startSandbox } from "./harness.mjs";
+import { parseCsv, platformGet, startSandbox } from "./harness.mjs";
 import { ENGINES, launchEngine } from "./engines.mjs";
 
 const SCIM = "/api/scim/v2/Users";
@@ -41,36 +41,6 @@ const norm = (text) => String(text).replace(/\s+/g, " ").trim();
 function byText(a, b) {
   const [x, y] = [a.toLowerCase(), b.toLowerCase()];
   return x < y ? -1 : x > y ? 1 : a < b ? -1 : a > b ? 1 : 0;
-}
-
-/** A small RFC 4180 reader: CRLF rows, quoted fields with doubled quotes and line breaks. */
-function parseCsv(text) {
-  const rows = [];
-  let row = [];
-  let field = "";
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ",") {
-      row.push(field);
-      field = "";
-    } else if (c === "\r" && text[i + 1] === "\n") {
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = "";
-      i++;
-    } else field += c;
-  }
-  if (field !== "" || row.length > 0) rows.push([...row, field]);
-  return rows;
 }
 
 /** A team name safe to put in a CSV cell and a button's text as it is. */

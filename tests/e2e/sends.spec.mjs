@@ -4,7 +4,7 @@
 import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
-import { consoleFixture, errorsOf, localMoney, platformGet, sessionToken, signedInPage } from "./harness.mjs";
+import { consoleFixture, errorsOf, localMoney, parseCsv, platformGet, sessionToken, signedInPage } from "./harness.mjs";
 
 const VISIBLE = { state: "visible", timeout: 15_000 };
 
@@ -41,36 +41,6 @@ function cents(text) {
   assert.ok(match, `cost ${text} is decimal text`);
   const value = BigInt(match[2]) * 100n + BigInt((match[3] ?? "").padEnd(2, "0") || "0");
   return match[1] ? -value : value;
-}
-
-/** A small RFC 4180 reader (CRLF rows, quoted fields with doubled quotes). */
-function parseCsv(text) {
-  const rows = [];
-  let row = [];
-  let field = "";
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ",") {
-      row.push(field);
-      field = "";
-    } else if (c === "\r" && text[i + 1] === "\n") {
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = "";
-      i++;
-    } else field += c;
-  }
-  assert.equal(field + row.join(""), "", "the file ends with CRLF");
-  return rows;
 }
 
 // A page of more than 25 sends draws its first 25 rows in one frame and the rest in the next:

@@ -79,14 +79,25 @@ impl RunControl {
         self.resume_at_ms.set(self.resume_at_ms.get().max(until));
     }
 
-    /// Waits out the platform's "come back later", if any.
+    /// Waits out the platform's "come back later", if any, a tenth of a second at a time so a
+    /// Cancel takes effect at once whatever the platform asked.
     async fn ready(&self) {
-        let wait = self.resume_at_ms.get().saturating_sub(now_ms());
-        if wait > 0 {
-            sleep(Duration::from_millis(wait as u64)).await;
+        loop {
+            let wait = self.resume_at_ms.get().saturating_sub(now_ms());
+            if wait <= 0 || self.is_cancelled() {
+                return;
+            }
+            sleep(Duration::from_millis(wait.min(CANCEL_CHECK_MS) as u64)).await;
         }
     }
 }
+
+/// How often a wait for the platform looks whether the admin cancelled.
+const CANCEL_CHECK_MS: i64 = 100;
+
+/// The longest the platform's "come back later" is honoured at once (a `Retry-After` of hours
+/// is a platform in trouble: the run tries again after this, and Cancel works all along).
+const MAX_BUSY_WAIT_MS: u64 = 120_000;
 
 /// Tries of one user's change while the platform answers "busy".
 pub(crate) const MAX_BUSY_TRIES: u32 = 8;
@@ -97,7 +108,9 @@ pub(crate) fn busy_wait_ms(retry_after_s: Option<u64>, tries: u32) -> u64 {
     let backoff = 1000u64
         .saturating_mul(1 << tries.saturating_sub(1).min(5))
         .min(30_000);
-    retry_after_s.map_or(backoff, |s| s.saturating_mul(1000).max(1000))
+    retry_after_s
+        .map_or(backoff, |s| s.saturating_mul(1000).max(1000))
+        .min(MAX_BUSY_WAIT_MS)
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -512,5 +525,6 @@ mod tests {
         assert_eq!(busy_wait_ms(None, 1), 1_000);
         assert_eq!(busy_wait_ms(None, 3), 4_000);
         assert_eq!(busy_wait_ms(None, 20), 30_000);
+        assert_eq!(busy_wait_ms(Some(86_400), 1), 120_000, "a day is capped");
     }
 }

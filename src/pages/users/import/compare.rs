@@ -78,7 +78,8 @@ pub(crate) async fn paced_get<T: DeserializeOwned>(
         if pacer.stopped() {
             return Err(ApiError::Cancelled);
         }
-        match api.get_json::<T>(call.clone()).await {
+        // Tried once per turn: every try of a read waits for its turn of the pacing.
+        match api.get_json_once::<T>(call.clone()).await {
             Err(error) if error.is_transient() && failures + 1 < READ_TRIES => {
                 failures += 1;
                 let retry_after = match error {

@@ -32,6 +32,9 @@ pub(crate) struct Import {
     pub(crate) mapping: RwSignal<Mapping>,
     pub(crate) known: RwSignal<Option<Arc<Known>>>,
     pub(crate) comparing: RwSignal<bool>,
+    /// Asked to compare while a comparison ran (a new file, another email column, the
+    /// deactivate option): it compares again, with what is current, when that one ends.
+    compare_again: RwSignal<bool>,
     pub(crate) compare_error: RwSignal<Option<String>>,
     pub(crate) preview: Memo<Option<Shared>>,
     pub(crate) filter: RwSignal<Option<FateKind>>,
@@ -79,6 +82,7 @@ impl Import {
             mapping,
             known,
             comparing: RwSignal::new(false),
+            compare_again: RwSignal::new(false),
             compare_error: RwSignal::new(None),
             preview,
             filter: RwSignal::new(None),
@@ -169,7 +173,11 @@ impl Import {
         let Some(table) = self.table.get_untracked() else {
             return;
         };
-        if !self.email_mapped() || self.comparing.get_untracked() {
+        if !self.email_mapped() {
+            return;
+        }
+        if self.comparing.get_untracked() {
+            self.compare_again.set(true);
             return;
         }
         let wanted = keys(&table, &self.mapping.get_untracked());
@@ -192,6 +200,11 @@ impl Import {
                 }
             }
             self.comparing.try_set(false);
+            // (None: the screen is gone, and nobody waits for a comparison.)
+            if self.compare_again.try_get_untracked() == Some(true) {
+                self.compare_again.set(false);
+                self.compare();
+            }
         });
     }
 
