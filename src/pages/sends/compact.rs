@@ -142,6 +142,22 @@ impl Rows {
 
     /// Adds `send`; returns its row's index.
     pub(crate) fn push(&mut self, send: &Send) -> u32 {
+        let row = self.compact(send);
+        self.rows.push(row);
+        (self.rows.len() - 1) as u32
+    }
+
+    /// Puts `send` in row `at` in place of what it held (the same send, changed on the
+    /// platform since): its text is written anew, the old text is no longer read.
+    pub(crate) fn replace(&mut self, at: u32, send: &Send) {
+        let row = self.compact(send);
+        if let Some(slot) = self.rows.get_mut(at as usize) {
+            *slot = row;
+        }
+    }
+
+    /// `send` as a row, its text and history appended to the arenas.
+    fn compact(&mut self, send: &Send) -> Row {
         let start = self.text.len() as u32;
         let cents = cents_of(&send.current_total_cost);
         let cost_text = if cents.is_some() {
@@ -167,7 +183,7 @@ impl Rows {
             self.history.push((status, update.occurred_at.len() as u32));
         }
         let s = &send.sender;
-        let row = Row {
+        Row {
             id: send.id,
             created_ms: parse_timestamp(&send.created_at).map(|t| t.timestamp_millis()),
             cents: cents.unwrap_or(0),
@@ -192,9 +208,7 @@ impl Rows {
             status: intern_u16(&mut self.statuses, &send.status),
             history,
             history_len: send.status_updates.len() as u32,
-        };
-        self.rows.push(row);
-        (self.rows.len() - 1) as u32
+        }
     }
 
     /// Part `part` of the row's own text.

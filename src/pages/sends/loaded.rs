@@ -29,6 +29,8 @@ pub(crate) struct LoadedSends {
     total: Option<u64>,
     /// Set when a new total made the earlier pages stale and they were dropped.
     reset_by_new_total: bool,
+    /// Rows replaced in place (sends changed on the platform), so such a change tells.
+    replaced: u64,
 }
 
 impl PartialEq for LoadedSends {
@@ -38,6 +40,7 @@ impl PartialEq for LoadedSends {
             && self.reset_by_new_total == other.reset_by_new_total
             && self.filled == other.filled
             && self.rows.len() == other.rows.len()
+            && self.replaced == other.replaced
             && self.slots == other.slots
     }
 }
@@ -69,6 +72,13 @@ impl LoadedSends {
         let held = self.slots[at as usize];
         if held != NONE && self.rows.send(held).as_ref() == Some(send) {
             // Fetched again, unchanged: nothing new to keep.
+            return;
+        }
+        if held != NONE && self.rows.row(held).is_some_and(|r| r.id == send.id) {
+            // The same send, changed on the platform since (its status moved on): its row
+            // now says what the platform says, and no second row is kept for it.
+            self.rows.replace(held, send);
+            self.replaced += 1;
             return;
         }
         if let Some(old_at) = self.positions.insert(send.id, at) {
@@ -283,6 +293,22 @@ pub(crate) mod tests {
         assert!(loaded.was_reset());
         assert_eq!(loaded.len(), 3);
         assert_eq!(loaded.total(), Some(7));
+    }
+
+    #[wasm_bindgen_test]
+    fn a_send_changed_on_the_platform_replaces_its_row() {
+        let mut loaded = LoadedSends::default();
+        loaded.insert_page(1, 3, 3, &ids(0..3));
+        let before = loaded.clone();
+        let rows = loaded.rows.len();
+        let mut changed = send(1);
+        changed.current_total_cost = "99.00".into();
+        changed.recipient.name = "Renamed".into();
+        loaded.insert_page(1, 3, 3, &[send(0), changed.clone(), send(2)]);
+        assert_eq!(loaded.rows.len(), rows, "no second row for send 1");
+        assert_eq!(loaded.sends(), vec![send(0), changed, send(2)]);
+        assert_eq!(loaded.len(), 3);
+        assert!(loaded != before, "the change tells");
     }
 
     #[wasm_bindgen_test]
