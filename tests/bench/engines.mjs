@@ -15,8 +15,8 @@ import os from "node:os";
 import path from "node:path";
 
 const RUNS = 3;
-const LANDING_TARGET_MS = 1000;
-const SENDS_TARGET_MS = 1500;
+const LANDING_TARGET_MS = 500;
+const SENDS_TARGET_MS = 600;
 
 function probe() {
   const marks = (window.__benchMarks = {});
