@@ -153,24 +153,8 @@ class EnginePage {
   /** Waits for an element matching `selector` (with `text`, if given) to be visible. */
   waitForElement(selector, text = null, options = {}) {
     const what = text === null ? selector : `${selector} "${text}"`;
-    return this.waitFor(
-      what,
-      (sel, txt) => {
-        const norm = (s) => s.replace(/\s+/g, " ").trim();
-        // As markElement: the text as shown, or as spoken (without aria-hidden parts).
-        const spoken = (el) => {
-          const copy = el.cloneNode(true);
-          for (const hidden of copy.querySelectorAll("[aria-hidden=true]")) hidden.remove();
-          return norm(copy.textContent);
-        };
-        return [...document.querySelectorAll(sel)].some(
-          (el) => (txt === null || norm(el.textContent) === txt || spoken(el) === txt) && el.getClientRects().length > 0,
-        );
-      },
-      selector,
-      text,
-      options,
-    );
+    // The same match as a click's (markElement); the mark it leaves is harmless.
+    return this.waitFor(what, markElement, selector, text, options);
   }
 
   /** Waits until the address's path and query end with `pathAndQuery` (a string or RegExp). */
