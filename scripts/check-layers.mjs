@@ -17,7 +17,7 @@ const CRATES = [
     src: "src",
     // browser helpers → HTTP (transport, cancel, retry) → auth → the API client → the screens'
     // route table → shared components → pages → the shell around them → the app.
-    order: ["browser", "config", "panic", "http", "auth", "api", "routes", "components", "pages", "shell", "app"],
+    order: ["browser", "config", "panic", "http", "auth", "api", "jobs", "routes", "components", "pages", "shell", "app"],
   },
   {
     name: "the sandbox",
@@ -78,8 +78,40 @@ for (const krate of CRATES) {
     }
   }
 }
+
+// Long work is a job (src/jobs): its work, in `src/jobs/` and every `*job.rs` of the pages, is
+// started from a plain `fn` with plain data, and may hold only reference-counted reactive
+// state (`ArcRwSignal`). A screen's arena-owned state (a signal, memo, callback or stored
+// value, disposed when the admin leaves) held there would be touched after the screen is
+// gone: the crash the jobs layer exists to make impossible.
+const SCREEN_STATE = /\b(RwSignal|ReadSignal|WriteSignal|Signal|Memo|StoredValue|Callback|LocalResource|Resource|use_context|expect_context|on_cleanup|Owner::current)\b/;
+function jobFiles(dir) {
+  return readdirSync(dir).flatMap((entry) => {
+    const full = path.join(dir, entry);
+    if (statSync(full).isDirectory()) return jobFiles(full);
+    return entry.endsWith("job.rs") ? [full] : [];
+  });
+}
+const jobs = [...filesOf(path.join(ROOT, "src"), "jobs"), ...jobFiles(path.join(ROOT, "src/pages"))];
+for (const file of jobs) {
+  const lines = stripComments(readFileSync(file, "utf8")).split("\n");
+  lines.forEach((line, i) => {
+    const found = line.match(SCREEN_STATE);
+    // The registry itself (src/jobs/mod.rs) records the app's owner once, at start-up.
+    const registry = file.endsWith(path.join("src", "jobs", "mod.rs")) && found?.[1] === "Owner::current";
+    if (found && !registry) {
+      console.log(`${path.relative(ROOT, file)}:${i + 1}: job work holds \`${found[1]}\`, a screen's state: only plain data and ArcRwSignal may outlive a screen`);
+      failures += 1;
+    }
+  });
+}
+if (jobs.length < 5) {
+  console.log(`jobs: expected the job files (src/jobs, *job.rs), found ${jobs.length}`);
+  failures += 1;
+}
+
 if (failures > 0) {
-  console.log(`layers: ${failures} upward import(s)`);
+  console.log(`layers: ${failures} upward import(s) or screen state in job work`);
   process.exit(1);
 }
-console.log(`layers: every import points down (${CRATES.map((c) => c.name).join(", ")})`);
+console.log(`layers: every import points down (${CRATES.map((c) => c.name).join(", ")}); ${jobs.length} job files hold no screen state`);

@@ -44,6 +44,7 @@ pub mod browser;
 pub mod components;
 pub mod config;
 pub mod http;
+pub(crate) mod jobs;
 pub(crate) mod pages;
 pub mod panic;
 pub(crate) mod routes;

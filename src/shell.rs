@@ -19,6 +19,8 @@ use crate::routes::SCREENS;
 #[component]
 pub(crate) fn Header() -> impl IntoView {
     let auth = use_auth();
+    // The indicator is made once when the first job starts, not again at each job's step.
+    let any_job = Memo::new(move |_| crate::jobs::any());
     view! {
         <header class="site-header">
             <a class="brand" href=routes::HOME>
@@ -26,6 +28,7 @@ pub(crate) fn Header() -> impl IntoView {
             </a>
             <Show when=move || auth.is_signed_in()>
                 <div class="site-header__user">
+                    {move || any_job.get().then(crate::jobs::indicator).flatten()}
                     <CurrentUserSummary />
                     <SignOutButton />
                 </div>
@@ -80,6 +83,10 @@ fn SignOutButton() -> impl IntoView {
     let navigate = use_navigate();
     let (busy, set_busy) = signal(false);
     let on_click = move |_| {
+        if crate::jobs::writing() && !confirm_sign_out() {
+            return;
+        }
+        crate::jobs::cancel_all();
         set_busy.set(true);
         let navigate = navigate.clone();
         leptos::task::spawn_local(async move {
@@ -96,6 +103,19 @@ fn SignOutButton() -> impl IntoView {
             {move || if busy.get() { "Signing out…" } else { "Sign out" }}
         </button>
     }
+}
+
+/// Asked before signing out while a job writes to the platform: signing out cancels it.
+fn confirm_sign_out() -> bool {
+    web_sys::window()
+        .and_then(|w| {
+            w.confirm_with_message(
+                "A job is still changing users on the platform. Sign out and cancel it? \
+                 Changes already made stay made.",
+            )
+            .ok()
+        })
+        .unwrap_or(false)
 }
 
 /// The main navigation: one link per screen in [`SCREENS`], only when signed in.

@@ -15,10 +15,14 @@ use super::status::NetStatus;
 use crate::auth::{Auth, SessionEnd};
 use crate::browser::{navigator_online, now_ms, sleep};
 use crate::http::cancel::CancelScope;
+use crate::http::pacing::{busy_wait_ms, Pacer};
 use crate::http::retry::{
     parse_retry_after, Decision, Outcome, RequestKind, RetryPolicy, REQUEST_TIMEOUT_MS,
 };
 use crate::http::transport::{send_once, Outgoing, RawResponse, SendError};
+
+/// Lost answers (network, 5xx) of one paced read before it gives up.
+const PACED_READ_TRIES: u32 = 6;
 
 /// A successful answer with what pages may need beyond the body.
 #[derive(Clone, Debug, PartialEq)]
@@ -68,27 +72,42 @@ impl ApiClient {
         decode(method, path, raw)
     }
 
-    /// As [`ApiClient::get_json`], but a busy answer (429, 503) comes back at once as
-    /// [`ApiError::Busy`] instead of being waited out here: for a caller that paces its own
-    /// requests and learns the platform's rate from those answers (the sends walk), so its
-    /// wait and the retry policy's never add up. Network errors and other 5xx are retried.
-    pub(crate) async fn get_json_self_paced<T: DeserializeOwned>(
+    /// A read under `pacer` (see [`crate::http::pacing`]): it waits for its turn, is tried
+    /// once by the request layer, and is tried again here after a busy answer (as long as
+    /// the platform asked) or a lost one (network, 5xx: backing off), up to [`PACED_READ_TRIES`]
+    /// lost answers. `Cancelled` once the pacer is stopped.
+    pub(crate) async fn get_paced<T: DeserializeOwned>(
         &self,
+        pacer: &Pacer,
         call: Call,
     ) -> Result<T, ApiError> {
-        let policy = RetryPolicy {
-            retry_busy: false,
-            ..RetryPolicy::default()
-        };
-        self.get_json_with(call, policy).await
+        let mut lost = 0;
+        loop {
+            let Some(started) = pacer.turn().await else {
+                return Err(ApiError::Cancelled);
+            };
+            match self.get_json_once::<T>(call.clone()).await {
+                Ok(body) => {
+                    pacer.answered(started);
+                    return Ok(body);
+                }
+                Err(ApiError::Busy { retry_after }) => {
+                    if pacer.refused(started, retry_after).is_none() {
+                        return Err(ApiError::Busy { retry_after });
+                    }
+                }
+                Err(error) if error.is_transient() && lost + 1 < PACED_READ_TRIES => {
+                    lost += 1;
+                    pacer.hold(busy_wait_ms(None, lost).unwrap_or(1000));
+                }
+                Err(error) => return Err(error),
+            }
+        }
     }
 
-    /// As [`ApiClient::get_json`], tried once: for a caller that paces its requests and tries
-    /// again itself (the import's reads), so no retry runs under its pacing unseen.
-    pub(crate) async fn get_json_once<T: DeserializeOwned>(
-        &self,
-        call: Call,
-    ) -> Result<T, ApiError> {
+    /// As [`ApiClient::get_json`], tried once: for [`ApiClient::get_paced`], so no retry runs
+    /// under the pacing unseen.
+    async fn get_json_once<T: DeserializeOwned>(&self, call: Call) -> Result<T, ApiError> {
         let policy = RetryPolicy {
             max_tries: 1,
             retry_busy: false,

@@ -103,6 +103,8 @@ fn App(config: Arc<Config>, callback: Option<CallbackParams>) -> impl IntoView {
     provide_team_groups(api_with_scope(CancelScope::new()));
     Notifications::provide();
     listen_for_back();
+    // Long work (bulk changes, imports, the sends walk, exports) runs under the app, not a screen.
+    crate::jobs::init();
 
     view! {
         <Router>

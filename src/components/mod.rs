@@ -8,6 +8,7 @@ pub(crate) mod country_codes;
 pub(crate) mod csv;
 pub(crate) mod download;
 pub mod format;
+pub(crate) mod jobs_indicator;
 pub(crate) mod lazy_screen;
 pub(crate) mod leave_guard;
 pub(crate) mod modal;

@@ -1,8 +1,10 @@
 //! What any request to any server needs, below sign-in and below the platform client:
 //! one exchange with a timeout ([`transport`]), cancellation when the screen that asked goes
-//! away ([`cancel`]), and the retry policy ([`retry`]). It knows nothing of tokens or of the
+//! away ([`cancel`]), the retry policy ([`retry`]) and the one pacing policy of long work
+//! ([`pacing`]). It knows nothing of tokens or of the
 //! platform's error bodies: [`crate::auth`] and [`crate::api`] build on it.
 
 pub mod cancel;
+pub mod pacing;
 pub mod retry;
 pub(crate) mod transport;

@@ -290,6 +290,30 @@ describe("import users at the platform's pace (--rate-limit 10 --latency-ms 1000
     for (const e of emails) assert.equal(counts.get(e), 1, e);
     assert.ok(!(await last.isDisabled()), "the columns can be changed again once it ended");
   });
+
+  test("an import runs on as a job while the admin is elsewhere; back on Import, its results are there", async () => {
+    const emails = Array.from({ length: 30 }, (_, i) => `away-${stamp}-${i}@example.org`);
+    await openImport(env);
+    await choose(env, "away.csv", await hires(emails, "Away"));
+    await previewReady(env);
+    await env.page.locator("[data-testid=import-run]").click();
+    await env.page.locator("[data-testid=import-progress]").filter({ hasText: /^[1-9]\d* of 30/ }).waitFor(VISIBLE);
+    const nav = env.page.getByRole("navigation", { name: "Main" });
+    await nav.getByRole("link", { name: "Teams", exact: true }).click();
+    await env.page.locator("main#main table tbody tr").first().waitFor(VISIBLE);
+    // The header shows the job running, on this screen too.
+    await env.page.getByTestId("jobs-toggle").getByText("Jobs: 1 running").waitFor(VISIBLE);
+    await env.page.getByTestId("jobs-announce").getByText(/Import of away\.csv: 30 writes done: 30 created\./).waitFor({ state: "attached", timeout: 120_000 });
+    await nav.getByRole("link", { name: "Import users", exact: true }).click();
+    const summary = await env.page.locator("[data-testid=import-summary]").textContent({ timeout: 20_000 });
+    assert.equal(summaryCount(summary, "created"), 30, summary);
+    const counts = await emailCounts(env);
+    for (const e of emails) assert.equal(counts.get(e), 1, e);
+    const [download] = await Promise.all([env.page.waitForEvent("download"), env.page.locator("[data-testid=import-download]").click()]);
+    const rows = fs.readFileSync(await download.path(), "utf8").split("\r\n").filter((l) => l.includes("away-"));
+    assert.equal(rows.length, 30, "every row of the file is in the results");
+    assert.ok(rows.every((l) => l.includes(",created,")), "each says created");
+  });
 });
 
 describe("import users under --fault-rate 0.25", () => {

@@ -518,3 +518,64 @@ describe("sends: a mid-sized world loaded whole under --rate-limit 10", () => {
     await page.context().close();
   });
 });
+
+describe("sends: load all against a platform that moves (--live, --rate-limit 10)", () => {
+  // New sends arrive all the time (20 a second) while the walk reads 30+ pages at 10 a second.
+  const env = consoleFixture({
+    sandboxArgs: ["--world", "large", "--users", "400", "--sends", "3000", "--rate-limit", "10", "--live", "--live-sends-per-second", "20"],
+    page: false,
+  });
+  const unexpected = (page) => errorsOf(page).filter((e) => !(e.kind === "console" && /status of 429/.test(e.text)));
+
+  /** Every send the platform lists now, newest first (asked patiently: the limit holds for node too). */
+  async function platformSends(token) {
+    const first = (await platformGet(env.sandbox.url, token, "/api/v3/send?page=1&per_page=100")).body;
+    const byId = new Map(first.sends.map((s) => [s.id, s]));
+    // Sends arriving meanwhile push the list down: read on until a short page; keep each once.
+    for (let page = 2; ; page++) {
+      const { body } = await platformGet(env.sandbox.url, token, `/api/v3/send?page=${page}&per_page=100`);
+      for (const s of body.sends) byId.set(s.id, s);
+      if (body.sends.length < 100) break;
+    }
+    // A Map keeps first-seen order: the platform's, since arrivals only push sends down.
+    return [...byId.values()];
+  }
+
+  async function exportedIds(page) {
+    const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("export-csv").click()]);
+    const rows = parseCsv((await readFile(await download.path(), "utf8")).slice(1));
+    const col = rows[0].indexOf("send_id");
+    return rows.slice(1).map((r) => r[col]);
+  }
+
+  test("the walk holds every send there was when it began, each once, and says how many arrived", async () => {
+    const page = await signedInPage(env.browser, env.sandbox.url);
+    await openSends(page, env.sandbox.url);
+    const token = await sessionToken(page);
+    await page.getByRole("button", { name: "Load all pages", exact: true }).click();
+    const status = page.getByTestId("load-all-status");
+    await status.getByText(/sends loaded: every send there was when loading began, each once; \d+ arrived while loading\./).waitFor({ ...VISIBLE, timeout: 90_000 });
+    const [, held, total, arrived] = (await status.textContent()).replaceAll(",", "").match(/^(\d+) of (\d+) sends loaded.*; (\d+) arrived/);
+    assert.equal(Number(held) + Number(arrived), Number(total), "the figures add up");
+    assert.ok(Number(held) >= 3000, `at least the 3,000 there were before (${held})`);
+
+    // Exactly the oldest `held` sends of the platform's list, in its order, each once.
+    const ids = await exportedIds(page);
+    assert.equal(ids.length, Number(held), "the export covers what is loaded");
+    assert.equal(new Set(ids).size, ids.length, "each send once");
+    const now = await platformSends(token);
+    assert.deepEqual(ids, now.slice(now.length - ids.length).map((s) => String(s.id)), "the list as it stood at one moment");
+
+    // "Load them" reads from the top until it meets what is loaded: the newer ones join, once.
+    await page.getByRole("button", { name: "Load them", exact: true }).click();
+    await page.getByRole("button", { name: "Load all pages", exact: true }).and(page.locator(":enabled")).waitFor({ ...VISIBLE, timeout: 60_000 });
+    await status.getByText(/sends\.|arrived while loading\./).waitFor(VISIBLE);
+    const after = await exportedIds(page);
+    assert.ok(after.length > ids.length, `the newer sends joined (${ids.length} → ${after.length})`);
+    assert.equal(new Set(after).size, after.length, "still each send once");
+    const later = await platformSends(token);
+    assert.deepEqual(after, later.slice(later.length - after.length).map((s) => String(s.id)), "still a moment of the list, newest first");
+    assert.deepEqual(unexpected(page), []);
+    await page.context().close();
+  });
+});

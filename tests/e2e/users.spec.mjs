@@ -346,7 +346,8 @@ describe("users (SCIM)", () => {
     const { count } = await watchPuts(async () => {
       await main().getByRole("button", { name: `Move 3 users to ${target}` }).click();
       await env.page.getByTestId("bulk-summary").getByText("Changed 3 of 3 users.").waitFor(VISIBLE);
-      await env.page.getByTestId("notification").getByText("Bulk change: Changed 3 of 3 users.").waitFor(VISIBLE);
+      // The end is announced by the header's jobs indicator, on whatever screen is shown.
+      await env.page.getByTestId("jobs-announce").getByText(`Bulk change: Move 3 users to ${target} done: Changed 3 of 3 users.`).waitFor({ state: "attached" });
     });
     assert.equal(count, 3, "one PUT per user");
     for (const user of three) {
@@ -394,11 +395,12 @@ describe("users (SCIM)", () => {
     assert.match(progressSeen, /^\d of 9$/, "progress reads like '4 of 9'");
     const summary = "Changed 8 of 9 users. 1 failed and stays selected for another try.";
     assert.equal(await env.page.getByTestId("bulk-summary").textContent(), summary);
-    // A run with a failure is an error notification: it stays until dismissed.
-    const note = env.page.getByTestId("notification").filter({ hasText: `Bulk change: ${summary}` });
-    assert.match(await note.getAttribute("class"), /notice--error/);
-    await note.getByRole("button", { name: /^Dismiss/ }).click();
-    await note.waitFor({ state: "detached", timeout: 5_000 });
+    // The header's jobs indicator announced the end and keeps the job until dismissed.
+    await env.page.getByTestId("jobs-announce").getByText(`Make 9 users manager done: ${summary}`).waitFor({ state: "attached" });
+    await env.page.getByTestId("jobs-toggle").click();
+    const job = env.page.getByTestId("job").filter({ hasText: summary });
+    assert.equal(await job.getAttribute("data-job-state"), "done");
+    await env.page.getByTestId("jobs-toggle").click();
     const failed = main().locator(`li.bulk-result[data-user-id="${doomed.id}"]`);
     assert.equal(await failed.getAttribute("data-outcome"), "failed");
     assert.match(await failed.textContent(), /no longer exists/);
@@ -605,7 +607,7 @@ describe("bulk changes across pages (--rate-limit 10)", () => {
     assert.match(await count.textContent(), /^\d+ users? selected$/);
   });
 
-  test("leaving Users while a bulk change runs, then every screen in turn: no crash", async () => {
+  test("a bulk change runs on as a job while the admin goes through every screen, and ends whole", async () => {
     const before = await everyUser();
     const groups = (await api("/api/v3/groups?page=1&per_page=100")).groups;
     const target = groups[0].name;
@@ -632,10 +634,47 @@ describe("bulk changes across pages (--rate-limit 10)", () => {
       await env.page.locator(ready).first().waitFor(VISIBLE);
     }
     await assertNoCrash();
-    // The run ended when its screen went (what had been sent is on the platform): nothing
-    // was left half-sent or sent twice.
+    // The run went on as a job: the header's indicator shows it, on every screen, to its end.
+    await env.page.getByTestId("jobs-announce").getByText(`Changed ${before.length} of ${before.length} users.`).waitFor({ state: "attached", timeout: 120_000 });
     const after = await everyUser();
     assert.deepEqual(after.map((u) => u.id).sort(), before.map((u) => u.id).sort(), "the same users");
+    assert.ok(after.every((u) => u.division === target), "every user moved, none left behind");
+    // Back on Users, the run's results are there as it left them, until dismissed.
+    await env.page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Users", exact: true }).click();
+    await env.page.getByTestId("bulk-summary").getByText(`Changed ${before.length} of ${before.length} users.`).waitFor(VISIBLE);
+    await env.page.getByRole("button", { name: "Dismiss results" }).click();
+    await env.page.getByTestId("bulk-summary").waitFor({ state: "detached" });
+  });
+
+  test("a bulk change started on Users is cancelled from the Sends screen", async () => {
+    const before = await everyUser();
+    const groups = (await api("/api/v3/groups?page=1&per_page=100")).groups;
+    const target = groups[1].name;
+    const moved = (users) => users.filter((u) => u.division === target).length;
+    const main = env.page.locator("main#main");
+    await env.page.goto(`${env.sandbox.url}/users`);
+    await env.page.locator("table.users-table tbody tr").first().waitFor(VISIBLE);
+    await main.getByLabel("Select all users on this page").check();
+    await env.page.getByTestId("select-all-matching").getByText(`Select all ${before.length} users`).click();
+    await main.getByLabel("Change", { exact: true }).selectOption("team");
+    await main.getByLabel("New team").selectOption(target);
+    await main.getByRole("button", { name: `Move ${before.length} users to ${target}` }).click();
+    await env.page.getByTestId("bulk-progress").getByText(/^[1-9]\d* of \d+/).first().waitFor(VISIBLE);
+    await env.page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Sends", exact: true }).click();
+    await env.page.locator("table.sends-table tbody tr").first().waitFor(VISIBLE);
+    await env.page.getByTestId("jobs-toggle").click();
+    await env.page.getByRole("button", { name: `Cancel: Bulk change: Move ${before.length} users to ${target}` }).click();
+    await env.page.locator("[data-testid=job][data-job-state=cancelled]").waitFor(VISIBLE);
+    // Once the job says cancelled, nothing more is sent: two reads of every user, the second
+    // after the first's requests, find the same.
+    const atCancel = moved(await everyUser());
+    assert.equal(moved(await everyUser()), atCancel, "no change after Cancel");
+    assert.ok(atCancel > moved(before) && atCancel < before.length, `some, not all, moved (${moved(before)} → ${atCancel})`);
+    // Back on Users, the results say it was cancelled, and who was not changed.
+    await env.page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Users", exact: true }).click();
+    await env.page.getByTestId("bulk-summary").getByText(/Cancelled: \d+ users not changed/).waitFor(VISIBLE);
+    await env.page.getByRole("button", { name: "Dismiss results" }).click();
+    await env.page.getByTestId("bulk-summary").waitFor({ state: "detached" });
   });
 });
 

@@ -1,9 +1,12 @@
-//! The sends this screen has fetched so far, kept by their position in the platform's list.
+//! The sends fetched so far, kept by their place in the platform's list counted from the
+//! oldest send.
 //!
 //! The API has no server-side filters, so filters, the overview and the export all work over
-//! what was loaded. Keeping each send at its row position (page and `per_page` give the
-//! offset) lets the screen say exactly which pages that covers, whatever page sizes were used
-//! to fetch them, and a send fetched twice is kept once. Sends are kept as compact rows
+//! what was loaded. The list is newest first and sends are never removed (docs/platform.md),
+//! so a send that arrives only pushes the others down: a send's place counted from the
+//! oldest (`total_count - 1 - offset`, from the answer that carried it) never changes. Kept
+//! there, pages read at different times and page sizes line up while the platform moves, the
+//! screen can say exactly which pages are covered, and a send fetched twice is kept once. Sends are kept as compact rows
 //! ([`super::compact`]): a hundred thousand fit in a few tens of megabytes.
 
 use std::collections::HashMap;
@@ -19,16 +22,14 @@ const NONE: u32 = u32::MAX;
 #[derive(Clone, Debug, Default)]
 pub(crate) struct LoadedSends {
     pub(crate) rows: Rows,
-    /// Row position in the platform's list (0-based) → its row in `rows`, or [`NONE`].
+    /// Place counted from the oldest send (0-based) → its row in `rows`, or [`NONE`].
     slots: Vec<u32>,
-    /// Send id → its row position, so a send seen again moves instead of doubling.
+    /// Send id → its place, so a send seen again moves instead of doubling.
     positions: HashMap<u64, u32>,
-    /// Positions filled.
+    /// Places filled.
     filled: usize,
-    /// The platform's `total_count` from the latest answer.
+    /// The platform's largest `total_count` seen (it only grows).
     total: Option<u64>,
-    /// Set when a new total made the earlier pages stale and they were dropped.
-    reset_by_new_total: bool,
     /// Rows replaced in place (sends changed on the platform), so such a change tells.
     replaced: u64,
 }
@@ -37,7 +38,6 @@ impl PartialEq for LoadedSends {
     /// Same sends at the same positions (what a signal needs to tell a change).
     fn eq(&self, other: &Self) -> bool {
         self.total == other.total
-            && self.reset_by_new_total == other.reset_by_new_total
             && self.filled == other.filled
             && self.rows.len() == other.rows.len()
             && self.replaced == other.replaced
@@ -46,23 +46,31 @@ impl PartialEq for LoadedSends {
 }
 
 impl LoadedSends {
-    /// Records one answer: `sends` of page `page` at `per_page`, with the list's `total`.
-    pub(crate) fn insert_page(&mut self, page: u32, per_page: u32, total: u64, sends: &[Send]) {
-        if self.total.is_some_and(|known| known != total) {
-            // Sends were added or removed since: the old positions no longer line up.
-            *self = LoadedSends {
-                reset_by_new_total: true,
-                ..LoadedSends::default()
-            };
-        }
-        self.total = Some(total);
+    /// Records one answer: `sends` of page `page` at `per_page`, with the list's `total` when
+    /// it was read. Returns how many of them were not loaded before.
+    pub(crate) fn insert_page(
+        &mut self,
+        page: u32,
+        per_page: u32,
+        total: u64,
+        sends: &[Send],
+    ) -> usize {
+        // An answer read before a later one (a page fetched ahead) carries a smaller total:
+        // its places are right all the same, counted from the oldest.
+        self.total = Some(self.total.map_or(total, |t| t.max(total)));
         let offset = u64::from(page.max(1) - 1) * u64::from(per_page);
+        let mut new = 0;
         for (i, send) in sends.iter().enumerate() {
-            let Ok(at) = u32::try_from(offset + i as u64) else {
-                return;
+            let Some(at) = total
+                .checked_sub(offset + i as u64 + 1)
+                .and_then(|at| u32::try_from(at).ok())
+            else {
+                break;
             };
+            new += usize::from(!self.positions.contains_key(&send.id));
             self.put(at, send);
         }
+        new
     }
 
     fn put(&mut self, at: u32, send: &Send) {
@@ -107,11 +115,6 @@ impl LoadedSends {
         self.total
     }
 
-    #[cfg(test)]
-    pub(crate) fn was_reset(&self) -> bool {
-        self.reset_by_new_total
-    }
-
     /// Whether every send of the list is loaded.
     pub(crate) fn is_complete(&self) -> bool {
         self.total.is_some_and(|t| self.filled as u64 >= t)
@@ -120,7 +123,7 @@ impl LoadedSends {
     /// The loaded sends' rows (indices into [`LoadedSends::rows`]) in the platform's order
     /// (newest first).
     pub(crate) fn order(&self) -> impl Iterator<Item = u32> + '_ {
-        self.slots.iter().copied().filter(|&r| r != NONE)
+        self.slots.iter().rev().copied().filter(|&r| r != NONE)
     }
 
     /// The loaded sends themselves, in the platform's order (tests compare them).
@@ -137,12 +140,14 @@ impl LoadedSends {
         let per_page = u64::from(per_page.max(1));
         (1..=page_count(total, per_page as u32))
             .filter(|&p| {
-                let start = ((p - 1) * per_page) as usize;
-                let end = (p * per_page).min(total) as usize;
+                let start = (p - 1) * per_page;
+                let end = (p * per_page).min(total);
+                // Places counted from the oldest.
+                let (low, high) = ((total - end) as usize, (total - start) as usize);
                 end > start
                     && self
                         .slots
-                        .get(start..end)
+                        .get(low..high)
                         .is_some_and(|s| s.iter().all(|&r| r != NONE))
             })
             .collect()
@@ -240,25 +245,28 @@ pub(crate) mod tests {
         }
     }
 
-    fn ids(range: std::ops::Range<u64>) -> Vec<Send> {
-        range.map(send).collect()
+    /// Sends `ids` as the platform lists them: newest (highest id) first.
+    fn newest_first(range: std::ops::RangeInclusive<u64>) -> Vec<Send> {
+        range.rev().map(send).collect()
     }
 
     #[wasm_bindgen_test]
     fn pages_of_any_size_line_up_by_position() {
+        // 63 sends, ids 1..=63, newest first: row r holds send 63 - r.
+        let rows = |a: u64, b: u64| newest_first(64 - b..=63 - a);
         let mut loaded = LoadedSends::default();
         assert_eq!(loaded.coverage_text(25), "No sends loaded yet");
-        loaded.insert_page(1, 25, 63, &ids(0..25));
+        assert_eq!(loaded.insert_page(1, 25, 63, &rows(0, 25)), 25);
         assert_eq!(loaded.complete_pages(25), vec![1]);
         assert_eq!(
             loaded.coverage_text(25),
             "page 1 of 3 at 25 a page, 25 of 63 sends"
         );
         // Page 3 at 25 is rows 50..63.
-        loaded.insert_page(3, 25, 63, &ids(50..63));
+        loaded.insert_page(3, 25, 63, &rows(50, 63));
         assert_eq!(loaded.complete_pages(25), vec![1, 3]);
         // Page 2 at 10 (rows 10..20) is already there: nothing doubles.
-        loaded.insert_page(2, 10, 63, &ids(10..20));
+        assert_eq!(loaded.insert_page(2, 10, 63, &rows(10, 20)), 0);
         assert_eq!(loaded.len(), 38);
         // At 10 a page, pages 1-2 (rows 0..20) and 6-7 (rows 50..63) are complete.
         assert_eq!(loaded.complete_pages(10), vec![1, 2, 6, 7]);
@@ -267,38 +275,58 @@ pub(crate) mod tests {
             "pages 1–2, 6–7 of 7 at 10 a page, 38 of 63 sends"
         );
         assert!(!loaded.is_complete());
-        loaded.insert_page(1, 100, 63, &ids(0..63));
+        loaded.insert_page(1, 100, 63, &rows(0, 63));
         assert!(loaded.is_complete());
         assert_eq!(loaded.len(), 63);
-        let order: Vec<u64> = loaded.sends().iter().map(|s| s.id).collect();
-        assert_eq!(order, (0..63).collect::<Vec<_>>());
-        assert_eq!(loaded.sends(), ids(0..63), "each send reads back whole");
+        assert_eq!(
+            loaded.sends(),
+            newest_first(1..=63),
+            "each send reads back whole, in order"
+        );
     }
 
     #[wasm_bindgen_test]
-    fn a_send_seen_at_a_new_position_moves_and_a_new_total_starts_over() {
+    fn sends_arriving_between_pages_push_the_others_down_and_nothing_doubles_or_goes() {
         let mut loaded = LoadedSends::default();
-        loaded.insert_page(1, 3, 6, &ids(0..3));
+        // Sends 1..=6; page 1 at 3 is 6, 5, 4.
+        loaded.insert_page(1, 3, 6, &newest_first(4..=6));
+        // Sends 7 and 8 arrive: page 2 at 3 is now 5, 4, 3 and page 3 is 2, 1.
+        assert_eq!(loaded.insert_page(2, 3, 8, &newest_first(3..=5)), 1);
+        assert_eq!(loaded.insert_page(3, 3, 8, &newest_first(1..=2)), 2);
+        assert_eq!(
+            loaded.len(),
+            6,
+            "every send of the list as it was, each once"
+        );
+        assert_eq!(loaded.sends(), newest_first(1..=6));
+        assert_eq!(loaded.total(), Some(8));
+        assert!(!loaded.is_complete(), "the two newer ones are not loaded");
+        // An answer read earlier (a smaller total) still lines up.
+        assert_eq!(loaded.insert_page(2, 3, 6, &newest_first(1..=3)), 0);
+        assert_eq!(loaded.insert_page(1, 3, 8, &newest_first(6..=8)), 2);
+        assert!(loaded.is_complete());
+        assert_eq!(loaded.sends(), newest_first(1..=8));
+        // The same page again, unchanged, keeps nothing new.
+        let rows = loaded.rows.len();
+        loaded.insert_page(1, 3, 8, &newest_first(6..=8));
+        assert_eq!(loaded.rows.len(), rows);
+    }
+
+    #[wasm_bindgen_test]
+    fn a_send_seen_at_a_new_position_moves() {
+        let mut loaded = LoadedSends::default();
+        loaded.insert_page(1, 3, 6, &[send(0), send(1), send(2)]);
         // Same total, but send 2 now shows at row 3 (and row 2 holds send 9).
         loaded.insert_page(2, 3, 6, &[send(2), send(4), send(5)]);
         loaded.insert_page(1, 3, 6, &[send(0), send(1), send(9)]);
         let order: Vec<u64> = loaded.sends().iter().map(|s| s.id).collect();
         assert_eq!(order, vec![0, 1, 9, 2, 4, 5]);
-        // The same page again, unchanged, keeps nothing new.
-        let rows = loaded.rows.len();
-        loaded.insert_page(1, 3, 6, &[send(0), send(1), send(9)]);
-        assert_eq!(loaded.rows.len(), rows);
-        assert!(!loaded.was_reset());
-        loaded.insert_page(1, 3, 7, &ids(100..103));
-        assert!(loaded.was_reset());
-        assert_eq!(loaded.len(), 3);
-        assert_eq!(loaded.total(), Some(7));
     }
 
     #[wasm_bindgen_test]
     fn a_send_changed_on_the_platform_replaces_its_row() {
         let mut loaded = LoadedSends::default();
-        loaded.insert_page(1, 3, 3, &ids(0..3));
+        loaded.insert_page(1, 3, 3, &(0..3).map(send).collect::<Vec<_>>());
         let before = loaded.clone();
         let rows = loaded.rows.len();
         let mut changed = send(1);
@@ -318,7 +346,7 @@ pub(crate) mod tests {
         assert_eq!(loaded.coverage_text(25), "The platform has no sends");
         assert!(loaded.is_complete());
         let mut partial = LoadedSends::default();
-        partial.insert_page(2, 10, 63, &ids(10..20));
+        partial.insert_page(2, 10, 63, &(10..20).map(send).collect::<Vec<_>>());
         assert_eq!(partial.coverage_text(25), "10 of 63 sends loaded");
         assert_eq!(page_ranges(&[1, 2, 3, 5, 7, 8]), "1–3, 5, 7–8");
         assert_eq!(page_ranges(&[]), "");

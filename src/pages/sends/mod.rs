@@ -5,17 +5,19 @@
 pub(crate) mod compact;
 pub(crate) mod csv;
 mod export;
+mod export_job;
 pub(crate) mod filter;
 mod filters_form;
 mod load_all;
 pub(crate) mod loaded;
+mod memory;
 mod overview;
-pub(crate) mod pacing;
 mod page;
 pub(crate) mod page_cache;
 mod store;
 pub(crate) mod summary;
 pub(crate) mod table;
 pub(crate) mod views;
+mod walk_job;
 
 pub(crate) use page::SendsPage;

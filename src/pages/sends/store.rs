@@ -173,7 +173,8 @@ impl SendsStore {
         let paging = use_page_query();
         let filter = Memo::new(move |_| query.with(|q| SendFilter::from_query(|k| q.get(k))));
         let filtering = Memo::new(move |_| filter.with(SendFilter::is_active));
-        let loaded = RwSignal::new(LoadedSends::default());
+        // The session's loaded sends: a walk started here goes on when the screen is left.
+        let loaded = RwSignal::from(super::memory::loaded());
         let pages = Pages {
             api: use_api(),
             loaded,

@@ -2,29 +2,17 @@
 //! and a result per user. One failure never stops the others; the users that failed stay
 //! selected so the same change can be tried again on just them. The selection can be every
 //! user the list matches, across its pages: they are read from the platform when the run starts.
-//! The platform documents no rate limit: when it says "busy" (429, 503) every request of the
-//! run waits as long as it asked, and the change is sent again (a PUT of one attribute is
-//! idempotent, so sending it twice changes nothing more).
+//! These are the rules and words of a bulk change; the run itself is a job
+//! ([`super::bulk_job`]) that goes on when the admin leaves the screen.
 
-use std::cell::Cell;
 use std::collections::BTreeMap;
-use std::time::Duration;
 
-use futures::StreamExt;
-use gifting_api::paths::endpoint;
-use gifting_api::scim::{
-    ListResponse, ListUsersQuery, ReplaceUser, ScimUser, UserFilter, MAX_COUNT,
-};
+use gifting_api::scim::{ReplaceUser, ScimUser};
 use gifting_api::Role;
 use leptos::prelude::*;
 
 use super::present::display_name;
-use crate::api::{ApiClient, ApiError};
-use crate::browser::{now_ms, sleep};
 use crate::components::format;
-
-/// PUTs in flight at once: quick for a page of users, gentle on the platform's rate limit.
-pub(crate) const MAX_IN_FLIGHT: usize = 4;
 
 /// A selected user, remembered with what the results need to name them even after they
 /// leave the page shown.
@@ -52,65 +40,6 @@ pub(crate) type Selection = RwSignal<BTreeMap<String, Picked>>;
 pub(crate) struct AllMatching {
     pub(crate) email: Option<String>,
     pub(crate) total: u64,
-}
-
-/// What the requests of one run share: when the platform said to come back, and whether the
-/// admin cancelled (the panel's signal; a panel gone with its screen counts as cancelled).
-pub(crate) struct RunControl {
-    resume_at_ms: Cell<i64>,
-    cancelled: RwSignal<bool>,
-}
-
-impl RunControl {
-    pub(crate) fn new(cancelled: RwSignal<bool>) -> Self {
-        Self {
-            resume_at_ms: Cell::new(0),
-            cancelled,
-        }
-    }
-
-    pub(crate) fn is_cancelled(&self) -> bool {
-        self.cancelled.try_get_untracked().unwrap_or(true)
-    }
-
-    /// The platform is busy: nothing more is sent before `wait_ms` from now.
-    fn back_off(&self, wait_ms: u64) {
-        let until = now_ms().saturating_add(wait_ms as i64);
-        self.resume_at_ms.set(self.resume_at_ms.get().max(until));
-    }
-
-    /// Waits out the platform's "come back later", if any, a tenth of a second at a time so a
-    /// Cancel takes effect at once whatever the platform asked.
-    async fn ready(&self) {
-        loop {
-            let wait = self.resume_at_ms.get().saturating_sub(now_ms());
-            if wait <= 0 || self.is_cancelled() {
-                return;
-            }
-            sleep(Duration::from_millis(wait.min(CANCEL_CHECK_MS) as u64)).await;
-        }
-    }
-}
-
-/// How often a wait for the platform looks whether the admin cancelled.
-const CANCEL_CHECK_MS: i64 = 100;
-
-/// The longest the platform's "come back later" is honoured at once (a `Retry-After` of hours
-/// is a platform in trouble: the run tries again after this, and Cancel works all along).
-const MAX_BUSY_WAIT_MS: u64 = 120_000;
-
-/// Tries of one user's change while the platform answers "busy".
-pub(crate) const MAX_BUSY_TRIES: u32 = 8;
-
-/// The wait after the `tries`-th busy answer to one change: what the platform asked (at
-/// least a second, so "Retry-After: 0" does not spin), else 1 s, 2 s, 4 s… up to 30 s.
-pub(crate) fn busy_wait_ms(retry_after_s: Option<u64>, tries: u32) -> u64 {
-    let backoff = 1000u64
-        .saturating_mul(1 << tries.saturating_sub(1).min(5))
-        .min(30_000);
-    retry_after_s
-        .map_or(backoff, |s| s.saturating_mul(1000).max(1000))
-        .min(MAX_BUSY_WAIT_MS)
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -273,106 +202,6 @@ pub(crate) fn insert_result(results: &mut Vec<BulkResult>, result: BulkResult) {
     results.insert(at, result);
 }
 
-/// Why one user's change failed, in words that fit a result line.
-fn failure_text(error: &ApiError) -> String {
-    match error {
-        ApiError::NotFound { .. } => {
-            "This user no longer exists on the platform (it may have been removed).".into()
-        }
-        other => other.user_message(),
-    }
-}
-
-/// Sends `action` to every target, at most [`MAX_IN_FLIGHT`] at a time, reporting each
-/// outcome through `report` as it comes. After a cancel nothing more is sent (those targets get
-/// no result).
-pub(crate) async fn run_bulk(
-    api: ApiClient,
-    targets: Vec<(String, Picked)>,
-    action: BulkAction,
-    control: &RunControl,
-    report: impl Fn(BulkResult, Option<ScimUser>),
-) {
-    let body = action.body();
-    let report = &report;
-    let body = &body;
-    futures::stream::iter(targets.into_iter().enumerate())
-        .for_each_concurrent(MAX_IN_FLIGHT, |(order, (id, who))| async move {
-            let Some(answer) = change_one(api, &id, body, control).await else {
-                return;
-            };
-            let (outcome, user) = match answer {
-                Ok(user) => (Ok(answer_summary(&user)), Some(user)),
-                Err(error) => (Err(failure_text(&error)), None),
-            };
-            report(
-                BulkResult {
-                    order,
-                    id,
-                    who,
-                    outcome,
-                },
-                user,
-            );
-        })
-        .await;
-}
-
-/// One user's PUT, sent again while the platform says "busy"; `None` when cancelled first.
-async fn change_one(
-    api: ApiClient,
-    id: &str,
-    body: &ReplaceUser,
-    control: &RunControl,
-) -> Option<Result<ScimUser, ApiError>> {
-    let mut tries = 0;
-    loop {
-        control.ready().await;
-        if control.is_cancelled() {
-            return None;
-        }
-        tries += 1;
-        let call = endpoint::REPLACE_SCIM_USER.call(&[id]);
-        match api.put_json::<_, ScimUser>(call, body).await {
-            Err(ApiError::Busy { retry_after }) if tries < MAX_BUSY_TRIES => {
-                control.back_off(busy_wait_ms(retry_after, tries));
-            }
-            answer => return Some(answer.map(|r| r.body)),
-        }
-    }
-}
-
-/// Every user the list matches (`email`: the search, or everyone), read a page of
-/// [`MAX_COUNT`] at a time; `progress(read, total)` after each page. The request layer waits
-/// out a busy platform for each read.
-pub(crate) async fn matching_users(
-    api: ApiClient,
-    email: Option<String>,
-    control: &RunControl,
-    progress: impl Fn(usize, u64),
-) -> Result<Vec<(String, Picked)>, ApiError> {
-    let mut found = Vec::new();
-    let mut start = 1;
-    loop {
-        let query = ListUsersQuery {
-            start_index: Some(start),
-            count: Some(MAX_COUNT),
-            filter: email.as_deref().map(UserFilter::user_name_eq),
-        };
-        let call = endpoint::LIST_SCIM_USERS
-            .call(&[])
-            .query(&query.to_query_string());
-        let page = api.get_json::<ListResponse>(call).await?;
-        let got = page.resources.len() as u64;
-        found.extend(page.resources.iter().map(|u| (u.id.clone(), Picked::of(u))));
-        progress(found.len(), page.total_results);
-        start += got;
-        if got == 0 || start > page.total_results || control.is_cancelled() {
-            return Ok(found);
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use wasm_bindgen_test::wasm_bindgen_test;
@@ -512,19 +341,5 @@ mod tests {
             results_summary(&[result(0, true)], 4),
             "Changed 1 of 4 users. Cancelled: 3 users not changed, still selected."
         );
-    }
-
-    #[wasm_bindgen_test]
-    fn busy_waits_follow_the_platform_or_back_off() {
-        assert_eq!(busy_wait_ms(Some(3), 1), 3_000);
-        assert_eq!(
-            busy_wait_ms(Some(0), 1),
-            1_000,
-            "Retry-After: 0 does not spin"
-        );
-        assert_eq!(busy_wait_ms(None, 1), 1_000);
-        assert_eq!(busy_wait_ms(None, 3), 4_000);
-        assert_eq!(busy_wait_ms(None, 20), 30_000);
-        assert_eq!(busy_wait_ms(Some(86_400), 1), 120_000, "a day is capped");
     }
 }

@@ -5,65 +5,82 @@ use std::collections::BTreeMap;
 
 use gifting_api::Role;
 use leptos::prelude::*;
-use leptos::task::spawn_local;
 
 use super::bulk::{
-    insert_result, matching_users, results_page, results_summary, run_bulk, users_word,
-    AllMatching, BulkAction, BulkResult, Picked, ResultsPage, RunControl, Selection, RESULTS_PAGE,
+    results_page, users_word, AllMatching, BulkAction, BulkResult, ResultsPage, Selection,
+    RESULTS_PAGE,
 };
-use crate::api::{use_api, ApiClient, TeamGroups};
+use super::bulk_job::{self, BulkRun, Targets};
+use crate::api::TeamGroups;
 use crate::components::options::{options, same_label};
-use crate::components::{use_notifications, Badge, ConfirmDialog, Notifications, Tone};
+use crate::components::{Badge, ConfirmDialog, Tone};
+use crate::jobs::{self, JobHandle, JobKind, JobStatus};
 
-/// The panel's state and its actions, apart from the view.
+/// The panel's state and its actions, apart from the view. The run itself is a job
+/// ([`super::bulk_job`]): the panel starts it, shows it, and finds it again when the admin
+/// comes back to Users.
 #[derive(Clone, Copy)]
-struct BulkRun {
-    api: ApiClient,
+struct Panel {
     selection: Selection,
     /// Every user the list matches, across pages, in place of `selection`.
     matching: RwSignal<Option<AllMatching>>,
-    /// Called when a run ends, to reload the list with the platform's state.
+    /// Called when a run ends while the panel is shown, to reload the list.
     on_done: Callback<()>,
-    notifications: Notifications,
     /// The change chosen ("role", "team", "activate", "deactivate"), and its value.
     kind: RwSignal<String>,
     role: RwSignal<String>,
     team: RwSignal<String>,
     form_error: RwSignal<Option<String>>,
-    running: RwSignal<bool>,
-    /// Set by "Cancel": no request of the run is sent after it.
-    cancelled: RwSignal<bool>,
-    /// While the users matching the list are read: (read, matching).
-    finding: RwSignal<Option<(usize, u64)>>,
-    /// (answered, asked) in this run.
-    progress: RwSignal<(usize, usize)>,
-    results: RwSignal<Vec<BulkResult>>,
+    /// The latest bulk change, running or ended and not dismissed.
+    job: RwSignal<Option<JobHandle<BulkRun>>>,
+    /// "Cancel" was pressed for the running job.
+    cancelling: RwSignal<bool>,
     confirm_open: RwSignal<bool>,
 }
 
-impl BulkRun {
+impl Panel {
     fn new(
         selection: Selection,
         matching: RwSignal<Option<AllMatching>>,
         on_done: Callback<()>,
     ) -> Self {
-        Self {
-            api: use_api(),
+        let panel = Self {
             selection,
             matching,
             on_done,
-            notifications: use_notifications(),
             kind: RwSignal::new(String::new()),
             role: RwSignal::new(String::new()),
             team: RwSignal::new(String::new()),
             form_error: RwSignal::new(None),
-            running: RwSignal::new(false),
-            cancelled: RwSignal::new(false),
-            finding: RwSignal::new(None),
-            progress: RwSignal::new((0, 0)),
-            results: RwSignal::new(Vec::new()),
+            job: RwSignal::new(jobs::latest(JobKind::BulkChange)),
+            cancelling: RwSignal::new(false),
             confirm_open: RwSignal::new(false),
-        }
+        };
+        // A run that ends while the panel is shown: those changed leave the selection, and
+        // the list shows what the platform now holds.
+        Effect::new(move |was_running: Option<bool>| {
+            let running = panel.running();
+            if was_running == Some(true) && !running {
+                panel.finish();
+            }
+            running
+        });
+        panel
+    }
+
+    /// Reads the run shown, tracked.
+    fn with_run<T>(self, f: impl FnOnce(&BulkRun) -> T) -> Option<T> {
+        self.job
+            .with(|job| job.as_ref().map(|job| job.result.with(f)))
+    }
+
+    fn status(self) -> Option<JobStatus> {
+        self.job
+            .with(|job| job.as_ref().and_then(|job| jobs::status(job.id)))
+    }
+
+    fn running(self) -> bool {
+        self.status().is_some_and(|s| s.running())
     }
 
     fn count(self) -> usize {
@@ -80,11 +97,11 @@ impl BulkRun {
 
     /// Shown while anything is selected, running or reported.
     fn visible(self) -> bool {
-        self.count() > 0 || self.running.get() || self.results.with(|r| !r.is_empty())
+        self.count() > 0 || self.job.with(Option::is_some)
     }
 
     fn blocked(self) -> bool {
-        self.running.get() || self.count() == 0
+        self.running() || self.count() == 0
     }
 
     fn chosen(self) -> Result<BulkAction, String> {
@@ -100,7 +117,7 @@ impl BulkRun {
 
     /// Checks the form; a deactivation asks first, anything else starts at once.
     fn submit(self) {
-        if self.running.get_untracked() {
+        if self.running() {
             return;
         }
         match self.chosen() {
@@ -116,89 +133,68 @@ impl BulkRun {
         }
     }
 
-    /// Runs the change on every selected user (first reading them from the platform when
-    /// every matching user is selected); those that succeed leave the selection.
+    /// Starts the change on every selected user (or every user the list matches) as a job;
+    /// the previous run's results, if any, are dismissed.
     fn start(self) {
         let Ok(action) = self.chosen() else {
             return;
         };
-        if self.count() == 0 || self.running.get_untracked() {
+        let count = self.count();
+        if count == 0 || self.running() {
             return;
         }
-        self.running.set(true);
-        self.cancelled.set(false);
-        self.results.set(Vec::new());
-        spawn_local(async move {
-            let control = RunControl::new(self.cancelled);
-            if let Some(targets) = self.targets(&control).await {
-                self.progress.set((0, targets.len()));
-                run_bulk(self.api, targets, action, &control, move |result, _| {
-                    self.record(result)
+        let targets = match self.matching.get_untracked() {
+            Some(all) => Targets::Matching {
+                email: all.email,
+                total: all.total,
+            },
+            None => Targets::Picked(self.selection.get_untracked().into_iter().collect()),
+        };
+        self.dismiss();
+        self.cancelling.set(false);
+        self.job.set(Some(bulk_job::start(action, targets, count)));
+    }
+
+    fn cancel(self) {
+        if let Some(id) = self.job.with_untracked(|j| j.as_ref().map(|j| j.id)) {
+            self.cancelling.set(true);
+            jobs::cancel(id);
+        }
+    }
+
+    /// Forgets the ended run's results.
+    fn dismiss(self) {
+        if let Some(job) = self.job.get_untracked() {
+            jobs::dismiss(job.id);
+        }
+        self.job.set(None);
+    }
+
+    /// The run ended: the users it changed leave the selection (a run over every matching
+    /// user leaves the others selected, by id), and the list is read again.
+    fn finish(self) {
+        let Some((asked, changed)) = self.job.with_untracked(|job| {
+            job.as_ref().map(|job| {
+                job.result.with_untracked(|r| {
+                    let changed: std::collections::HashSet<String> = r
+                        .results
+                        .iter()
+                        .filter(|x| x.outcome.is_ok())
+                        .map(|x| x.id.clone())
+                        .collect();
+                    (r.asked.clone(), changed)
                 })
-                .await;
-            }
-            self.running.try_set(false);
-            self.notify();
-            // The list it reloads is gone with its screen when the admin left mid-run.
-            self.on_done.try_run(());
-        });
-    }
-
-    /// The users to change: the selection, or every user the list matches, read now (and
-    /// then selected, so those not changed stay selected).
-    async fn targets(self, control: &RunControl) -> Option<Vec<(String, Picked)>> {
-        let Some(all) = self.matching.get_untracked() else {
-            return Some(self.selection.get_untracked().into_iter().collect());
-        };
-        self.finding.set(Some((0, all.total)));
-        let found = matching_users(self.api, all.email, control, move |read, total| {
-            self.finding.try_set(Some((read, total)));
-        })
-        .await;
-        self.finding.try_set(None);
-        match found {
-            Ok(users) if !control.is_cancelled() => {
-                self.matching.try_set(None);
-                self.selection.try_set(users.iter().cloned().collect());
-                Some(users)
-            }
-            Ok(_) => None,
-            Err(error) => {
-                let why = error.user_message();
-                self.form_error
-                    .try_set(Some(format!("The users could not be read: {why}")));
-                None
-            }
-        }
-    }
-
-    /// One user's outcome: shown, counted, and a changed user leaves the selection.
-    fn record(self, result: BulkResult) {
-        if result.outcome.is_ok() {
-            let id = result.id.clone();
-            self.selection.try_update(|s| s.remove(&id));
-        }
-        self.results.try_update(|r| insert_result(r, result));
-        self.progress.try_update(|p| p.0 += 1);
-    }
-
-    /// The run's summary as a notification, which a screen reader reads once; a run with
-    /// failures stays until dismissed.
-    fn notify(self) {
-        let Some((summary, failed)) = self
-            .results
-            .try_with_untracked(|r| {
-                let failed = r.iter().any(|x| x.outcome.is_err());
-                (!r.is_empty())
-                    .then(|| (results_summary(r, self.progress.get_untracked().1), failed))
             })
-            .flatten()
-        else {
+        }) else {
             return;
         };
-        let tone = if failed { Tone::Danger } else { Tone::Success };
-        self.notifications
-            .push(tone, format!("Bulk change: {summary}"));
+        if self.matching.get_untracked().is_some() && !asked.is_empty() {
+            self.matching.set(None);
+            self.selection.set(asked.into_iter().collect());
+        }
+        self.selection
+            .update(|s| s.retain(|id, _| !changed.contains(id)));
+        self.on_done.run(());
     }
 }
 
@@ -222,7 +218,7 @@ pub(crate) fn BulkPanel(
     /// Called when a run ends, to reload the list with the platform's state.
     on_done: Callback<()>,
 ) -> impl IntoView {
-    let run = BulkRun::new(selection, matching, on_done);
+    let run = Panel::new(selection, matching, on_done);
     let count_text = move || match matching.get() {
         Some(all) => format!("All {} selected", users_word(all.total as usize)),
         None => format!("{} selected", users_word(run.count())),
@@ -246,7 +242,7 @@ pub(crate) fn BulkPanel(
                 <SelectAllMatching run listed />
                 <BulkForm run groups />
                 <BulkProgress run />
-                <BulkResults running=run.running results=run.results asked=run.progress />
+                <BulkResults run />
                 <ConfirmDialog
                     open=run.confirm_open
                     title=Signal::derive(move || format!("Deactivate {}?", users_word(run.count())))
@@ -266,7 +262,7 @@ pub(crate) fn BulkPanel(
 
 /// The change to make: its kind, then the role or team it needs, then "Apply".
 #[component]
-fn BulkForm(run: BulkRun, groups: TeamGroups) -> impl IntoView {
+fn BulkForm(run: Panel, groups: TeamGroups) -> impl IntoView {
     let on_submit = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
         run.submit();
@@ -339,20 +335,23 @@ fn BulkSelect(
 
 /// "Finding the users: 300 of 1,234", then "412 of 1,234" changed, with Cancel.
 #[component]
-fn BulkProgress(run: BulkRun) -> impl IntoView {
-    let line = move || match run.finding.get() {
-        Some((read, total)) => Some((
-            read,
-            total as usize,
-            format!("Finding the users: {read} of {total}"),
-        )),
-        None => {
-            let (done, total) = run.progress.get();
-            (total > 0).then(|| (done, total, format!("{done} of {total}")))
-        }
+fn BulkProgress(run: Panel) -> impl IntoView {
+    let line = move || {
+        run.with_run(|r| match r.finding {
+            Some((read, total)) => Some((
+                read,
+                total as usize,
+                format!("Finding the users: {read} of {total}"),
+            )),
+            None => {
+                let (done, total) = (r.results.len(), r.asked.len());
+                (total > 0).then(|| (done, total, format!("{done} of {total}")))
+            }
+        })
+        .flatten()
     };
     move || {
-        let (value, max, text) = line().filter(|_| run.running.get())?;
+        let (value, max, text) = line().filter(|_| run.running())?;
         Some(view! {
             <div class="bulk__progress">
                 <div role="status" data-testid="bulk-progress">
@@ -362,10 +361,10 @@ fn BulkProgress(run: BulkRun) -> impl IntoView {
                 <button
                     type="button"
                     class="button button--small"
-                    disabled=move || run.cancelled.get()
-                    on:click=move |_| run.cancelled.set(true)
+                    disabled=move || run.cancelling.get()
+                    on:click=move |_| run.cancel()
                 >
-                    {move || if run.cancelled.get() { "Cancelling…" } else { "Cancel" }}
+                    {move || if run.cancelling.get() { "Cancelling…" } else { "Cancel" }}
                 </button>
             </div>
         })
@@ -375,7 +374,7 @@ fn BulkProgress(run: BulkRun) -> impl IntoView {
 /// Offered when the whole page shown is selected and the list has more pages: select every
 /// user it matches instead (read from the platform when the change starts).
 #[component]
-fn SelectAllMatching(run: BulkRun, listed: Signal<Option<Listed>>) -> impl IntoView {
+fn SelectAllMatching(run: Panel, listed: Signal<Option<Listed>>) -> impl IntoView {
     let offer = move || {
         let listed = listed.get()?;
         let page_selected = !listed.page_ids.is_empty()
@@ -383,7 +382,7 @@ fn SelectAllMatching(run: BulkRun, listed: Signal<Option<Listed>>) -> impl IntoV
                 .selection
                 .with(|s| listed.page_ids.iter().all(|id| s.contains_key(id)));
         let more = listed.total > run.selection.with(|s| s.len() as u64);
-        (page_selected && more && run.matching.with(Option::is_none) && !run.running.get())
+        (page_selected && more && run.matching.with(Option::is_none) && !run.running())
             .then_some(listed)
     };
     move || {
@@ -411,33 +410,40 @@ fn SelectAllMatching(run: BulkRun, listed: Signal<Option<Listed>>) -> impl IntoV
 }
 
 #[component]
-fn BulkResults(
-    running: RwSignal<bool>,
-    results: RwSignal<Vec<BulkResult>>,
-    /// (answered, asked): how many the run was for.
-    asked: RwSignal<(usize, usize)>,
-) -> impl IntoView {
+fn BulkResults(run: Panel) -> impl IntoView {
     // The summary waits for the last answer; until then the progress speaks.
     let summary = move || {
-        let done = !running.get();
-        results.with(|r| (done && !r.is_empty()).then(|| results_summary(r, asked.get().1)))
+        if run.running() {
+            return None;
+        }
+        run.with_run(BulkRun::summary).flatten()
     };
     let failed_only = RwSignal::new(false);
     let page = RwSignal::new(0usize);
     // A new run starts at its first page, with every result.
     Effect::new(move |_| {
-        if results.with(Vec::is_empty) {
-            page.set(0);
-            failed_only.set(false);
-        }
+        run.job.with(|j| j.as_ref().map(|j| j.id));
+        page.set(0);
+        failed_only.set(false);
     });
-    let listed =
-        Memo::new(move |_| results.with(|r| results_page(r, failed_only.get(), page.get())));
+    let listed = Memo::new(move |_| {
+        run.with_run(|r| results_page(&r.results, failed_only.get(), page.get()))
+            .unwrap_or_default()
+    });
     view! {
-        // Not a live region: the summary is announced once, as a notification.
+        // Not a live region: the header's jobs indicator announces the end.
         <div class="bulk__results">
-            {move || summary().map(|text| view! { <p class="bulk__summary" data-testid="bulk-summary">{text}</p> })}
-            <ResultsPager results listed failed_only page />
+            {move || summary().map(|text| view! {
+                <p class="bulk__summary" data-testid="bulk-summary">
+                    {text} " "
+                    <Show when=move || !run.running()>
+                        <button type="button" class="button button--small" on:click=move |_| run.dismiss()>
+                            "Dismiss results"
+                        </button>
+                    </Show>
+                </p>
+            })}
+            <ResultsPager run listed failed_only page />
             <ul class="bulk-results">
                 <For
                     each=move || listed.with(|l| l.shown.clone())
@@ -453,14 +459,20 @@ fn BulkResults(
 /// is, the pages, and a switch to the failed ones only.
 #[component]
 fn ResultsPager(
-    results: RwSignal<Vec<BulkResult>>,
+    run: Panel,
     listed: Memo<ResultsPage>,
     failed_only: RwSignal<bool>,
     page: RwSignal<usize>,
 ) -> impl IntoView {
-    let failed =
-        Memo::new(move |_| results.with(|r| r.iter().filter(|x| x.outcome.is_err()).count()));
-    let needed = move || results.with(Vec::len) > RESULTS_PAGE || failed.get() > 0;
+    let counts = Memo::new(move |_| {
+        run.with_run(|r| {
+            let failed = r.results.iter().filter(|x| x.outcome.is_err()).count();
+            (r.results.len(), failed)
+        })
+        .unwrap_or_default()
+    });
+    let failed = move || counts.get().1;
+    let needed = move || counts.get().0 > RESULTS_PAGE || failed() > 0;
     let at = Memo::new(move |_| listed.with(|l| (l.page, l.pages)));
     let step = move |forward: bool| {
         let (now, pages) = at.get_untracked();
@@ -482,7 +494,7 @@ fn ResultsPager(
                             page.set(0);
                         }
                     />
-                    {move || format!(" Failed only ({})", failed.get())}
+                    {move || format!(" Failed only ({})", failed())}
                 </label>
                 <span class="bulk-results__range" data-testid="bulk-results-range">
                     {move || listed.with(|l| l.range_text(failed_only.get()))}

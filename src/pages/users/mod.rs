@@ -3,6 +3,7 @@
 
 pub(crate) mod access;
 pub(crate) mod bulk;
+pub(crate) mod bulk_job;
 pub(crate) mod bulk_panel;
 pub(crate) mod edit;
 pub(crate) mod fields;

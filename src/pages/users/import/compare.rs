@@ -1,97 +1,17 @@
 //! The comparison with the platform: which of the file's emails already have a user. Either
 //! the users are read once (the SCIM list, 100 a page) or each email is looked up (`userName
 //! eq`), whichever takes fewer requests for the file at hand; the first page is read in any
-//! case, which also tells how many users there are. Requests are paced like the writes.
+//! case, which also tells how many users there are. Requests are paced like the writes, by the
+//! console's one pacing policy ([`crate::http::pacing`]).
 
-use std::cell::Cell;
 use std::collections::{HashMap, HashSet};
-use std::time::Duration;
 
 use gifting_api::paths::{endpoint, Call};
 use gifting_api::scim::{ListResponse, ListUsersQuery, ScimUser, MAX_COUNT};
-use serde::de::DeserializeOwned;
 
 use crate::api::{ApiClient, ApiError};
-use crate::browser::{now_ms, sleep};
 use crate::components::format::count;
-use crate::pages::sends::pacing::busy_wait_ms;
-
-/// The platform throttles above 10 requests a second per token (docs/platform.md).
-pub(crate) const PLATFORM_RATE_PER_SECOND: u64 = 10;
-/// One request started every 105 ms: 5 % under the limit, so that a one-second window of
-/// the platform never counts an eleventh request when answers arrive unevenly.
-pub(crate) const MIN_INTERVAL_MS: f64 = 1000.0 / PLATFORM_RATE_PER_SECOND as f64 * 1.05;
-/// Tries of one read when the platform is busy or does not answer.
-const READ_TRIES: u32 = 6;
-
-/// Hands out start times at most one per [`MIN_INTERVAL_MS`], to any number of tasks.
-#[derive(Default)]
-pub(crate) struct Pacer {
-    next: Cell<f64>,
-    stopped: Cell<bool>,
-}
-
-impl Pacer {
-    /// Waits for this request's turn (returns early when stopped).
-    pub(crate) async fn turn(&self) {
-        let now = now_ms() as f64;
-        let slot = self.next.get().max(now);
-        self.next.set(slot + MIN_INTERVAL_MS);
-        self.wait_until(slot).await;
-    }
-
-    /// Nobody starts a request for `ms` (the platform asked to slow down).
-    pub(crate) fn hold(&self, ms: u64) {
-        let until = now_ms() as f64 + ms as f64;
-        self.next.set(self.next.get().max(until));
-    }
-
-    pub(crate) async fn wait_until(&self, at: f64) {
-        while !self.stopped.get() {
-            let left = at - now_ms() as f64;
-            if left <= 0.0 {
-                break;
-            }
-            sleep(Duration::from_millis(left.min(100.0).ceil() as u64)).await;
-        }
-    }
-
-    pub(crate) fn stop(&self) {
-        self.stopped.set(true);
-    }
-
-    pub(crate) fn stopped(&self) -> bool {
-        self.stopped.get()
-    }
-}
-
-/// A paced GET that waits out "busy" answers and tries again after a lost one (a read
-/// changes nothing, so repeating it is safe).
-pub(crate) async fn paced_get<T: DeserializeOwned>(
-    api: ApiClient,
-    pacer: &Pacer,
-    call: Call,
-) -> Result<T, ApiError> {
-    let mut failures = 0;
-    loop {
-        pacer.turn().await;
-        if pacer.stopped() {
-            return Err(ApiError::Cancelled);
-        }
-        // Tried once per turn: every try of a read waits for its turn of the pacing.
-        match api.get_json_once::<T>(call.clone()).await {
-            Err(error) if error.is_transient() && failures + 1 < READ_TRIES => {
-                failures += 1;
-                let retry_after = match error {
-                    ApiError::Busy { retry_after } => retry_after,
-                    _ => None,
-                };
-                pacer.hold(busy_wait_ms(retry_after, failures).unwrap_or(1000));
-            }
-            other => return other,
-        }
-    }
-}
+use crate::http::pacing::Pacer;
 
 /// What the console knows of the platform's users, by lower-case email.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -164,7 +84,7 @@ pub(crate) async fn compare(
     }
     let mut requests = 0u64;
     if known.total.is_none() {
-        let first: ListResponse = paced_get(api, pacer, list_call(1)).await?;
+        let first: ListResponse = api.get_paced(pacer, list_call(1)).await?;
         requests += 1;
         known.total = Some(first.total_results);
         known.complete = first.total_results <= first.resources.len() as u64;
@@ -178,8 +98,9 @@ pub(crate) async fn compare(
         _ if known.complete => {}
         Strategy::List { requests: pages } => {
             for page in 1..=pages {
-                let list: ListResponse =
-                    paced_get(api, pacer, list_call(page * MAX_COUNT + 1)).await?;
+                let list: ListResponse = api
+                    .get_paced(pacer, list_call(page * MAX_COUNT + 1))
+                    .await?;
                 known.take(list.resources);
             }
             requests += pages;
@@ -213,7 +134,7 @@ pub(crate) async fn lookup(
     let call = endpoint::LIST_SCIM_USERS
         .call(&[])
         .query(&query.to_query_string());
-    let list: ListResponse = paced_get(api, pacer, call).await?;
+    let list: ListResponse = api.get_paced(pacer, call).await?;
     Ok(list
         .resources
         .into_iter()
@@ -262,6 +183,5 @@ mod tests {
         );
         // Deactivating the absent needs everyone.
         assert_eq!(choose(10_000, 3, true), Strategy::List { requests: 99 });
-        assert!((MIN_INTERVAL_MS - 105.0).abs() < 1e-9);
     }
 }

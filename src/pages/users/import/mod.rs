@@ -6,10 +6,11 @@
 pub(crate) mod columns;
 pub(crate) mod compare;
 pub(crate) mod fate;
+mod job;
 pub(crate) mod parse;
 pub(crate) mod preview;
 pub(crate) mod results;
-pub(crate) mod run;
+pub(crate) mod run_job;
 mod store;
 mod view;
 mod view_rows;

@@ -3,7 +3,7 @@
 //! `=HYPERLINK(…)` from the HR export reads back as text, never as a formula.
 
 use super::parse::Table;
-use super::run::Outcome;
+use super::run_job::Outcome;
 use crate::components::csv::{push_row, BOM};
 
 /// One absent user the run deactivated (or tried to), after the file's rows.

@@ -1,23 +1,24 @@
 //! The import screen's state and actions, apart from its view: the file read in slices, the
 //! mapping, the comparison with the platform, the preview, and the run with its progress.
 
-use std::rc::Rc;
 use std::sync::Arc;
 use std::time::Duration;
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use send_wrapper::SendWrapper;
 use wasm_bindgen_futures::JsFuture;
 
 use super::columns::{recall, remember, slot, Mapping};
-use super::compare::{compare, Known, Pacer};
+use super::compare::{compare, Known};
 use super::fate::{create_body, update_body, Fate, FateKind};
+use super::job::{self, ImportRun, Plan, Source};
 use super::parse::{check_size, decode, Reader, Table, SLICE_ROWS};
 use super::preview::{build, keys, Shared};
-use super::run::{run_jobs, Job, Outcome};
+use super::run_job::{Outcome, Write};
 use crate::api::{use_api, use_current_user, use_team_groups, ApiClient, TeamGroups};
 use crate::browser::sleep;
+use crate::http::pacing::Pacer;
+use crate::jobs::{self, JobHandle, JobKind};
 use crate::pages::users::form::Field;
 
 #[derive(Clone, Copy)]
@@ -42,14 +43,8 @@ pub(crate) struct Import {
     pub(crate) update_too: RwSignal<bool>,
     pub(crate) deactivate: RwSignal<bool>,
     pub(crate) confirm_open: RwSignal<bool>,
-    pub(crate) running: RwSignal<bool>,
-    /// (ended, to write) in this run.
-    pub(crate) progress: RwSignal<(usize, usize)>,
-    /// Per row of the file, once the run decided it.
-    pub(crate) outcomes: RwSignal<Vec<Option<Outcome>>>,
-    /// Absent users the run deactivated or tried to: (email, outcome).
-    pub(crate) absent_outcomes: RwSignal<Vec<(String, Outcome)>>,
-    pacer: StoredValue<Option<SendWrapper<Rc<Pacer>>>>,
+    /// The latest run: a job the screen reads (running, or ended and not dismissed).
+    job: RwSignal<Option<JobHandle<ImportRun>>>,
 }
 
 impl Import {
@@ -90,12 +85,59 @@ impl Import {
             update_too: RwSignal::new(true),
             deactivate: RwSignal::new(false),
             confirm_open: RwSignal::new(false),
-            running: RwSignal::new(false),
-            progress: RwSignal::new((0, 0)),
-            outcomes: RwSignal::new(Vec::new()),
-            absent_outcomes: RwSignal::new(Vec::new()),
-            pacer: StoredValue::new(None),
+            job: RwSignal::new(None),
         }
+        .shown_again()
+    }
+
+    /// The screen shown while (or after) a run goes on: the run's file, mapping and
+    /// comparison are shown again, with its results as they stand.
+    fn shown_again(self) -> Self {
+        let Some(job) = jobs::latest::<ImportRun>(JobKind::Import) else {
+            return self;
+        };
+        let source = job.result.with_untracked(|r| r.source.clone());
+        self.file_name.set(source.file_name);
+        self.table.set(source.table);
+        self.mapping.set(source.mapping);
+        self.known.set(source.known);
+        self.update_too.set(source.update_too);
+        self.deactivate.set(source.deactivate);
+        self.job.set(Some(job));
+        self
+    }
+
+    /// Reads the run shown, tracked.
+    pub(crate) fn with_run<T>(self, f: impl FnOnce(&ImportRun) -> T) -> Option<T> {
+        self.job
+            .with(|job| job.as_ref().map(|job| job.result.with(f)))
+    }
+
+    pub(crate) fn running(self) -> bool {
+        self.job.with(|job| {
+            job.as_ref()
+                .and_then(|job| jobs::status(job.id))
+                .is_some_and(|s| s.running())
+        })
+    }
+
+    /// (ended, to write) in the run shown.
+    pub(crate) fn progress(self) -> (usize, usize) {
+        self.with_run(|r| r.progress).unwrap_or_default()
+    }
+
+    /// Row `index`'s outcome in the run shown.
+    pub(crate) fn outcome(self, index: usize) -> Option<Outcome> {
+        self.with_run(|r| r.outcomes.get(index).cloned().flatten())
+            .flatten()
+    }
+
+    /// Forgets the ended run's results (a new file, another mapping, a new comparison).
+    fn dismiss(self) {
+        if let Some(job) = self.job.get_untracked() {
+            jobs::dismiss(job.id);
+        }
+        self.job.set(None);
     }
 
     pub(crate) fn groups_failed(self) -> bool {
@@ -104,7 +146,7 @@ impl Import {
 
     /// A file picked or dropped: checked, read in slices, mapped, compared.
     pub(crate) fn open(self, file: web_sys::File) {
-        if self.running.get_untracked() {
+        if self.running() {
             return;
         }
         self.clear();
@@ -138,9 +180,7 @@ impl Import {
         self.known.set(None);
         self.filter.set(None);
         self.page.set(0);
-        self.outcomes.set(Vec::new());
-        self.absent_outcomes.set(Vec::new());
-        self.progress.set((0, 0));
+        self.dismiss();
     }
 
     pub(crate) fn email_mapped(self) -> bool {
@@ -150,7 +190,7 @@ impl Import {
     /// The admin chose another column for `field`. Refused while a run writes the rows as
     /// they were mapped when it started (the screen disables the selects then).
     pub(crate) fn map(self, field: Field, column: Option<usize>) {
-        if self.running.get_untracked() {
+        if self.running() {
             return;
         }
         self.mapping.update(|m| {
@@ -164,7 +204,7 @@ impl Import {
         if let Some(table) = self.table.get_untracked() {
             remember(&table.header, &self.mapping.get_untracked());
         }
-        self.outcomes.set(Vec::new());
+        self.dismiss();
         self.compare();
     }
 
@@ -211,8 +251,7 @@ impl Import {
     /// The comparison again from nothing (after a run: the platform changed).
     pub(crate) fn compare_afresh(self) {
         self.known.set(None);
-        self.outcomes.set(Vec::new());
-        self.absent_outcomes.set(Vec::new());
+        self.dismiss();
         self.compare();
     }
 
@@ -240,7 +279,10 @@ impl Import {
     }
 
     /// The writes the preview calls for, and the outcome of every row that needs none.
-    fn plan(self, preview: &super::preview::Preview) -> (Vec<(usize, Job)>, Vec<Option<Outcome>>) {
+    fn plan(
+        self,
+        preview: &super::preview::Preview,
+    ) -> (Vec<(usize, Write)>, Vec<Option<Outcome>>) {
         let update_too = self.update_too.get_untracked();
         let mut jobs = Vec::new();
         let mut outcomes = vec![None; preview.fates.len()];
@@ -248,7 +290,7 @@ impl Import {
             match fate {
                 Fate::Create => jobs.push((
                     i,
-                    Job::Create {
+                    Write::Create {
                         body: create_body(wanted),
                         wanted: wanted.clone(),
                     },
@@ -261,7 +303,7 @@ impl Import {
                         let body = update_body(wanted, &user);
                         jobs.push((
                             i,
-                            Job::Update {
+                            Write::Update {
                                 id: id.clone(),
                                 wanted: wanted.clone(),
                                 body,
@@ -287,7 +329,7 @@ impl Import {
         let Some(Shared(preview)) = self.preview.get_untracked() else {
             return;
         };
-        if self.running.get_untracked() || self.comparing.get_untracked() {
+        if self.running() || self.comparing.get_untracked() {
             return;
         }
         // Deactivating the absent needs every user read; never run without them silently.
@@ -295,48 +337,36 @@ impl Import {
             self.compare();
             return;
         }
-        let (mut jobs, outcomes) = self.plan(&preview);
+        let (mut writes, outcomes) = self.plan(&preview);
         let rows = preview.fates.len();
         let absent = match (self.deactivate.get_untracked(), &preview.absent) {
             (true, Some(absent)) => absent.clone(),
             _ => Vec::new(),
         };
         for (k, (id, _)) in absent.iter().enumerate() {
-            jobs.push((rows + k, Job::Deactivate { id: id.clone() }));
+            writes.push((rows + k, Write::Deactivate { id: id.clone() }));
         }
-        let pacer = Rc::new(Pacer::default());
-        self.pacer.set_value(Some(SendWrapper::new(pacer.clone())));
-        self.outcomes.set(outcomes);
-        self.absent_outcomes.set(Vec::new());
-        self.progress.set((0, jobs.len()));
-        self.running.set(true);
-        spawn_local(async move {
-            run_jobs(self.api, &pacer, jobs, move |index, outcome| {
-                self.record(rows, &absent, index, outcome);
-            })
-            .await;
-            self.running.try_set(false);
-        });
-    }
-
-    fn record(self, rows: usize, absent: &[(String, String)], index: usize, outcome: Outcome) {
-        if index < rows {
-            self.outcomes.try_update(|o| {
-                if let Some(slot) = o.get_mut(index) {
-                    *slot = Some(outcome);
-                }
-            });
-        } else if let Some((_, email)) = absent.get(index - rows) {
-            self.absent_outcomes
-                .try_update(|o| o.push((email.clone(), outcome)));
-        }
-        self.progress.try_update(|p| p.0 += 1);
+        let source = Source {
+            file_name: self.file_name.get_untracked(),
+            table: self.table.get_untracked(),
+            mapping: self.mapping.get_untracked(),
+            known: self.known.get_untracked(),
+            update_too: self.update_too.get_untracked(),
+            deactivate: self.deactivate.get_untracked(),
+        };
+        let plan = Plan {
+            writes,
+            outcomes,
+            absent,
+        };
+        self.dismiss();
+        self.job.set(Some(job::start(source, plan)));
     }
 
     /// Stops starting writes; those in flight end and report.
     pub(crate) fn cancel(self) {
-        if let Some(pacer) = self.pacer.get_value() {
-            pacer.stop();
+        if let Some(id) = self.job.with_untracked(|j| j.as_ref().map(|j| j.id)) {
+            jobs::cancel(id);
         }
     }
 }

@@ -67,7 +67,7 @@ fn FilePicker(import: Import) -> impl IntoView {
             on:dragover=on_over on:dragleave=move |_| dragging.set(false) on:drop=on_drop
         >
             <label for="import-file">"CSV file (UTF-8, comma or semicolon separated)"</label>
-            <input id="import-file" type="file" accept=".csv,text/csv" on:change=on_change aria-describedby="import-file-hint" disabled=move || import.running.get() />
+            <input id="import-file" type="file" accept=".csv,text/csv" on:change=on_change aria-describedby="import-file-hint" disabled=move || import.running() />
             <p id="import-file-hint" class="field__hint">
                 "Choose a file or drop it here. The first row names the columns; at most 5 MB."
             </p>
@@ -120,10 +120,10 @@ fn ColumnsForm(import: Import) -> impl IntoView {
         .collect_view();
     view! {
         // A running import writes the rows as they were mapped when it started.
-        <fieldset class="import-columns" disabled=move || import.running.get()>
+        <fieldset class="import-columns" disabled=move || import.running()>
             <legend>"Columns"</legend>
             {selects}
-            <Show when=move || import.running.get()>
+            <Show when=move || import.running()>
                 <p class="field__hint" role="status">"The columns can be changed once the import has ended."</p>
             </Show>
             <Show when=move || !import.email_mapped()>

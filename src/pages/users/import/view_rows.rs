@@ -5,7 +5,7 @@ use leptos::prelude::*;
 
 use super::fate::{Fate, FateKind};
 use super::results::{file_name, results_csv, AbsentResult};
-use super::run::Outcome;
+use super::run_job::Outcome;
 use super::store::Import;
 use super::view::FateFilter;
 use crate::components::download::{download_parts, local_date};
@@ -127,7 +127,7 @@ fn PreviewRow(import: Import, index: usize) -> impl IntoView {
     };
     let (fate_text, fate_tone) = fate_badge(&fate);
     let detail = fate.detail();
-    let outcome = move || import.outcomes.with(|o| o.get(index).cloned().flatten());
+    let outcome = move || import.outcome(index);
     let name = format!("{} {}", wanted.given_name, wanted.family_name)
         .trim()
         .to_owned();
@@ -157,7 +157,7 @@ pub(crate) fn RunPanel(import: Import) -> impl IntoView {
         let everyone = !import.deactivate.get() || import.absent_count_known();
         import.preview.with(Option::is_some)
             && everyone
-            && !import.running.get()
+            && !import.running()
             && !import.comparing.get()
             && import.email_mapped()
     };
@@ -180,7 +180,7 @@ pub(crate) fn RunPanel(import: Import) -> impl IntoView {
         <section class="import-run" aria-labelledby="import-run-heading">
             <h2 id="import-run-heading">"Run the import"</h2>
             // What a running import was started with cannot change under it.
-            <fieldset disabled=move || import.running.get()>
+            <fieldset disabled=move || import.running()>
                 <legend>"What to write"</legend>
                 <label><input type="radio" name="import-mode" checked=move || !import.update_too.get() on:change=move |_| import.update_too.set(false) />" Create new users only"</label>
                 <label><input type="radio" name="import-mode" checked=move || import.update_too.get() on:change=move |_| import.update_too.set(true) />" Create new users and update existing ones"</label>
@@ -209,8 +209,8 @@ pub(crate) fn RunPanel(import: Import) -> impl IntoView {
 #[component]
 fn RunProgress(import: Import) -> impl IntoView {
     move || {
-        let (done, total) = import.progress.get();
-        import.running.get().then(|| view! {
+        let (done, total) = import.progress();
+        import.running().then(|| view! {
             <div class="bulk__progress" role="status" data-testid="import-progress">
                 <progress max=total.to_string() value=done.to_string()></progress>
                 <span>{format!("{} of {}", count(done as u64), count(total as u64))}</span>
@@ -239,12 +239,10 @@ fn summary(import: Import) -> Option<String> {
             counts[i] += 1;
         }
     };
-    import
-        .outcomes
-        .with(|o| o.iter().flatten().for_each(&mut tally));
-    import
-        .absent_outcomes
-        .with(|o| o.iter().for_each(|(_, x)| tally(x)));
+    import.with_run(|r| {
+        r.outcomes.iter().flatten().for_each(&mut tally);
+        r.absent_outcomes.iter().for_each(|(_, x)| tally(x));
+    });
     any.then(|| {
         let parts: Vec<String> = words
             .iter()
@@ -258,27 +256,27 @@ fn summary(import: Import) -> Option<String> {
 #[component]
 fn RunSummary(import: Import) -> impl IntoView {
     let download = move |_| {
-        let text = import.table.with_untracked(|t| {
-            let t = t.as_ref()?;
-            let absent = import.absent_outcomes.get_untracked();
-            let absent: Vec<AbsentResult> = absent
-                .iter()
-                .map(|(email, outcome)| AbsentResult { email, outcome })
-                .collect();
-            let email = import.mapping.get_untracked()[0];
-            Some(
-                import
-                    .outcomes
-                    .with_untracked(|o| results_csv(t, o, &absent, email)),
-            )
-        });
+        // Written from the run's own copy of the file and mapping, as they were when it ran.
+        let text = untrack(|| {
+            import.with_run(|r| {
+                let table = r.source.table.as_ref()?;
+                let absent: Vec<AbsentResult> = r
+                    .absent_outcomes
+                    .iter()
+                    .map(|(email, outcome)| AbsentResult { email, outcome })
+                    .collect();
+                let email = r.source.mapping[0];
+                Some(results_csv(table, &r.outcomes, &absent, email))
+            })
+        })
+        .flatten();
         if let Some(text) = text {
             let parts = js_sys::Array::of1(&text.into());
             let _ = download_parts(&file_name(&local_date()), "text/csv;charset=utf-8", &parts);
         }
     };
     move || {
-        if import.running.get() {
+        if import.running() {
             return None;
         }
         summary(import).map(|text| view! {

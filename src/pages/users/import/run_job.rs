@@ -1,6 +1,7 @@
-//! The writes of an import: one SCIM request per row that needs one, a few in flight, their
-//! starts paced under the platform's rate limit ([`super::compare::Pacer`]). A "busy" answer
-//! holds every request back as long as the platform asked (`Retry-After`). Nothing is sent
+//! The writes of an import, the work of its job ([`super::job`]): one SCIM request per row
+//! that needs one, a few in flight, their starts under the console's one pacing policy
+//! ([`crate::http::pacing`]). A "busy" answer holds every request back as long as the
+//! platform asked (`Retry-After`). Nothing is sent
 //! again blindly: after a write whose answer was lost (no connection, timeout, 5xx, busy),
 //! the platform is asked first whether it landed (a create by `userName eq`, as the user form
 //! does; an update or deactivation by reading the user), and only a write that did not land
@@ -10,10 +11,10 @@ use futures::StreamExt;
 use gifting_api::paths::endpoint;
 use gifting_api::scim::{CreateUser, ReplaceUser, ScimUser};
 
-use super::compare::{lookup, paced_get, Pacer};
+use super::compare::lookup;
 use super::fate::{changes, Wanted};
 use crate::api::{ApiClient, ApiError};
-use crate::pages::sends::pacing::busy_wait_ms;
+use crate::http::pacing::{busy_wait_ms, Pacer};
 
 /// Writes in flight at once; their starts are paced anyway.
 pub(crate) const MAX_IN_FLIGHT: usize = 4;
@@ -22,7 +23,7 @@ pub(crate) const MAX_SENDS: u32 = 4;
 
 /// One write of the run.
 #[derive(Clone, Debug)]
-pub(crate) enum Job {
+pub(crate) enum Write {
     Create {
         wanted: Wanted,
         body: CreateUser,
@@ -78,16 +79,26 @@ impl Outcome {
 /// What one send ended with.
 enum Sent {
     Done(Outcome),
-    /// No clear answer: it may or may not have landed. The platform's wait, if it said.
-    Lost(Option<u64>),
+    /// No clear answer: it may or may not have landed. `busy`: the platform said so, with
+    /// its wait if it gave one.
+    Lost {
+        busy: bool,
+        retry_after: Option<u64>,
+    },
     /// The session ended, or the screen was left: the run stops.
     Stop(Outcome),
 }
 
 fn after_error(error: ApiError, create: bool) -> Sent {
     match error {
-        ApiError::Busy { retry_after } => Sent::Lost(retry_after),
-        e if e.is_transient() => Sent::Lost(None),
+        ApiError::Busy { retry_after } => Sent::Lost {
+            busy: true,
+            retry_after,
+        },
+        e if e.is_transient() => Sent::Lost {
+            busy: false,
+            retry_after: None,
+        },
         ApiError::Cancelled => Sent::Stop(Outcome::Failed(
             "Stopped before the platform answered: run the file again, it checks first.".into(),
         )),
@@ -105,17 +116,17 @@ fn e_text(error: &ApiError) -> String {
     error.user_message()
 }
 
-async fn send(api: ApiClient, job: &Job) -> Sent {
+async fn send(api: ApiClient, job: &Write) -> Sent {
     let answer = match job {
-        Job::Create { body, .. } => api
+        Write::Create { body, .. } => api
             .post_json::<_, ScimUser>(endpoint::CREATE_SCIM_USER.call(&[]), body)
             .await
             .map(|_| Outcome::Created("Created.".into())),
-        Job::Update { id, body, .. } => api
+        Write::Update { id, body, .. } => api
             .put_json::<_, ScimUser>(endpoint::REPLACE_SCIM_USER.call(&[id]), body)
             .await
             .map(|_| Outcome::Updated("Updated.".into())),
-        Job::Deactivate { id } => {
+        Write::Deactivate { id } => {
             let body = ReplaceUser {
                 active: Some(false),
                 ..ReplaceUser::default()
@@ -127,31 +138,33 @@ async fn send(api: ApiClient, job: &Job) -> Sent {
     };
     match answer {
         Ok(outcome) => Sent::Done(outcome),
-        Err(error) => after_error(error, matches!(job, Job::Create { .. })),
+        Err(error) => after_error(error, matches!(job, Write::Create { .. })),
     }
 }
 
 /// Whether the write whose answer was lost did land (asked, never assumed).
-async fn landed(api: ApiClient, pacer: &Pacer, job: &Job) -> Result<Option<Outcome>, ApiError> {
+async fn landed(api: ApiClient, pacer: &Pacer, job: &Write) -> Result<Option<Outcome>, ApiError> {
     // Reads: each is paced, and tried again while the platform is busy or silent.
     let checked = match job {
-        Job::Create { wanted, .. } => lookup(api, pacer, &wanted.email).await?.map(|_| {
+        Write::Create { wanted, .. } => lookup(api, pacer, &wanted.email).await?.map(|_| {
             Outcome::Created(
                 "Created (the first answer was lost; the platform confirmed it).".into(),
             )
         }),
-        Job::Update { id, wanted, .. } => {
-            let user: ScimUser =
-                paced_get(api, pacer, endpoint::READ_SCIM_USER.call(&[id])).await?;
+        Write::Update { id, wanted, .. } => {
+            let user: ScimUser = api
+                .get_paced(pacer, endpoint::READ_SCIM_USER.call(&[id]))
+                .await?;
             changes(wanted, &user).is_empty().then(|| {
                 Outcome::Updated(
                     "Updated (the first answer was lost; the platform confirmed it).".into(),
                 )
             })
         }
-        Job::Deactivate { id } => {
-            let user: ScimUser =
-                paced_get(api, pacer, endpoint::READ_SCIM_USER.call(&[id])).await?;
+        Write::Deactivate { id } => {
+            let user: ScimUser = api
+                .get_paced(pacer, endpoint::READ_SCIM_USER.call(&[id]))
+                .await?;
             (!user.active).then_some(Outcome::Deactivated)
         }
     };
@@ -159,7 +172,7 @@ async fn landed(api: ApiClient, pacer: &Pacer, job: &Job) -> Result<Option<Outco
 }
 
 /// One job to its end: sent, checked after a lost answer, sent again only if it did not land.
-pub(crate) async fn write_one(api: ApiClient, pacer: &Pacer, job: &Job) -> (Outcome, bool) {
+pub(crate) async fn write_one(api: ApiClient, pacer: &Pacer, job: &Write) -> (Outcome, bool) {
     let mut lost = 0;
     while lost < MAX_SENDS {
         if pacer.stopped() {
@@ -173,16 +186,21 @@ pub(crate) async fn write_one(api: ApiClient, pacer: &Pacer, job: &Job) -> (Outc
                 Err(error) => return (unknown(&error), false),
             }
         }
-        pacer.turn().await;
-        if pacer.stopped() {
+        let Some(started) = pacer.turn().await else {
             return (stopped_outcome(lost > 0), false);
-        }
+        };
         match send(api, job).await {
-            Sent::Done(outcome) => return (outcome, false),
+            Sent::Done(outcome) => {
+                pacer.answered(started);
+                return (outcome, false);
+            }
             Sent::Stop(outcome) => return (outcome, true),
-            Sent::Lost(retry_after) => {
+            Sent::Lost { busy, retry_after } => {
                 lost += 1;
-                pacer.hold(busy_wait_ms(retry_after, lost).unwrap_or(1000));
+                let waited = busy.then(|| pacer.refused(started, retry_after)).flatten();
+                if waited.is_none() {
+                    pacer.hold(busy_wait_ms(retry_after, lost).unwrap_or(1000));
+                }
             }
         }
     }
@@ -213,12 +231,12 @@ fn unknown(error: &ApiError) -> Outcome {
     ))
 }
 
-/// Runs every job, reporting `(index, outcome)` as each ends; returns when all have ended or
+/// Runs every write, reporting `(index, outcome)` as each ends; returns when all have ended or
 /// the pacer was stopped (the rest reported [`Outcome::NotRun`]).
-pub(crate) async fn run_jobs(
+pub(crate) async fn run_writes(
     api: ApiClient,
     pacer: &Pacer,
-    jobs: Vec<(usize, Job)>,
+    jobs: Vec<(usize, Write)>,
     report: impl Fn(usize, Outcome),
 ) {
     let report = &report;

@@ -1,33 +1,132 @@
-//! How "Load all pages" treats the platform: as fast as it allows, and no faster.
+//! The one pacing policy of the console: every job (bulk change, import, the sends walk) and
+//! every paced read asks the platform through a [`Pacer`], as fast as the platform allows and
+//! no faster.
 //!
 //! The platform documents no rate limit and sends no rate-limit headers (docs/platform.md:
-//! busy answers "may carry `Retry-After`"), so the walk learns it: it asks as fast as answers
-//! come until the platform first refuses one (429), then spaces its requests at the rate that
-//! got through before that refusal (see [`Pace::refused`]), a little wider ([`MARGIN`]). Each
-//! later refusal lowers the pace to what got through then, and a pace that
-//! collapsed (someone else on the same token used the allowance) climbs back toward the best
-//! seen after [`RECOVER_MS`] without a refusal. A refused request is waited out as long as the
-//! platform asked (`Retry-After`), by the walk alone: it asks through
-//! `ApiClient::get_json_self_paced`, which hands busy answers straight back instead of
-//! waiting them out too.
-//! Plain functions of their inputs (times in ms), so they are tested without a browser.
+//! busy answers "may carry `Retry-After`"), so the pacer learns it: requests start as fast as
+//! answers come until the platform first refuses one (429), then they are spaced at the rate
+//! that got through before that refusal (see [`Pace::refused`]), a little wider ([`MARGIN`]).
+//! Each later refusal lowers the pace to what got through then, and a pace that collapsed
+//! (someone else on the same token used the allowance) climbs back toward the best seen after
+//! [`RECOVER_MS`] without a refusal. A refusal's `Retry-After` holds every request of the
+//! pacer back that long, capped at [`MAX_WAIT_MS`]; every wait looks every
+//! [`CANCEL_CHECK_MS`] whether the work was cancelled, so Cancel takes effect at once.
+//! Requests under a pacer are tried once by the request layer (`ApiClient::get_paced`):
+//! retries happen here, where the pacing sees them, never stacked underneath.
+//! [`Pace`] and [`busy_wait_ms`] are plain functions of their inputs (times in ms), so they
+//! are tested without a browser.
 
+use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
+use std::time::Duration;
+
+use crate::browser::{now_ms, sleep};
+
+/// How often a wait looks whether the work was cancelled.
+pub const CANCEL_CHECK_MS: f64 = 100.0;
+
+/// The requests of one job (any number of them in flight at once): their turns, what the
+/// platform's answers taught, and the job's stop.
+#[derive(Default)]
+pub struct Pacer {
+    pace: RefCell<Pace>,
+    /// The earliest start the next request may have.
+    next: Cell<f64>,
+    /// Nothing starts before this (the platform said "busy", or an answer was lost).
+    held_until: Cell<f64>,
+    busy_in_a_row: Cell<u32>,
+    stopped: Cell<bool>,
+    /// Told the seconds of every hold the platform asked for (the job says it is waiting).
+    on_hold: RefCell<Option<Box<dyn Fn(u64)>>>,
+}
+
+fn now() -> f64 {
+    now_ms() as f64
+}
+
+impl Pacer {
+    /// Waits for the next request's turn and returns its start time; `None` once stopped.
+    pub async fn turn(&self) -> Option<f64> {
+        let slot = self.next.get().max(now()).max(self.held_until.get());
+        let interval = self.pace.borrow().interval_ms();
+        self.next.set(slot + interval);
+        self.wait_until(slot).await;
+        (!self.stopped()).then(now)
+    }
+
+    /// The request started at `started` was answered.
+    pub fn answered(&self, started: f64) {
+        self.busy_in_a_row.set(0);
+        self.pace.borrow_mut().answered(started);
+    }
+
+    /// The platform refused the request started at `started` ("busy"): the pace slows to what
+    /// got through, and every request waits as the platform asked. Returns that wait, or
+    /// `None` after [`MAX_BUSY_IN_A_ROW`] refusals in a row (the work should stop and say so).
+    pub fn refused(&self, started: f64, retry_after_s: Option<u64>) -> Option<u64> {
+        self.pace.borrow_mut().refused(started);
+        let in_a_row = self.busy_in_a_row.get() + 1;
+        self.busy_in_a_row.set(in_a_row);
+        let wait = busy_wait_ms(retry_after_s, in_a_row)?;
+        self.hold(wait);
+        if let Some(tell) = self.on_hold.borrow().as_ref() {
+            tell(wait.div_ceil(1000));
+        }
+        Some(wait)
+    }
+
+    /// No request starts for `ms` from now.
+    pub fn hold(&self, ms: u64) {
+        let until = now() + ms as f64;
+        self.held_until.set(self.held_until.get().max(until));
+    }
+
+    /// Sets what is told of each wait the platform asks for, in seconds.
+    pub fn on_hold(&self, tell: impl Fn(u64) + 'static) {
+        *self.on_hold.borrow_mut() = Some(Box::new(tell));
+    }
+
+    /// Waits until `at` (ms since the epoch), returning early once stopped.
+    pub async fn wait_until(&self, at: f64) {
+        while !self.stopped() {
+            let left = at - now();
+            if left <= 0.0 {
+                break;
+            }
+            sleep(Duration::from_millis(
+                left.min(CANCEL_CHECK_MS).ceil() as u64
+            ))
+            .await;
+        }
+    }
+
+    /// Waits `ms`, returning early once stopped.
+    pub async fn wait(&self, ms: u64) {
+        self.wait_until(now() + ms as f64).await;
+    }
+
+    /// No request starts after this; waits end within [`CANCEL_CHECK_MS`].
+    pub fn stop(&self) {
+        self.stopped.set(true);
+    }
+
+    pub fn stopped(&self) -> bool {
+        self.stopped.get()
+    }
+}
 
 /// The span the platform counts requests over ("N requests per second per token").
-pub(crate) const WINDOW_MS: f64 = 1_000.0;
+pub const WINDOW_MS: f64 = 1_000.0;
 /// Requests are spaced this much wider than the learned rate, so one that reaches the platform
 /// a little late does not land in a window that is already full.
-pub(crate) const MARGIN: f64 = 0.02;
+pub const MARGIN: f64 = 0.02;
 /// After this long without a refusal, a pace below half the best one seen (it collapsed)
 /// climbs one request per window.
-pub(crate) const RECOVER_MS: f64 = 5_000.0;
-/// The largest `per_page` the platform allows: fewest requests for the whole history.
-pub(crate) const WALK_PER_PAGE: u32 = gifting_api::rest::MAX_PER_PAGE;
+pub const RECOVER_MS: f64 = 5_000.0;
 
 /// What the walk learned about the platform's rate limit.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub(crate) struct Pace {
+pub struct Pace {
     /// Requests per window the platform lets through; `None` until it refused one.
     rate: Option<u32>,
     /// The most that got through in a window while paced (a reliable measure), for climbing
@@ -44,13 +143,21 @@ pub(crate) struct Pace {
 impl Pace {
     /// The learned rate, requests per [`WINDOW_MS`].
     #[cfg(test)]
-    pub(crate) fn rate(&self) -> Option<u32> {
+    pub fn rate(&self) -> Option<u32> {
         self.rate
     }
 
+    /// The time between request starts: none until a rate is learned.
+    pub fn interval_ms(&self) -> f64 {
+        self.rate.map_or(0.0, |rate| {
+            WINDOW_MS / f64::from(rate.max(1)) * (1.0 + MARGIN)
+        })
+    }
+
+    #[cfg(test)]
     /// How long to wait at `now` before the next request, the previous one having started at
     /// `last_start`: nothing until a rate is learned, then one interval between starts.
-    pub(crate) fn delay_ms(&self, last_start: Option<f64>, now: f64) -> u64 {
+    pub fn delay_ms(&self, last_start: Option<f64>, now: f64) -> u64 {
         let (Some(rate), Some(last)) = (self.rate, last_start) else {
             return 0;
         };
@@ -59,7 +166,7 @@ impl Pace {
     }
 
     /// The request started at `started` was answered.
-    pub(crate) fn answered(&mut self, started: f64) {
+    pub fn answered(&mut self, started: f64) {
         self.forget_before(started - WINDOW_MS);
         self.recent.push_back(started);
         self.since_refusal = self.since_refusal.saturating_add(1);
@@ -78,7 +185,7 @@ impl Pace {
     /// a wait the platform's window is fresh, so whichever window the refusal fell in held at
     /// least its whole allowance of the latter, and a window counting from the platform's
     /// own boundaries never holds more than the former.
-    pub(crate) fn refused(&mut self, started: f64) {
+    pub fn refused(&mut self, started: f64) {
         self.forget_before(started - WINDOW_MS);
         let got_through = (self.recent.len() as u32).min(self.since_refusal);
         self.rate = Some(match self.rate {
@@ -101,20 +208,20 @@ impl Pace {
 
 #[cfg(test)]
 /// The floor the rate limit sets on a walk: `requests` at `rate` a second, in ms.
-pub(crate) fn floor_ms(requests: u64, rate: u32) -> f64 {
+pub fn floor_ms(requests: u64, rate: u32) -> f64 {
     requests as f64 * WINDOW_MS / f64::from(rate.max(1))
 }
 
 /// Waits after "busy" answers without a `Retry-After`: 1 s, 2 s, 4 s… up to this.
-pub(crate) const MAX_BACKOFF_MS: u64 = 30_000;
+pub const MAX_BACKOFF_MS: u64 = 30_000;
 /// A `Retry-After` longer than this is still honoured, but only up to this long per wait.
-pub(crate) const MAX_WAIT_MS: u64 = 120_000;
+pub const MAX_WAIT_MS: u64 = 120_000;
 /// After this many "busy" answers in a row the walk stops and offers to resume.
-pub(crate) const MAX_BUSY_IN_A_ROW: u32 = 30;
+pub const MAX_BUSY_IN_A_ROW: u32 = 30;
 
 /// The wait after the `busy_in_a_row`-th "busy" answer in a row (1-based), given the
 /// platform's `Retry-After` in seconds if it sent one. `None`: stop and let the user resume.
-pub(crate) fn busy_wait_ms(retry_after_s: Option<u64>, busy_in_a_row: u32) -> Option<u64> {
+pub fn busy_wait_ms(retry_after_s: Option<u64>, busy_in_a_row: u32) -> Option<u64> {
     if busy_in_a_row == 0 || busy_in_a_row > MAX_BUSY_IN_A_ROW {
         return None;
     }
@@ -126,14 +233,6 @@ pub(crate) fn busy_wait_ms(retry_after_s: Option<u64>, busy_in_a_row: u32) -> Op
         Some(s) => s.saturating_mul(1000).clamp(1000, MAX_WAIT_MS),
         None => backoff,
     })
-}
-
-/// "page 3 of 12", or "page 1" while the number of pages is not known yet.
-pub(crate) fn progress_text(page: u64, pages: Option<u64>) -> String {
-    match pages {
-        Some(pages) => format!("page {} of {pages}", page.min(pages)),
-        None => format!("page {page}"),
-    }
 }
 
 #[cfg(test)]
@@ -259,12 +358,5 @@ mod tests {
         assert_eq!(busy_wait_ms(None, 20), Some(MAX_BACKOFF_MS));
         assert_eq!(busy_wait_ms(Some(1), MAX_BUSY_IN_A_ROW), Some(1_000));
         assert_eq!(busy_wait_ms(Some(1), MAX_BUSY_IN_A_ROW + 1), None);
-    }
-
-    #[wasm_bindgen_test]
-    fn progress_reads_like_a_sentence() {
-        assert_eq!(progress_text(3, Some(12)), "page 3 of 12");
-        assert_eq!(progress_text(1, None), "page 1");
-        assert_eq!(progress_text(13, Some(12)), "page 12 of 12");
     }
 }

@@ -1,0 +1,149 @@
+//! The header's jobs indicator: every running job with its progress and Cancel, every ended
+//! one with its outcome, a link back to its results and Dismiss; a job's end is announced
+//! (`aria-live`). Its code comes with the first screen that starts a job
+//! ([`crate::jobs::show_in_header`]), so the first load does not carry it.
+
+use leptos::prelude::*;
+
+use super::{Badge, Tone};
+use crate::jobs::{self, JobState, JobStatus};
+
+/// The indicator, for [`crate::jobs::show_in_header`].
+pub(crate) fn indicator() -> AnyView {
+    view! { <JobsIndicator /> }.into_any()
+}
+
+#[component]
+fn JobsIndicator() -> impl IntoView {
+    let list = jobs::list();
+    let open = RwSignal::new(false);
+    let announce = RwSignal::new(String::new());
+    let watched = list.clone();
+    // Each job that ends is said once, whichever screen is shown.
+    Effect::new(move |before: Option<Vec<u64>>| {
+        let running: Vec<u64> =
+            watched.with(|all| all.iter().filter(|s| s.running()).map(|s| s.id).collect());
+        for id in before.unwrap_or_default() {
+            let ended = watched
+                .with_untracked(|all| all.iter().find(|s| s.id == id && !s.running()).cloned());
+            if let Some(job) = ended {
+                announce.set(format!(
+                    "{} {}: {}",
+                    job.title,
+                    state_word(job.state),
+                    job.note
+                ));
+            }
+        }
+        running
+    });
+    let counted = list.clone();
+    let label = move || {
+        counted.with(|all| {
+            let running = all.iter().filter(|s| s.running()).count();
+            if running > 0 {
+                format!("Jobs: {running} running")
+            } else {
+                format!("Jobs: {} ended", all.len())
+            }
+        })
+    };
+    view! {
+        <div class="jobs" data-testid="jobs">
+            <button
+                type="button"
+                class="button button--small"
+                aria-expanded=move || open.get().to_string()
+                aria-controls="jobs-panel"
+                data-testid="jobs-toggle"
+                on:click=move |_| open.update(|o| *o = !*o)
+            >
+                {label}
+            </button>
+            <p class="visually-hidden" aria-live="polite" data-testid="jobs-announce">
+                {move || announce.get()}
+            </p>
+            <Show when=move || open.get()>
+                <JobsPanel list=list.clone() />
+            </Show>
+        </div>
+    }
+}
+
+#[component]
+fn JobsPanel(list: ArcRwSignal<Vec<JobStatus>>) -> impl IntoView {
+    view! {
+        <section id="jobs-panel" class="jobs__panel" aria-label="Jobs">
+            <ul class="jobs__list">
+                <For
+                    each=move || list.get()
+                    key=|s| (s.id, s.state, s.done, s.of, s.note.clone(), s.waiting_s)
+                    children=job_line
+                />
+            </ul>
+        </section>
+    }
+}
+
+fn state_word(state: JobState) -> &'static str {
+    match state {
+        JobState::Running => "running",
+        JobState::Done => "done",
+        JobState::Cancelled => "cancelled",
+        JobState::Failed => "failed",
+    }
+}
+
+/// One job: its title (a link to its results), state, progress and the button it needs.
+fn job_line(job: JobStatus) -> impl IntoView {
+    let id = job.id;
+    let tone = match job.state {
+        JobState::Running => Tone::Neutral,
+        JobState::Done => Tone::Success,
+        JobState::Cancelled => Tone::Warning,
+        JobState::Failed => Tone::Danger,
+    };
+    let note = match job.waiting_s {
+        Some(s) => format!(
+            "{} The platform asked to slow down: waiting {s} s.",
+            job.note
+        ),
+        None => job.note.clone(),
+    };
+    let bar = match (job.running(), job.of) {
+        (true, Some(of)) => Some(view! {
+            <progress max=of.to_string() value=job.done.min(of).to_string()>
+                {format!("{} of {of}", job.done)}
+            </progress>
+        }),
+        _ => None,
+    };
+    let running = job.running();
+    let (word, label) = if running {
+        ("Cancel", format!("Cancel: {}", job.title))
+    } else {
+        ("Dismiss", format!("Dismiss: {}", job.title))
+    };
+    let act = move |_| {
+        if running {
+            jobs::cancel(id)
+        } else {
+            jobs::dismiss(id)
+        }
+    };
+    let button = view! {
+        <button type="button" class="button button--small" aria-label=label on:click=act>
+            {word}
+        </button>
+    };
+    view! {
+        <li class="jobs__job" data-testid="job" data-job-state=state_word(job.state)>
+            <a href=job.href.clone()>{job.title.clone()}</a>
+            " "
+            <Badge text=state_word(job.state).to_string() tone />
+            {bar}
+            <span class="jobs__note">{note}</span>
+            {button}
+        </li>
+    }
+}

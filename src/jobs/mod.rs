@@ -1,0 +1,325 @@
+//! Long work that outlives its screen: a bulk change, an import's writes, the sends walk and
+//! the sends export run as jobs owned by the app, not by the screen that started them.
+//!
+//! A screen starts a job with [`start`], giving plain data and a plain `fn` (a function
+//! pointer captures nothing, so the work cannot reach the screen's signals, callbacks or
+//! stored values; `scripts/check-layers.mjs` also refuses arena-owned reactive types in the
+//! files that hold job work, `job.rs`). The job reports through its [`JobCtx`]: progress for
+//! the header's jobs indicator, and its result in an `ArcRwSignal`, reference-counted and
+//! owned by no screen, which the registry keeps until the admin dismisses the job. A screen
+//! shown again finds its job with [`latest`] and shows it as it stands.
+//!
+//! The registry lives in this module's thread-local state: jobs outlive every screen, end
+//! with the session (sign-out, expiry or another tab signing out cancels them and forgets
+//! their results, which hold platform data), and a tab closed or reloaded while a job
+//! writes to the platform asks first (`beforeunload`).
+
+use std::any::Any;
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use futures::future::LocalBoxFuture;
+use leptos::prelude::*;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::JsCast;
+
+use crate::api::{api_with_scope, ApiClient, CancelScope};
+use crate::auth::session::on_session_end;
+use crate::http::pacing::Pacer;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum JobKind {
+    BulkChange,
+    Import,
+    SendsWalk,
+    SendsExport,
+}
+
+impl JobKind {
+    /// Whether the job writes to the platform: closing the tab or signing out asks first.
+    pub(crate) fn writes(self) -> bool {
+        matches!(self, JobKind::BulkChange | JobKind::Import)
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum JobState {
+    Running,
+    Done,
+    Cancelled,
+    Failed,
+}
+
+/// A job as the jobs indicator shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct JobStatus {
+    pub(crate) id: u64,
+    pub(crate) kind: JobKind,
+    /// "Bulk change: make 60 users manager".
+    pub(crate) title: String,
+    /// Where its results are shown.
+    pub(crate) href: String,
+    /// Steps done, of how many (when known).
+    pub(crate) done: u64,
+    pub(crate) of: Option<u64>,
+    /// Its progress or its end, in words.
+    pub(crate) note: String,
+    /// Seconds it waits because the platform asked it to slow down (until its next step).
+    pub(crate) waiting_s: Option<u64>,
+    pub(crate) state: JobState,
+}
+
+impl JobStatus {
+    pub(crate) fn running(&self) -> bool {
+        self.state == JobState::Running
+    }
+}
+
+/// How a job's work ended, and what it did in words.
+pub(crate) struct JobEnd {
+    pub(crate) state: JobState,
+    pub(crate) note: String,
+}
+
+/// What a job's work may touch: its client and pacer (both the job's own) and its result.
+pub(crate) struct JobCtx<R: 'static> {
+    pub(crate) id: u64,
+    pub(crate) api: ApiClient,
+    pub(crate) pacer: Rc<Pacer>,
+    pub(crate) result: ArcRwSignal<R>,
+}
+
+impl<R> JobCtx<R> {
+    /// Shows how far the job is: `done` of `of` steps, and in words.
+    pub(crate) fn progress(&self, done: u64, of: Option<u64>, note: String) {
+        update(self.id, |s| {
+            s.done = done;
+            s.of = of;
+            s.note = note;
+            s.waiting_s = None;
+        });
+    }
+
+    pub(crate) fn cancelled(&self) -> bool {
+        self.pacer.stopped()
+    }
+}
+
+/// A job as its screen reads it.
+#[derive(Clone)]
+pub(crate) struct JobHandle<R: 'static> {
+    pub(crate) id: u64,
+    pub(crate) result: ArcRwSignal<R>,
+}
+
+struct Entry {
+    id: u64,
+    kind: JobKind,
+    pacer: Rc<Pacer>,
+    scope: CancelScope,
+    /// The job's `ArcRwSignal<R>`.
+    result: Rc<dyn Any>,
+}
+
+#[derive(Default)]
+struct Registry {
+    entries: Vec<Entry>,
+    next_id: u64,
+    /// The app's owner: each job's client is created under a child of it, never a screen's.
+    owner: Option<Owner>,
+}
+
+thread_local! {
+    static REGISTRY: RefCell<Registry> = RefCell::new(Registry::default());
+    static LIST: ArcRwSignal<Vec<JobStatus>> = ArcRwSignal::new(Vec::new());
+    static INDICATOR: std::cell::Cell<Option<fn() -> AnyView>> = const { std::cell::Cell::new(None) };
+}
+
+/// Registers the header's jobs indicator. The screens that start jobs do, before starting
+/// one: its code then comes with theirs, and the first load does not carry it.
+pub(crate) fn show_in_header(indicator: fn() -> AnyView) {
+    INDICATOR.with(|i| i.set(Some(indicator)));
+}
+
+/// Whether there is any job, running or ended (tracked).
+pub(crate) fn any() -> bool {
+    list().with(|all| !all.is_empty())
+}
+
+/// The jobs indicator, once a screen registered it.
+pub(crate) fn indicator() -> Option<AnyView> {
+    INDICATOR.with(std::cell::Cell::get).map(|view| view())
+}
+
+/// Ended jobs kept at most: the oldest ended one goes when a new job would pass this.
+const MAX_KEPT: usize = 20;
+
+/// Every job, oldest first: the indicator's list.
+pub(crate) fn list() -> ArcRwSignal<Vec<JobStatus>> {
+    LIST.with(Clone::clone)
+}
+
+fn update(id: u64, change: impl FnOnce(&mut JobStatus)) {
+    list().update(|all| {
+        if let Some(status) = all.iter_mut().find(|s| s.id == id) {
+            change(status);
+        }
+    });
+}
+
+/// Called once in the app, under its owner: jobs' clients are created under it, and the
+/// tab asks before closing while a job writes.
+pub(crate) fn init() {
+    REGISTRY.with(|r| r.borrow_mut().owner = Owner::current());
+    on_session_end(forget_all);
+    let on_unload: Closure<dyn FnMut(web_sys::Event)> = Closure::new(|ev: web_sys::Event| {
+        if writing() {
+            ev.prevent_default();
+            if let Some(ev) = ev.dyn_ref::<web_sys::BeforeUnloadEvent>() {
+                ev.set_return_value("");
+            }
+        }
+    });
+    if let Some(window) = web_sys::window() {
+        let _ = window
+            .add_event_listener_with_callback("beforeunload", on_unload.as_ref().unchecked_ref());
+    }
+    // Lives as long as the page.
+    on_unload.forget();
+}
+
+/// Whether a job that writes to the platform is running.
+pub(crate) fn writing() -> bool {
+    list().with_untracked(|all| all.iter().any(|s| s.running() && s.kind.writes()))
+}
+
+/// Starts `work(input, ctx)` as a job of `kind`, shown as `title` with its results at `href`.
+pub(crate) fn start<I: 'static, R: Default + Send + Sync + 'static>(
+    kind: JobKind,
+    title: String,
+    href: String,
+    input: I,
+    work: fn(I, JobCtx<R>) -> LocalBoxFuture<'static, JobEnd>,
+) -> JobHandle<R> {
+    let scope = CancelScope::new();
+    let pacer = Rc::new(Pacer::default());
+    let result = ArcRwSignal::new(R::default());
+    let (id, owner) = REGISTRY.with(|r| {
+        let mut r = r.borrow_mut();
+        r.next_id += 1;
+        let id = r.next_id;
+        r.entries.push(Entry {
+            id,
+            kind,
+            pacer: pacer.clone(),
+            scope: scope.clone(),
+            result: Rc::new(result.clone()),
+        });
+        (id, r.owner.clone())
+    });
+    forget_oldest_ended();
+    list().update(|all| {
+        all.push(JobStatus {
+            id,
+            kind,
+            title,
+            href,
+            done: 0,
+            of: None,
+            note: "Starting…".into(),
+            waiting_s: None,
+            state: JobState::Running,
+        })
+    });
+    pacer.on_hold(move |s| update(id, |status| status.waiting_s = Some(s)));
+    let job_owner = owner.unwrap_or_default().with(Owner::new);
+    let api = job_owner.with(|| api_with_scope(scope));
+    let ctx = JobCtx {
+        id,
+        api,
+        pacer,
+        result: result.clone(),
+    };
+    leptos::task::spawn_local(async move {
+        let end = work(input, ctx).await;
+        update(id, |s| {
+            s.state = end.state;
+            s.note = end.note;
+            s.waiting_s = None;
+        });
+        drop(job_owner);
+    });
+    JobHandle { id, result }
+}
+
+/// Stops job `id`: nothing more is sent, waits end within a tenth of a second. A job that
+/// only reads also aborts its request in flight; a write in flight is let finish, so its
+/// outcome is known.
+pub(crate) fn cancel(id: u64) {
+    REGISTRY.with(|r| {
+        if let Some(entry) = r.borrow().entries.iter().find(|e| e.id == id) {
+            entry.pacer.stop();
+            if !entry.kind.writes() {
+                entry.scope.cancel();
+            }
+        }
+    });
+}
+
+/// Forgets an ended job and its results.
+pub(crate) fn dismiss(id: u64) {
+    let ended = list().with_untracked(|all| all.iter().any(|s| s.id == id && !s.running()));
+    if ended {
+        REGISTRY.with(|r| r.borrow_mut().entries.retain(|e| e.id != id));
+        list().update(|all| all.retain(|s| s.id != id));
+    }
+}
+
+/// The latest job of `kind` (running, or ended and not dismissed), for its screen.
+pub(crate) fn latest<R: 'static>(kind: JobKind) -> Option<JobHandle<R>> {
+    REGISTRY.with(|r| {
+        r.borrow()
+            .entries
+            .iter()
+            .rev()
+            .find(|e| e.kind == kind)
+            .and_then(|e| {
+                let result = e.result.downcast_ref::<ArcRwSignal<R>>()?.clone();
+                Some(JobHandle { id: e.id, result })
+            })
+    })
+}
+
+/// The status of job `id`, tracked (for its screen).
+pub(crate) fn status(id: u64) -> Option<JobStatus> {
+    list().with(|all| all.iter().find(|s| s.id == id).cloned())
+}
+
+fn forget_oldest_ended() {
+    let excess = list().with_untracked(Vec::len).saturating_sub(MAX_KEPT - 1);
+    let oldest: Vec<u64> = list().with_untracked(|all| {
+        all.iter()
+            .filter(|s| !s.running())
+            .take(excess)
+            .map(|s| s.id)
+            .collect()
+    });
+    for id in oldest {
+        dismiss(id);
+    }
+}
+
+/// Cancels every job (sign-out asked first when one writes).
+pub(crate) fn cancel_all() {
+    let ids: Vec<u64> = REGISTRY.with(|r| r.borrow().entries.iter().map(|e| e.id).collect());
+    for id in ids {
+        cancel(id);
+    }
+}
+
+/// The session ended: every job stops and its results, platform data, are forgotten.
+fn forget_all() {
+    cancel_all();
+    REGISTRY.with(|r| r.borrow_mut().entries.clear());
+    list().set(Vec::new());
+}

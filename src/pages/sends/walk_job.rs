@@ -1,0 +1,178 @@
+//! "Load all pages" as a job ([`crate::jobs`]): walks the whole send history at 100 a request
+//! into the session's loaded sends ([`super::memory`]), going on when the admin leaves the
+//! screen, under the console's one pacing policy ([`crate::http::pacing`]).
+//!
+//! Against a platform that moves (sends arriving while it walks, docs/platform.md), the loaded
+//! sends are kept by their place counted from the oldest ([`super::loaded`]): a send that
+//! arrives pushes the others down, so later pages repeat some sends (kept once) and never
+//! skip one. A walk from page 1 to the end therefore holds every send the list had when it
+//! read page 1, each once; the sends that arrived meanwhile are counted and offered ("342
+//! arrived while loading: Load them"), which reads from page 1 until it meets sends already
+//! loaded. Statuses and costs are as each page was read.
+//!
+//! Job work: plain data in, the job's own client and result out; nothing of a screen.
+
+use futures::future::LocalBoxFuture;
+use gifting_api::paths::endpoint;
+use gifting_api::rest::{page_count, PageQuery, SendPage};
+use leptos::prelude::{ArcRwSignal, Notify, Update, UpdateUntracked, WithUntracked};
+
+use crate::components::format::count;
+
+use super::loaded::LoadedSends;
+use crate::api::ApiError;
+use crate::browser::now_ms;
+use crate::components::jobs_indicator::indicator;
+use crate::jobs::{self, JobCtx, JobEnd, JobHandle, JobKind, JobState};
+use crate::routes;
+
+/// The largest `per_page` the platform allows: fewest requests for the whole history.
+pub(crate) const WALK_PER_PAGE: u32 = gifting_api::rest::MAX_PER_PAGE;
+
+/// How often a running walk shows what it loaded so far: redrawing the overview and filters
+/// (thousands of sender options) ten times a second would slow the walk.
+const SHOW_EVERY_MS: i64 = 2_000;
+
+/// Where a walk starts and when it stops.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Walk {
+    /// From `page` to the end of the list.
+    From(u64),
+    /// From page 1 until a page holds only sends already loaded: the ones that arrived.
+    Newest,
+}
+
+/// A walk as its screen shows it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct WalkRun {
+    /// The page being read, and how many there are (once known).
+    pub(crate) page: u64,
+    pub(crate) pages: Option<u64>,
+    /// Where "Resume" starts, after a cancel or a failure.
+    pub(crate) resume_page: Option<u64>,
+    pub(crate) failure: Option<String>,
+}
+
+/// "page 3 of 12", or "page 1" while the number of pages is not known yet.
+pub(crate) fn progress_text(page: u64, pages: Option<u64>) -> String {
+    match pages {
+        Some(pages) => format!("page {} of {pages}", page.min(pages)),
+        None => format!("page {page}"),
+    }
+}
+
+/// Starts a walk into `loaded` as a job.
+pub(crate) fn start(loaded: ArcRwSignal<LoadedSends>, walk: Walk) -> JobHandle<WalkRun> {
+    let title = match walk {
+        Walk::Newest => "Loading the newest sends".to_owned(),
+        Walk::From(_) => "Loading all sends".to_owned(),
+    };
+    jobs::show_in_header(indicator);
+    jobs::start(
+        JobKind::SendsWalk,
+        title,
+        routes::SENDS.to_owned(),
+        (loaded, walk),
+        run,
+    )
+}
+
+fn run(
+    (loaded, walk): (ArcRwSignal<LoadedSends>, Walk),
+    ctx: JobCtx<WalkRun>,
+) -> LocalBoxFuture<'static, JobEnd> {
+    Box::pin(work(loaded, walk, ctx))
+}
+
+async fn work(loaded: ArcRwSignal<LoadedSends>, walk: Walk, ctx: JobCtx<WalkRun>) -> JobEnd {
+    let mut page = match walk {
+        Walk::From(page) => page.max(1),
+        Walk::Newest => 1,
+    };
+    let mut shown_at = now_ms();
+    loop {
+        let pages = ctx.result.with_untracked(|r| r.pages);
+        if pages.is_some_and(|p| page > p) {
+            return done(&ctx, &loaded);
+        }
+        ctx.result.update(|r| r.page = page);
+        ctx.progress(
+            page.saturating_sub(1),
+            pages,
+            format!("Loading {}…", progress_text(page, pages)),
+        );
+        let query = PageQuery::new(page.min(u64::from(u32::MAX)) as u32, WALK_PER_PAGE);
+        let call = endpoint::LIST_SENDS
+            .call(&[])
+            .query(&query.to_query_string());
+        let body: SendPage = match ctx.api.get_paced(&ctx.pacer, call).await {
+            Ok(body) => body,
+            Err(ApiError::Cancelled) => return stopped(&ctx, &loaded, page, None),
+            Err(error) => return stopped(&ctx, &loaded, page, Some(error.user_message())),
+        };
+        let total = body.total_count;
+        let new = loaded.update_untracked(|l| {
+            l.insert_page(body.current_page, body.per_page, total, &body.sends)
+        });
+        ctx.result.update(|r| {
+            r.pages = Some(page_count(total, WALK_PER_PAGE));
+        });
+        if now_ms() - shown_at >= SHOW_EVERY_MS {
+            shown_at = now_ms();
+            loaded.notify();
+        }
+        let short = body.sends.len() < WALK_PER_PAGE as usize;
+        if short || (walk == Walk::Newest && new < body.sends.len()) {
+            return done(&ctx, &loaded);
+        }
+        page += 1;
+    }
+}
+
+fn done(ctx: &JobCtx<WalkRun>, loaded: &ArcRwSignal<LoadedSends>) -> JobEnd {
+    loaded.notify();
+    let (held, total) = loaded.with_untracked(|l| (l.len() as u64, l.total().unwrap_or(0)));
+    let arrived = total.saturating_sub(held);
+    ctx.result.update(|r| r.resume_page = None);
+    let note = if arrived == 0 {
+        format!("All {} sends loaded.", count(held))
+    } else {
+        format!(
+            "{} of {} sends loaded; {} arrived while loading.",
+            count(held),
+            count(total),
+            count(arrived)
+        )
+    };
+    JobEnd {
+        state: JobState::Done,
+        note,
+    }
+}
+
+fn stopped(
+    ctx: &JobCtx<WalkRun>,
+    loaded: &ArcRwSignal<LoadedSends>,
+    page: u64,
+    failure: Option<String>,
+) -> JobEnd {
+    loaded.notify();
+    let pages = ctx.result.with_untracked(|r| r.pages);
+    ctx.result.update(|r| {
+        r.resume_page = Some(page);
+        r.failure = failure.clone();
+    });
+    match failure {
+        Some(message) => JobEnd {
+            state: JobState::Failed,
+            note: format!(
+                "Loading stopped at {}: {message}",
+                progress_text(page, pages)
+            ),
+        },
+        None => JobEnd {
+            state: JobState::Cancelled,
+            note: format!("Loading cancelled before {}.", progress_text(page, pages)),
+        },
+    }
+}
