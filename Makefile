@@ -19,6 +19,8 @@ MAKEFLAGS += --no-print-directory
 
 ADDR ?= 127.0.0.1:8080
 PLATFORM_ADDR ?= 127.0.0.1:8081
+# More flags for the sandbox of `make run` and `make run-gateway`, e.g. "--live --world large".
+SANDBOX_FLAGS ?=
 
 # --- pinned versions ---------------------------------------------------------
 TRUNK_VERSION := 0.21.14
@@ -85,6 +87,7 @@ help:
 	@echo "make run     build the console and the sandbox, serve at http://$(ADDR)"
 	@echo "make run-gateway   the sandbox as the platform on $(PLATFORM_ADDR), the gateway"
 	@echo "             serving the console on http://$(ADDR) (the production topology)"
+	@echo "             both take SANDBOX_FLAGS, e.g. SANDBOX_FLAGS=--live (sends arrive and move)"
 	@echo "make test    fmt, clippy (host + wasm), native tests, wasm tests in Chromium,"
 	@echo "             release build, browser end-to-end suite"
 	@echo "make bench   first-load weight of dist/ (raw, gzip -9, brotli) vs the budget"
@@ -226,7 +229,7 @@ run: build
 	@echo
 	@echo "Gifting Console: http://$(ADDR)/   (Ctrl-C stops the sandbox)"
 	@echo
-	exec $(SANDBOX_BIN) --addr $(ADDR) --static dist
+	exec $(SANDBOX_BIN) --addr $(ADDR) --static dist $(SANDBOX_FLAGS)
 
 # Both servers in the background of one shell: Ctrl-C reaches both (same process group),
 # and when either exits the other is stopped too. The sandbox registers the gateway's
@@ -239,7 +242,7 @@ run-gateway: build
 	@echo "  Ctrl-C stops both"
 	@echo
 	@port="$(lastword $(subst :, ,$(ADDR)))"; \
-	$(SANDBOX_BIN) --addr $(PLATFORM_ADDR) --require-client-secret \
+	$(SANDBOX_BIN) --addr $(PLATFORM_ADDR) --require-client-secret $(SANDBOX_FLAGS) \
 	  --redirect-uri http://$(ADDR)/auth/callback \
 	  --redirect-uri http://localhost:$$port/auth/callback & sandbox=$$!; \
 	GATEWAY_CLIENT_SECRET=$(SANDBOX_CLIENT_SECRET) $(GATEWAY_BIN) --addr $(ADDR) --static dist \

@@ -25,7 +25,7 @@ const CRATES = [
     // data and stores → the shared state → request parsing and middleware → the handlers of
     // each area → the connection loop.
     order: [
-      "config", "data", "host", "html", "stores", "state", "routing", "extract", "api_auth", "faults",
+      "config", "data", "host", "html", "stores", "live", "state", "routing", "extract", "api_auth", "faults",
       "cdn", "hooks", "marketplace", "oauth", "v3", "scim", "static_files", "server",
     ],
   },

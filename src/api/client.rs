@@ -65,7 +65,7 @@ impl ApiClient {
         &self,
         call: Call,
     ) -> Result<ApiResponse<T>, ApiError> {
-        let (method, path) = method_and_path(&call, Method::GET);
+        let (method, path) = method_and_path(&call, Method::GET)?;
         let raw = self
             .request(method.clone(), path, None, RetryPolicy::default())
             .await?;
@@ -121,7 +121,7 @@ impl ApiClient {
         call: Call,
         policy: RetryPolicy,
     ) -> Result<T, ApiError> {
-        let (method, path) = method_and_path(&call, Method::GET);
+        let (method, path) = method_and_path(&call, Method::GET)?;
         let raw = self.request(method.clone(), path, None, policy).await?;
         decode(method, path, raw).map(|r| r.body)
     }
@@ -133,7 +133,7 @@ impl ApiClient {
         call: Call,
         body: &B,
     ) -> Result<ApiResponse<T>, ApiError> {
-        let (method, path) = method_and_path(&call, Method::POST);
+        let (method, path) = method_and_path(&call, Method::POST)?;
         self.write(method, path, body).await
     }
 
@@ -143,7 +143,7 @@ impl ApiClient {
         call: Call,
         body: &B,
     ) -> Result<ApiResponse<T>, ApiError> {
-        let (method, path) = method_and_path(&call, Method::PUT);
+        let (method, path) = method_and_path(&call, Method::PUT)?;
         self.write(method, path, body).await
     }
 
@@ -257,15 +257,18 @@ impl ApiClient {
 }
 
 /// The method a call is sent with (the endpoint's own: a read of a write endpoint is a bug) and
-/// its path.
-fn method_and_path(call: &Call, asked: Method) -> (Method, &str) {
+/// its path; a call built wrong (an id missing or blank) is refused before anything is sent.
+fn method_and_path(call: &Call, asked: Method) -> Result<(Method, &str), ApiError> {
+    if let Some(problem) = call.problem() {
+        return Err(ApiError::Unsendable(problem));
+    }
     let method = match call.method() {
         paths::Method::Get => Method::GET,
         paths::Method::Post => Method::POST,
         paths::Method::Put => Method::PUT,
     };
     debug_assert_eq!(method, asked, "{}", call.path_and_query());
-    (method, call.path_and_query())
+    Ok((method, call.path_and_query()))
 }
 
 /// One try's request: the bearer token, and SCIM's media type on SCIM paths.
@@ -322,4 +325,24 @@ fn decode<T: DeserializeOwned>(
         location: raw.headers.get("Location"),
         body,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gifting_api::paths::endpoint;
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    #[wasm_bindgen_test]
+    fn a_call_without_its_id_is_refused_before_it_is_sent() {
+        let blank = endpoint::READ_SCIM_USER.call(&[""]);
+        let message = method_and_path(&blank, Method::GET).map_err(|e| e.user_message());
+        assert_eq!(
+            message,
+            Err("This request is missing the id of the user, so it was not sent.".into())
+        );
+        let call = endpoint::READ_SCIM_USER.call(&["7"]);
+        let sent = method_and_path(&call, Method::GET);
+        assert_eq!(sent, Ok((Method::GET, "/api/scim/v2/Users/7")));
+    }
 }

@@ -2,6 +2,7 @@
 
 use std::fmt;
 
+use gifting_api::paths::CallProblem;
 use gifting_api::rest::RestError;
 use gifting_api::scim::ScimError;
 
@@ -40,6 +41,9 @@ pub enum ApiError {
     Decode { endpoint: String, detail: String },
     /// The screen that asked was left; nothing to show.
     Cancelled,
+    /// A request the console built wrong (an id missing or blank): refused before anything was
+    /// sent, since `/api/scim/v2/Users/` asks the platform something else.
+    Unsendable(CallProblem),
 }
 
 impl ApiError {
@@ -83,6 +87,13 @@ impl ApiError {
                 format!("The platform sent data the console could not read ({endpoint}).")
             }
             ApiError::Cancelled => "The request was cancelled.".into(),
+            ApiError::Unsendable(CallProblem::MissingParameter { name, of }) => {
+                let what = if name.ends_with("id") { "id" } else { name };
+                format!("This request is missing the {what} of the {of}, so it was not sent.")
+            }
+            ApiError::Unsendable(problem) => {
+                format!("The console built this request wrong ({problem}), so it was not sent.")
+            }
         }
     }
 
@@ -238,6 +249,15 @@ mod tests {
             .user_message(),
             "This was not found. Touch not found."
         );
+        let missing = ApiError::Unsendable(CallProblem::MissingParameter {
+            name: "touch_id",
+            of: "campaign",
+        });
+        assert_eq!(
+            missing.user_message(),
+            "This request is missing the id of the campaign, so it was not sent."
+        );
+        assert!(!missing.is_transient() && missing.status().is_none());
         assert!(ApiError::Busy { retry_after: None }.is_transient());
         assert!(!ApiError::Forbidden {
             message: String::new()

@@ -93,30 +93,75 @@ pub const OAUTH_REVOKE: &str = "/oauth/revoke";
 pub struct Call {
     endpoint: Endpoint,
     path_and_query: String,
+    problem: Option<CallProblem>,
+}
+
+/// Why a [`Call`] must not be sent: the caller built it wrong. Without this, a missing id
+/// would make `/api/scim/v2/Users/`, which asks the platform something else.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CallProblem {
+    /// A `{…}` of the template got no value, or a blank one: its `name` (`id`, `touch_id`)
+    /// and what it names (`user`, `campaign`, `team group`).
+    MissingParameter {
+        name: &'static str,
+        of: &'static str,
+    },
+    /// More values than the template has `{…}`.
+    TooManyParameters { template: &'static str },
+}
+
+impl std::fmt::Display for CallProblem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CallProblem::MissingParameter { name, of } => write!(f, "no {name} of the {of}"),
+            CallProblem::TooManyParameters { template } => {
+                write!(f, "too many parameters for {template}")
+            }
+        }
+    }
+}
+
+/// What the parameter after `collection` in a template names.
+fn subject(collection: &'static str) -> &'static str {
+    match collection {
+        "Users" => "user",
+        "touches" => "campaign",
+        "groups" => "team group",
+        other => other,
+    }
 }
 
 impl Endpoint {
     /// A request to this endpoint, each `{…}` of the template replaced in order by one of
-    /// `params`, percent-encoded so it stays one segment. The count must match the template's.
+    /// `params`, percent-encoded so it stays one segment. The count must match the template's
+    /// and no value may be blank; otherwise the call carries its [`Call::problem`], and a
+    /// client refuses to send it.
     pub fn call(self, params: &[&str]) -> Call {
         let mut params = params.iter();
-        let path = self
-            .template
-            .split('/')
-            .map(|segment| match segment.starts_with('{') {
-                true => encode_component(params.next().copied().unwrap_or_default()),
-                false => segment.to_owned(),
-            })
-            .collect::<Vec<_>>()
-            .join("/");
-        debug_assert!(
-            params.next().is_none(),
-            "too many parameters for {}",
-            self.template
-        );
+        let mut problem = None;
+        let mut previous = "";
+        let mut segments = Vec::new();
+        for segment in self.template.split('/') {
+            if let Some(name) = segment.strip_prefix('{').and_then(|s| s.strip_suffix('}')) {
+                let value = params.next().copied().unwrap_or_default();
+                if value.trim().is_empty() {
+                    let of = subject(previous);
+                    problem = problem.or(Some(CallProblem::MissingParameter { name, of }));
+                }
+                segments.push(encode_component(value));
+            } else {
+                segments.push(segment.to_owned());
+            }
+            previous = segment;
+        }
+        if params.next().is_some() {
+            let template = self.template;
+            problem = problem.or(Some(CallProblem::TooManyParameters { template }));
+        }
         Call {
             endpoint: self,
-            path_and_query: path,
+            path_and_query: segments.join("/"),
+            problem,
         }
     }
 }
@@ -139,6 +184,12 @@ impl Call {
     /// E.g. `/api/v3/send?page=2&per_page=25`.
     pub fn path_and_query(&self) -> &str {
         &self.path_and_query
+    }
+
+    /// Why this call must not be sent, if it must not: a parameter missing or blank, or too
+    /// many of them.
+    pub fn problem(&self) -> Option<CallProblem> {
+        self.problem
     }
 }
 
@@ -233,6 +284,53 @@ mod tests {
         let sends = endpoint::LIST_SENDS.call(&[]).query("?page=2");
         assert_eq!(sends.path_and_query(), "/api/v3/send?page=2");
         assert_eq!(oauth_revoke("a+b"), "/oauth/revoke?token=a%2Bb");
+        for call in [user, members, sends] {
+            assert_eq!(call.problem(), None, "{call:?}");
+        }
+    }
+
+    #[test]
+    fn a_missing_or_blank_parameter_is_a_problem_named_by_what_it_names() {
+        let missing = endpoint::READ_SCIM_USER.call(&[]);
+        let user = CallProblem::MissingParameter {
+            name: "id",
+            of: "user",
+        };
+        assert_eq!(missing.problem(), Some(user));
+        assert_eq!(user.to_string(), "no id of the user");
+        for blank in ["", " "] {
+            let call = endpoint::REPLACE_SCIM_USER.call(&[blank]);
+            assert_eq!(call.problem(), Some(user), "{blank:?}");
+        }
+        let touch = endpoint::READ_TOUCH.call(&[""]).problem();
+        assert_eq!(
+            touch,
+            Some(CallProblem::MissingParameter {
+                name: "touch_id",
+                of: "campaign"
+            })
+        );
+        let members = endpoint::LIST_GROUP_MEMBERS.call(&[]).problem();
+        assert_eq!(
+            members,
+            Some(CallProblem::MissingParameter {
+                name: "team_group_id",
+                of: "team group"
+            })
+        );
+    }
+
+    #[test]
+    fn too_many_parameters_is_a_problem() {
+        let template = endpoint::READ_TOUCH.template();
+        let two = endpoint::READ_TOUCH.call(&["7", "8"]);
+        assert_eq!(
+            two.problem(),
+            Some(CallProblem::TooManyParameters { template })
+        );
+        assert_eq!(two.path_and_query(), "/api/v3/touches/7");
+        let me = endpoint::ME.call(&["1"]).problem().map(|p| p.to_string());
+        assert_eq!(me.as_deref(), Some("too many parameters for /api/v3/me"));
     }
 
     #[test]

@@ -97,6 +97,21 @@ pub struct Config {
     /// Largest accepted request body in bytes; bigger ones get 413.
     #[arg(long, default_value_t = 64 * 1024, value_parser = parse_body_limit)]
     pub body_limit: usize,
+
+    /// A platform that moves: new sends arrive (newest on top, see --live-sends-per-second),
+    /// sends in progress advance along their timeline, and an unfinished send's cost changes.
+    /// Off by default: the seeded world stands still.
+    #[arg(long)]
+    pub live: bool,
+
+    /// With --live: new sends per second, on average (0 to 1000; 0: only statuses and costs
+    /// move). Arrivals stop at 1,000,000 sends in all.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_LIVE_SENDS_PER_SECOND, requires = "live", allow_negative_numbers = true, value_parser = clap::value_parser!(u64).range(0..=1000))]
+    pub live_sends_per_second: u64,
+
+    /// Tests only (no flag): the live platform's clock stands still until the test moves it.
+    #[arg(skip)]
+    pub live_manual_clock: bool,
 }
 
 /// The generated organization `--world` names.
@@ -125,6 +140,9 @@ pub const MAX_GROUPS: u64 = 10_000;
 pub const MAX_CAMPAIGNS: u64 = 10_000;
 pub const MAX_SENDS: u64 = 500_000;
 pub const MAX_PRODUCTS: u64 = 100_000;
+
+/// New sends per second with `--live`.
+pub const DEFAULT_LIVE_SENDS_PER_SECOND: u64 = 3;
 
 /// The longest token lifetime accepted (30 days): far beyond any test, far below an overflow.
 pub const MAX_TTL_SECS: u64 = 30 * 24 * 3600;
@@ -194,6 +212,9 @@ impl Default for Config {
             test_hooks: false,
             require_client_secret: false,
             body_limit: 64 * 1024,
+            live: false,
+            live_sends_per_second: DEFAULT_LIVE_SENDS_PER_SECOND,
+            live_manual_clock: false,
         }
     }
 }
@@ -313,5 +334,33 @@ mod tests {
             counts,
             (Some(400), Some(12), Some(2), Some(0), Some(100_000))
         );
+    }
+
+    #[test]
+    fn live_is_off_unless_asked_and_its_rate_needs_it() {
+        let still = Config::try_parse_from(["gifting-sandbox"]).expect("no flags");
+        assert!(!still.live);
+        assert_eq!(still.live_sends_per_second, DEFAULT_LIVE_SENDS_PER_SECOND);
+        let live = Config::try_parse_from(["gifting-sandbox", "--live"]).expect("--live");
+        assert!(live.live && !live.live_manual_clock);
+        let fast =
+            Config::try_parse_from(["gifting-sandbox", "--live", "--live-sends-per-second", "50"])
+                .expect("a rate");
+        assert_eq!(fast.live_sends_per_second, 50);
+        for rate in ["1001", "-1", "many"] {
+            let err = Config::try_parse_from([
+                "gifting-sandbox",
+                "--live",
+                "--live-sends-per-second",
+                rate,
+            ])
+            .expect_err(rate)
+            .to_string();
+            assert!(err.contains("--live-sends-per-second"), "{rate}: {err}");
+        }
+        let err = Config::try_parse_from(["gifting-sandbox", "--live-sends-per-second", "5"])
+            .expect_err("a rate without --live")
+            .to_string();
+        assert!(err.contains("--live"), "{err}");
     }
 }

@@ -14,6 +14,7 @@ pub mod faults;
 pub mod hooks;
 pub mod host;
 pub mod html;
+pub mod live;
 pub mod marketplace;
 pub mod oauth;
 pub mod routing;
@@ -142,13 +143,33 @@ pub async fn bind(config: Config) -> io::Result<(TcpListener, Shared)> {
     Ok((listener, AppState::new(config, port)))
 }
 
-/// Serves until `shutdown` resolves, then drains in-flight requests.
+/// Serves until `shutdown` resolves, then drains in-flight requests. With `--live`, the
+/// platform also moves once a second between requests.
 pub async fn serve(
     listener: TcpListener,
     state: Shared,
     shutdown: impl Future<Output = ()>,
 ) -> io::Result<()> {
-    server::run(listener, app(state), shutdown).await
+    let ticks = state
+        .live_clock()
+        .is_some()
+        .then(|| tokio::spawn(live_ticks(state.clone())));
+    let served = server::run(listener, app(state), shutdown).await;
+    if let Some(ticks) = ticks {
+        ticks.abort();
+    }
+    served
+}
+
+/// Catches up with the live platform every second, so a read after a quiet hour has only a
+/// second to apply.
+async fn live_ticks(state: Shared) {
+    let mut every = tokio::time::interval(Duration::from_secs(1));
+    every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        every.tick().await;
+        state.catch_up();
+    }
 }
 
 /// A sandbox running in the background of the current tokio runtime (for tests and benches).

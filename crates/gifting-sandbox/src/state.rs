@@ -7,16 +7,17 @@
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, RwLock, RwLockReadGuard, RwLockWriteGuard};
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use gifting_api::marketplace::CategoryGroup;
-use gifting_api::rest::{Campaign, Send, TeamGroup};
+use gifting_api::rest::{Campaign, TeamGroup};
 use serde::Serialize;
 
 use crate::config::{Config, WorldKind};
 use crate::data::catalog::ProductRecord;
 use crate::data::people::UserRecord;
 use crate::data::{self, prng::SplitMix64, WorldSize};
+use crate::live::{self, Clock, Motion, Moved, Scene, SendLog};
 use crate::stores::oauth::{Lifetimes, OAuthStore};
 
 /// The platform's throttle: fixed one-second windows per token (keyed by the token's digest,
@@ -34,13 +35,15 @@ pub struct Db {
     pub next_user_id: u64,
     /// Newest first.
     pub touches: Vec<Campaign>,
-    /// Newest first.
-    pub sends: Vec<Send>,
+    /// Listed newest first.
+    pub sends: SendLog,
     pub products: Vec<ProductRecord>,
     /// Each product's name and description in lower case, in catalog order: a text search
     /// reads these rather than lowercasing every product of the catalog per request.
     pub product_text: Vec<(String, String)>,
     pub categories: Vec<CategoryGroup>,
+    /// With `--live`: how the platform moves.
+    pub live: Option<Motion>,
 }
 
 impl Db {
@@ -57,11 +60,24 @@ impl Db {
             users: d.users.into_iter().map(|u| (u.id, u)).collect(),
             next_user_id,
             touches: d.touches,
-            sends: d.sends,
+            sends: SendLog::from_newest_first(d.sends),
             products: d.products,
             product_text,
             categories: d.categories,
+            live: None,
         }
+    }
+
+    /// With `--live`: applies what happened on the platform in `elapsed` (see [`live::advance`]).
+    pub fn advance(&mut self, elapsed: Duration) -> Option<Moved> {
+        let motion = self.live.as_mut()?;
+        let scene = Scene {
+            sends: &mut self.sends,
+            users: &self.users,
+            groups: &self.groups,
+            touches: &self.touches,
+        };
+        Some(live::advance(motion, scene, elapsed))
     }
 
     pub fn group_by_name(&self, name: &str) -> Option<&TeamGroup> {
@@ -201,7 +217,14 @@ pub struct AppState {
     /// Fault and latency dice, seeded from `--seed` so a sequential test run is repeatable.
     dice: Mutex<SplitMix64>,
     limiter: Mutex<RateLimiter>,
+    /// With `--live`: the time the platform moves by, and how far it had moved at the last
+    /// catch-up (ms).
+    live_clock: Option<Clock>,
+    caught_up_ms: AtomicU64,
 }
+
+/// A sends read catches up with the live platform at most this often (ms).
+const CATCH_UP_EVERY_MS: u64 = 100;
 
 pub type Shared = Arc<AppState>;
 
@@ -218,13 +241,27 @@ impl AppState {
             refresh: Duration::from_secs(config.refresh_token_ttl),
         });
         let started = Instant::now();
-        let db = Db::seeded(config.seed, &world_size(&config));
+        let mut db = Db::seeded(config.seed, &world_size(&config));
+        let live_clock = config.live.then(|| {
+            let origin = SystemTime::now()
+                .duration_since(UNIX_EPOCH)
+                .map_or(0, |d| d.as_secs() as i64);
+            let per_second = config.live_sends_per_second;
+            db.live = Some(Motion::new(config.seed, per_second, &db.sends, origin));
+            if config.live_manual_clock {
+                Clock::manual()
+            } else {
+                Clock::system()
+            }
+        });
         let generated_in = started.elapsed();
         Arc::new(AppState {
             world: RwLock::new(World { db, oauth }),
             generated_in,
             dice: Mutex::new(SplitMix64::fork(config.seed, "faults")),
             limiter: Mutex::new(RateLimiter::new(config.rate_limit, Duration::from_secs(1))),
+            live_clock,
+            caught_up_ms: AtomicU64::new(0),
             port,
             redirect_uris,
             stats: Stats::default(),
@@ -250,6 +287,29 @@ impl AppState {
             self.read().db.summary(),
             self.generated_in.as_secs_f64()
         )
+    }
+
+    /// The live platform's clock; `None` without `--live`.
+    pub fn live_clock(&self) -> Option<&Clock> {
+        self.live_clock.as_ref()
+    }
+
+    /// With `--live`: applies what happened on the platform since the last catch-up, unless
+    /// that was less than a tenth of a second ago. Without it, nothing.
+    pub fn catch_up(&self) {
+        let Some(clock) = &self.live_clock else {
+            return;
+        };
+        let now = clock.now();
+        let now_ms = u64::try_from(now.as_millis()).unwrap_or(u64::MAX);
+        let last = self.caught_up_ms.load(Ordering::Relaxed);
+        if now_ms < last.saturating_add(CATCH_UP_EVERY_MS) {
+            return;
+        }
+        let mut world = self.write();
+        let moved = world.db.live.as_ref().map_or(now, Motion::elapsed);
+        world.db.advance(now.saturating_sub(moved));
+        self.caught_up_ms.fetch_max(now_ms, Ordering::Relaxed);
     }
 
     pub fn dice(&self) -> MutexGuard<'_, SplitMix64> {

@@ -128,7 +128,22 @@ macro_rules! whole_list {
     };
 }
 
-whole_list!(sends, SendPage { total_count, sends });
+/// Sends, newest first; with `--live`, after catching up with what the platform did.
+async fn sends(State(app): State<Shared>, RawQuery(q): RawQuery) -> Result<Response, ApiError> {
+    let Paging { page, per_page, .. } = paging(&q)?;
+    app.catch_up();
+    let body = {
+        let world = app.read();
+        SendPage {
+            current_page: page,
+            per_page,
+            total_count: world.db.sends.len() as u64,
+            sends: world.db.sends.page(page, per_page),
+        }
+    };
+    Ok(Json(body).into_response())
+}
+
 whole_list!(
     groups,
     GroupPage {

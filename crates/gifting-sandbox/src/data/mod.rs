@@ -28,6 +28,24 @@ pub fn money(cents: i64) -> String {
     format!("{sign}{}.{:02}", abs / 100, abs % 100)
 }
 
+/// Decimal text to cents: `"25.00"` -> `2500`, `"-12.3"` -> `-1230`; `None` for anything
+/// else (more than two decimals, no digits, a sign alone). Integer arithmetic only.
+pub fn cents(text: &str) -> Option<i64> {
+    let (negative, body) = match text.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, text),
+    };
+    let (units, fraction) = body.split_once('.').unwrap_or((body, ""));
+    let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+    if units.is_empty() || !digits(units) || !digits(fraction) || fraction.len() > 2 {
+        return None;
+    }
+    let whole: i64 = units.parse().ok()?;
+    let part: i64 = format!("{fraction:0<2}").parse().ok()?;
+    let value = whole.checked_mul(100)?.checked_add(part)?;
+    Some(if negative { -value } else { value })
+}
+
 /// How big an organization to generate. [`WorldSize::DEMO`] is the one every screen was built
 /// against; [`WorldSize::LARGE`] is an enterprise a thousand times larger.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -130,6 +148,27 @@ mod tests {
         assert_eq!(money(2500), "25.00");
         assert_eq!(money(5), "0.05");
         assert_eq!(money(-1234), "-12.34");
+    }
+
+    #[test]
+    fn cents_read_what_money_writes() {
+        for c in [0, 5, 2500, -1234, 99_999_999] {
+            assert_eq!(cents(&money(c)), Some(c));
+        }
+        assert_eq!(cents("12.3"), Some(1230));
+        assert_eq!(cents("7"), Some(700));
+        for bad in [
+            "",
+            "-",
+            ".5",
+            "1.234",
+            "1,00",
+            "abc",
+            "1.-2",
+            "99999999999999999999",
+        ] {
+            assert_eq!(cents(bad), None, "{bad}");
+        }
     }
 
     #[test]
