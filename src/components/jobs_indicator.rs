@@ -1,20 +1,15 @@
 //! The header's jobs indicator: every running job with its progress and Cancel, every ended
 //! one with its outcome, a link back to its results and Dismiss; a job's end is announced
-//! (`aria-live`). Its code comes with the first screen that starts a job
-//! ([`crate::jobs::show_in_header`]), so the first load does not carry it.
+//! (`aria-live`). Its code is downloaded when the first job starts (the shell declares it with
+//! `lazy_screen!`), so the first load does not carry it.
 
 use leptos::prelude::*;
 
 use super::{Badge, Tone};
 use crate::jobs::{self, JobState, JobStatus};
 
-/// The indicator, for [`crate::jobs::show_in_header`].
-pub(crate) fn indicator() -> AnyView {
-    view! { <JobsIndicator /> }.into_any()
-}
-
 #[component]
-fn JobsIndicator() -> impl IntoView {
+pub(crate) fn JobsIndicator() -> impl IntoView {
     let list = jobs::list();
     let open = RwSignal::new(false);
     let announce = RwSignal::new(String::new());

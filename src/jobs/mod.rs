@@ -132,23 +132,11 @@ struct Registry {
 thread_local! {
     static REGISTRY: RefCell<Registry> = RefCell::new(Registry::default());
     static LIST: ArcRwSignal<Vec<JobStatus>> = ArcRwSignal::new(Vec::new());
-    static INDICATOR: std::cell::Cell<Option<fn() -> AnyView>> = const { std::cell::Cell::new(None) };
-}
-
-/// Registers the header's jobs indicator. The screens that start jobs do, before starting
-/// one: its code then comes with theirs, and the first load does not carry it.
-pub(crate) fn show_in_header(indicator: fn() -> AnyView) {
-    INDICATOR.with(|i| i.set(Some(indicator)));
 }
 
 /// Whether there is any job, running or ended (tracked).
 pub(crate) fn any() -> bool {
     list().with(|all| !all.is_empty())
-}
-
-/// The jobs indicator, once a screen registered it.
-pub(crate) fn indicator() -> Option<AnyView> {
-    INDICATOR.with(std::cell::Cell::get).map(|view| view())
 }
 
 /// Ended jobs kept at most: the oldest ended one goes when a new job would pass this.

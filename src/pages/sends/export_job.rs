@@ -15,7 +15,6 @@ use super::csv::{file_name, head, CsvSlices};
 use super::loaded::LoadedSends;
 use crate::browser::{now_ms, sleep};
 use crate::components::download::{download_parts, local_date};
-use crate::components::jobs_indicator::indicator;
 use crate::jobs::{self, JobCtx, JobEnd, JobHandle, JobKind, JobState};
 use crate::routes;
 
@@ -36,7 +35,6 @@ pub(crate) fn start(loaded: ArcRwSignal<LoadedSends>, rows: Vec<u32>) -> JobHand
         "Export of {} sends",
         crate::components::format::count(rows.len() as u64)
     );
-    jobs::show_in_header(indicator);
     jobs::start(
         JobKind::SendsExport,
         title,

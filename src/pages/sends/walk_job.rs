@@ -22,7 +22,6 @@ use crate::components::format::count;
 use super::loaded::LoadedSends;
 use crate::api::ApiError;
 use crate::browser::now_ms;
-use crate::components::jobs_indicator::indicator;
 use crate::jobs::{self, JobCtx, JobEnd, JobHandle, JobKind, JobState};
 use crate::routes;
 
@@ -67,7 +66,6 @@ pub(crate) fn start(loaded: ArcRwSignal<LoadedSends>, walk: Walk) -> JobHandle<W
         Walk::Newest => "Loading the newest sends".to_owned(),
         Walk::From(_) => "Loading all sends".to_owned(),
     };
-    jobs::show_in_header(indicator);
     jobs::start(
         JobKind::SendsWalk,
         title,

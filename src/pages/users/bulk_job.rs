@@ -17,7 +17,6 @@ use leptos::prelude::{Update, WithUntracked};
 
 use super::bulk::{answer_summary, insert_result, results_summary, BulkAction, BulkResult, Picked};
 use crate::api::ApiError;
-use crate::components::jobs_indicator::indicator;
 use crate::jobs::{self, JobCtx, JobEnd, JobHandle, JobKind, JobState};
 use crate::routes;
 
@@ -54,7 +53,6 @@ impl BulkRun {
 /// Starts `action` on `targets` as a job.
 pub(crate) fn start(action: BulkAction, targets: Targets, count: usize) -> JobHandle<BulkRun> {
     let title = format!("Bulk change: {}", action.describe(count));
-    jobs::show_in_header(indicator);
     jobs::start(
         JobKind::BulkChange,
         title,

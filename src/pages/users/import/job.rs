@@ -14,7 +14,6 @@ use super::columns::Mapping;
 use super::compare::Known;
 use super::parse::Table;
 use super::run_job::{run_writes, Outcome, Write};
-use crate::components::jobs_indicator::indicator;
 use crate::jobs::{self, JobCtx, JobEnd, JobHandle, JobKind, JobState};
 use crate::routes;
 
@@ -55,7 +54,6 @@ pub(crate) fn start(source: Source, plan: Plan) -> JobHandle<ImportRun> {
         source.file_name,
         plan.writes.len()
     );
-    jobs::show_in_header(indicator);
     jobs::start(
         JobKind::Import,
         title,
