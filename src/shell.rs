@@ -19,8 +19,6 @@ use crate::routes::SCREENS;
 #[component]
 pub(crate) fn Header() -> impl IntoView {
     let auth = use_auth();
-    // The indicator is made once when the first job starts, not again at each job's step.
-    let any_job = Memo::new(move |_| crate::jobs::any());
     view! {
         <header class="site-header">
             <a class="brand" href=routes::HOME>
@@ -28,30 +26,14 @@ pub(crate) fn Header() -> impl IntoView {
             </a>
             <Show when=move || auth.is_signed_in()>
                 <div class="site-header__user">
-                    {move || any_job.get().then(|| view! { <JobsSlot /> })}
+                    // The jobs indicator goes here when a screen starts the first job
+                    // (`components::jobs_indicator`): its code comes with those screens'.
+                    <div id="jobs-slot" class="jobs-slot"></div>
                     <CurrentUserSummary />
                     <SignOutButton />
                 </div>
             </Show>
         </header>
-    }
-}
-
-// The jobs indicator's code comes in a chunk of its own, when the first job starts.
-crate::components::lazy_screen::lazy_screen!(jobs_indicator in jobs => crate::components::jobs_indicator::JobsIndicator);
-
-#[component]
-fn JobsSlot() -> impl IntoView {
-    // Not `Clone`, so taken out once when it arrives.
-    let arrived = RwSignal::new_local(None::<AnyView>);
-    leptos::task::spawn_local_scoped(async move {
-        if let Ok(view) = (jobs_indicator::SCREEN.load)().await {
-            arrived.try_set(Some(view));
-        }
-    });
-    move || {
-        arrived.track();
-        arrived.try_update_untracked(Option::take).flatten()
     }
 }
 

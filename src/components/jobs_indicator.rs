@@ -1,15 +1,42 @@
 //! The header's jobs indicator: every running job with its progress and Cancel, every ended
 //! one with its outcome, a link back to its results and Dismiss; a job's end is announced
-//! (`aria-live`). Its code is downloaded when the first job starts (the shell declares it with
-//! `lazy_screen!`), so the first load does not carry it.
+//! (`aria-live`). The screens that start jobs put it in the header's slot ([`show`]), so its
+//! code comes with theirs and the first load does not carry it.
+
+use std::any::Any;
+use std::cell::RefCell;
 
 use leptos::prelude::*;
+use wasm_bindgen::JsCast;
 
 use super::{Badge, Tone};
 use crate::jobs::{self, JobState, JobStatus};
 
+thread_local! {
+    /// The indicator mounted, kept so it stays (dropping it unmounts it).
+    static MOUNTED: RefCell<Option<Box<dyn Any>>> = const { RefCell::new(None) };
+}
+
+/// Puts the indicator in the header's slot, unless it is there. Called before a job starts;
+/// after a sign-out and in again the header (and its slot) is new, and so is the indicator.
+pub(crate) fn show() {
+    let Some(slot) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id("jobs-slot"))
+        .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+    else {
+        return;
+    };
+    if slot.child_element_count() > 0 {
+        return;
+    }
+    // Under the app's owner: a screen's would take it away when the admin leaves.
+    let mounted = jobs::with_app_owner(|| leptos::mount::mount_to(slot, JobsIndicator));
+    MOUNTED.with(|m| *m.borrow_mut() = Some(Box::new(mounted)));
+}
+
 #[component]
-pub(crate) fn JobsIndicator() -> impl IntoView {
+fn JobsIndicator() -> impl IntoView {
     let list = jobs::list();
     let open = RwSignal::new(false);
     let announce = RwSignal::new(String::new());

@@ -134,9 +134,13 @@ thread_local! {
     static LIST: ArcRwSignal<Vec<JobStatus>> = ArcRwSignal::new(Vec::new());
 }
 
-/// Whether there is any job, running or ended (tracked).
-pub(crate) fn any() -> bool {
-    list().with(|all| !all.is_empty())
+/// Runs `f` under the app's owner, so what it creates outlives every screen.
+pub(crate) fn with_app_owner<T>(f: impl FnOnce() -> T) -> T {
+    let owner = REGISTRY.with(|r| r.borrow().owner.clone());
+    match owner {
+        Some(owner) => owner.with(f),
+        None => f(),
+    }
 }
 
 /// Ended jobs kept at most: the oldest ended one goes when a new job would pass this.

@@ -15,6 +15,7 @@ use super::csv::{file_name, head, CsvSlices};
 use super::loaded::LoadedSends;
 use crate::browser::{now_ms, sleep};
 use crate::components::download::{download_parts, local_date};
+use crate::components::jobs_indicator;
 use crate::jobs::{self, JobCtx, JobEnd, JobHandle, JobKind, JobState};
 use crate::routes;
 
@@ -35,6 +36,7 @@ pub(crate) fn start(loaded: ArcRwSignal<LoadedSends>, rows: Vec<u32>) -> JobHand
         "Export of {} sends",
         crate::components::format::count(rows.len() as u64)
     );
+    jobs_indicator::show();
     jobs::start(
         JobKind::SendsExport,
         title,

@@ -22,6 +22,7 @@ use crate::components::format::count;
 use super::loaded::LoadedSends;
 use crate::api::ApiError;
 use crate::browser::now_ms;
+use crate::components::jobs_indicator;
 use crate::jobs::{self, JobCtx, JobEnd, JobHandle, JobKind, JobState};
 use crate::routes;
 
@@ -66,6 +67,7 @@ pub(crate) fn start(loaded: ArcRwSignal<LoadedSends>, walk: Walk) -> JobHandle<W
         Walk::Newest => "Loading the newest sends".to_owned(),
         Walk::From(_) => "Loading all sends".to_owned(),
     };
+    jobs_indicator::show();
     jobs::start(
         JobKind::SendsWalk,
         title,

@@ -17,6 +17,7 @@ use leptos::prelude::{Update, WithUntracked};
 
 use super::bulk::{answer_summary, insert_result, results_summary, BulkAction, BulkResult, Picked};
 use crate::api::ApiError;
+use crate::components::jobs_indicator;
 use crate::jobs::{self, JobCtx, JobEnd, JobHandle, JobKind, JobState};
 use crate::routes;
 
@@ -53,6 +54,7 @@ impl BulkRun {
 /// Starts `action` on `targets` as a job.
 pub(crate) fn start(action: BulkAction, targets: Targets, count: usize) -> JobHandle<BulkRun> {
     let title = format!("Bulk change: {}", action.describe(count));
+    jobs_indicator::show();
     jobs::start(
         JobKind::BulkChange,
         title,

@@ -14,6 +14,7 @@ use super::columns::Mapping;
 use super::compare::Known;
 use super::parse::Table;
 use super::run_job::{run_writes, Outcome, Write};
+use crate::components::jobs_indicator;
 use crate::jobs::{self, JobCtx, JobEnd, JobHandle, JobKind, JobState};
 use crate::routes;
 
@@ -54,6 +55,7 @@ pub(crate) fn start(source: Source, plan: Plan) -> JobHandle<ImportRun> {
         source.file_name,
         plan.writes.len()
     );
+    jobs_indicator::show();
     jobs::start(
         JobKind::Import,
         title,
