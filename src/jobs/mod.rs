@@ -115,6 +115,7 @@ pub(crate) struct JobHandle<R: 'static> {
 struct Entry {
     id: u64,
     kind: JobKind,
+    running: bool,
     pacer: Rc<Pacer>,
     scope: CancelScope,
     /// The job's `ArcRwSignal<R>`.
@@ -127,6 +128,8 @@ struct Registry {
     next_id: u64,
     /// The app's owner: each job's client is created under a child of it, never a screen's.
     owner: Option<Owner>,
+    /// Whether the tab's `beforeunload` and the session's end are watched (from the first job).
+    watching: bool,
 }
 
 thread_local! {
@@ -159,10 +162,18 @@ fn update(id: u64, change: impl FnOnce(&mut JobStatus)) {
     });
 }
 
-/// Called once in the app, under its owner: jobs' clients are created under it, and the
-/// tab asks before closing while a job writes.
+/// Called once in the app, under its owner: jobs' clients are created under it.
 pub(crate) fn init() {
     REGISTRY.with(|r| r.borrow_mut().owner = Owner::current());
+}
+
+/// From the first job on: the end of the session forgets every job, and the tab asks before
+/// closing while one writes. (Here, not in [`init`], so the first load does not carry it.)
+fn watch() {
+    let first = REGISTRY.with(|r| !std::mem::replace(&mut r.borrow_mut().watching, true));
+    if !first {
+        return;
+    }
     on_session_end(forget_all);
     let on_unload: Closure<dyn FnMut(web_sys::Event)> = Closure::new(|ev: web_sys::Event| {
         if writing() {
@@ -182,7 +193,12 @@ pub(crate) fn init() {
 
 /// Whether a job that writes to the platform is running.
 pub(crate) fn writing() -> bool {
-    list().with_untracked(|all| all.iter().any(|s| s.running() && s.kind.writes()))
+    REGISTRY.with(|r| {
+        r.borrow()
+            .entries
+            .iter()
+            .any(|e| e.running && e.kind.writes())
+    })
 }
 
 /// Starts `work(input, ctx)` as a job of `kind`, shown as `title` with its results at `href`.
@@ -193,6 +209,7 @@ pub(crate) fn start<I: 'static, R: Default + Send + Sync + 'static>(
     input: I,
     work: fn(I, JobCtx<R>) -> LocalBoxFuture<'static, JobEnd>,
 ) -> JobHandle<R> {
+    watch();
     let scope = CancelScope::new();
     let pacer = Rc::new(Pacer::default());
     let result = ArcRwSignal::new(R::default());
@@ -203,6 +220,7 @@ pub(crate) fn start<I: 'static, R: Default + Send + Sync + 'static>(
         r.entries.push(Entry {
             id,
             kind,
+            running: true,
             pacer: pacer.clone(),
             scope: scope.clone(),
             result: Rc::new(result.clone()),
@@ -232,8 +250,14 @@ pub(crate) fn start<I: 'static, R: Default + Send + Sync + 'static>(
         pacer,
         result: result.clone(),
     };
-    leptos::task::spawn_local(async move {
+    // Not Leptos's spawn: the work runs under no owner at all (nothing of a screen's).
+    wasm_bindgen_futures::spawn_local(async move {
         let end = work(input, ctx).await;
+        REGISTRY.with(|r| {
+            if let Some(entry) = r.borrow_mut().entries.iter_mut().find(|e| e.id == id) {
+                entry.running = false;
+            }
+        });
         update(id, |s| {
             s.state = end.state;
             s.note = end.note;
@@ -314,4 +338,142 @@ fn forget_all() {
     cancel_all();
     REGISTRY.with(|r| r.borrow_mut().entries.clear());
     list().set(Vec::new());
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    use super::*;
+    use crate::api::NetStatus;
+    use crate::auth::refresh::{RefreshError, RefreshTransport};
+    use crate::auth::Auth;
+    use crate::config::parse_config;
+
+    /// Lets other tasks run once (a resolved promise: no timer, so it runs in Node too).
+    async fn yield_now() {
+        let resolved = js_sys::Promise::resolve(&wasm_bindgen::JsValue::NULL);
+        let _ = wasm_bindgen_futures::JsFuture::from(resolved).await;
+    }
+
+    async fn until(what: &str, ready: impl Fn() -> bool) {
+        for _ in 0..10_000 {
+            if ready() {
+                return;
+            }
+            yield_now().await;
+        }
+        panic!("never so: {what}");
+    }
+
+    /// The app: its owner, with what a job's client needs.
+    fn app() -> Owner {
+        let app = Owner::new();
+        app.with(|| {
+            let config = parse_config(
+                r#"{"base_url":"http://127.0.0.1:9","auth_url":"http://127.0.0.1:9","client_id":"c"}"#,
+            )
+            .expect("config");
+            let transport: RefreshTransport =
+                Rc::new(|_| Box::pin(async { Err(RefreshError::Unavailable) }));
+            provide_context(Auth::with_transport(Arc::new(config), transport));
+            provide_context(NetStatus::new());
+            init();
+        });
+        app
+    }
+
+    /// Counts to `n`, a step per turn of the event loop, or until cancelled.
+    fn count_to(n: u32, ctx: JobCtx<u32>) -> LocalBoxFuture<'static, JobEnd> {
+        Box::pin(async move {
+            for _ in 0..n {
+                if ctx.cancelled() {
+                    return JobEnd {
+                        state: JobState::Cancelled,
+                        note: "stopped".into(),
+                    };
+                }
+                ctx.result.update(|r| *r += 1);
+                let done = ctx.result.get_untracked();
+                ctx.progress(
+                    u64::from(done),
+                    Some(u64::from(n)),
+                    format!("{done} of {n}"),
+                );
+                yield_now().await;
+            }
+            JobEnd {
+                state: JobState::Done,
+                note: format!("counted to {n}"),
+            }
+        })
+    }
+
+    fn state_of(id: u64) -> Option<JobState> {
+        list().with_untracked(|all| all.iter().find(|s| s.id == id).map(|s| s.state))
+    }
+
+    #[wasm_bindgen_test]
+    async fn a_job_runs_to_its_end_after_its_screen_is_gone_and_is_found_again() {
+        let app = app();
+        let screen = app.with(Owner::new);
+        let shown = screen.with(|| RwSignal::new(0u32));
+        let job = screen.with(|| {
+            start(
+                JobKind::SendsWalk,
+                "count".into(),
+                "/sends".into(),
+                200,
+                count_to,
+            )
+        });
+        // The admin leaves: the screen's state is disposed while the job runs.
+        screen.cleanup();
+        assert!(
+            shown.try_get_untracked().is_none(),
+            "the screen's state is gone"
+        );
+        until("the job ends", || state_of(job.id) == Some(JobState::Done)).await;
+        assert_eq!(job.result.get_untracked(), 200, "every step ran");
+        let again = latest::<u32>(JobKind::SendsWalk).expect("the job, found again");
+        assert_eq!(again.id, job.id);
+        assert_eq!(again.result.get_untracked(), 200);
+        let status = list().with_untracked(|all| all.iter().find(|s| s.id == job.id).cloned());
+        assert_eq!(status.map(|s| s.note), Some("counted to 200".to_owned()));
+        // Kept until dismissed; then gone, results and all.
+        dismiss(job.id);
+        assert!(state_of(job.id).is_none());
+        assert!(latest::<u32>(JobKind::SendsWalk).is_none_or(|j| j.id != job.id));
+    }
+
+    #[wasm_bindgen_test]
+    async fn cancel_from_anywhere_stops_a_job_and_a_running_one_cannot_be_dismissed() {
+        let app = app();
+        let job = app.with(|| {
+            start(
+                JobKind::Import,
+                "count".into(),
+                "/users/import".into(),
+                1_000_000,
+                count_to,
+            )
+        });
+        until("it has started", || job.result.get_untracked() > 3).await;
+        assert!(writing(), "an import writes: leaving the tab asks");
+        dismiss(job.id);
+        assert_eq!(
+            state_of(job.id),
+            Some(JobState::Running),
+            "not dismissed while running"
+        );
+        cancel(job.id);
+        until("it stops", || state_of(job.id) == Some(JobState::Cancelled)).await;
+        assert!(job.result.get_untracked() < 1_000_000);
+        assert!(!writing());
+        // The session's end forgets every job.
+        forget_all();
+        assert!(list().with_untracked(Vec::is_empty));
+    }
 }

@@ -86,11 +86,13 @@ async function openSends(page, base, query = "") {
 }
 
 /** Waits, up to a minute, until the load-all status says all `total` sends were loaded. */
-function allPagesLoaded(page, total) {
-  return page
-    .getByTestId("load-all-status")
-    .getByText(`All pages loaded: ${total} of ${total} sends`)
-    .waitFor({ ...VISIBLE, timeout: 60_000 });
+async function allPagesLoaded(page, total) {
+  const status = page.getByTestId("load-all-status");
+  try {
+    await status.getByText(`All pages loaded: ${total} of ${total} sends`).waitFor({ ...VISIBLE, timeout: 60_000 });
+  } catch (error) {
+    throw new Error(`${error.message}\nthe status said: ${await status.textContent()}`);
+  }
 }
 
 describe("sends", () => {

@@ -5,7 +5,8 @@
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { assertNoCrash, consoleFixture, platformGet, seriousAxeViolations, TEST_HOOKS, sessionToken, signIn, unexpectedErrors } from "./harness.mjs";
+import { readFile } from "node:fs/promises";
+import { assertNoCrash, consoleFixture, parseCsv, platformGet, seriousAxeViolations, TEST_HOOKS, sessionToken, signIn, unexpectedErrors } from "./harness.mjs";
 
 const VISIBLE = { state: "visible", timeout: 15_000 };
 const SCIM = "/api/scim/v2/Users";
@@ -404,6 +405,13 @@ describe("users (SCIM)", () => {
     const failed = main().locator(`li.bulk-result[data-user-id="${doomed.id}"]`);
     assert.equal(await failed.getAttribute("data-outcome"), "failed");
     assert.match(await failed.textContent(), /no longer exists/);
+    // The results as a file: every user asked, each with its outcome.
+    const [download] = await Promise.all([env.page.waitForEvent("download"), env.page.getByTestId("bulk-download").click()]);
+    const rows = parseCsv((await readFile(await download.path(), "utf8")).slice(1));
+    assert.deepEqual(rows[0], ["id", "name", "email", "outcome", "message"]);
+    assert.equal(rows.length, 10, "a line per user asked");
+    assert.deepEqual(rows.filter((r) => r[3] === "failed").map((r) => r[0]), [String(doomed.id)]);
+    assert.equal(rows.filter((r) => r[3] === "changed").length, 8);
     for (const user of nine.filter((u) => u !== doomed)) {
       const line = main().locator(`li.bulk-result[data-user-id="${user.id}"]`);
       assert.equal(await line.getAttribute("data-outcome"), "ok");

@@ -12,6 +12,7 @@ use gifting_api::Role;
 use leptos::prelude::*;
 
 use super::present::display_name;
+use crate::components::csv::{push_row, BOM};
 use crate::components::format;
 
 /// A selected user, remembered with what the results need to name them even after they
@@ -195,6 +196,28 @@ pub(crate) fn results_page(results: &[BulkResult], failed_only: bool, page: usiz
     }
 }
 
+/// The run's results as a file (the console's CSV rules, [`crate::components::csv`]): who,
+/// whether they changed, and what the platform said; the users not reached say so.
+pub(crate) fn results_csv(asked: &[(String, Picked)], results: &[BulkResult]) -> String {
+    let mut out = String::from(BOM);
+    push_row(&mut out, ["id", "name", "email", "outcome", "message"]);
+    let mut answered = results.iter().peekable();
+    for (order, (id, who)) in asked.iter().enumerate() {
+        let (outcome, message) = match answered.next_if(|r| r.order == order) {
+            Some(r) => match &r.outcome {
+                Ok(answer) => ("changed", format!("now {answer}")),
+                Err(error) => ("failed", error.clone()),
+            },
+            None => ("not changed", "Cancelled before its turn.".to_owned()),
+        };
+        push_row(
+            &mut out,
+            [id.as_str(), &who.name, &who.email, outcome, &message],
+        );
+    }
+    out
+}
+
 /// Puts `result` among `results` (kept in run order) where it belongs: answers come in any
 /// order, and a sort after each of thousands would redo what is already sorted.
 pub(crate) fn insert_result(results: &mut Vec<BulkResult>, result: BulkResult) {
@@ -340,6 +363,39 @@ mod tests {
         assert_eq!(
             results_summary(&[result(0, true)], 4),
             "Changed 1 of 4 users. Cancelled: 3 users not changed, still selected."
+        );
+    }
+
+    #[wasm_bindgen_test]
+    fn the_results_file_lists_every_user_asked_and_is_safe_in_a_spreadsheet() {
+        let asked: Vec<(String, Picked)> = (0..3)
+            .map(|i| {
+                let who = Picked {
+                    name: if i == 1 {
+                        "=HYPERLINK(\"x\")".into()
+                    } else {
+                        format!("User {i}")
+                    },
+                    email: format!("u{i}@example.com"),
+                };
+                (i.to_string(), who)
+            })
+            .collect();
+        // User 0 changed, user 1 failed, user 2 never reached (cancelled).
+        let results = vec![result(0, true), result(1, false)];
+        let text = results_csv(&asked, &results);
+        let lines: Vec<&str> = text.trim_start_matches(BOM).split("\r\n").collect();
+        assert_eq!(lines[0], "id,name,email,outcome,message");
+        assert_eq!(lines[1], "0,User 0,u0@example.com,changed,now manager");
+        assert!(
+            lines[2].starts_with("1,\"'=HYPERLINK"),
+            "a formula is neutralised: {}",
+            lines[2]
+        );
+        assert!(lines[2].ends_with(",failed,refused"));
+        assert_eq!(
+            lines[3],
+            "2,User 2,u2@example.com,not changed,Cancelled before its turn."
         );
     }
 }

@@ -7,11 +7,12 @@ use gifting_api::Role;
 use leptos::prelude::*;
 
 use super::bulk::{
-    results_page, users_word, AllMatching, BulkAction, BulkResult, ResultsPage, Selection,
-    RESULTS_PAGE,
+    results_csv, results_page, users_word, AllMatching, BulkAction, BulkResult, ResultsPage,
+    Selection, RESULTS_PAGE,
 };
 use super::bulk_job::{self, BulkRun, Targets};
 use crate::api::TeamGroups;
+use crate::components::download::{download_parts, local_date};
 use crate::components::options::{options, same_label};
 use crate::components::{Badge, ConfirmDialog, Tone};
 use crate::jobs::{self, JobHandle, JobKind, JobStatus};
@@ -160,6 +161,16 @@ impl Panel {
             self.cancelling.set(true);
             jobs::cancel(id);
         }
+    }
+
+    /// The run's results as a file.
+    fn download(self) {
+        let Some(text) = untrack(|| self.with_run(|r| results_csv(&r.asked, &r.results))) else {
+            return;
+        };
+        let parts = js_sys::Array::of1(&text.into());
+        let name = format!("bulk-change-results-{}.csv", local_date());
+        let _ = download_parts(&name, "text/csv;charset=utf-8", &parts);
     }
 
     /// Forgets the ended run's results.
@@ -437,6 +448,10 @@ fn BulkResults(run: Panel) -> impl IntoView {
                 <p class="bulk__summary" data-testid="bulk-summary">
                     {text} " "
                     <Show when=move || !run.running()>
+                        <button type="button" class="button button--small" data-testid="bulk-download" on:click=move |_| run.download()>
+                            "Download the results (CSV)"
+                        </button>
+                        " "
                         <button type="button" class="button button--small" on:click=move |_| run.dismiss()>
                             "Dismiss results"
                         </button>
