@@ -1,6 +1,8 @@
 //! Test-only inspection routes (`--test-hooks`): counters, ending access tokens now (so a test
-//! of expiry and refresh need not wait out a token's lifetime), and deleting a user outright
-//! so a test can make a SCIM PUT fail with 404 in the middle of a bulk change.
+//! of expiry and refresh need not wait out a token's lifetime), starting the rate limit's
+//! window afresh or using it up (so a test need not wait for the next window, nor flood the
+//! sandbox to use it up), and deleting a user outright so a test can make a SCIM PUT fail with
+//! 404 in the middle of a bulk change.
 //!
 //! Every call needs the header `X-Sandbox-Test: 1`. A cross-site form cannot send a header,
 //! and a cross-origin script would need a CORS preflight the sandbox never grants for it, so a
@@ -25,6 +27,8 @@ pub fn router() -> Router<Shared> {
     Router::new()
         .route("/stats", get(stats))
         .route("/tokens/expire", post(expire_tokens))
+        .route("/rate-limit/reset", post(reset_rate_limit))
+        .route("/rate-limit/exhaust", post(exhaust_rate_limit))
         .route("/users/{id}/delete", post(delete_user))
         .fallback(not_found)
         .layer(from_fn(require_test_header))
@@ -79,6 +83,27 @@ async fn expire_tokens(State(app): State<Shared>, body: Bytes) -> Result<Respons
     Ok(Json(serde_json::json!({ "expired": expired })).into_response())
 }
 
+/// `POST /__sandbox/rate-limit/reset`: every token has its whole `--rate-limit` allowance
+/// again, now (as the next window would give it), and an exhaustion ends.
+async fn reset_rate_limit(State(app): State<Shared>) -> StatusCode {
+    app.limiter().reset();
+    StatusCode::NO_CONTENT
+}
+
+/// `POST /__sandbox/rate-limit/exhaust`: every /api request is refused with 429, as over the
+/// `--rate-limit`, until `/rate-limit/reset`: what someone else on the same token taking each
+/// window's allowance first looks like. 409 when the sandbox runs without a rate limit.
+async fn exhaust_rate_limit(State(app): State<Shared>) -> Result<StatusCode, ApiError> {
+    if app.config.rate_limit == 0 {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "The sandbox runs without --rate-limit: there is no allowance to use up.",
+        ));
+    }
+    app.limiter().exhaust();
+    Ok(StatusCode::NO_CONTENT)
+}
+
 async fn delete_user(
     State(app): State<Shared>,
     RestPath(id): RestPath,
@@ -107,11 +132,13 @@ mod tests {
 
     const CB: &str = "http://127.0.0.1:0/auth/callback";
 
-    /// The sandbox with its hooks, and the access token of an admin's fresh sign-in.
-    fn signed_in() -> (axum::Router, String) {
+    /// The sandbox with its hooks (and `--rate-limit rate_limit`), and the access token of an
+    /// admin's fresh sign-in.
+    fn signed_in_with(rate_limit: u32) -> (axum::Router, String) {
         let state = AppState::new(
             Config {
                 test_hooks: true,
+                rate_limit,
                 ..Config::default()
             },
             0,
@@ -133,6 +160,10 @@ mod tests {
         (crate::app(state), token)
     }
 
+    fn signed_in() -> (axum::Router, String) {
+        signed_in_with(0)
+    }
+
     async fn status(app: &axum::Router, req: Request<Body>) -> StatusCode {
         app.clone().oneshot(req).await.expect("infallible").status()
     }
@@ -140,6 +171,13 @@ mod tests {
     fn me(token: &str) -> Request<Body> {
         Request::get("/api/v3/me")
             .header(header::AUTHORIZATION, format!("Bearer {token}"))
+            .body(Body::empty())
+            .expect("request")
+    }
+
+    fn hook(path: &str) -> Request<Body> {
+        Request::post(path)
+            .header(super::TEST_HEADER, "1")
             .body(Body::empty())
             .expect("request")
     }
@@ -190,5 +228,40 @@ mod tests {
             .expect("body");
         assert_eq!(body.as_ref(), br#"{"expired":1}"#);
         assert_eq!(status(&app, me(&token)).await, StatusCode::UNAUTHORIZED);
+    }
+
+    #[tokio::test]
+    async fn rate_limit_reset_and_exhaust() {
+        let (app, token) = signed_in_with(2);
+        assert_eq!(status(&app, me(&token)).await, StatusCode::OK);
+        assert_eq!(status(&app, me(&token)).await, StatusCode::OK);
+        assert_eq!(
+            status(&app, me(&token)).await,
+            StatusCode::TOO_MANY_REQUESTS
+        );
+        let reset = "/__sandbox/rate-limit/reset";
+        assert_eq!(status(&app, hook(reset)).await, StatusCode::NO_CONTENT);
+        assert_eq!(
+            status(&app, me(&token)).await,
+            StatusCode::OK,
+            "a fresh allowance"
+        );
+        let exhaust = "/__sandbox/rate-limit/exhaust";
+        assert_eq!(status(&app, hook(exhaust)).await, StatusCode::NO_CONTENT);
+        let refused = app.clone().oneshot(me(&token)).await.expect("infallible");
+        assert_eq!(refused.status(), StatusCode::TOO_MANY_REQUESTS);
+        assert_eq!(refused.headers()[header::RETRY_AFTER], "1");
+        assert_eq!(
+            status(&app, me(&token)).await,
+            StatusCode::TOO_MANY_REQUESTS
+        );
+        assert_eq!(status(&app, hook(reset)).await, StatusCode::NO_CONTENT);
+        assert_eq!(status(&app, me(&token)).await, StatusCode::OK);
+
+        let (unlimited, _) = signed_in();
+        assert_eq!(
+            status(&unlimited, hook(exhaust)).await,
+            StatusCode::CONFLICT
+        );
     }
 }

@@ -198,7 +198,9 @@ mod tests {
         l.reset();
         assert_eq!(l.allow(1), Ok(()), "the same window, counted afresh");
         l.exhaust();
-        let refused = l.allow(2).expect_err("a key never seen has nothing left either");
+        let refused = l
+            .allow(2)
+            .expect_err("a key never seen has nothing left either");
         assert!((1..=3600).contains(&refused), "{refused}");
         l.reset();
         assert_eq!(l.allow(2), Ok(()));
