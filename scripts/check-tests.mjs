@@ -10,7 +10,14 @@
 // It also fails on an attribute closure with a comparison left unbraced in `view!`: the macro
 // reads `disabled=move || a >= b` as the tag ending at `>`, and the rest of the closure becomes
 // text on the page while the attribute and the handlers after it are lost (it compiles). Brace
-// it: `disabled={move || a >= b}`. Run: `node scripts/check-tests.mjs`.
+// it: `disabled={move || a >= b}`.
+//
+// And it fails on a fixed pause in a browser test (`tests/e2e/*.spec.mjs`): `sleep(`,
+// `setTimeout(` or `waitForTimeout`. A pause is too short on a loaded machine and too long
+// everywhere else; a spec waits for the fact it checks instead (a DOM state, a sandbox counter
+// read after a request that must come later, a test hook such as /__sandbox/tokens/expire,
+// the page's clock), through `waitFor` and the other helpers of tests/e2e/harness.mjs, which
+// holds the one polling interval. Run: `node scripts/check-tests.mjs`.
 
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
@@ -56,6 +63,19 @@ for (const dir of ["src", "tests"]) {
   }
 }
 
+// Fixed pauses in the browser tests' specs (comments aside).
+const PAUSE = /\bsleep\(|\bsetTimeout\(|\bwaitForTimeout\b/;
+const pauses = [];
+const E2E = path.join(ROOT, "tests", "e2e");
+for (const entry of readdirSync(E2E).filter((f) => f.endsWith(".spec.mjs"))) {
+  readFileSync(path.join(E2E, entry), "utf8")
+    .split("\n")
+    .forEach((line, i) => {
+      if (line.trim().startsWith("//")) return;
+      if (PAUSE.test(line)) pauses.push(`tests/e2e/${entry}:${i + 1}: ${line.trim()}`);
+    });
+}
+
 if (problems.length > 0) {
   console.error("Console tests that no runner executes (write them #[wasm_bindgen_test]):");
   for (const p of problems) console.error(`  ${p}`);
@@ -64,5 +84,9 @@ if (unbraced.length > 0) {
   console.error("Attribute closures with a comparison, unbraced in view! (write attr={move || a >= b}):");
   for (const p of unbraced) console.error(`  ${p}`);
 }
-if (problems.length + unbraced.length > 0) process.exit(1);
-console.log("ok    every console test is a #[wasm_bindgen_test]; no unbraced comparison in view!");
+if (pauses.length > 0) {
+  console.error("Fixed pauses in browser tests (wait for the fact instead: waitFor and the helpers in tests/e2e/harness.mjs):");
+  for (const p of pauses) console.error(`  ${p}`);
+}
+if (problems.length + unbraced.length + pauses.length > 0) process.exit(1);
+console.log("ok    every console test is a #[wasm_bindgen_test]; no unbraced comparison in view!; no fixed pause in a browser test");

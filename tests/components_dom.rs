@@ -1,11 +1,14 @@
 #![cfg(target_arch = "wasm32")]
 //! The shared page-state components and the config-error screen, rendered in a real DOM.
 
+use std::cell::RefCell;
+use std::rc::Rc;
 use std::time::Duration;
 
+use futures::channel::oneshot;
 use gifting_console::api::{ApiError, NetStatus};
 use gifting_console::app::Root;
-use gifting_console::browser::sleep;
+use gifting_console::browser::{now_ms, sleep};
 use gifting_console::components::format::date_time;
 use gifting_console::components::{Badge, ErrorPanel, Loaded, Tone};
 use leptos::prelude::*;
@@ -26,18 +29,41 @@ fn text(el: &HtmlElement) -> String {
     el.text_content().unwrap_or_default()
 }
 
+/// Waits until `ready` holds, asking again every 10 ms up to a 5 s deadline (the one polling
+/// interval of these tests: each waits for what it checks, never for a fixed time).
+async fn until(what: &str, ready: impl Fn() -> bool) {
+    let deadline = now_ms() + 5_000;
+    while !ready() {
+        assert!(now_ms() < deadline, "still not so after 5 s: {what}");
+        sleep(Duration::from_millis(10)).await;
+    }
+}
+
 /// Waits (up to 5 s) until `selector` matches inside `root`.
 async fn wait_for(root: &HtmlElement, selector: &str) -> web_sys::Element {
-    for _ in 0..100 {
+    let deadline = now_ms() + 5_000;
+    loop {
         if let Ok(Some(found)) = root.query_selector(selector) {
             return found;
         }
-        sleep(Duration::from_millis(50)).await;
+        assert!(
+            now_ms() < deadline,
+            "{selector} never appeared; the container holds: {}",
+            text(root)
+        );
+        sleep(Duration::from_millis(10)).await;
     }
-    panic!(
-        "{selector} never appeared; the container holds: {}",
-        text(root)
-    );
+}
+
+/// A gate an answer waits at until the test opens it: `(open, wait)`; `wait` yields the
+/// receiver once (later callers find none and go on at once).
+fn gate() -> (
+    oneshot::Sender<()>,
+    impl Fn() -> Option<oneshot::Receiver<()>>,
+) {
+    let (open, shut) = oneshot::channel::<()>();
+    let shut = Rc::new(RefCell::new(Some(shut)));
+    (open, move || shut.borrow_mut().take())
 }
 
 fn click(root: &HtmlElement, selector: &str) {
@@ -106,12 +132,17 @@ async fn decode_errors_name_the_endpoint() {
 async fn loaded_shows_loading_then_data_and_retries_after_an_error() {
     let root = fresh_container();
     let attempts = StoredValue::new(0u32);
+    // The first answer waits until the test has seen "Loading…".
+    let (open, first_answer) = gate();
     let _app = leptos::mount::mount_to(root.clone(), move || {
         let resource = LocalResource::new(move || {
             attempts.update_value(|n| *n += 1);
             let attempt = attempts.get_value();
+            let held = first_answer();
             async move {
-                sleep(Duration::from_millis(50)).await;
+                if let Some(held) = held {
+                    let _ = held.await;
+                }
                 if attempt == 1 {
                     Err(ApiError::Server {
                         status: 502,
@@ -130,6 +161,7 @@ async fn loaded_shows_loading_then_data_and_retries_after_an_error() {
     });
     leptos::task::tick().await;
     assert!(text(&root).contains("Loading…"), "{}", text(&root));
+    let _ = open.send(());
     wait_for(&root, "[role=alert]").await;
     assert!(text(&root).contains("HTTP 502"), "{}", text(&root));
     click(&root, "button");
@@ -154,10 +186,17 @@ async fn dates_inside_a_transition_survive_a_language_intl_refuses() {
     js_sys::Reflect::set(&descriptor, &"configurable".into(), &true.into()).unwrap();
     js_sys::Object::define_property(&navigator, &"language".into(), &descriptor);
     let root = fresh_container();
+    // The answer comes after the boundary has shown its fallback, as from the platform.
+    let (open, answer) = gate();
     let _app = leptos::mount::mount_to(root.clone(), move || {
-        let resource = LocalResource::new(|| async {
-            sleep(Duration::from_millis(20)).await;
-            Ok::<_, ApiError>("2026-03-01T15:05:00Z".to_owned())
+        let resource = LocalResource::new(move || {
+            let held = answer();
+            async move {
+                if let Some(held) = held {
+                    let _ = held.await;
+                }
+                Ok::<_, ApiError>("2026-03-01T15:05:00Z".to_owned())
+            }
         });
         view! {
             <Loaded resource let:at>
@@ -165,6 +204,8 @@ async fn dates_inside_a_transition_survive_a_language_intl_refuses() {
             </Loaded>
         }
     });
+    leptos::task::tick().await;
+    let _ = open.send(());
     let shown = wait_for(&root, ".when")
         .await
         .text_content()
@@ -209,7 +250,8 @@ async fn an_offline_error_retries_by_itself_when_the_browser_is_back_online() {
     });
     leptos::task::tick().await;
     assert!(text(&root).contains("You are offline"), "{}", text(&root));
-    sleep(Duration::from_millis(20)).await;
+    // The panel is shown and its effects have run: nothing retried on its own.
+    leptos::task::tick().await;
     assert_eq!(
         retries.get_untracked(),
         0,
@@ -217,7 +259,11 @@ async fn an_offline_error_retries_by_itself_when_the_browser_is_back_online() {
     );
     let online = web_sys::Event::new("online").unwrap();
     web_sys::window().unwrap().dispatch_event(&online).unwrap();
-    sleep(Duration::from_millis(20)).await;
+    until("a retry once the browser is back online", || {
+        retries.get_untracked() > 0
+    })
+    .await;
+    leptos::task::tick().await;
     assert_eq!(
         retries.get_untracked(),
         1,

@@ -53,16 +53,31 @@ fn gated_transport(calls: Rc<Cell<u32>>) -> (RefreshTransport, oneshot::Sender<(
     (transport, release)
 }
 
-/// Waits until `ready` holds, up to 5 s: under a busy machine a step may take longer than a
-/// fixed pause, and a wait that gives up early would fail for the machine, not the code.
+/// Waits until `ready` holds, asking again every 10 ms up to a 5 s deadline: under a busy
+/// machine a step may take longer than a fixed pause, and a wait that gives up early would fail
+/// for the machine, not the code.
 async fn until(what: &str, ready: impl Fn() -> bool) {
-    for _ in 0..500 {
-        if ready() {
-            return;
-        }
+    let deadline = now_ms() + 5_000;
+    while !ready() {
+        assert!(now_ms() < deadline, "still not so after 5 s: {what}");
         sleep(Duration::from_millis(10)).await;
     }
-    panic!("still not so after 5 s: {what}");
+}
+
+/// A request to the unreachable platform of [`auth`], made after the tasks spawned so far ran,
+/// has failed. A sign-out that did not wait for anything would have revoked there (and failed)
+/// before it: a check that it did not finish reads after this, not after a pause.
+async fn a_later_request_failed() {
+    // Tasks spawned before this one run first: the sign-out has asked for what it asks for.
+    let (ran, after_them) = oneshot::channel::<()>();
+    wasm_bindgen_futures::spawn_local(async move {
+        let _ = ran.send(());
+    });
+    let _ = after_them.await;
+    let window = web_sys::window().expect("window");
+    let request = window.fetch_with_str("http://127.0.0.1:9/oauth/revoke");
+    let failed = wasm_bindgen_futures::JsFuture::from(request).await;
+    assert!(failed.is_err(), "port 9 is unreachable");
 }
 
 /// An Auth whose platform is unreachable at once (port 9 is one browsers refuse), so a
@@ -123,7 +138,7 @@ async fn sign_out_waits_for_the_refresh_in_flight_and_stays_signed_out() {
             done.set(true);
         });
     }
-    sleep(Duration::from_millis(50)).await;
+    a_later_request_failed().await;
     assert!(!done.get(), "sign-out went ahead of the refresh in flight");
     assert!(
         auth.store().current().is_some(),

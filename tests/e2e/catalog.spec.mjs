@@ -8,6 +8,8 @@ import {
   consoleFixture,
   localMoney,
   newPage,
+  painted,
+  requestDone,
   seriousAxeViolations,
   sessionToken,
   signIn,
@@ -408,11 +410,13 @@ describe("gift catalog", () => {
     const expected = (await walk({ "category_ids[]": [a.id, b.id] })).products.map((p) => p.id);
     // Hold back the answer for the first filter until the second has landed.
     let releaseFirst;
+    let first;
     const held = new Promise((resolve) => (releaseFirst = resolve));
     await env.page.route(`**${PRODUCTS}?*`, async (route) => {
       const url = new URL(route.request().url());
       const ids = url.searchParams.getAll("category_ids[]");
       if (ids.length === 1 && ids[0] === a.id && !url.searchParams.get("after")) {
+        first = route.request();
         await held;
         return route.continue().catch(() => {});
       }
@@ -430,7 +434,10 @@ describe("gift catalog", () => {
         Math.min(24, expected.length),
       );
       releaseFirst();
-      await env.page.waitForTimeout(300);
+      // The older answer reached the page (or the page had given up on it) and would be painted.
+      assert.ok(first, "the first filter's request was held");
+      await requestDone(first);
+      await painted(env.page);
       assert.deepEqual(await resultsFor(expected.length), expected);
     } finally {
       releaseFirst();

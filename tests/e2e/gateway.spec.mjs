@@ -10,6 +10,7 @@ import {
   CLIENT_SECRET,
   SESSION_KEY,
   consoleFixture,
+  expireSession,
   platformGet,
   sessionToken,
   signIn,
@@ -17,7 +18,6 @@ import {
 } from "./harness.mjs";
 
 const VISIBLE = { state: "visible", timeout: 15_000 };
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The session the signed-in tab keeps (both tokens). */
 const sessionOf = (page) => page.evaluate((key) => JSON.parse(sessionStorage.getItem(key) ?? "null"), SESSION_KEY);
@@ -134,7 +134,7 @@ describe("the console through the gateway", () => {
   test("an expired token is refreshed through the relay without a new sign-in", async () => {
     const before = await sessionToken(env.page);
     const refreshesBefore = (await env.sandbox.stats()).token_refreshes;
-    await sleep(6_000); // past the 5-second lifetime
+    await expireSession(env.sandbox, [env.page]); // as if past the 5-second lifetime
     assert.equal((await platformGet(env.sandbox.url, before, "/api/v3/me")).status, 401, "the old token expired");
     await env.page.goto(`${env.gateway.url}/teams`);
     await main().locator("table tbody tr").first().waitFor(VISIBLE);
@@ -177,7 +177,7 @@ describe("the console through the gateway", () => {
     const session = await sessionOf(env.page);
     // The renewal fails (the sign-in service unreachable for the browser)...
     await env.page.route("**/oauth/token", (route) => route.abort());
-    await sleep(6_000); // ...and the 5-second access token expires.
+    await expireSession(env.sandbox, [env.page]); // ...and the 5-second access token expires.
     // The platform forgets expired access tokens (here when it handles any token request).
     assert.equal((await platformRefresh(env.sandbox.url, "unknown")).status, 400);
     await env.page.getByRole("button", { name: "Sign out", exact: true }).click();

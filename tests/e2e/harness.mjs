@@ -127,6 +127,17 @@ async function startServer(bin, args, { env = {}, logEnv } = {}) {
 export async function startSandbox(extraArgs = []) {
   const args = ["--addr", "127.0.0.1:0", "--static", DIST, "--test-hooks", ...extraArgs];
   const server = await startServer(SANDBOX_BIN, args, { logEnv: "E2E_SANDBOX_LOG" });
+  /** A POST to a test hook; its JSON answer, if any. */
+  async function hook(path, body) {
+    const init = { method: "POST", headers: { ...TEST_HOOKS } };
+    if (body !== undefined) {
+      init.headers["Content-Type"] = "application/json";
+      init.body = JSON.stringify(body);
+    }
+    const response = await fetch(`${server.url}/__sandbox${path}`, init);
+    if (!response.ok) throw new Error(`POST /__sandbox${path}: HTTP ${response.status} ${await response.text()}`);
+    return response.status === 204 ? null : response.json();
+  }
   return {
     ...server,
     /** The sandbox's test counters (GET /__sandbox/stats, needs --test-hooks). */
@@ -135,6 +146,17 @@ export async function startSandbox(extraArgs = []) {
       if (!response.ok) throw new Error(`GET /__sandbox/stats: HTTP ${response.status}`);
       return response.json();
     },
+    /**
+     * Ends access tokens now, as their lifetime running out would (refresh tokens live on):
+     * every live one, or only `token`. Resolves to how many ended.
+     */
+    async expireTokens(token) {
+      return (await hook("/tokens/expire", token === undefined ? undefined : { token })).expired;
+    },
+    /** Every token has its whole `--rate-limit` allowance again, now; ends `exhaustRateLimit`. */
+    resetRateLimit: () => hook("/rate-limit/reset"),
+    /** Every /api request is refused 429, as over `--rate-limit`, until `resetRateLimit`. */
+    exhaustRateLimit: () => hook("/rate-limit/exhaust"),
   };
 }
 
@@ -180,6 +202,109 @@ export async function startGatewayTopology(sandboxArgs = []) {
     throw error;
   });
   return { sandbox, gateway };
+}
+
+// How often `waitFor` asks again: the one polling interval of the specs.
+const POLL_MS = 50;
+
+/**
+ * Waits for a fact instead of a fixed time: calls `check` until it returns something truthy
+ * (and returns that), asking again every POLL_MS; a check that throws (an assertion not yet
+ * true) counts as not yet. Fails after `timeout` ms, naming `what` (text, or a function giving
+ * it) and the last error.
+ */
+export async function waitFor(check, { timeout = 15_000, what = "the condition" } = {}) {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    let last;
+    try {
+      const value = await check();
+      if (value) return value;
+    } catch (error) {
+      last = error;
+    }
+    if (Date.now() >= deadline) {
+      const named = typeof what === "function" ? what() : what;
+      throw new Error(`timed out after ${timeout} ms waiting for ${named}${last ? `: ${last.message}` : ""}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+}
+
+/**
+ * Resolves once `page` has drawn two animation frames and run a task after this call: what
+ * it was about to paint (an answer just taken in, the second frame of a long table) is painted.
+ */
+export function painted(page) {
+  return page.evaluate(
+    () =>
+      new Promise((done) =>
+        requestAnimationFrame(() =>
+          requestAnimationFrame(() => {
+            const channel = new MessageChannel();
+            channel.port1.onmessage = () => done();
+            channel.port2.postMessage(null);
+          }),
+        ),
+      ),
+  );
+}
+
+/**
+ * Follows `page`'s requests from now on. `quiet()` then waits until none is in flight, and
+ * none started or ended while the page painted twice: every answer the page asked for so far
+ * has come and been painted, late ones included.
+ */
+export function watchRequests(page) {
+  const inFlight = new Set();
+  let changes = 0;
+  page.on("request", (request) => {
+    inFlight.add(request);
+    changes++;
+  });
+  const end = (request) => {
+    inFlight.delete(request);
+    changes++;
+  };
+  page.on("requestfinished", end);
+  page.on("requestfailed", end);
+  return {
+    quiet: ({ timeout = 15_000 } = {}) =>
+      waitFor(
+        async () => {
+          if (inFlight.size > 0) return false;
+          const before = changes;
+          await painted(page);
+          return inFlight.size === 0 && changes === before;
+        },
+        { timeout, what: () => `no request in flight (still out: ${[...inFlight].map((r) => r.url()).join(", ")})` },
+      ),
+  };
+}
+
+/** Resolves once `request` has its whole answer, or failed (the page aborted it, say). */
+export async function requestDone(request) {
+  const response = await request.response();
+  if (response) await response.finished();
+}
+
+let laterRequests = 0;
+
+/**
+ * Has `page` make a request now and resolves once it was seen here. Every request the page
+ * made before it was seen too (its `request` event, and its route handler called), so a
+ * "nothing was sent" check reads its record after this rather than after a pause.
+ */
+export async function laterRequest(page) {
+  const marker = `/config.json?e2e-later=${++laterRequests}`;
+  const seen = page.waitForRequest((request) => request.url().endsWith(marker));
+  try {
+    await page.evaluate((url) => fetch(url, { cache: "no-store" }).then((r) => r.arrayBuffer()), marker);
+  } catch (error) {
+    seen.catch(() => {});
+    throw error;
+  }
+  await seen;
 }
 
 /** Launches Debian's headless Chromium. */
@@ -274,6 +399,26 @@ export async function signIn(page, url, email = "admin@example.com") {
 }
 
 export const SESSION_KEY = "gifting-console.session";
+
+/**
+ * The access tokens' lifetime runs out now, as waiting it out would have it: the sandbox ends
+ * every live access token (refresh tokens live on), and the session each of `pages` keeps in
+ * sessionStorage says it expired now, so the console finds it expired when it next reads it
+ * (a reload, a new document).
+ */
+export async function expireSession(sandbox, pages = []) {
+  await sandbox.expireTokens();
+  for (const page of pages) {
+    await page.evaluate((key) => {
+      const session = JSON.parse(sessionStorage.getItem(key) ?? "null");
+      if (!session) return;
+      const now = Date.now();
+      session.expires_at_ms = Math.min(session.expires_at_ms, now);
+      session.refresh_at_ms = Math.min(session.refresh_at_ms, now);
+      sessionStorage.setItem(key, JSON.stringify(session));
+    }, SESSION_KEY);
+  }
+}
 
 /** The access token the signed-in console keeps in sessionStorage. */
 export async function sessionToken(page) {

@@ -3,7 +3,7 @@
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { consoleFixture, newPage, signIn } from "./harness.mjs";
+import { consoleFixture, newPage, signIn, watchRequests } from "./harness.mjs";
 
 const VISIBLE = { state: "visible", timeout: 15_000 };
 
@@ -51,6 +51,7 @@ describe("no layout shift while screens load (--latency-ms 300)", () => {
       }).observe({ type: "layout-shift", buffered: true });
     });
     await signIn(page, env.sandbox.url);
+    const requests = watchRequests(page);
     for (const [path, done] of [
       ["/sends", "main table.sends-table tbody tr"],
       ["/catalog", "main .product-card"],
@@ -58,8 +59,9 @@ describe("no layout shift while screens load (--latency-ms 300)", () => {
     ]) {
       await page.goto(`${env.sandbox.url}${path}`);
       await page.locator(done).first().waitFor(VISIBLE);
-      // The header's profile and late pieces arrive after the first rows: let them land.
-      await page.waitForTimeout(1_500);
+      // The header's profile and late pieces arrive after the first rows: every answer the
+      // screen asked for has come and is painted.
+      await requests.quiet();
       const shifts = await page.evaluate(() => window.__shifts);
       const sum = shifts.reduce((a, b) => a + b, 0);
       assert.ok(sum < 0.05, `${path}: layout shift ${sum.toFixed(3)} (${shifts.length} shifts)`);

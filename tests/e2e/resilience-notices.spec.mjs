@@ -5,7 +5,7 @@
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { consoleFixture, unexpectedErrors } from "./harness.mjs";
+import { consoleFixture, laterRequest, unexpectedErrors } from "./harness.mjs";
 
 const VISIBLE = { state: "visible", timeout: 15_000 };
 const HIDDEN = { state: "hidden", timeout: 15_000 };
@@ -137,6 +137,8 @@ describe("resilience: busy, offline, unreadable answers, writes", () => {
       },
     );
     try {
+      // The page's clock, so the test can move it past the Retry-After instead of waiting.
+      await env.page.clock.install();
       await env.page.goto(`${env.sandbox.url}/users/new`);
       const teams = env.page.locator('#user-team option:not([value=""])');
       await teams.first().waitFor({ state: "attached", timeout: 15_000 });
@@ -151,8 +153,10 @@ describe("resilience: busy, offline, unreadable answers, writes", () => {
       const banner = env.page.getByTestId("form-banner");
       await banner.waitFor(VISIBLE);
       assert.match(await banner.innerText(), /was not created/);
-      // Longer than the Retry-After: a read would have been tried again by now.
-      await env.page.waitForTimeout(2_000);
+      // Longer than the Retry-After on the page's clock: a read would have been tried again by
+      // now, and that request seen before a later one.
+      await env.page.clock.runFor(2_000);
+      await laterRequest(env.page);
       assert.equal(posts, 1, "exactly one POST");
       assert.equal(await main().getByLabel("Email").inputValue(), email);
       assert.equal(await main().getByLabel("First name").inputValue(), "Busy");

@@ -1,11 +1,11 @@
 // Issue 8: a slow platform (--latency-ms 2000). Leaving a screen while its request is still
 // out, or asking for another page before the first one answered, shows only what was asked
 // for last: the old answer is aborted or ignored, never painted over the new screen. The old
-// answer is held back a little longer by the test, so it surely arrives last.
+// answer is held back by the test until the new screen was asked for, so it surely comes after.
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { consoleFixture, platformGet, unexpectedErrors } from "./harness.mjs";
+import { consoleFixture, painted, platformGet, unexpectedErrors, waitFor } from "./harness.mjs";
 
 const SCIM = "/api/scim/v2/Users";
 
@@ -16,13 +16,15 @@ describe("resilience: leaving a slow screen (--latency-ms 2000)", () => {
   const nav = () => env.page.getByRole("navigation", { name: "Main" });
 
   /**
-   * Holds the platform's answers to requests whose URL `matches` for a further `holdMs` on top
-   * of the sandbox's own latency, so the old answer surely comes after the new screen's.
-   * Returns the held requests; each `outcome` turns from "pending" to "delivered" when the
-   * page received the answer, or to "aborted" when the page gave up on the request first.
+   * Holds the platform's answers to requests whose URL `matches`, on top of the sandbox's own
+   * latency, until `held.release()`: called once the new screen was asked for, the old answer
+   * surely comes after that. Returns the held requests; each `outcome` turns from
+   * "pending" to "delivered" when the page received the answer, or to "aborted" when the page
+   * gave up on the request first.
    */
-  async function holdAnswers(matches, holdMs) {
+  async function holdAnswers(matches) {
     const held = [];
+    const gate = new Promise((resolve) => (held.release = resolve));
     const settle = (outcome) => (request) => {
       const entry = held.find((h) => h.request === request);
       if (entry && entry.outcome === "pending") entry.outcome = outcome;
@@ -33,7 +35,7 @@ describe("resilience: leaving a slow screen (--latency-ms 2000)", () => {
       held.push({ request: route.request(), outcome: "pending" });
       try {
         const response = await route.fetch();
-        await new Promise((resolve) => setTimeout(resolve, holdMs));
+        await gate;
         await route.fulfill({ response });
       } catch {
         // The page aborted the request while it was held: nothing to deliver.
@@ -42,21 +44,21 @@ describe("resilience: leaving a slow screen (--latency-ms 2000)", () => {
     return held;
   }
 
-  /** Waits until every held request was delivered or aborted, then a moment for painting. */
-  async function settled(held) {
-    for (const until = Date.now() + 15_000; Date.now() < until; ) {
-      if (held.every((h) => h.outcome !== "pending")) break;
-      await env.page.waitForTimeout(100);
-    }
-    await env.page.waitForTimeout(500);
-  }
-
   const outcomes = (held) => held.map((h) => `${h.request.url()}: ${h.outcome}`).join("; ");
+
+  /** Lets the held answers go, waits until each was delivered or aborted, and for the paint. */
+  async function settled(held) {
+    held.release();
+    await waitFor(() => held.every((h) => h.outcome !== "pending"), {
+      what: () => `every held answer delivered or aborted (${outcomes(held)})`,
+    });
+    await painted(env.page);
+  }
 
   test("leaving Sends mid-request for Teams shows the teams only, and the old request is aborted", async () => {
     const { body: groups } = await platformGet(env.sandbox.url, env.token, "/api/v3/groups?page=1&per_page=25");
     await nav().getByRole("link", { name: "Teams", exact: true }).waitFor({ state: "visible" });
-    const held = await holdAnswers((url) => url.pathname === "/api/v3/send", 2_500);
+    const held = await holdAnswers((url) => url.pathname === "/api/v3/send");
     try {
       const sendsAsked = env.page.waitForRequest((r) => r.url().includes("/api/v3/send"));
       await nav().getByRole("link", { name: "Sends", exact: true }).click();
@@ -66,7 +68,7 @@ describe("resilience: leaving a slow screen (--latency-ms 2000)", () => {
       const rows = main().locator("table tbody tr");
       await rows.first().waitFor({ state: "visible", timeout: 15_000 });
 
-      // Let every held sends answer come due, then look again.
+      // Now every held sends answer comes due; then look again.
       await settled(held);
       assert.ok(held.length > 0, "the sends screen did ask the platform");
       assert.ok(held.every((h) => h.outcome === "aborted"), `every sends request was aborted: ${outcomes(held)}`);
@@ -76,6 +78,7 @@ describe("resilience: leaving a slow screen (--latency-ms 2000)", () => {
       const shown = await rows.evaluateAll((trs) => trs.map((tr) => tr.querySelector("th, td").textContent));
       assert.deepEqual(shown, groups.groups.map((g) => g.name), "exactly the platform's teams");
     } finally {
+      held.release();
       await env.page.unrouteAll({ behavior: "ignoreErrors" });
     }
   });
@@ -88,19 +91,18 @@ describe("resilience: leaving a slow screen (--latency-ms 2000)", () => {
     await main().getByText(`Showing 1\u201310 of ${total}`).waitFor({ state: "visible", timeout: 15_000 });
 
     // The second page's answer is held back; meanwhile the admin asks for 25 rows a page.
-    const held = await holdAnswers(
-      (url) => url.pathname === SCIM && url.searchParams.get("startIndex") === "11",
-      2_500,
-    );
+    const held = await holdAnswers((url) => url.pathname === SCIM && url.searchParams.get("startIndex") === "11");
     try {
       const secondAsked = env.page.waitForRequest((r) => r.url().includes("startIndex=11"));
       await main().getByRole("link", { name: "Next", exact: true }).click();
       await secondAsked;
       await main().getByLabel("Rows per page").selectOption("25");
       await env.page.waitForURL(/startIndex=1&count=25/);
+      // The old page's answer comes only now, after the newer page was asked for.
+      held.release();
       await main().getByText(`Showing 1\u201325 of ${total}`).waitFor({ state: "visible", timeout: 15_000 });
 
-      // The old page's answer comes due; the newer page stays.
+      // The old page's answer came; the newer page stays.
       await settled(held);
       assert.equal(held.length, 1);
       assert.notEqual(held[0].outcome, "pending", `the old answer came: ${outcomes(held)}`);
@@ -110,6 +112,7 @@ describe("resilience: leaving a slow screen (--latency-ms 2000)", () => {
       const expected = (await platformGet(env.sandbox.url, env.token, `${SCIM}?startIndex=1&count=25`)).body.Resources.map((u) => u.userName);
       assert.deepEqual(await table.locator("tbody tr td:nth-child(3)").allTextContents(), expected);
     } finally {
+      held.release();
       await env.page.unrouteAll({ behavior: "ignoreErrors" });
     }
   });

@@ -6,7 +6,7 @@
 
 import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { consoleFixture, platformGet, sessionToken, signIn, unexpectedErrors } from "./harness.mjs";
+import { consoleFixture, platformGet, sessionToken, signIn, unexpectedErrors, waitFor } from "./harness.mjs";
 
 const SCIM = "/api/scim/v2/Users";
 // How long the soak gives one step (a page, a submit) to get through its faults.
@@ -66,19 +66,22 @@ describe("resilience: a soak against --fault-rate 0.25 --latency-ms 300", () => 
    * an admin does. Fails the test when the step does not get through within STEP_MS.
    */
   async function until(what, done) {
-    const deadline = Date.now() + STEP_MS;
-    while (Date.now() < deadline) {
-      if (await done()) return;
+    const step = async () => {
+      if (await done()) return true;
       // A panel can be replaced while it is clicked (its retry already under way): then the
       // click gives up quickly and the next round looks again.
       const retry = env.page.getByRole("button", { name: "Try again", exact: true });
       for (const button of await retry.all()) {
         if (await button.isVisible().catch(() => false)) await button.click({ timeout: 1_000 }).catch(() => {});
       }
-      await env.page.waitForTimeout(150);
+      return false;
+    };
+    try {
+      await waitFor(step, { timeout: STEP_MS, what });
+    } catch {
+      const shown = (await main().innerText().catch(() => "")).replace(/\s+/g, " ").slice(0, 600);
+      assert.fail(`${what}: not done within ${STEP_MS} ms (url ${env.page.url()}; the screen says: ${shown})`);
     }
-    const shown = (await main().innerText().catch(() => "")).replace(/\s+/g, " ").slice(0, 600);
-    assert.fail(`${what}: not done within ${STEP_MS} ms (url ${env.page.url()}; the screen says: ${shown})`);
   }
 
   const visible = (locator) => locator.first().isVisible().catch(() => false);

@@ -4,7 +4,18 @@
 import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
-import { consoleFixture, errorsOf, localMoney, parseCsv, platformGet, sessionToken, signedInPage } from "./harness.mjs";
+import {
+  consoleFixture,
+  errorsOf,
+  laterRequest,
+  localMoney,
+  painted,
+  parseCsv,
+  platformGet,
+  sessionToken,
+  signedInPage,
+  waitFor,
+} from "./harness.mjs";
 
 const VISIBLE = { state: "visible", timeout: 15_000 };
 
@@ -45,8 +56,7 @@ function cents(text) {
 
 // A page of more than 25 sends draws its first 25 rows in one frame and the rest in the next:
 // a test reads the rows once both frames are done (two animation frames and a task later).
-const settled = (page) =>
-  page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(done, 0)))));
+const settled = painted;
 const rowIds = async (page) => {
   await settled(page);
   return page.locator("tbody tr[data-send-id]").evaluateAll((rows) => rows.map((r) => r.dataset.sendId));
@@ -189,22 +199,35 @@ describe("sends", () => {
   test("opening a page still being fetched ahead waits for that answer, not a second request", async () => {
     const second = (url) => url.pathname === "/api/v3/send" && url.searchParams.get("page") === "2" && url.searchParams.get("per_page") === "10";
     const asked = [];
-    // The look-ahead answer comes late, so "Next" is pressed while it is still out.
+    // The look-ahead answer is held until "Next" was pressed, so it is still out then.
+    let releaseAhead;
+    const ahead = new Promise((resolve) => (releaseAhead = resolve));
     await env.page.route(second, async (route) => {
       asked.push(route.request().url());
       const response = await route.fetch();
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      await ahead;
       await route.fulfill({ response }).catch(() => {});
     });
     try {
       const aheadAsked = env.page.waitForRequest((r) => second(new URL(r.url())));
       await openSends(env.page, env.sandbox.url, "?per_page=10");
       await aheadAsked;
-      await turnPage(env.page, "Next");
+      const before = await firstRowId(env.page);
+      await pager(env.page).getByRole("link", { name: "Next", exact: true }).click();
+      // Whatever the click asked for is seen (and counted) before a later request; then the
+      // look-ahead answer comes.
+      await laterRequest(env.page);
+      releaseAhead();
+      await env.page.waitForFunction(
+        (prev) => document.querySelector("tbody tr[data-send-id]")?.dataset.sendId !== prev,
+        before,
+        { timeout: 15_000 },
+      );
       const expected = (await apiGet(env.sandbox.url, env.token, "/api/v3/send?page=2&per_page=10")).sends.map((s) => String(s.id));
       assert.deepEqual(await rowIds(env.page), expected);
       assert.equal(asked.length, 1, `page 2 was asked for once: ${asked}`);
     } finally {
+      releaseAhead();
       await env.page.unrouteAll({ behavior: "ignoreErrors" });
     }
   });
@@ -356,26 +379,6 @@ describe("sends", () => {
 describe("sends: load all pages under the platform's rate limit", () => {
   const env = consoleFixture({ sandboxArgs: ["--rate-limit", "5"], page: false });
 
-  /**
-   * Someone else on the same token: two loops of back-to-back requests take each second's
-   * allowance within milliseconds, for `ms` at most. Returns a function that stops them.
-   */
-  function hammer(token, ms = Infinity) {
-    let hammering = true;
-    const until = Date.now() + ms;
-    const loop = async () => {
-      while (hammering && Date.now() < until) {
-        await fetch(`${env.sandbox.url}/api/v3/me`, { headers: { Authorization: `Bearer ${token}` } }).then((r) => r.arrayBuffer());
-        await new Promise((r) => setTimeout(r, 5));
-      }
-    };
-    const loops = Promise.all([loop(), loop()]);
-    return () => {
-      hammering = false;
-      return loops;
-    };
-  }
-
   /** The browser logs each refused request; nothing else may go wrong. */
   const unexpected = (page) => errorsOf(page).filter((e) => !(e.kind === "console" && /status of 429/.test(e.text)));
 
@@ -387,17 +390,21 @@ describe("sends: load all pages under the platform's rate limit", () => {
     });
     await openSends(page, env.sandbox.url);
     const token = await sessionToken(page);
-    await new Promise((r) => setTimeout(r, 1100)); // a fresh rate-limit window
+    await env.sandbox.resetRateLimit(); // a fresh rate-limit window
     const { total } = await allSends(env.sandbox.url, token);
-    await new Promise((r) => setTimeout(r, 1100));
 
-    // Someone else on the same token uses up every window for 5 s: longer than the request
-    // layer's own retries, so the walk itself has to wait and carry on.
-    const stopHammer = hammer(token, 5_000);
+    // Someone else on the same token uses up every window until the walk was refused twice:
+    // longer than the request layer's own retries, so the walk itself has to wait and carry on.
+    await env.sandbox.exhaustRateLimit();
+    const refusedBefore = (await env.sandbox.stats()).rate_limited;
     await recordLoadAllStatus(page);
     await page.getByRole("button", { name: "Load all pages", exact: true }).click();
+    await waitFor(async () => (await env.sandbox.stats()).rate_limited >= refusedBefore + 2, {
+      timeout: 30_000,
+      what: "the walk refused twice",
+    });
+    await env.sandbox.resetRateLimit();
     await allPagesLoaded(page, total);
-    await stopHammer();
 
     const texts = await page.evaluate(() => window.__loadAllTexts);
     assert.ok(texts.some((t) => /asked to slow down, waiting \d+ s/.test(t)), `the walk said it was waiting: ${texts}`);
@@ -416,6 +423,8 @@ describe("sends: load all pages under the platform's rate limit", () => {
     page.on("request", (r) => {
       if (r.url().includes("/api/v3/send") && r.url().includes("per_page=100")) walkRequests.push(r.url());
     });
+    // The page's clock, so the test can move it past the walk's wait instead of waiting.
+    await page.clock.install();
     await openSends(page, env.sandbox.url);
     const token = await sessionToken(page);
     const total = (await apiGet(env.sandbox.url, token, "/api/v3/send?page=1&per_page=1")).total_count;
@@ -424,7 +433,7 @@ describe("sends: load all pages under the platform's rate limit", () => {
     const firstPage = page.waitForResponse((r) => r.url().includes("per_page=100") && r.status() === 200);
     await page.getByRole("button", { name: "Load all pages", exact: true }).click();
     await firstPage;
-    const stopHammer = hammer(token);
+    await env.sandbox.exhaustRateLimit();
     let stoppedAt;
     try {
       const status = page.getByTestId("load-all-status");
@@ -434,13 +443,15 @@ describe("sends: load all pages under the platform's rate limit", () => {
       stoppedAt = Number(/before page (\d+)/.exec(await status.innerText())[1]);
       assert.ok(stoppedAt > 1, `page 1 was loaded before the limit bit (stopped at ${stoppedAt})`);
       const sent = walkRequests.length;
-      await new Promise((r) => setTimeout(r, 2_000));
+      // Two seconds on the page's clock, past the wait the walk was in: a request it still made
+      // would be seen before a later one.
+      await page.clock.runFor(2_000);
+      await laterRequest(page);
       assert.equal(walkRequests.length, sent, "no request after Cancel");
       assert.equal(await page.getByRole("button", { name: "Load all pages", exact: true }).isEnabled(), true);
     } finally {
-      await stopHammer();
+      await env.sandbox.resetRateLimit(); // a fresh rate-limit window
     }
-    await new Promise((r) => setTimeout(r, 1_100)); // a fresh rate-limit window
     const resumeFrom = walkRequests.length;
     await page.getByRole("button", { name: "Resume", exact: true }).click();
     await allPagesLoaded(page, total);
@@ -478,7 +489,7 @@ describe("sends: a mid-sized world loaded whole under --rate-limit 10", () => {
     const token = await sessionToken(page);
     const sends = await platformSends(token);
     assert.equal(sends.length, 3000);
-    await new Promise((r) => setTimeout(r, 1_100)); // a fresh rate-limit window
+    await env.sandbox.resetRateLimit(); // a fresh rate-limit window
     walk.length = 0;
     await page.getByRole("button", { name: "Load all pages", exact: true }).click();
     await allPagesLoaded(page, sends.length);

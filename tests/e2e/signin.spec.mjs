@@ -6,13 +6,11 @@
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { consoleFixture, errorsOf, newPage } from "./harness.mjs";
+import { consoleFixture, errorsOf, expireSession, laterRequest, newPage } from "./harness.mjs";
 
 const VISIBLE = { state: "visible", timeout: 15_000 };
 const SESSION_KEY = "gifting-console.session";
 const PENDING_KEY = "gifting-console.pending-sign-in";
-
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** What the tab keeps: sessionStorage and localStorage as plain objects. */
 async function storage(page) {
@@ -88,7 +86,8 @@ describe("sign-in", () => {
     const names = env.page.locator("[data-testid=current-user] .current-user__name");
     await names.waitFor(VISIBLE);
     await env.page.getByRole("heading", { name: "Page not found" }).waitFor(VISIBLE);
-    await env.page.waitForTimeout(300);
+    // Every request the sign-in made is counted by the time a later one is seen.
+    await laterRequest(env.page);
     env.page.off("request", countMe);
     assert.equal(profileRequests.length, 1, `one /api/v3/me per sign-in: ${profileRequests}`);
     // While the profile loads the header says so, never "unavailable" for the moment
@@ -169,6 +168,10 @@ describe("sign-in", () => {
   test("a tampered state is refused and no code is exchanged", async () => {
     const tab = await newPage(env.browser);
     const exchangedBefore = (await env.sandbox.stats()).authorization_codes_exchanged;
+    const tokenRequests = [];
+    tab.on("request", (request) => {
+      if (new URL(request.url()).pathname === "/oauth/token") tokenRequests.push(request.url());
+    });
     await tab.goto(env.sandbox.url);
     await openConsent(tab);
     // Change the state the sandbox will send back, as a forged response would.
@@ -183,8 +186,9 @@ describe("sign-in", () => {
     assert.equal(new URL(tab.url()).searchParams.get("code"), null, "no code in the address bar");
     await tab.getByRole("button", { name: "Sign in", exact: true }).waitFor(VISIBLE);
     assert.equal(await storedSession(tab), null, "no session");
-    // Give a (wrong) exchange time to happen before checking it did not.
-    await sleep(500);
+    // A (wrong) exchange would have been asked for before a request the tab makes now.
+    await laterRequest(tab);
+    assert.deepEqual(tokenRequests, [], "no token request left the tab");
     assert.equal((await env.sandbox.stats()).authorization_codes_exchanged, exchangedBefore, "nothing was exchanged");
     assert.deepEqual(unexpectedErrors(tab), []);
     await tab.context().close();
@@ -215,7 +219,7 @@ describe("refresh with short-lived tokens (--token-ttl 5)", () => {
     assert.equal((await env.sandbox.stats()).token_refreshes, 0);
     let previous = first;
     for (let round = 1; round <= 2; round += 1) {
-      await sleep(6_000); // past the 5-second lifetime
+      await expireSession(env.sandbox, [env.page]); // as if past the 5-second lifetime
       assert.equal((await me(env.sandbox, previous.access_token)).status, 401, "the old token has expired");
       await env.page.reload();
       await env.page.getByRole("button", { name: "Sign out", exact: true }).waitFor(VISIBLE);
@@ -238,7 +242,7 @@ describe("refresh with short-lived tokens (--token-ttl 5)", () => {
       session.refresh_at_ms = Date.now() + 3_500_000;
       sessionStorage.setItem(key, JSON.stringify(session));
     }, SESSION_KEY);
-    await sleep(6_000);
+    await env.sandbox.expireTokens();
     await env.page.reload();
     await env.page.locator("[data-testid=current-user]").getByText("Team balance").waitFor(VISIBLE);
     await env.page.getByRole("button", { name: "Sign out", exact: true }).waitFor(VISIBLE);

@@ -5,10 +5,19 @@
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { SESSION_KEY, consoleFixture, openTab, platformGet, sessionToken, signIn, signedInPage, unexpectedErrors } from "./harness.mjs";
+import {
+  SESSION_KEY,
+  consoleFixture,
+  expireSession,
+  openTab,
+  platformGet,
+  sessionToken,
+  signIn,
+  signedInPage,
+  unexpectedErrors,
+} from "./harness.mjs";
 
 const VISIBLE = { state: "visible", timeout: 15_000 };
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Waits until `tab` shows the teams table (data loaded, so the token worked). */
 async function teamsLoaded(tab, url) {
@@ -84,7 +93,7 @@ describe("tabs of one browser share the session (--token-ttl 5)", () => {
     await teamsLoaded(duplicate, env.sandbox.url);
     const before = await env.sandbox.stats();
     for (let round = 0; round < 2; round += 1) {
-      await sleep(6_000); // past the 5-second lifetime
+      await expireSession(env.sandbox, [original, duplicate]); // as if past the 5-second lifetime
       // One after the other, then both at once: the lock keeps them apart either way.
       if (round === 0) {
         await teamsLoaded(original, env.sandbox.url);
@@ -121,7 +130,7 @@ describe("tabs of one browser share the session (--token-ttl 5)", () => {
     const liveBefore = (await env.sandbox.stats()).live_grants;
     const tab = await signedInPage(env.browser, env.sandbox.url);
     assert.equal((await env.sandbox.stats()).live_grants, liveBefore + 1);
-    await sleep(6_000); // idle past the 5-second lifetime
+    await expireSession(env.sandbox, [tab]); // as if idle past the 5-second lifetime
     await tab.getByRole("button", { name: "Sign out", exact: true }).click();
     await tab.getByText("You have signed out.").waitFor(VISIBLE);
     assert.equal((await env.sandbox.stats()).live_grants, liveBefore, "the grant ended at the platform");

@@ -6,7 +6,19 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
-import { assertNoCrash, consoleFixture, parseCsv, platformGet, seriousAxeViolations, TEST_HOOKS, sessionToken, signIn, unexpectedErrors } from "./harness.mjs";
+import {
+  assertNoCrash,
+  consoleFixture,
+  laterRequest,
+  parseCsv,
+  platformGet,
+  seriousAxeViolations,
+  TEST_HOOKS,
+  sessionToken,
+  signIn,
+  unexpectedErrors,
+  waitFor,
+} from "./harness.mjs";
 
 const VISIBLE = { state: "visible", timeout: 15_000 };
 const SCIM = "/api/scim/v2/Users";
@@ -184,7 +196,8 @@ describe("users (SCIM)", () => {
       await main().getByLabel("First name").fill("");
       await main().getByLabel("Email").press("Enter");
       await main().locator("#user-given-name-error").waitFor(VISIBLE);
-      await env.page.waitForTimeout(300);
+      // Anything the submits sent would be seen before a request the page makes now.
+      await laterRequest(env.page);
       assert.deepEqual(sent, [], "no request left the browser");
       assert.equal(await main().getByLabel("Last name").inputValue(), "Example", "typed values are kept");
     } finally {
@@ -373,9 +386,16 @@ describe("users (SCIM)", () => {
     const removed = await fetch(`${env.sandbox.url}/__sandbox/users/${doomed.id}/delete`, { method: "POST", headers: TEST_HOOKS });
     assert.equal(removed.status, 204);
 
-    // Slow the PUTs a little so progress and the cap on requests in flight show.
+    // Hold the PUTs until the progress was read and two are out side by side, so progress and
+    // the cap on requests in flight show.
+    let release;
+    const gate = new Promise((resolve) => (release = resolve));
+    let held = 0;
     await env.page.route(`**${SCIM}/*`, async (route) => {
-      if (route.request().method() === "PUT") await new Promise((r) => setTimeout(r, 250));
+      if (route.request().method() === "PUT") {
+        held += 1;
+        await gate;
+      }
       await route.continue();
     });
     let progressSeen = "";
@@ -385,12 +405,14 @@ describe("users (SCIM)", () => {
       const { most, count } = await watchPuts(async () => {
         await main().getByRole("button", { name: "Make 9 users manager" }).click();
         progressSeen = await env.page.getByTestId("bulk-progress").textContent();
+        await waitFor(() => held >= 2, { what: "two PUTs out at once" }).finally(release);
         await env.page.getByTestId("bulk-summary").waitFor(VISIBLE);
       });
       assert.equal(count, 9);
       assert.ok(most <= 4, `at most 4 PUTs in flight (saw ${most})`);
       assert.ok(most >= 2, `PUTs run side by side (saw ${most})`);
     } finally {
+      release();
       await env.page.unroute(`**${SCIM}/*`);
     }
     assert.match(progressSeen, /^\d of 9$/, "progress reads like '4 of 9'");

@@ -85,7 +85,8 @@ pub struct Config {
     #[arg(long, default_value_t = 0)]
     pub rate_limit: u32,
 
-    /// Enable the test inspection routes under /__sandbox (stats, user deletion).
+    /// Enable the test inspection routes under /__sandbox (stats, token expiry, rate-limit
+    /// windows, user deletion).
     #[arg(long)]
     pub test_hooks: bool,
 

@@ -26,6 +26,8 @@ pub struct RateLimiter<K> {
     /// Keys in the order their window started (a key appears again for each new window):
     /// the front is the oldest, so eviction and cleaning look only there.
     order: VecDeque<(K, u64)>,
+    /// Every key's allowance is used up until [`RateLimiter::reset`] (the sandbox's test hook).
+    exhausted: bool,
 }
 
 impl<K: Hash + Eq + Clone> RateLimiter<K> {
@@ -43,7 +45,22 @@ impl<K: Hash + Eq + Clone> RateLimiter<K> {
             capacity: capacity.max(1),
             windows: HashMap::new(),
             order: VecDeque::new(),
+            exhausted: false,
         }
+    }
+
+    /// Forgets every count and ends an [`exhaust`](RateLimiter::exhaust): each key has its
+    /// whole allowance again, now, as if a new window had just begun.
+    pub fn reset(&mut self) {
+        self.windows.clear();
+        self.order.clear();
+        self.exhausted = false;
+    }
+
+    /// Uses up every key's allowance until [`reset`](RateLimiter::reset): each request is
+    /// refused, as when someone else on the same key takes every window's allowance first.
+    pub fn exhaust(&mut self) {
+        self.exhausted = true;
     }
 
     /// Drops the front entry of `order`; true if it removed a tracked key. With `expired_only`
@@ -64,12 +81,27 @@ impl<K: Hash + Eq + Clone> RateLimiter<K> {
     /// Counts one request for `key`. `Err(seconds)` when it is over the limit: how long until
     /// the window ends (at least 1, for a `Retry-After`).
     pub fn allow(&mut self, key: K) -> Result<(), u64> {
+        self.allow_at(key, Instant::now())
+    }
+
+    /// [`RateLimiter::allow`] at the instant `at` (tests pass their own clock).
+    fn allow_at(&mut self, key: K, at: Instant) -> Result<(), u64> {
         if self.limit == 0 {
             return Ok(());
         }
-        let elapsed = self.start.elapsed();
+        let elapsed = at.saturating_duration_since(self.start);
         let window_ms = self.window.as_millis().max(1);
         let now = u64::try_from(elapsed.as_millis() / window_ms).unwrap_or(u64::MAX);
+        let left_s = || {
+            let ends_ms = (u128::from(now) + 1) * window_ms;
+            let left_ms = ends_ms.saturating_sub(elapsed.as_millis());
+            u64::try_from(left_ms.div_ceil(1000))
+                .unwrap_or(u64::MAX)
+                .max(1)
+        };
+        if self.exhausted {
+            return Err(left_s());
+        }
         for _ in 0..CLEAN_PER_CALL {
             if self.pop_front(now, true).is_none() {
                 break;
@@ -95,11 +127,7 @@ impl<K: Hash + Eq + Clone> RateLimiter<K> {
         if count <= self.limit {
             return Ok(());
         }
-        let ends_ms = (u128::from(now) + 1) * window_ms;
-        let left_ms = ends_ms.saturating_sub(elapsed.as_millis());
-        Err(u64::try_from(left_ms.div_ceil(1000))
-            .unwrap_or(u64::MAX)
-            .max(1))
+        Err(left_s())
     }
 
     /// How many keys are tracked (for tests of the bound).
@@ -136,25 +164,49 @@ mod tests {
         assert_eq!(RateLimiter::new(0, Duration::from_secs(1)).allow(1), Ok(()));
     }
 
+    /// `ms` after the limiter started, on the test's own clock.
+    fn after<K>(l: &RateLimiter<K>, ms: u64) -> Instant {
+        l.start + Duration::from_millis(ms)
+    }
+
     #[test]
     fn a_new_window_starts_over() {
         let mut l = RateLimiter::new(1, Duration::from_millis(20));
-        assert_eq!(l.allow("a"), Ok(()));
-        std::thread::sleep(Duration::from_millis(45));
-        assert_eq!(l.allow("a"), Ok(()));
+        assert_eq!(l.allow_at("a", after(&l, 0)), Ok(()));
+        assert!(l.allow_at("a", after(&l, 19)).is_err(), "the same window");
+        assert_eq!(l.allow_at("a", after(&l, 45)), Ok(()), "two windows later");
     }
 
     #[test]
     fn stays_bounded_under_many_keys() {
         let mut l = RateLimiter::new(5, Duration::from_millis(10));
         for k in 0..MAX_KEYS as u32 {
-            let _ = l.allow(k);
+            let _ = l.allow_at(k, after(&l, 0));
         }
-        std::thread::sleep(Duration::from_millis(25));
+        // Two windows later the old keys' entries have expired.
         for k in 0..50_u32 {
-            let _ = l.allow(u32::MAX - k);
+            let _ = l.allow_at(u32::MAX - k, after(&l, 25));
         }
         assert!(l.tracked() <= MAX_KEYS, "{}", l.tracked());
+    }
+
+    #[test]
+    fn reset_gives_every_key_its_allowance_now_and_exhaust_takes_it() {
+        let mut l = RateLimiter::new(1, Duration::from_secs(3600));
+        assert_eq!(l.allow(1), Ok(()));
+        assert!(l.allow(1).is_err());
+        l.reset();
+        assert_eq!(l.allow(1), Ok(()), "the same window, counted afresh");
+        l.exhaust();
+        let refused = l
+            .allow(2)
+            .expect_err("a key never seen has nothing left either");
+        assert!((1..=3600).contains(&refused), "{refused}");
+        l.reset();
+        assert_eq!(l.allow(2), Ok(()));
+        let mut unlimited = RateLimiter::new(0, Duration::from_secs(1));
+        unlimited.exhaust();
+        assert_eq!(unlimited.allow(1), Ok(()), "no limit, nothing to use up");
     }
 
     /// Issue 27: past the bound, a new key costs what the first did (no scan of every key

@@ -327,6 +327,23 @@ impl OAuthStore {
         }
     }
 
+    /// Ends access tokens now, as their lifetime running out would (a test hook): `only`
+    /// names one, otherwise every live one ends. Refresh tokens and grants live on, so the
+    /// next request with an ended token is refused and a refresh renews it. Returns how many
+    /// ended.
+    pub fn expire_access(&mut self, only: Option<&str>) -> usize {
+        let now = Instant::now();
+        let only = only.map(digest);
+        let mut ended = 0;
+        for (key, t) in &mut self.access {
+            if t.expires > now && only.is_none_or(|d| d == *key) {
+                t.expires = now;
+                ended += 1;
+            }
+        }
+        ended
+    }
+
     /// How many grants are live (for tests of the bound).
     pub fn live_grants(&self) -> usize {
         self.grants.len()
@@ -517,6 +534,22 @@ mod tests {
         assert!(!dump.contains(&t.refresh_token));
         assert!(!dump.contains(&code));
         assert_eq!(s.bearer(&t.access_token).map(|b| b.user_id), Some(1));
+    }
+
+    #[test]
+    fn expiring_access_tokens_keeps_their_grants_refreshable() {
+        let mut s = store();
+        let (_, a) = sign_in(&mut s, 1);
+        let (_, b) = sign_in(&mut s, 2);
+        assert_eq!(s.expire_access(Some(&a.access_token)), 1);
+        assert!(s.bearer(&a.access_token).is_none());
+        assert!(s.bearer(&b.access_token).is_some(), "only the one named");
+        assert_eq!(s.expire_access(Some("unknown")), 0);
+        assert_eq!(s.expire_access(None), 1, "the one still live");
+        assert!(s.bearer(&b.access_token).is_none());
+        assert_eq!(s.live_grants(), 2);
+        let renewed = refresh(&mut s, &a.refresh_token).expect("refresh");
+        assert_eq!(s.bearer(&renewed.access_token).map(|b| b.user_id), Some(1));
     }
 
     #[test]
