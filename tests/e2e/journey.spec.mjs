@@ -493,7 +493,9 @@ for (const name of engines) {
         );
       });
       await page.click("[data-testid=load-all] button", "Load all pages");
-      await waitForText("[data-testid=load-all-status]", new RegExp(`^All pages loaded: ${total} of ${total} sends`));
+      // Counts read in the engine's locale: any thousands separator.
+      const n = String(total).replace(/\B(?=(\d{3})+$)/g, "[,.\\s\u00a0\u202f]?");
+      await waitForText("[data-testid=load-all-status]", new RegExp(`^All pages loaded: ${n} of ${n} sends`));
       await waitForText("[data-testid=export-csv]", new RegExp(`${total} loaded sends`));
       await page.click("[data-testid=export-csv]");
       const download = await page.waitFor("the export's download", () => window.__journeyDownloads[0]);

@@ -99,7 +99,8 @@ async function openSends(page, base, query = "") {
 async function allPagesLoaded(page, total) {
   const status = page.getByTestId("load-all-status");
   try {
-    await status.getByText(`All pages loaded: ${total} of ${total} sends`).waitFor({ ...VISIBLE, timeout: 60_000 });
+    const n = total.toLocaleString("en-US");
+    await status.getByText(`All pages loaded: ${n} of ${n} sends`).waitFor({ ...VISIBLE, timeout: 60_000 });
   } catch (error) {
     throw new Error(`${error.message}\nthe status said: ${await status.textContent()}`);
   }
