@@ -14,12 +14,13 @@ use crate::api::{api_with_scope, CancelScope, NetStatus};
 use crate::api::{provide_current_user, provide_team_groups};
 use crate::auth::flow::CallbackParams;
 use crate::auth::{use_auth, Auth};
+use crate::components::lazy_screen::{lazy_screen, LazyScreen};
 use crate::components::ScreenHeading;
 use crate::components::{
     listen_for_back, KeyboardShortcuts, Loading, NotificationArea, Notifications,
 };
 use crate::config::{load_config, Config, ConfigError};
-use crate::pages::callback::Callback;
+use crate::pages::callback::hand_over;
 use crate::pages::not_found::PageNotFound;
 use crate::pages::signin::SignIn;
 use crate::routes::{self, screen_table};
@@ -28,6 +29,8 @@ use crate::shell::{Banners, Header, MainNav};
 mod screens;
 
 use screens::screen_routes;
+
+lazy_screen!(callback_screen in signin => crate::pages::callback::CallbackScreen);
 
 /// The routes of the signed-in console: every screen of the table
 /// ([`crate::routes::screen_table!`]), each a [`screens`] chunk.
@@ -137,8 +140,8 @@ fn Content(redirect_path: String, callback: Option<CallbackParams>) -> impl Into
     let callback = StoredValue::new(callback);
     move || {
         if on_callback.get() {
-            let params = callback.try_update_value(Option::take).flatten();
-            EitherOf4::A(view! { <Callback params /> })
+            hand_over(callback.try_update_value(Option::take).flatten());
+            EitherOf4::A(view! { <Lazy screen=callback_screen::SCREEN /> })
         } else if signed_in.get() {
             EitherOf4::B(view! { <AppRoutes /> })
         } else if joining.get() {
@@ -146,6 +149,25 @@ fn Content(redirect_path: String, callback: Option<CallbackParams>) -> impl Into
         } else {
             EitherOf4::D(view! { <SignIn /> })
         }
+    }
+}
+
+/// A screen of its own chunk outside the router: shown once its code is there (or the panel
+/// that offers to download it again).
+#[component]
+fn Lazy(screen: LazyScreen) -> impl IntoView {
+    // Not `Clone`, so taken out once when it arrives.
+    let arrived = RwSignal::new_local(None::<AnyView>);
+    leptos::task::spawn_local_scoped(async move {
+        let view = leptos_router::ChooseView::choose(screen).await;
+        arrived.try_set(Some(view));
+    });
+    move || {
+        arrived.track();
+        arrived
+            .try_update_untracked(Option::take)
+            .flatten()
+            .unwrap_or_else(|| view! { <Loading /> }.into_any())
     }
 }
 

@@ -35,6 +35,9 @@ pub struct Pacer {
     /// Nothing starts before this (the platform said "busy", or an answer was lost).
     held_until: Cell<f64>,
     busy_in_a_row: Cell<u32>,
+    /// When the last refusal arrived: a request that started before it was already in flight
+    /// when the pace changed, and its refusal tells nothing new.
+    refusal_seen_at: Cell<f64>,
     stopped: Cell<bool>,
     /// Told the seconds of every hold the platform asked for (the job says it is waiting).
     on_hold: RefCell<Option<Box<dyn Fn(u64)>>>,
@@ -63,9 +66,17 @@ impl Pacer {
     /// The platform refused the request started at `started` ("busy"): the pace slows to what
     /// got through, and every request waits as the platform asked. Returns that wait, or
     /// `None` after [`MAX_BUSY_IN_A_ROW`] refusals in a row (the work should stop and say so).
+    /// A refusal of a request that started before the previous refusal arrived (several in
+    /// flight at once) is waited out but changes neither the pace nor the count.
     pub fn refused(&self, started: f64, retry_after_s: Option<u64>) -> Option<u64> {
-        self.pace.borrow_mut().refused(started);
-        let in_a_row = self.busy_in_a_row.get() + 1;
+        let stale = started < self.refusal_seen_at.get();
+        self.refusal_seen_at.set(now());
+        let in_a_row = if stale {
+            self.busy_in_a_row.get().max(1)
+        } else {
+            self.pace.borrow_mut().refused(started);
+            self.busy_in_a_row.get() + 1
+        };
         self.busy_in_a_row.set(in_a_row);
         let wait = busy_wait_ms(retry_after_s, in_a_row)?;
         self.hold(wait);
@@ -358,5 +369,38 @@ mod tests {
         assert_eq!(busy_wait_ms(None, 20), Some(MAX_BACKOFF_MS));
         assert_eq!(busy_wait_ms(Some(1), MAX_BUSY_IN_A_ROW), Some(1_000));
         assert_eq!(busy_wait_ms(Some(1), MAX_BUSY_IN_A_ROW + 1), None);
+    }
+
+    #[wasm_bindgen_test]
+    fn refusals_of_requests_already_in_flight_do_not_collapse_the_pace() {
+        // Four in flight when the platform's window filled: the first refusal sets the pace,
+        // the three others (started before it arrived) leave it as it is.
+        let pacer = Pacer::default();
+        let t = now();
+        for i in 0..10 {
+            pacer.answered(t - 900.0 + f64::from(i) * 80.0);
+        }
+        assert_eq!(pacer.refused(t - 30.0, Some(1)), Some(1_000));
+        let learned = pacer.pace.borrow().rate();
+        assert_eq!(learned, Some(10));
+        for started in [t - 40.0, t - 35.0, t - 31.0] {
+            assert_eq!(pacer.refused(started, Some(1)), Some(1_000));
+        }
+        assert_eq!(
+            pacer.pace.borrow().rate(),
+            learned,
+            "not collapsed to 1 a second"
+        );
+        assert_eq!(
+            pacer.busy_in_a_row.get(),
+            1,
+            "one refusal in a row, not four"
+        );
+        // A request started after that refusal arrived and refused again does count.
+        assert!(pacer.refused(now() + 1.0, None).is_some());
+        assert_eq!(pacer.busy_in_a_row.get(), 2);
+        // Cancel: every wait ends at once.
+        pacer.stop();
+        assert!(pacer.stopped());
     }
 }

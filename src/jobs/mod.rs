@@ -112,6 +112,18 @@ pub(crate) struct JobHandle<R: 'static> {
     pub(crate) result: ArcRwSignal<R>,
 }
 
+impl<R> JobHandle<R> {
+    /// Its status, tracked.
+    pub(crate) fn status(&self) -> Option<JobStatus> {
+        status(self.id)
+    }
+
+    /// Whether it runs, tracked.
+    pub(crate) fn running(&self) -> bool {
+        self.status().is_some_and(|s| s.running())
+    }
+}
+
 struct Entry {
     id: u64,
     kind: JobKind,

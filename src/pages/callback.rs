@@ -1,5 +1,9 @@
 //! The OAuth callback: checks the answer of the authorization server and finishes sign-in.
-//! The parameters were already taken out of the address bar at start-up.
+//! The parameters were already taken out of the address bar at start-up, and are handed over
+//! here ([`hand_over`]). A screen of its own chunk: only the return from the sign-in page
+//! needs it, so the first load of every other visit does not carry it.
+
+use std::cell::RefCell;
 
 use leptos::either::Either;
 use leptos::prelude::*;
@@ -12,8 +16,24 @@ use crate::components::Loading;
 use crate::components::ScreenHeading;
 use crate::pages::signin::SignIn;
 
+thread_local! {
+    static PARAMS: RefCell<Option<CallbackParams>> = const { RefCell::new(None) };
+}
+
+/// The parameters the authorization server sent back, for [`CallbackScreen`] (used once).
+pub(crate) fn hand_over(params: Option<CallbackParams>) {
+    PARAMS.with(|p| *p.borrow_mut() = params);
+}
+
+/// The callback route's screen, with the parameters handed over (none on a reload).
 #[component]
-pub(crate) fn Callback(params: Option<CallbackParams>) -> impl IntoView {
+pub(crate) fn CallbackScreen() -> impl IntoView {
+    let params = PARAMS.with(|p| p.borrow_mut().take());
+    view! { <Callback params /> }
+}
+
+#[component]
+fn Callback(params: Option<CallbackParams>) -> impl IntoView {
     let auth = use_auth();
     let navigate = use_navigate();
     let (failure, set_failure) = signal(None::<String>);

@@ -597,10 +597,14 @@ describe("bulk changes across pages (--rate-limit 10)", () => {
     await main.getByLabel("New team").selectOption(target);
     await main.getByRole("button", { name: `Move ${before.length} users to ${target}` }).click();
     await env.page.getByTestId("bulk-progress").waitFor(VISIBLE);
-    await env.page
-      .getByTestId("bulk-summary")
-      .getByText(`Changed ${before.length} of ${before.length} users.`)
-      .waitFor({ state: "visible", timeout: 90_000 });
+    try {
+      await env.page
+        .getByTestId("bulk-summary")
+        .getByText(`Changed ${before.length} of ${before.length} users.`)
+        .waitFor({ state: "visible", timeout: 90_000 });
+    } catch (error) {
+      throw new Error(`${error.message}\nthe panel said: ${await env.page.getByTestId("bulk-panel").textContent()}`);
+    }
     const after = await everyUser();
     assert.deepEqual(after.map((u) => u.id).sort(), before.map((u) => u.id).sort(), "the same users");
     assert.deepEqual(after.filter((u) => u.division !== target).map((u) => u.userName), [], "every user moved");
@@ -676,10 +680,11 @@ describe("bulk changes across pages (--rate-limit 10)", () => {
     await env.page.getByTestId("bulk-summary").waitFor({ state: "detached" });
   });
 
-  test("a bulk change started on Users is cancelled from the Sends screen", async () => {
+  /** Starts moving every user to the `n`th team group, and waits until the run is under way. */
+  async function moveEveryoneTo(n) {
     const before = await everyUser();
     const groups = (await api("/api/v3/groups?page=1&per_page=100")).groups;
-    const target = groups[1].name;
+    const target = groups[n].name;
     const moved = (users) => users.filter((u) => u.division === target).length;
     const main = env.page.locator("main#main");
     await env.page.goto(`${env.sandbox.url}/users`);
@@ -690,6 +695,11 @@ describe("bulk changes across pages (--rate-limit 10)", () => {
     await main.getByLabel("New team").selectOption(target);
     await main.getByRole("button", { name: `Move ${before.length} users to ${target}` }).click();
     await env.page.getByTestId("bulk-progress").getByText(/^[1-9]\d* of \d+/).first().waitFor(VISIBLE);
+    return { before, target, moved };
+  }
+
+  test("a bulk change started on Users is cancelled from the Sends screen", async () => {
+    const { before, target, moved } = await moveEveryoneTo(1);
     await env.page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Sends", exact: true }).click();
     await env.page.locator("table.sends-table tbody tr").first().waitFor(VISIBLE);
     await env.page.getByTestId("jobs-toggle").click();
@@ -708,19 +718,7 @@ describe("bulk changes across pages (--rate-limit 10)", () => {
   });
 
   test("closing the tab or signing out while a bulk change writes asks first; signing out cancels it", async () => {
-    const before = await everyUser();
-    const groups = (await api("/api/v3/groups?page=1&per_page=100")).groups;
-    const target = groups[2].name;
-    const moved = (users) => users.filter((u) => u.division === target).length;
-    const main = env.page.locator("main#main");
-    await env.page.goto(`${env.sandbox.url}/users`);
-    await env.page.locator("table.users-table tbody tr").first().waitFor(VISIBLE);
-    await main.getByLabel("Select all users on this page").check();
-    await env.page.getByTestId("select-all-matching").getByText(`Select all ${before.length} users`).click();
-    await main.getByLabel("Change", { exact: true }).selectOption("team");
-    await main.getByLabel("New team").selectOption(target);
-    await main.getByRole("button", { name: `Move ${before.length} users to ${target}` }).click();
-    await env.page.getByTestId("bulk-progress").getByText(/^[1-9]\d* of \d+/).first().waitFor(VISIBLE);
+    const { before, target, moved } = await moveEveryoneTo(2);
 
     // A reload asks (the browser's own question); staying keeps the job running.
     const unload = new Promise((resolve) => env.page.once("dialog", async (d) => { resolve(d.type()); await d.dismiss(); }));

@@ -20,7 +20,7 @@ enum Export {
 pub(crate) fn ExportCsv(store: SendsStore) -> impl IntoView {
     let job: RwSignal<Option<JobHandle<ExportRun>>> =
         RwSignal::new(jobs::latest(JobKind::SendsExport));
-    let status = move || job.with(|j| j.as_ref().and_then(|j| jobs::status(j.id)));
+    let status = move || job.with(|j| j.as_ref().and_then(JobHandle::status));
     let running = move || status().is_some_and(|s| s.running());
     let cancel = move || {
         if let Some(id) = job.with_untracked(|j| j.as_ref().map(|j| j.id)) {

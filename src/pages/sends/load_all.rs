@@ -33,11 +33,12 @@ impl Walker {
 
     fn status(self) -> Option<JobStatus> {
         self.job
-            .with(|job| job.as_ref().and_then(|job| jobs::status(job.id)))
+            .with(|job| job.as_ref().and_then(JobHandle::status))
     }
 
     fn is_running(self) -> bool {
-        self.status().is_some_and(|s| s.running())
+        self.job
+            .with(|job| job.as_ref().is_some_and(JobHandle::running))
     }
 
     fn start(self, walk: Walk) {

@@ -15,7 +15,7 @@ use crate::api::TeamGroups;
 use crate::components::download::{download_parts, local_date};
 use crate::components::options::{options, same_label};
 use crate::components::{Badge, ConfirmDialog, Tone};
-use crate::jobs::{self, JobHandle, JobKind, JobStatus};
+use crate::jobs::{self, JobHandle, JobKind};
 
 /// The panel's state and its actions, apart from the view. The run itself is a job
 /// ([`super::bulk_job`]): the panel starts it, shows it, and finds it again when the admin
@@ -75,13 +75,9 @@ impl Panel {
             .with(|job| job.as_ref().map(|job| job.result.with(f)))
     }
 
-    fn status(self) -> Option<JobStatus> {
-        self.job
-            .with(|job| job.as_ref().and_then(|job| jobs::status(job.id)))
-    }
-
     fn running(self) -> bool {
-        self.status().is_some_and(|s| s.running())
+        self.job
+            .with(|job| job.as_ref().is_some_and(JobHandle::running))
     }
 
     fn count(self) -> usize {
@@ -445,17 +441,15 @@ fn BulkResults(run: Panel) -> impl IntoView {
         // Not a live region: the header's jobs indicator announces the end.
         <div class="bulk__results">
             {move || summary().map(|text| view! {
-                <p class="bulk__summary" data-testid="bulk-summary">
-                    {text} " "
-                    <Show when=move || !run.running()>
-                        <button type="button" class="button button--small" data-testid="bulk-download" on:click=move |_| run.download()>
-                            "Download the results (CSV)"
-                        </button>
-                        " "
-                        <button type="button" class="button button--small" on:click=move |_| run.dismiss()>
-                            "Dismiss results"
-                        </button>
-                    </Show>
+                <p class="bulk__summary" data-testid="bulk-summary">{text}</p>
+                <p class="bulk__summary-actions">
+                    <button type="button" class="button button--small" data-testid="bulk-download" on:click=move |_| run.download()>
+                        "Download the results (CSV)"
+                    </button>
+                    " "
+                    <button type="button" class="button button--small" on:click=move |_| run.dismiss()>
+                        "Dismiss results"
+                    </button>
                 </p>
             })}
             <ResultsPager run listed failed_only page />

@@ -114,11 +114,8 @@ impl Import {
     }
 
     pub(crate) fn running(self) -> bool {
-        self.job.with(|job| {
-            job.as_ref()
-                .and_then(|job| jobs::status(job.id))
-                .is_some_and(|s| s.running())
-        })
+        self.job
+            .with(|job| job.as_ref().is_some_and(JobHandle::running))
     }
 
     /// (ended, to write) in the run shown.
