@@ -25,6 +25,9 @@ use crate::browser::{now_ms, sleep};
 /// How often a wait looks whether the work was cancelled.
 pub const CANCEL_CHECK_MS: f64 = 100.0;
 
+/// Told the seconds of a wait the platform asked for.
+type HoldListener = Box<dyn Fn(u64)>;
+
 /// The requests of one job (any number of them in flight at once): their turns, what the
 /// platform's answers taught, and the job's stop.
 #[derive(Default)]
@@ -40,7 +43,7 @@ pub struct Pacer {
     refusal_seen_at: Cell<f64>,
     stopped: Cell<bool>,
     /// Told the seconds of every hold the platform asked for (the job says it is waiting).
-    on_hold: RefCell<Option<Box<dyn Fn(u64)>>>,
+    on_hold: RefCell<Option<HoldListener>>,
 }
 
 fn now() -> f64 {
