@@ -6,9 +6,9 @@
 //! busy answers "may carry `Retry-After`"), so the pacer learns it: requests start as fast as
 //! answers come until the platform first refuses one (429), then they are spaced at the rate
 //! that got through before that refusal (see [`Pace::refused`]), a little wider ([`MARGIN`]).
-//! Each later refusal lowers the pace to what got through then, and a pace that collapsed
-//! (someone else on the same token used the allowance) climbs back toward the best seen after
-//! [`RECOVER_MS`] without a refusal. A refusal's `Retry-After` holds every request of the
+//! Each later refusal lowers the pace to what got through then, and a pace lowered that way
+//! (someone else on the same token, the admin's own screens, used the allowance) doubles back
+//! toward one under the pace refused after each [`RECOVER_MS`] without a refusal. A refusal's `Retry-After` holds every request of the
 //! pacer back that long, capped at [`MAX_WAIT_MS`]; every wait looks every
 //! [`CANCEL_CHECK_MS`] whether the work was cancelled, so Cancel takes effect at once.
 //! Requests under a pacer are tried once by the request layer (`ApiClient::get_paced`):
@@ -134,18 +134,20 @@ pub const WINDOW_MS: f64 = 1_000.0;
 /// Requests are spaced this much wider than the learned rate, so one that reaches the platform
 /// a little late does not land in a window that is already full.
 pub const MARGIN: f64 = 0.02;
-/// After this long without a refusal, a pace below half the best one seen (it collapsed)
-/// climbs one request per window.
-pub const RECOVER_MS: f64 = 5_000.0;
+/// After this long without a refusal, a pace lowered by a refusal doubles, up to one under the
+/// pace that was refused:
+/// a job slowed while the admin's screens shared the allowance is back to speed within seconds
+/// of them going quiet, and one refusal brings it down again if they did not.
+pub const RECOVER_MS: f64 = 3_000.0;
 
 /// What the walk learned about the platform's rate limit.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Pace {
     /// Requests per window the platform lets through; `None` until it refused one.
     rate: Option<u32>,
-    /// The most that got through in a window while paced (a reliable measure), for climbing
-    /// back after a collapse.
-    best: u32,
+    /// The pace in force when the platform last refused while paced: a pace lowered below it
+    /// (the allowance was shared for a while) climbs back to one under it, never to it.
+    refused_at: u32,
     /// Start times of the answered requests of the last window, oldest first.
     recent: VecDeque<f64>,
     /// Requests answered since the last refusal (or the start).
@@ -185,9 +187,9 @@ impl Pace {
         self.recent.push_back(started);
         self.since_refusal = self.since_refusal.saturating_add(1);
         if let Some(rate) = self.rate {
-            let collapsed = rate.saturating_mul(2) < self.best;
-            if collapsed && started - self.changed_at >= RECOVER_MS {
-                self.rate = Some(rate + 1);
+            let ceiling = self.refused_at.saturating_sub(1).max(1);
+            if rate < ceiling && started - self.changed_at >= RECOVER_MS {
+                self.rate = Some(rate.saturating_mul(2).min(ceiling));
                 self.changed_at = started;
             }
         }
@@ -205,7 +207,7 @@ impl Pace {
         self.rate = Some(match self.rate {
             None => got_through.max(1),
             Some(rate) => {
-                self.best = self.best.max(got_through);
+                self.refused_at = rate;
                 got_through.min(rate).max(1)
             }
         });
@@ -313,7 +315,7 @@ mod tests {
     }
 
     #[wasm_bindgen_test]
-    fn a_collapsed_pace_climbs_back_toward_the_best() {
+    fn a_lowered_pace_climbs_back_to_one_under_the_pace_refused() {
         let mut pace = Pace::default();
         for i in 0..8 {
             pace.answered(f64::from(i) * 20.0);
@@ -329,17 +331,19 @@ mod tests {
         pace.answered(2_500.0);
         pace.refused(2_600.0);
         assert_eq!(pace.rate(), Some(1));
-        pace.answered(5_000.0);
+        pace.answered(2_600.0 + RECOVER_MS - 1.0);
         assert_eq!(pace.rate(), Some(1), "not before RECOVER_MS");
         pace.answered(2_600.0 + RECOVER_MS);
         assert_eq!(pace.rate(), Some(2));
-        // Climbs only up to half the best seen (8): then it stays.
+        // Doubles every RECOVER_MS up to one under the pace refused (8), then stays.
         let mut t = 2_600.0 + RECOVER_MS;
-        for _ in 0..20 {
+        let mut seen = Vec::new();
+        for _ in 0..5 {
             t += RECOVER_MS;
             pace.answered(t);
+            seen.push(pace.rate().unwrap_or(0));
         }
-        assert_eq!(pace.rate(), Some(4));
+        assert_eq!(seen, vec![4, 7, 7, 7, 7]);
     }
 
     #[wasm_bindgen_test]

@@ -14,6 +14,7 @@ import {
   platformGet,
   seriousAxeViolations,
   TEST_HOOKS,
+  newPage,
   sessionToken,
   signIn,
   unexpectedErrors,
@@ -681,20 +682,20 @@ describe("bulk changes across pages (--rate-limit 10)", () => {
   });
 
   /** Starts moving every user to the `n`th team group, and waits until the run is under way. */
-  async function moveEveryoneTo(n) {
+  async function moveEveryoneTo(n, page = env.page) {
     const before = await everyUser();
     const groups = (await api("/api/v3/groups?page=1&per_page=100")).groups;
     const target = groups[n].name;
     const moved = (users) => users.filter((u) => u.division === target).length;
-    const main = env.page.locator("main#main");
-    await env.page.goto(`${env.sandbox.url}/users`);
-    await env.page.locator("table.users-table tbody tr").first().waitFor(VISIBLE);
+    const main = page.locator("main#main");
+    await page.goto(`${env.sandbox.url}/users`);
+    await page.locator("table.users-table tbody tr").first().waitFor(VISIBLE);
     await main.getByLabel("Select all users on this page").check();
-    await env.page.getByTestId("select-all-matching").getByText(`Select all ${before.length} users`).click();
+    await page.getByTestId("select-all-matching").getByText(`Select all ${before.length} users`).click();
     await main.getByLabel("Change", { exact: true }).selectOption("team");
     await main.getByLabel("New team").selectOption(target);
     await main.getByRole("button", { name: `Move ${before.length} users to ${target}` }).click();
-    await env.page.getByTestId("bulk-progress").getByText(/^[1-9]\d* of \d+/).first().waitFor(VISIBLE);
+    await page.getByTestId("bulk-progress").getByText(/^[1-9]\d* of \d+/).first().waitFor(VISIBLE);
     return { before, target, moved };
   }
 
@@ -718,42 +719,37 @@ describe("bulk changes across pages (--rate-limit 10)", () => {
   });
 
   test("closing the tab or signing out while a bulk change writes asks first; signing out cancels it", async () => {
-    const { before, target, moved } = await moveEveryoneTo(2);
+    // A page of its own: the fixture's page answers every dialog itself.
+    const page = await newPage(env.browser);
+    await signIn(page, env.sandbox.url);
+    const { before, moved } = await moveEveryoneTo(2, page);
 
     // A reload asks (the browser's own question); staying keeps the job running.
-    const unload = new Promise((resolve) => env.page.once("dialog", async (d) => { resolve(d.type()); await d.dismiss(); }));
-    env.page.reload().catch(() => {}); // refused: it never completes
+    const unload = new Promise((resolve) => page.once("dialog", async (d) => { resolve(d.type()); await d.dismiss(); }));
+    page.reload().catch(() => {}); // refused: it never completes
     assert.equal(await unload, "beforeunload");
-    await env.page.getByTestId("jobs-toggle").getByText("Jobs: 1 running").waitFor(VISIBLE);
+    await page.getByTestId("jobs-toggle").getByText("Jobs: 1 running").waitFor(VISIBLE);
 
     // Sign out asks; "Cancel" keeps the session and the job.
-    const asked = new Promise((resolve) => env.page.once("dialog", async (d) => { resolve([d.type(), d.message()]); await d.dismiss(); }));
-    await env.page.getByRole("button", { name: "Sign out", exact: true }).click();
+    const asked = new Promise((resolve) => page.once("dialog", async (d) => { resolve([d.type(), d.message()]); await d.dismiss(); }));
+    await page.getByRole("button", { name: "Sign out", exact: true }).click();
     const [type, message] = await asked;
     assert.equal(type, "confirm");
     assert.match(message, /Sign out and cancel it\?/);
-    await env.page.getByTestId("jobs-toggle").getByText("Jobs: 1 running").waitFor(VISIBLE);
+    await page.getByTestId("jobs-toggle").getByText("Jobs: 1 running").waitFor(VISIBLE);
 
     // "OK" signs out and cancels: nothing more is written (two reads, one after the other, agree).
-    env.page.once("dialog", (d) => d.accept());
-    await env.page.getByRole("button", { name: "Sign out", exact: true }).click();
-    await env.page.getByRole("button", { name: "Sign in", exact: true }).waitFor(VISIBLE);
-    assert.equal(await env.page.getByTestId("jobs").count(), 0, "the jobs and their results went with the session");
-    // Signed in again: nothing of the last session's job is shown, and its token is gone.
-    await signIn(env.page, env.sandbox.url);
-    assert.equal(await env.page.getByTestId("jobs").count(), 0, "no job after signing in again");
-    const token = await sessionToken(env.page);
-    const readAll = async () => {
-      const users = [];
-      for (let start = 1; ; start += 100) {
-        const { body } = await platformGet(env.sandbox.url, token, `${SCIM}?startIndex=${start}&count=100`);
-        users.push(...body.Resources);
-        if (body.Resources.length === 0 || users.length >= body.totalResults) return users;
-      }
-    };
-    const atSignOut = moved(await readAll());
-    assert.equal(moved(await readAll()), atSignOut, "no change after signing out");
+    page.once("dialog", (d) => d.accept());
+    await page.getByRole("button", { name: "Sign out", exact: true }).click();
+    await page.getByRole("button", { name: "Sign in", exact: true }).waitFor(VISIBLE);
+    assert.equal(await page.locator("[data-testid=job]").count(), 0, "the jobs and their results went with the session");
+    const atSignOut = moved(await everyUser());
+    assert.equal(moved(await everyUser()), atSignOut, "no change after signing out");
     assert.ok(atSignOut < before.length, `the run stopped short (${atSignOut} of ${before.length} moved)`);
+    // Signed in again: nothing of the last session's job is shown.
+    await signIn(page, env.sandbox.url);
+    assert.equal(await page.getByTestId("jobs").count(), 0, "no job after signing in again");
+    await page.context().close();
   });
 });
 
