@@ -117,6 +117,9 @@ pub enum ScimErrorType {
     InvalidValue,
     InvalidFilter,
     InvalidSyntax,
+    /// A change the platform's rules forbid on this resource (the sandbox's
+    /// `--protect-last-admin`: taking the role or the active flag from the last active admin).
+    Mutability,
 }
 
 impl ScimErrorType {
@@ -126,6 +129,7 @@ impl ScimErrorType {
             ScimErrorType::InvalidValue => "invalidValue",
             ScimErrorType::InvalidFilter => "invalidFilter",
             ScimErrorType::InvalidSyntax => "invalidSyntax",
+            ScimErrorType::Mutability => "mutability",
         }
     }
 }
