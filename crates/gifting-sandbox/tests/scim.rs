@@ -90,6 +90,17 @@ async fn filter_by_user_name() {
         let res = s.get(&path(bad), &t).await;
         assert_scim_error(res, StatusCode::BAD_REQUEST, Some("invalidFilter")).await;
     }
+    // A filter longer than any user name could need is refused before any user is read.
+    let long = format!(r#"userName eq "{}@example.com""#, "a".repeat(64_000));
+    let res = s.get(&path(&long), &t).await;
+    assert_eq!(res.status(), StatusCode::BAD_REQUEST);
+    let err: ScimError = res.json().await.expect("a SCIM error body");
+    assert_eq!(err.scim_type.as_deref(), Some("invalidFilter"));
+    assert!(
+        err.detail.contains("at most 1000 characters"),
+        "{}",
+        err.detail
+    );
 }
 
 #[tokio::test]
@@ -499,7 +510,10 @@ async fn protect_last_admin_refuses_a_change_that_leaves_no_active_admin() {
     assert_ne!(unchanged.division, "Sales");
     // A change that keeps the role passes; with another admin active again, so does mine.
     let rename = json!({"userType": "admin", "name": {"givenName": "A", "familyName": "B"}});
-    assert_eq!(put_user(&s, &t, &me.id, rename).await.status(), StatusCode::OK);
+    assert_eq!(
+        put_user(&s, &t, &me.id, rename).await.status(),
+        StatusCode::OK
+    );
     let back = put_user(&s, &t, &last.id, json!({"active": true})).await;
     assert_eq!(back.status(), StatusCode::OK);
     let demote = put_user(&s, &t, &me.id, json!({"userType": "manager"})).await;
