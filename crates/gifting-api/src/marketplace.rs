@@ -1,10 +1,17 @@
 //! The marketplace catalog: products, variants, images, categories and the cursor envelope.
 
-use crate::query::{parse_pairs, QueryBuilder};
+use crate::query::{pairs, QueryBuilder};
 use serde::{Deserialize, Serialize};
 
 /// Products per page; the platform's page size is fixed.
 pub const PAGE_SIZE: usize = 24;
+
+/// The most `ship_to_country_codes[]` values a query may carry: every ISO country fits.
+pub const MAX_COUNTRY_CODES: usize = 300;
+/// The most `category_ids[]` values a query may carry: more than the catalog has categories.
+pub const MAX_CATEGORY_IDS: usize = 200;
+/// The longest `text_search`, in characters: longer than any product's name.
+pub const MAX_TEXT_SEARCH: usize = 500;
 
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
 pub struct CdnRef {
@@ -130,30 +137,55 @@ impl ProductsQuery {
             .build()
     }
 
-    /// Reads a query string (without `?`). Unparseable prices are reported by name.
+    /// Reads a query string (without `?`). Unparseable prices are reported by name, and so
+    /// are more values than any client sends ([`MAX_COUNTRY_CODES`], [`MAX_CATEGORY_IDS`],
+    /// [`MAX_TEXT_SEARCH`]): the read stops there, so a huge query costs no more than that.
     pub fn parse(query: &str) -> Result<ProductsQuery, String> {
         let mut q = ProductsQuery::default();
-        for (key, value) in parse_pairs(query) {
+        for (key, value) in pairs(query).filter(|(_, v)| !v.is_empty()) {
             match key.as_str() {
-                "after" if !value.is_empty() => q.after = Some(value),
-                "price_gte_usd" if !value.is_empty() => {
-                    q.price_gte_usd = Some(parse_usd("price_gte_usd", &value)?)
+                "after" => q.after = Some(value),
+                "price_gte_usd" => q.price_gte_usd = Some(parse_usd("price_gte_usd", &value)?),
+                "price_lte_usd" => q.price_lte_usd = Some(parse_usd("price_lte_usd", &value)?),
+                "ship_to_country_codes[]" | "ship_to_country_codes" => push_at_most(
+                    &mut q.ship_to_country_codes,
+                    value,
+                    "ship_to_country_codes[]",
+                    MAX_COUNTRY_CODES,
+                )?,
+                "category_ids[]" | "category_ids" => push_at_most(
+                    &mut q.category_ids,
+                    value,
+                    "category_ids[]",
+                    MAX_CATEGORY_IDS,
+                )?,
+                "text_search" if value.chars().count() > MAX_TEXT_SEARCH => {
+                    return Err(format!(
+                        "text_search has at most {MAX_TEXT_SEARCH} characters."
+                    ))
                 }
-                "price_lte_usd" if !value.is_empty() => {
-                    q.price_lte_usd = Some(parse_usd("price_lte_usd", &value)?)
-                }
-                "ship_to_country_codes[]" | "ship_to_country_codes" if !value.is_empty() => {
-                    q.ship_to_country_codes.push(value)
-                }
-                "category_ids[]" | "category_ids" if !value.is_empty() => {
-                    q.category_ids.push(value)
-                }
-                "text_search" if !value.is_empty() => q.text_search = Some(value),
+                "text_search" => q.text_search = Some(value),
                 _ => {}
             }
         }
         Ok(q)
     }
+}
+
+/// Adds `value` to a repeated parameter's `values`, unless that makes more than `max`.
+fn push_at_most(
+    values: &mut Vec<String>,
+    value: String,
+    name: &str,
+    max: usize,
+) -> Result<(), String> {
+    if values.len() >= max {
+        return Err(format!(
+            "A query takes at most {max} {name} values; this one has more."
+        ));
+    }
+    values.push(value);
+    Ok(())
 }
 
 fn parse_usd(name: &str, value: &str) -> Result<u32, String> {
@@ -233,5 +265,48 @@ mod tests {
         assert_eq!(ProductsQuery::parse(&text[1..]).unwrap(), q);
         assert!(ProductsQuery::parse("price_gte_usd=ten").is_err());
         assert_eq!(ProductsQuery::parse("").unwrap(), ProductsQuery::default());
+    }
+
+    fn repeated(key: &str, n: usize) -> String {
+        (0..n).map(|i| format!("{key}=v{i}&")).collect()
+    }
+
+    #[test]
+    fn query_takes_every_value_a_client_sends_and_refuses_more() {
+        let every_country: String = crate::countries::COUNTRIES
+            .iter()
+            .map(|(code, _)| format!("ship_to_country_codes%5B%5D={code}&"))
+            .collect();
+        let q = ProductsQuery::parse(&every_country).unwrap();
+        assert_eq!(
+            q.ship_to_country_codes.len(),
+            crate::countries::COUNTRIES.len()
+        );
+        assert!(
+            ProductsQuery::parse(&repeated("ship_to_country_codes[]", MAX_COUNTRY_CODES)).is_ok()
+        );
+        let err = ProductsQuery::parse(&repeated("ship_to_country_codes[]", MAX_COUNTRY_CODES + 1))
+            .unwrap_err();
+        assert!(err.contains("at most 300 ship_to_country_codes[]"), "{err}");
+        assert!(ProductsQuery::parse(&repeated("category_ids[]", MAX_CATEGORY_IDS)).is_ok());
+        let err =
+            ProductsQuery::parse(&repeated("category_ids", MAX_CATEGORY_IDS + 1)).unwrap_err();
+        assert!(err.contains("at most 200 category_ids[]"), "{err}");
+        let long = format!("text_search={}", "a".repeat(MAX_TEXT_SEARCH + 1));
+        assert!(ProductsQuery::parse(&long)
+            .unwrap_err()
+            .contains("text_search"));
+    }
+
+    #[test]
+    fn query_parse_stops_at_the_bound() {
+        // 2,600 codes (a 65 KB URL) and then a bad price: the parse stops at code 301 and
+        // never reads on to the price.
+        let hostile = format!(
+            "{}price_gte_usd=ten",
+            repeated("ship_to_country_codes[]", 2600)
+        );
+        let err = ProductsQuery::parse(&hostile).unwrap_err();
+        assert!(err.contains("ship_to_country_codes"), "{err}");
     }
 }

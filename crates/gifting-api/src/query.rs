@@ -39,8 +39,9 @@ pub fn decode_component(text: &str) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
-/// Splits `a=1&b=2` (no leading `?`) into decoded pairs.
-pub fn parse_pairs(query: &str) -> Vec<(String, String)> {
+/// The decoded pairs of `a=1&b=2` (no leading `?`), one at a time: a reader that stops early
+/// (at a bound) decodes no further.
+pub fn pairs(query: &str) -> impl Iterator<Item = (String, String)> + '_ {
     query
         .split('&')
         .filter(|part| !part.is_empty())
@@ -48,7 +49,11 @@ pub fn parse_pairs(query: &str) -> Vec<(String, String)> {
             Some((k, v)) => (decode_component(k), decode_component(v)),
             None => (decode_component(part), String::new()),
         })
-        .collect()
+}
+
+/// Splits `a=1&b=2` (no leading `?`) into decoded pairs.
+pub fn parse_pairs(query: &str) -> Vec<(String, String)> {
+    pairs(query).collect()
 }
 
 /// Builds `?a=1&b=2`, skipping absent values; empty when nothing was added.

@@ -11,6 +11,10 @@ pub const ERROR_SCHEMA: &str = "urn:ietf:params:scim:api:messages:2.0:Error";
 /// The largest SCIM page; also the page size when `count` is omitted.
 pub const MAX_COUNT: u64 = 100;
 
+/// The longest `filter`, in characters: `userName eq "…"` with the longest email (254) fits
+/// several times over.
+pub const MAX_FILTER_LEN: usize = 1000;
+
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq, Default)]
 #[serde(rename_all = "camelCase")]
 pub struct ScimName {
@@ -117,6 +121,9 @@ pub enum ScimErrorType {
     InvalidValue,
     InvalidFilter,
     InvalidSyntax,
+    /// A change the platform's rules forbid on this resource (the sandbox's
+    /// `--protect-last-admin`: taking the role or the active flag from the last active admin).
+    Mutability,
 }
 
 impl ScimErrorType {
@@ -126,6 +133,7 @@ impl ScimErrorType {
             ScimErrorType::InvalidValue => "invalidValue",
             ScimErrorType::InvalidFilter => "invalidFilter",
             ScimErrorType::InvalidSyntax => "invalidSyntax",
+            ScimErrorType::Mutability => "mutability",
         }
     }
 }
@@ -257,8 +265,14 @@ impl UserFilter {
         format!("userName eq {quoted}")
     }
 
-    /// Parses a filter; anything but `userName eq "…"` is an error for `invalidFilter`.
+    /// Parses a filter; anything but `userName eq "…"`, or longer than [`MAX_FILTER_LEN`]
+    /// characters, is an error for `invalidFilter`.
     pub fn parse(filter: &str) -> Result<UserFilter, String> {
+        if filter.chars().count() > MAX_FILTER_LEN {
+            return Err(format!(
+                "A filter has at most {MAX_FILTER_LEN} characters: use userName eq \"value\""
+            ));
+        }
         let text = filter.trim();
         let (attr, rest) = text
             .split_once(char::is_whitespace)
@@ -281,9 +295,13 @@ impl UserFilter {
         Ok(UserFilter { user_name })
     }
 
-    /// True when this filter selects `user_name`.
+    /// True when this filter selects `user_name`. Compared a character at a time, without
+    /// copying either: a list reads every user with it.
     pub fn matches(&self, user_name: &str) -> bool {
-        self.user_name.to_lowercase() == user_name.to_lowercase()
+        self.user_name
+            .chars()
+            .flat_map(char::to_lowercase)
+            .eq(user_name.chars().flat_map(char::to_lowercase))
     }
 }
 
@@ -377,6 +395,16 @@ mod tests {
         assert_eq!(effective_count(Some(0)), 0);
         assert_eq!(effective_count(Some(-1)), 0);
         assert_eq!(effective_count(Some(25)), 25);
+    }
+
+    #[test]
+    fn filter_length_is_bounded() {
+        let at_most = |n: usize| format!(r#"userName eq "{}""#, "a".repeat(n - 14));
+        assert_eq!(at_most(MAX_FILTER_LEN).len(), MAX_FILTER_LEN);
+        assert!(UserFilter::parse(&at_most(MAX_FILTER_LEN)).is_ok());
+        let err = UserFilter::parse(&at_most(MAX_FILTER_LEN + 1)).unwrap_err();
+        assert!(err.contains("at most 1000 characters"), "{err}");
+        assert!(UserFilter::parse(&"x".repeat(65_000)).is_err());
     }
 
     #[test]

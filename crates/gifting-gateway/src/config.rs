@@ -87,8 +87,9 @@ pub struct Flags {
     pub token_rate_limit: u32,
 
     /// Take the client address from the last entry of this header's last line (e.g.
-    /// X-Forwarded-For, as your load balancer appends it) instead of the connection. Only
-    /// behind a proxy that sets it.
+    /// X-Forwarded-For, as your load balancer appends it) instead of the connection: `ip`,
+    /// `ip:port`, `[v6]` or `[v6]:port`. Only behind a proxy that sets it; a request without
+    /// an address there is logged once.
     #[arg(long, env = "GATEWAY_CLIENT_IP_HEADER", value_name = "HEADER")]
     pub client_ip_header: Option<String>,
 

@@ -23,6 +23,7 @@ use gifting_api::oauth::{basic_auth_header, OAuthError, TokenRequest};
 use gifting_api::paths;
 use gifting_api::query::parse_pairs;
 use gifting_web::errors::{oauth_json, OAuthFailure};
+use gifting_web::limit::forwarded_address;
 use gifting_web::security::answers_policy;
 
 use crate::config::Config;
@@ -135,19 +136,19 @@ async fn own_form_posts(State(gw): State<Shared>, req: Request, next: Next) -> R
 }
 
 /// The client address a request counts against: the connection's peer, or the last entry of
-/// the configured header's last line when a proxy in front sets it. A proxy that appends a
-/// line of its own (HAProxy's `option forwardfor`) leaves the client's lines before it, forged
-/// or not: only the last one is the proxy's word.
-fn client_address(config: &Config, req: &Request) -> IpAddr {
-    let from_header = config.client_ip_header.as_ref().and_then(|name| {
-        let value = req
-            .headers()
-            .get_all(name)
-            .iter()
-            .next_back()?
-            .to_str()
-            .ok()?;
-        value.rsplit(',').next()?.trim().parse().ok()
+/// the configured header's last line when a proxy in front sets it (`ip`, `ip:port`, `[v6]`
+/// or `[v6]:port`). A proxy that appends a line of its own (HAProxy's `option forwardfor`)
+/// leaves the client's lines before it, forged or not: only the last one is the proxy's word.
+fn client_address(gw: &Gateway, req: &Request) -> IpAddr {
+    let from_header = gw.config.client_ip_header.as_ref().and_then(|name| {
+        let last_line = req.headers().get_all(name).iter().next_back();
+        let found = last_line
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| forwarded_address(v.rsplit(',').next()?));
+        if found.is_none() {
+            gw.client_header_unparsed(name.as_str());
+        }
+        found
     });
     from_header
         .or_else(|| {
@@ -159,7 +160,7 @@ fn client_address(config: &Config, req: &Request) -> IpAddr {
 }
 
 async fn rate_limit(State(gw): State<Shared>, req: Request, next: Next) -> Response {
-    let address = client_address(&gw.config, &req);
+    let address = client_address(&gw, &req);
     let verdict = gw.count_token_request(address);
     match verdict {
         Ok(()) => next.run(req).await,

@@ -3,6 +3,7 @@
 //! request that matters, so replicas behind a load balancer need no shared store.
 
 use std::net::IpAddr;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -23,6 +24,8 @@ pub struct Gateway {
     /// When the platform was last probed for `/readyz`, and whether it was ready. A lock held
     /// across the probe: concurrent health checks wait for one probe instead of each sending one.
     pub ready: tokio::sync::Mutex<Option<(Instant, bool)>>,
+    /// Whether a request without a client address in the configured header was logged yet.
+    unplaced_client_logged: AtomicBool,
 }
 
 pub type Shared = Arc<Gateway>;
@@ -53,6 +56,7 @@ impl Gateway {
             csp,
             limiter: Mutex::new(limiter),
             ready: tokio::sync::Mutex::new(None),
+            unplaced_client_logged: AtomicBool::new(false),
         }))
     }
 
@@ -60,6 +64,20 @@ impl Gateway {
     /// `Err(seconds)` when over the limit.
     pub fn count_token_request(&self, client: IpAddr) -> Result<(), u64> {
         self.limiter().allow(address_key(client))
+    }
+
+    /// A request whose configured client address header (`name`) is missing or whose last
+    /// entry is no address counts against the proxy's address: said once in the log (the
+    /// header's name, never its value), as it likely means the header is misconfigured.
+    pub fn client_header_unparsed(&self, name: &str) {
+        if !self.unplaced_client_logged.swap(true, Ordering::Relaxed) {
+            tracing::warn!(
+                header = name,
+                "no client address in the configured header (missing, or its last entry is \
+                 not ip, ip:port, [v6] or [v6]:port): such requests count against the \
+                 connection's address; check --client-ip-header (logged once)"
+            );
+        }
     }
 
     // A panic while counting cannot leave the counts in a state worth refusing service for.

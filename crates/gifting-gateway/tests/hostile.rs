@@ -148,6 +148,72 @@ async fn the_rate_limit_counts_the_last_forwarded_line_not_a_forged_first_one() 
     assert_eq!(other.status(), StatusCode::BAD_REQUEST);
 }
 
+/// Token relay statuses for one request per `X-Forwarded-For` value, in order.
+async fn relayed_from(g: &support::Rig, entries: &[&str]) -> Vec<StatusCode> {
+    let mut statuses = Vec::new();
+    for entry in entries {
+        let req = g.post_req("/oauth/token").header("x-forwarded-for", *entry);
+        let res = req.form(&[("grant_type", "password")]).answer().await;
+        statuses.push(res.status());
+    }
+    statuses
+}
+
+#[tokio::test]
+async fn forwarded_entries_with_a_port_count_per_client_not_per_proxy() {
+    let s = sandbox::start().await;
+    let flags = [
+        "--token-rate-limit",
+        "2",
+        "--client-ip-header",
+        "X-Forwarded-For",
+    ];
+    let g = gateway(&s.url, &flags).await;
+    let (bad, busy) = (StatusCode::BAD_REQUEST, StatusCode::TOO_MANY_REQUESTS);
+    // One client from three source ports: one budget, spent after two.
+    let one = [
+        "10.0.0.1, 203.0.113.9:4711",
+        "203.0.113.9:4712",
+        "203.0.113.9:4713",
+    ];
+    assert_eq!(relayed_from(&g, &one).await, [bad, bad, busy]);
+    // Others behind the same proxy, in each form proxies write, have budgets of their own.
+    let others = [
+        "198.51.100.7:80",
+        "[2001:db8::7]:443",
+        "[2001:db8::8]",
+        "2001:db8:0:1::9",
+    ];
+    assert_eq!(relayed_from(&g, &others).await, [bad; 4]);
+    assert!(
+        !g.log_lines().iter().any(|l| l.contains("client address")),
+        "every entry was an address"
+    );
+}
+
+#[tokio::test]
+async fn a_client_address_header_that_never_parses_is_logged_once() {
+    let s = sandbox::start().await;
+    let flags = ["--client-ip-header", "X-Forwarded-For"];
+    let g = gateway(&s.url, &flags).await;
+    let entries = ["unknown", "_hidden-proxy", "203.0.113.9:port"];
+    assert_eq!(
+        relayed_from(&g, &entries).await,
+        [StatusCode::BAD_REQUEST; 3]
+    );
+    let warned: Vec<String> = g
+        .log_lines()
+        .into_iter()
+        .filter(|l| l.contains("client address"))
+        .collect();
+    assert_eq!(warned.len(), 1, "{warned:?}");
+    assert!(warned[0].contains("\"level\":\"WARN\""), "{}", warned[0]);
+    assert!(warned[0].to_ascii_lowercase().contains("x-forwarded-for"));
+    for value in ["unknown", "_hidden", "203.0.113.9", "?"] {
+        assert!(!warned[0].contains(value), "{value} in {}", warned[0]);
+    }
+}
+
 #[tokio::test]
 async fn cross_site_posts_are_refused_before_they_spend_the_budget() {
     let s = sandbox::start().await;

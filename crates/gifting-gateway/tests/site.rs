@@ -96,3 +96,38 @@ async fn ready_only_while_the_platform_answers() {
         StatusCode::OK
     );
 }
+
+/// `/config.json`, `/healthz` and `/readyz` (the platform down: 503) are data, not pages: each
+/// carries the answers' policy and `nosniff`, as the relayed answers do.
+#[tokio::test]
+async fn the_operator_answers_carry_a_policy_and_nosniff() {
+    use axum::body::Body;
+    use axum::http::Request;
+    use gifting_gateway::{Config, Gateway, Log};
+    use tower::ServiceExt as _;
+
+    let platform = support::closed_port().await;
+    let dir = support::dist("oneshot");
+    let args = [
+        "gifting-gateway",
+        "--static",
+        dir.to_str().expect("utf-8 path"),
+        "--platform-url",
+        &platform,
+        "--client-id",
+        "c",
+    ];
+    let config = Config::from_args(args, Some("s".to_owned())).expect("config");
+    let app = gifting_gateway::app(Gateway::new(config, Log::memory().0).expect("gateway"));
+    for (path, status) in [("/config.json", 200), ("/healthz", 200), ("/readyz", 503)] {
+        let req = Request::builder()
+            .uri(path)
+            .body(Body::empty())
+            .expect("request");
+        let res = app.clone().oneshot(req).await.expect("infallible");
+        assert_eq!(res.status().as_u16(), status, "{path}");
+        let h = res.headers();
+        assert_eq!(h["content-security-policy"], support::ANSWER_CSP, "{path}");
+        assert_eq!(h["x-content-type-options"], "nosniff", "{path}");
+    }
+}

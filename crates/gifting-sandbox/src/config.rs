@@ -95,6 +95,12 @@ pub struct Config {
     #[arg(long)]
     pub require_client_secret: bool,
 
+    /// Refuse (409) a SCIM change that would leave the organisation without an active admin.
+    /// Off by default: the platform's description names no such rule, so the console must
+    /// guard on its own, and its tests run against a sandbox that accepts the lock-out.
+    #[arg(long)]
+    pub protect_last_admin: bool,
+
     /// Largest accepted request body in bytes; bigger ones get 413.
     #[arg(long, default_value_t = 64 * 1024, value_parser = parse_body_limit)]
     pub body_limit: usize,
@@ -212,6 +218,7 @@ impl Default for Config {
             rate_limit: 0,
             test_hooks: false,
             require_client_secret: false,
+            protect_last_admin: false,
             body_limit: 64 * 1024,
             live: false,
             live_sends_per_second: DEFAULT_LIVE_SENDS_PER_SECOND,
@@ -250,6 +257,7 @@ mod tests {
             "10",
             "--test-hooks",
             "--require-client-secret",
+            "--protect-last-admin",
         ])
         .expect("flags parse");
         assert_eq!(c.token_ttl, 5);
@@ -257,6 +265,7 @@ mod tests {
         assert_eq!(c.fault_rate, 0.25);
         assert!(c.test_hooks);
         assert!(c.require_client_secret);
+        assert!(c.protect_last_admin);
     }
 
     #[test]

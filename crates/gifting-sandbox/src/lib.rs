@@ -116,13 +116,13 @@ pub fn app(state: Shared) -> Router {
     router = router
         .merge(static_files::router(cfg.static_dir.as_deref(), &csp))
         .layer(DefaultBodyLimit::max(cfg.body_limit));
-    // The sandbox speaks plain http: no HSTS.
-    router = gifting_web::security::with_security_headers(router, false);
     if let Some(cors) = cors(&cfg.allow_origins) {
         router = router.layer(cors);
     }
-    router
-        .layer(CatchPanicLayer::custom(panic_response))
+    router = router.layer(CatchPanicLayer::custom(panic_response));
+    // Outside CORS and the panic handler, so a preflight and a 500 carry them too. The
+    // sandbox speaks plain http: no HSTS.
+    gifting_web::security::with_security_headers(router, false)
         .layer(CompressionLayer::new())
         .with_state(state)
 }

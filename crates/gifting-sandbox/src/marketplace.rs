@@ -109,6 +109,8 @@ async fn products(
     headers: HeaderMap,
     RawQuery(raw): RawQuery,
 ) -> Result<Response, ApiError> {
+    // Read and bounded before the lock: what is matched under it is at most a few hundred
+    // values, however long the URL.
     let query =
         ProductsQuery::parse(raw.as_deref().unwrap_or("")).map_err(ApiError::bad_request)?;
     let start = match &query.after {

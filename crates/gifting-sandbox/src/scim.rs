@@ -27,6 +27,9 @@ pub const PREFIX: &str = "/api/scim/v2";
 /// Longest given or family name accepted (the seeded 200-character word fits).
 const MAX_NAME: usize = 256;
 
+/// The refusal of `--protect-last-admin`.
+pub const NO_ADMIN_LEFT: &str = "This change would leave the organisation without an active admin.";
+
 /// Nested at [`PREFIX`].
 pub fn router() -> Router<Shared> {
     Area::new(PREFIX)
@@ -115,6 +118,30 @@ fn name_of(name: Option<ScimName>, display: Option<&str>) -> ScimName {
             family_name: family.trim().to_owned(),
         }
     })
+}
+
+/// With `--protect-last-admin`: refuses giving user `key` the `role` and `active` flag a
+/// change asks for (`None`: kept) when that takes the last active admin away. Checked under
+/// the write lock, so two concurrent changes cannot each leave the other admin as the last.
+fn keeps_an_admin(
+    db: &Db,
+    key: u64,
+    role: Option<&Role>,
+    active: Option<bool>,
+) -> Result<(), ScimFailure> {
+    let is_admin = |u: &UserRecord| u.active && u.role == Role::Admin;
+    if !db.users.get(&key).is_some_and(is_admin) {
+        return Ok(());
+    }
+    let stays = active.unwrap_or(true) && role.is_none_or(|r| *r == Role::Admin);
+    if stays || db.users.values().any(|u| u.id != key && is_admin(u)) {
+        return Ok(());
+    }
+    Err(ScimFailure::new(
+        StatusCode::CONFLICT,
+        Some(ScimErrorType::Mutability),
+        NO_ADMIN_LEFT,
+    ))
 }
 
 fn parse_id(id: &str) -> Result<u64, ScimFailure> {
@@ -258,6 +285,9 @@ async fn replace(
         .as_deref()
         .map(|d| group_id(db, d))
         .transpose()?;
+    if app.config.protect_last_admin {
+        keeps_an_admin(db, key, role.as_ref(), body.active)?;
+    }
     // Everything is validated; apply it all at once.
     let Some(user) = db.users.get_mut(&key) else {
         return Err(ScimFailure::not_found(&id));

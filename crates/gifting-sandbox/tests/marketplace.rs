@@ -2,6 +2,8 @@
 
 mod common;
 
+use std::time::{Duration, Instant};
+
 use common::{assert_rest_error, start, Answer, Server};
 use gifting_api::marketplace::{ProductsPage, ProductsQuery, PAGE_SIZE};
 use reqwest::StatusCode;
@@ -266,4 +268,42 @@ async fn image_urls_follow_the_request_host() {
         .unwrap()
         .url
         .starts_with(&format!("http://{localhost}/")));
+}
+
+#[tokio::test]
+async fn a_65_kb_url_of_country_codes_is_refused_quickly() {
+    let s = start().await;
+    let t = s.admin().await;
+    // The key without `[]` (which the catalog reads too): 2,600 codes in 65,000 bytes.
+    let codes: String = (0..2600)
+        .map(|i| format!("ship_to_country_codes={}&", ["US", "CA", "GB"][i % 3]))
+        .collect();
+    assert_eq!(codes.len(), 65_000);
+    let started = Instant::now();
+    let res = s.get(&format!("{PRODUCTS}?{codes}"), &t).await;
+    let took = started.elapsed();
+    let message = assert_rest_error(res, StatusCode::BAD_REQUEST).await;
+    assert!(
+        message.contains("at most 300"),
+        "{}",
+        &message[..message.len().min(200)]
+    );
+    assert!(took < Duration::from_millis(250), "{took:?}");
+    let long_search = format!("{PRODUCTS}?text_search={}", "a".repeat(65_000));
+    let res = s.get(&long_search, &t).await;
+    assert_rest_error(res, StatusCode::BAD_REQUEST).await;
+    // Every ISO code at once is a request a client may send: answered as before.
+    let every = ProductsQuery {
+        ship_to_country_codes: gifting_api::countries::COUNTRIES
+            .iter()
+            .map(|(code, _)| (*code).to_owned())
+            .collect(),
+        ..ProductsQuery::default()
+    };
+    let one = ProductsQuery {
+        ship_to_country_codes: vec!["US".into()],
+        ..ProductsQuery::default()
+    };
+    assert_eq!(page(&s, &t, &every).await.products.len(), PAGE_SIZE);
+    assert_eq!(page(&s, &t, &one).await.products.len(), PAGE_SIZE);
 }

@@ -2,9 +2,11 @@
 
 mod common;
 
-use common::{assert_scim_error, start, Answer, Server};
+use common::{assert_scim_error, start, start_with, Answer, Server};
 use gifting_api::rest::{Member, UserPage};
-use gifting_api::scim::{CreateUser, ListResponse, ReplaceUser, ScimUser, LIST_RESPONSE_SCHEMA};
+use gifting_api::scim::{
+    CreateUser, ListResponse, ReplaceUser, ScimError, ScimUser, LIST_RESPONSE_SCHEMA,
+};
 use gifting_api::Role;
 use reqwest::StatusCode;
 use serde_json::json;
@@ -88,6 +90,17 @@ async fn filter_by_user_name() {
         let res = s.get(&path(bad), &t).await;
         assert_scim_error(res, StatusCode::BAD_REQUEST, Some("invalidFilter")).await;
     }
+    // A filter longer than any user name could need is refused before any user is read.
+    let long = format!(r#"userName eq "{}@example.com""#, "a".repeat(64_000));
+    let res = s.get(&path(&long), &t).await;
+    assert_eq!(res.status(), StatusCode::BAD_REQUEST);
+    let err: ScimError = res.json().await.expect("a SCIM error body");
+    assert_eq!(err.scim_type.as_deref(), Some("invalidFilter"));
+    assert!(
+        err.detail.contains("at most 1000 characters"),
+        "{}",
+        err.detail
+    );
 }
 
 #[tokio::test]
@@ -430,4 +443,95 @@ async fn deactivating_a_user_ends_their_sessions() {
         .await;
     common::assert_oauth_error(refresh, StatusCode::BAD_REQUEST, "invalid_grant").await;
     assert_eq!(s.get("/api/v3/me", &admin).await.status(), StatusCode::OK);
+}
+
+/// `PUT /Users/{id}` with a JSON body, as `token`.
+async fn put_user(
+    s: &common::Sandbox,
+    token: &str,
+    id: &str,
+    body: serde_json::Value,
+) -> reqwest::Response {
+    s.http
+        .put(s.at(&format!("{USERS}/{id}")))
+        .bearer_auth(token)
+        .json(&body)
+        .answer()
+        .await
+}
+
+/// The signed-in admin (admin@example.com) and every other active admin, as SCIM lists them.
+async fn admins(s: &common::Sandbox, token: &str) -> (ScimUser, Vec<ScimUser>) {
+    let all: ListResponse = s.get_ok(USERS, token).await;
+    let (me, others): (Vec<ScimUser>, Vec<ScimUser>) = all
+        .resources
+        .into_iter()
+        .filter(|u| u.active && u.user_type == Role::Admin)
+        .partition(|u| u.user_name == "admin@example.com");
+    assert!(!others.is_empty(), "the demo world has several admins");
+    (me.into_iter().next().expect("the demo admin"), others)
+}
+
+const NO_ADMIN_LEFT: &str = "This change would leave the organisation without an active admin.";
+
+#[tokio::test]
+async fn protect_last_admin_refuses_a_change_that_leaves_no_active_admin() {
+    let s = start_with(|c| c.protect_last_admin = true).await;
+    let t = s.admin().await;
+    let (me, others) = admins(&s, &t).await;
+    // Every other admin loses the role or is deactivated: an admin (me) remains each time.
+    let (last, rest) = others.split_last().expect("another admin");
+    for u in rest {
+        let res = put_user(&s, &t, &u.id, json!({"userType": "sender"})).await;
+        assert_eq!(res.status(), StatusCode::OK, "{}", u.user_name);
+    }
+    let res = put_user(&s, &t, &last.id, json!({"active": false})).await;
+    assert_eq!(res.status(), StatusCode::OK);
+    // Now the last active admin can neither be demoted nor deactivated.
+    for body in [
+        json!({"userType": "manager"}),
+        json!({"active": false}),
+        json!({"userType": "sender", "active": false, "division": "Sales"}),
+    ] {
+        let res = put_user(&s, &t, &me.id, body.clone()).await;
+        assert_eq!(res.status(), StatusCode::CONFLICT, "{body}");
+        assert!(res.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .contains("scim+json"));
+        let err: ScimError = res.json().await.expect("a SCIM error body");
+        assert_eq!(err.status, "409");
+        assert_eq!(err.scim_type.as_deref(), Some("mutability"));
+        assert_eq!(err.detail, NO_ADMIN_LEFT);
+    }
+    // Refused as a whole: nothing of it applied.
+    let unchanged: ScimUser = s.get_ok(&format!("{USERS}/{}", me.id), &t).await;
+    assert_eq!((unchanged.active, unchanged.user_type), (true, Role::Admin));
+    assert_ne!(unchanged.division, "Sales");
+    // A change that keeps the role passes; with another admin active again, so does mine.
+    let rename = json!({"userType": "admin", "name": {"givenName": "A", "familyName": "B"}});
+    assert_eq!(
+        put_user(&s, &t, &me.id, rename).await.status(),
+        StatusCode::OK
+    );
+    let back = put_user(&s, &t, &last.id, json!({"active": true})).await;
+    assert_eq!(back.status(), StatusCode::OK);
+    let demote = put_user(&s, &t, &me.id, json!({"userType": "manager"})).await;
+    assert_eq!(demote.status(), StatusCode::OK);
+}
+
+#[tokio::test]
+async fn without_protect_last_admin_the_lock_out_is_accepted() {
+    let s = start().await;
+    let t = s.admin().await;
+    let (me, others) = admins(&s, &t).await;
+    for u in &others {
+        let res = put_user(&s, &t, &u.id, json!({"userType": "sender"})).await;
+        assert_eq!(res.status(), StatusCode::OK, "{}", u.user_name);
+    }
+    let res = put_user(&s, &t, &me.id, json!({"userType": "sender"})).await;
+    assert_eq!(res.status(), StatusCode::OK);
+    // Nobody can administer the organisation any more.
+    let res = s.get(USERS, &t).await;
+    assert_scim_error(res, StatusCode::FORBIDDEN, None).await;
 }

@@ -286,3 +286,52 @@ fn bad_flags_are_refused_at_start_with_the_flag_named() {
         assert!(out.stdout.is_empty(), "it never listened: {:?}", out.stdout);
     }
 }
+
+/// Every answer carries a policy and `nosniff`: data answers (`/config.json`, an API error,
+/// a CORS preflight) the answers' policy, pages (the consent page) their own.
+#[tokio::test]
+async fn every_answer_carries_a_policy_and_nosniff() {
+    use axum::body::Body;
+    use axum::http::Request;
+    use gifting_sandbox::{AppState, Config};
+    use tower::ServiceExt as _;
+
+    let config = Config {
+        allow_origins: vec!["http://localhost:3000".into()],
+        ..Config::default()
+    };
+    let app = gifting_sandbox::app(AppState::new(config, 8080));
+    let preflight = Request::builder()
+        .method("OPTIONS")
+        .uri("/api/v3/me")
+        .header("origin", "http://localhost:3000")
+        .header("access-control-request-method", "GET");
+    let get = |path: &str| Request::builder().uri(path);
+    let answers = [
+        (get("/config.json"), 200),
+        (get("/api/v3/me"), 401),
+        (get("/oauth/nowhere"), 404),
+        (get("/cdn/nowhere"), 404),
+        (get("/no/console/served"), 404),
+        (preflight, 200),
+    ];
+    for (req, status) in answers {
+        let req = req.body(Body::empty()).expect("request");
+        let path = req.uri().path().to_owned();
+        let res = app.clone().oneshot(req).await.expect("infallible");
+        assert_eq!(res.status().as_u16(), status, "{path}");
+        let h = res.headers();
+        let csp = gifting_web::security::ANSWER_CSP;
+        assert_eq!(h["content-security-policy"], csp, "{path}");
+        assert_eq!(h["x-content-type-options"], "nosniff", "{path}");
+    }
+    let consent = get("/oauth/authorize")
+        .body(Body::empty())
+        .expect("request");
+    let res = app.oneshot(consent).await.expect("infallible");
+    let csp = res.headers()["content-security-policy"]
+        .to_str()
+        .expect("text");
+    assert!(csp.contains("form-action"), "the page's own policy: {csp}");
+    assert_eq!(res.headers()["x-content-type-options"], "nosniff");
+}

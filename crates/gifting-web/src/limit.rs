@@ -4,7 +4,7 @@
 
 use std::collections::{HashMap, VecDeque};
 use std::hash::Hash;
-use std::net::{IpAddr, Ipv6Addr};
+use std::net::{IpAddr, Ipv6Addr, SocketAddr};
 use std::time::{Duration, Instant};
 
 /// Keys tracked at most. A key beyond it evicts the oldest key of the current window: one
@@ -149,9 +149,59 @@ pub fn address_key(ip: IpAddr) -> IpAddr {
     }
 }
 
+/// The client address of one entry of a forwarding header (the last of `X-Forwarded-For`,
+/// say), as proxies write it: `ip`, `ip:port`, `[v6]` or `[v6]:port`. `None` for anything
+/// else (`unknown`, an obfuscated name, garbage).
+pub fn forwarded_address(entry: &str) -> Option<IpAddr> {
+    let entry = entry.trim();
+    let bracketed = || {
+        entry
+            .strip_prefix('[')?
+            .strip_suffix(']')?
+            .parse::<Ipv6Addr>()
+            .ok()
+    };
+    entry
+        .parse()
+        .ok()
+        .or_else(|| entry.parse::<SocketAddr>().ok().map(|s| s.ip()))
+        .or_else(|| bracketed().map(IpAddr::V6))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn forwarded_entries_in_every_form_proxies_write() {
+        let v4: IpAddr = "203.0.113.7".parse().expect("ip");
+        let v6: IpAddr = "2001:db8::7".parse().expect("ip");
+        for (entry, want) in [
+            ("203.0.113.7", v4),
+            (" 203.0.113.7 ", v4),
+            ("203.0.113.7:4711", v4),
+            ("2001:db8::7", v6),
+            ("[2001:db8::7]", v6),
+            ("[2001:db8::7]:443", v6),
+            (" [2001:db8::7]:443", v6),
+        ] {
+            assert_eq!(forwarded_address(entry), Some(want), "{entry:?}");
+        }
+        for bad in [
+            "",
+            "unknown",
+            "_hidden",
+            "203.0.113.7:",
+            "203.0.113.7:port",
+            "203.0.113.7:99999",
+            "[2001:db8::7",
+            "2001:db8::7]:443",
+            "[203.0.113.7]",
+            "example.com:80",
+        ] {
+            assert_eq!(forwarded_address(bad), None, "{bad:?}");
+        }
+    }
 
     #[test]
     fn counts_per_key_within_a_window() {

@@ -65,8 +65,11 @@ pub fn answers_policy() -> SetResponseHeaderLayer<HeaderValue> {
 /// How long browsers keep to https once told (two years, the usual preload figure).
 const HSTS: &str = "max-age=63072000";
 
-/// `nosniff` and `Referrer-Policy: no-referrer` on every response that has none, and
-/// `Strict-Transport-Security` when the server is reached over TLS (`hsts`).
+/// `nosniff`, `Referrer-Policy: no-referrer` and a policy ([`ANSWER_CSP`]) on every response
+/// that has none (a page sets its own policy first: the console's, the consent page's), and
+/// `Strict-Transport-Security` when the server is reached over TLS (`hsts`). Put it outside
+/// every layer that answers by itself (CORS preflights, the panic handler), so that no answer
+/// leaves without them.
 pub fn with_security_headers<S>(router: Router<S>, hsts: bool) -> Router<S>
 where
     S: Clone + Send + Sync + 'static,
@@ -76,7 +79,8 @@ where
     };
     let router = router
         .layer(set(header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
-        .layer(set(header::REFERRER_POLICY, "no-referrer"));
+        .layer(set(header::REFERRER_POLICY, "no-referrer"))
+        .layer(set(header::CONTENT_SECURITY_POLICY, ANSWER_CSP));
     if hsts {
         router.layer(set(header::STRICT_TRANSPORT_SECURITY, HSTS))
     } else {
@@ -87,6 +91,42 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
+    use axum::body::Body;
+    use axum::http::{Request, StatusCode};
+    use axum::response::IntoResponse;
+    use axum::routing::get;
+    use tower::ServiceExt as _;
+
+    async fn headers_of(router: Router, path: &str) -> axum::http::HeaderMap {
+        let req = Request::builder().uri(path).body(Body::empty());
+        let res = router.oneshot(req.expect("request")).await;
+        res.expect("infallible").headers().clone()
+    }
+
+    #[tokio::test]
+    async fn every_answer_carries_a_policy_and_nosniff() {
+        let own = "default-src 'self'";
+        let page = move || async move {
+            ([(header::CONTENT_SECURITY_POLICY, own)], "<p>page</p>").into_response()
+        };
+        let router = Router::new()
+            .route("/data", get(|| async { "{}" }))
+            .route("/page", get(page))
+            .fallback(|| async { StatusCode::NOT_FOUND });
+        let router = with_security_headers(router, false);
+        for path in ["/data", "/nowhere"] {
+            let h = headers_of(router.clone(), path).await;
+            assert_eq!(h[header::CONTENT_SECURITY_POLICY], ANSWER_CSP, "{path}");
+            assert_eq!(h[header::X_CONTENT_TYPE_OPTIONS], "nosniff", "{path}");
+        }
+        let h = headers_of(router, "/page").await;
+        assert_eq!(
+            h[header::CONTENT_SECURITY_POLICY],
+            own,
+            "a page keeps its own"
+        );
+        assert_eq!(h[header::X_CONTENT_TYPE_OPTIONS], "nosniff");
+    }
 
     #[test]
     fn policy_lists_extra_sources_after_self() {

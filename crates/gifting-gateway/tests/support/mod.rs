@@ -20,6 +20,8 @@ use tokio::net::TcpListener;
 
 pub const INDEX: &str = "<!doctype html><title>Gifting Console</title>";
 pub const HASHED_JS: &str = "gifting-console-3f2a9c0b1d4e5f67.js";
+/// The policy of every answer that is data, not a page.
+pub const ANSWER_CSP: &str = gifting_web::security::ANSWER_CSP;
 
 /// A `dist/` with index.html, a hashed script and its brotli copy.
 pub fn dist(name: &str) -> PathBuf {
