@@ -187,12 +187,23 @@ impl Pace {
         self.recent.push_back(started);
         self.since_refusal = self.since_refusal.saturating_add(1);
         if let Some(rate) = self.rate {
-            let ceiling = self.refused_at.saturating_sub(1).max(1);
-            if rate < ceiling && started - self.changed_at >= RECOVER_MS {
-                self.rate = Some(rate.saturating_mul(2).min(ceiling));
+            if started - self.changed_at >= RECOVER_MS {
+                self.rate = Some(self.climb(rate));
                 self.changed_at = started;
             }
         }
+    }
+
+    /// The pace after [`RECOVER_MS`] without a refusal. Never refused while paced, the learned
+    /// pace may be short of the limit (the first refusal's window also held requests of
+    /// others: the admin's screens): it tries one more a window. Lowered by a refusal while
+    /// paced: it doubles back, up to one under the pace that was refused.
+    fn climb(&self, rate: u32) -> u32 {
+        if self.refused_at == 0 {
+            return rate.saturating_add(1);
+        }
+        let ceiling = self.refused_at.saturating_sub(1).max(1);
+        rate.max(rate.saturating_mul(2).min(ceiling))
     }
 
     /// The platform refused the request started at `started` (429): the pace becomes what got
@@ -261,7 +272,17 @@ mod tests {
     /// whose windows start at `phase` ms; a walk of `requests` that takes `answer_ms` per
     /// answer. Returns when the last request was answered.
     fn simulate(limit: u32, phase: f64, requests: u64, answer_ms: f64) -> f64 {
-        let mut pace = Pace::default();
+        simulate_from(Pace::default(), limit, phase, requests, answer_ms).0
+    }
+
+    /// As [`simulate`], from a pace already learned; also returns the pace at the end.
+    fn simulate_from(
+        mut pace: Pace,
+        limit: u32,
+        phase: f64,
+        requests: u64,
+        answer_ms: f64,
+    ) -> (f64, Pace) {
         let (mut now, mut done, mut last_start) = (0.0_f64, 0, None);
         let mut used: std::collections::HashMap<i64, u32> = Default::default();
         while done < requests {
@@ -280,7 +301,7 @@ mod tests {
                 now += answer_ms + busy_wait_ms(Some(1), 1).unwrap_or(0) as f64;
             }
         }
-        now
+        (now, pace)
     }
 
     #[wasm_bindgen_test]
@@ -376,6 +397,22 @@ mod tests {
         assert_eq!(busy_wait_ms(None, 20), Some(MAX_BACKOFF_MS));
         assert_eq!(busy_wait_ms(Some(1), MAX_BUSY_IN_A_ROW), Some(1_000));
         assert_eq!(busy_wait_ms(Some(1), MAX_BUSY_IN_A_ROW + 1), None);
+    }
+
+    #[wasm_bindgen_test]
+    fn a_pace_learned_short_of_the_limit_climbs_to_it() {
+        // The first window also held three requests of the admin's screens: 7 of the job's got
+        // through before the refusal, of a limit of 10.
+        let mut pace = Pace::default();
+        for i in 0..7 {
+            pace.answered(f64::from(i) * 10.0);
+        }
+        pace.refused(80.0);
+        assert_eq!(pace.rate(), Some(7));
+        // A minute's work alone: it finds the limit again, and stays within it.
+        let (_, pace) = simulate_from(pace, 10, 300.0, 600, 30.0);
+        let rate = pace.rate().unwrap_or(0);
+        assert!((9..=10).contains(&rate), "{rate}");
     }
 
     #[wasm_bindgen_test]
