@@ -120,6 +120,18 @@ impl LoadedSends {
         self.total.is_some_and(|t| self.filled as u64 >= t)
     }
 
+    /// Whether every send from the oldest to the newest loaded is loaded: the list as it
+    /// stood at one moment (a walk's end on a platform that moves), short only of the sends
+    /// that arrived since.
+    pub(crate) fn is_whole(&self) -> bool {
+        self.filled > 0 && self.filled == self.slots.len()
+    }
+
+    /// Sends on the platform newer than the newest loaded (arrived since), when whole.
+    pub(crate) fn newer(&self) -> u64 {
+        self.total.unwrap_or(0).saturating_sub(self.filled as u64)
+    }
+
     /// The loaded sends' rows (indices into [`LoadedSends::rows`]) in the platform's order
     /// (newest first).
     pub(crate) fn order(&self) -> impl Iterator<Item = u32> + '_ {
@@ -301,6 +313,11 @@ pub(crate) mod tests {
         assert_eq!(loaded.sends(), newest_first(1..=6));
         assert_eq!(loaded.total(), Some(8));
         assert!(!loaded.is_complete(), "the two newer ones are not loaded");
+        assert!(
+            loaded.is_whole(),
+            "every send from the oldest to the newest loaded"
+        );
+        assert_eq!(loaded.newer(), 2);
         // An answer read earlier (a smaller total) still lines up.
         assert_eq!(loaded.insert_page(2, 3, 6, &newest_first(1..=3)), 0);
         assert_eq!(loaded.insert_page(1, 3, 8, &newest_first(6..=8)), 2);

@@ -75,18 +75,7 @@ fn FilteredSends(store: SendsStore) -> impl IntoView {
         let (page, per_page) = paging.with(|p| (p.page.unwrap_or(1), p.per_page.unwrap_or(25)));
         let total = shown.with(Vec::len) as u64;
         let loaded_count = loaded.with(LoadedSends::len);
-        let note = if store.filtering() {
-            format!(
-                "{total} of the {loaded_count} loaded sends match the filters{}.",
-                if loaded.with(LoadedSends::is_complete) {
-                    ""
-                } else {
-                    "; load all pages to search the whole history"
-                }
-            )
-        } else {
-            format!("All {loaded_count} sends are loaded: sorted across all of them.")
-        };
+        let note = loaded.with(|l| coverage_note(l, store.filtering(), total));
         let start = (u64::from(page.max(1)) - 1) * u64::from(per_page);
         let start = start.min(usize::MAX as u64) as usize;
         let rows = store.shown_sends(start, per_page as usize);
@@ -110,5 +99,27 @@ fn FilteredSends(store: SendsStore) -> impl IntoView {
             </p>
             {body}
         }
+    }
+}
+
+/// What the filtered or sorted rows cover, in a sentence.
+fn coverage_note(loaded: &LoadedSends, filtering: bool, matching: u64) -> String {
+    let count = loaded.len();
+    let rest = if loaded.is_complete() {
+        String::new()
+    } else if loaded.is_whole() {
+        format!(
+            "; {} newer sends arrived since they were loaded",
+            loaded.newer()
+        )
+    } else {
+        "; load all pages to search the whole history".to_owned()
+    };
+    if filtering {
+        format!("{matching} of the {count} loaded sends match the filters{rest}.")
+    } else if loaded.is_complete() {
+        format!("All {count} sends are loaded: sorted across all of them.")
+    } else {
+        format!("The {count} loaded sends are sorted across all of them{rest}.")
     }
 }

@@ -202,7 +202,7 @@ impl SendsStore {
         // it sorts the platform's page on screen, as the table always did.
         let local = Memo::new(move |_| {
             filtering.get()
-                || (sort.with(|s| s.column.is_some()) && loaded.with(LoadedSends::is_complete))
+                || (sort.with(|s| s.column.is_some()) && loaded.with(LoadedSends::is_whole))
         });
         let shown = Memo::new(move |_| {
             if !local.get() {
