@@ -32,6 +32,9 @@ pub(crate) struct LoadedSends {
     total: Option<u64>,
     /// Rows replaced in place (sends changed on the platform), so such a change tells.
     replaced: u64,
+    /// A walk read to the end of the list: every send from the oldest to its first page's
+    /// newest is loaded (sends are never removed, so that stays so).
+    walked: bool,
 }
 
 impl PartialEq for LoadedSends {
@@ -41,6 +44,7 @@ impl PartialEq for LoadedSends {
             && self.filled == other.filled
             && self.rows.len() == other.rows.len()
             && self.replaced == other.replaced
+            && self.walked == other.walked
             && self.slots == other.slots
     }
 }
@@ -120,11 +124,16 @@ impl LoadedSends {
         self.total.is_some_and(|t| self.filled as u64 >= t)
     }
 
-    /// Whether every send from the oldest to the newest loaded is loaded: the list as it
-    /// stood at one moment (a walk's end on a platform that moves), short only of the sends
-    /// that arrived since.
+    /// A walk read to the end of the list (see [`LoadedSends::is_whole`]).
+    pub(crate) fn mark_walked(&mut self) {
+        self.walked = true;
+    }
+
+    /// Whether the loaded sends are the list as it stood at one moment (a walk's end on a
+    /// platform that moves, or every send from the oldest to the newest loaded), short only
+    /// of sends that arrived since (some of which the screen's own pages may hold).
     pub(crate) fn is_whole(&self) -> bool {
-        self.filled > 0 && self.filled == self.slots.len()
+        self.walked || (self.filled > 0 && self.filled == self.slots.len())
     }
 
     /// Sends on the platform newer than the newest loaded (arrived since), when whole.

@@ -130,6 +130,7 @@ async fn work(loaded: ArcRwSignal<LoadedSends>, walk: Walk, ctx: JobCtx<WalkRun>
 }
 
 fn done(ctx: &JobCtx<WalkRun>, loaded: &ArcRwSignal<LoadedSends>) -> JobEnd {
+    loaded.update_untracked(LoadedSends::mark_walked);
     loaded.notify();
     let (held, total) = loaded.with_untracked(|l| (l.len() as u64, l.total().unwrap_or(0)));
     let arrived = total.saturating_sub(held);
