@@ -218,7 +218,11 @@ impl Pace {
         self.rate = Some(match self.rate {
             None => got_through.max(1),
             Some(rate) => {
-                self.refused_at = rate;
+                // A refusal right after another (nothing got through between) is the same
+                // full window: it lowers the pace, but the pace refused stays the first one.
+                if self.since_refusal > 0 {
+                    self.refused_at = rate;
+                }
                 got_through.min(rate).max(1)
             }
         });
@@ -397,6 +401,36 @@ mod tests {
         assert_eq!(busy_wait_ms(None, 20), Some(MAX_BACKOFF_MS));
         assert_eq!(busy_wait_ms(Some(1), MAX_BUSY_IN_A_ROW), Some(1_000));
         assert_eq!(busy_wait_ms(Some(1), MAX_BUSY_IN_A_ROW + 1), None);
+    }
+
+    #[wasm_bindgen_test]
+    fn refusals_in_a_row_lower_the_pace_but_it_climbs_back_to_under_the_first_refused() {
+        // Paced at 10, then the admin's screens filled the window: refused after 5 got
+        // through, then again at once, and again.
+        let mut pace = Pace::default();
+        for i in 0..10 {
+            pace.answered(f64::from(i) * 10.0);
+        }
+        pace.refused(100.0);
+        for i in 0..5 {
+            pace.answered(1_100.0 + f64::from(i) * 102.0);
+        }
+        pace.refused(1_700.0);
+        pace.refused(1_800.0);
+        pace.refused(1_900.0);
+        assert_eq!(pace.rate(), Some(1), "lowered to what got through");
+        let mut t = 1_900.0;
+        let mut seen = Vec::new();
+        for _ in 0..4 {
+            t += RECOVER_MS;
+            pace.answered(t);
+            seen.push(pace.rate().unwrap_or(0));
+        }
+        assert_eq!(
+            seen,
+            vec![2, 4, 8, 9],
+            "back to one under the 10 refused first"
+        );
     }
 
     #[wasm_bindgen_test]
