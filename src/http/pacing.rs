@@ -148,6 +148,9 @@ pub struct Pace {
     /// The pace in force when the platform last refused while paced: a pace lowered below it
     /// (the allowance was shared for a while) climbs back to one under it, never to it.
     refused_at: u32,
+    /// The pace the first refusal taught: a pace lowered by refusals while others used the
+    /// allowance climbs back to at least half of it, however low those refusals took it.
+    learned: u32,
     /// Start times of the answered requests of the last window, oldest first.
     recent: VecDeque<f64>,
     /// Requests answered since the last refusal (or the start).
@@ -197,12 +200,18 @@ impl Pace {
     /// The pace after [`RECOVER_MS`] without a refusal. Never refused while paced, the learned
     /// pace may be short of the limit (the first refusal's window also held requests of
     /// others: the admin's screens): it tries one more a window. Lowered by a refusal while
-    /// paced: it doubles back, up to one under the pace that was refused.
+    /// paced: it doubles back, up to one under the pace that was refused, or half the pace
+    /// first learned if that is more (refusals while the admin's screens shared the allowance
+    /// can take the pace refused down to 1).
     fn climb(&self, rate: u32) -> u32 {
         if self.refused_at == 0 {
             return rate.saturating_add(1);
         }
-        let ceiling = self.refused_at.saturating_sub(1).max(1);
+        let ceiling = self
+            .refused_at
+            .saturating_sub(1)
+            .max(self.learned / 2)
+            .max(1);
         rate.max(rate.saturating_mul(2).min(ceiling))
     }
 
@@ -216,7 +225,10 @@ impl Pace {
         self.forget_before(started - WINDOW_MS);
         let got_through = (self.recent.len() as u32).min(self.since_refusal);
         self.rate = Some(match self.rate {
-            None => got_through.max(1),
+            None => {
+                self.learned = got_through.max(1);
+                self.learned
+            }
             Some(rate) => {
                 // A refusal right after another (nothing got through between) is the same
                 // full window: it lowers the pace, but the pace refused stays the first one.
@@ -430,6 +442,35 @@ mod tests {
             seen,
             vec![2, 4, 8, 9],
             "back to one under the 10 refused first"
+        );
+    }
+
+    #[wasm_bindgen_test]
+    fn a_pace_refused_low_while_others_shared_the_allowance_climbs_to_half_the_first() {
+        // Learned 10; later, with the admin's screens busy, refused at 2 after one got through.
+        let mut pace = Pace::default();
+        for i in 0..10 {
+            pace.answered(f64::from(i) * 10.0);
+        }
+        pace.refused(100.0);
+        for i in 0..2 {
+            pace.answered(1_100.0 + f64::from(i) * 500.0);
+        }
+        pace.refused(1_700.0); // refused at 10, after 2 got through: 2
+        pace.answered(2_300.0);
+        pace.refused(2_800.0); // refused at 2, after 1: 1
+        assert_eq!(pace.rate(), Some(1));
+        let mut t = 2_800.0;
+        let mut seen = Vec::new();
+        for _ in 0..4 {
+            t += RECOVER_MS;
+            pace.answered(t);
+            seen.push(pace.rate().unwrap_or(0));
+        }
+        assert_eq!(
+            seen,
+            vec![2, 4, 5, 5],
+            "not stuck at 1 a second: half of the 10 learned"
         );
     }
 
