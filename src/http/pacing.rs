@@ -373,14 +373,10 @@ mod tests {
         pace.answered(2_600.0 + RECOVER_MS);
         assert_eq!(pace.rate(), Some(2));
         // Doubles every RECOVER_MS up to one under the pace refused (8), then stays.
-        let mut t = 2_600.0 + RECOVER_MS;
-        let mut seen = Vec::new();
-        for _ in 0..5 {
-            t += RECOVER_MS;
-            pace.answered(t);
-            seen.push(pace.rate().unwrap_or(0));
-        }
-        assert_eq!(seen, vec![4, 7, 7, 7, 7]);
+        assert_eq!(
+            climbs(&mut pace, 2_600.0 + RECOVER_MS, 5),
+            vec![4, 7, 7, 7, 7]
+        );
     }
 
     #[wasm_bindgen_test]
@@ -415,15 +411,32 @@ mod tests {
         assert_eq!(busy_wait_ms(Some(1), MAX_BUSY_IN_A_ROW + 1), None);
     }
 
+    /// A pace that learned `n` a second: `n` answered in the first window, then refused.
+    fn learned(n: u32) -> Pace {
+        let mut pace = Pace::default();
+        for i in 0..n {
+            pace.answered(f64::from(i) * 10.0);
+        }
+        pace.refused(f64::from(n) * 10.0);
+        pace
+    }
+
+    /// The pace after each of `steps` quiet spells of [`RECOVER_MS`] from `t`.
+    fn climbs(pace: &mut Pace, mut t: f64, steps: usize) -> Vec<u32> {
+        (0..steps)
+            .map(|_| {
+                t += RECOVER_MS;
+                pace.answered(t);
+                pace.rate().unwrap_or(0)
+            })
+            .collect()
+    }
+
     #[wasm_bindgen_test]
     fn refusals_in_a_row_lower_the_pace_but_it_climbs_back_to_under_the_first_refused() {
         // Paced at 10, then the admin's screens filled the window: refused after 5 got
         // through, then again at once, and again.
-        let mut pace = Pace::default();
-        for i in 0..10 {
-            pace.answered(f64::from(i) * 10.0);
-        }
-        pace.refused(100.0);
+        let mut pace = learned(10);
         for i in 0..5 {
             pace.answered(1_100.0 + f64::from(i) * 102.0);
         }
@@ -431,15 +444,8 @@ mod tests {
         pace.refused(1_800.0);
         pace.refused(1_900.0);
         assert_eq!(pace.rate(), Some(1), "lowered to what got through");
-        let mut t = 1_900.0;
-        let mut seen = Vec::new();
-        for _ in 0..4 {
-            t += RECOVER_MS;
-            pace.answered(t);
-            seen.push(pace.rate().unwrap_or(0));
-        }
         assert_eq!(
-            seen,
+            climbs(&mut pace, 1_900.0, 4),
             vec![2, 4, 8, 9],
             "back to one under the 10 refused first"
         );
@@ -448,11 +454,7 @@ mod tests {
     #[wasm_bindgen_test]
     fn a_pace_refused_low_while_others_shared_the_allowance_climbs_to_half_the_first() {
         // Learned 10; later, with the admin's screens busy, refused at 2 after one got through.
-        let mut pace = Pace::default();
-        for i in 0..10 {
-            pace.answered(f64::from(i) * 10.0);
-        }
-        pace.refused(100.0);
+        let mut pace = learned(10);
         for i in 0..2 {
             pace.answered(1_100.0 + f64::from(i) * 500.0);
         }
@@ -460,15 +462,8 @@ mod tests {
         pace.answered(2_300.0);
         pace.refused(2_800.0); // refused at 2, after 1: 1
         assert_eq!(pace.rate(), Some(1));
-        let mut t = 2_800.0;
-        let mut seen = Vec::new();
-        for _ in 0..4 {
-            t += RECOVER_MS;
-            pace.answered(t);
-            seen.push(pace.rate().unwrap_or(0));
-        }
         assert_eq!(
-            seen,
+            climbs(&mut pace, 2_800.0, 4),
             vec![2, 4, 5, 5],
             "not stuck at 1 a second: half of the 10 learned"
         );
@@ -478,11 +473,7 @@ mod tests {
     fn a_pace_learned_short_of_the_limit_climbs_to_it() {
         // The first window also held three requests of the admin's screens: 7 of the job's got
         // through before the refusal, of a limit of 10.
-        let mut pace = Pace::default();
-        for i in 0..7 {
-            pace.answered(f64::from(i) * 10.0);
-        }
-        pace.refused(80.0);
+        let pace = learned(7);
         assert_eq!(pace.rate(), Some(7));
         // A minute's work alone: it finds the limit again, and stays within it.
         let (_, pace) = simulate_from(pace, 10, 300.0, 600, 30.0);
