@@ -430,11 +430,16 @@ describe("sends: load all pages under the platform's rate limit", () => {
     const token = await sessionToken(page);
     const total = (await apiGet(env.sandbox.url, token, "/api/v3/send?page=1&per_page=1")).total_count;
 
-    // Page 1 of the walk goes through; then the token's allowance is used up elsewhere.
-    const firstPage = page.waitForResponse((r) => r.url().includes("per_page=100") && r.status() === 200);
+    // Page 1 of the walk goes through; then the token's allowance is used up elsewhere. Page 2
+    // is held until it is, so the walk cannot outrun the exhaustion.
+    const secondPage = (u) => u.pathname === "/api/v3/send" && u.searchParams.get("per_page") === "100" && u.searchParams.get("page") === "2";
+    await page.route(secondPage, async (route) => {
+      await env.sandbox.exhaustRateLimit();
+      await route.continue();
+    }, { times: 1 });
+    // A fresh window, so page 1 is not refused for the screen's own reads before it.
+    await env.sandbox.resetRateLimit();
     await page.getByRole("button", { name: "Load all pages", exact: true }).click();
-    await firstPage;
-    await env.sandbox.exhaustRateLimit();
     let stoppedAt;
     try {
       const status = page.getByTestId("load-all-status");
