@@ -10,7 +10,7 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::{Badge, Tone};
-use crate::jobs::{self, JobState, JobStatus};
+use crate::jobs::{self, JobState, JobStatus, Question};
 
 thread_local! {
     /// The indicator mounted, kept so it stays (dropping it unmounts it).
@@ -63,7 +63,10 @@ fn JobsIndicator() -> impl IntoView {
     let label = move || {
         counted.with(|all| {
             let running = all.iter().filter(|s| s.running()).count();
-            if running > 0 {
+            let asking = all.iter().filter(|s| s.question.is_some()).count();
+            if asking > 0 {
+                format!("Jobs: {asking} waiting for your answer")
+            } else if running > 0 {
                 format!("Jobs: {running} running")
             } else {
                 format!("Jobs: {} ended", all.len())
@@ -99,7 +102,7 @@ fn JobsPanel(list: ArcRwSignal<Vec<JobStatus>>) -> impl IntoView {
             <ul class="jobs__list">
                 <For
                     each=move || list.get()
-                    key=|s| (s.id, s.state, s.done, s.of, s.note.clone(), s.waiting_s)
+                    key=|s| (s.id, s.state, s.done, s.of, s.note.clone(), s.waiting_s, s.question.clone())
                     children=job_line
                 />
             </ul>
@@ -165,7 +168,24 @@ fn job_line(job: JobStatus) -> impl IntoView {
             <Badge text=state_word(job.state).to_string() tone />
             {bar}
             <span class="jobs__note">{note}</span>
+            {job.question.map(|q| question_view(id, q))}
             {button}
         </li>
+    }
+}
+
+/// A running job's question and its two answers, wherever the job is shown.
+pub(crate) fn question_view(id: u64, question: Question) -> impl IntoView {
+    view! {
+        <div class="jobs__question" role="group" aria-label="The job asks" data-testid="job-question">
+            <p>{question.text}</p>
+            <button type="button" class="button button--small button--danger" on:click=move |_| jobs::answer(id, true)>
+                {question.yes}
+            </button>
+            " "
+            <button type="button" class="button button--small" on:click=move |_| jobs::answer(id, false)>
+                {question.no}
+            </button>
+        </div>
     }
 }

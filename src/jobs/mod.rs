@@ -66,7 +66,18 @@ pub(crate) struct JobStatus {
     pub(crate) note: String,
     /// Seconds it waits because the platform asked it to slow down (until its next step).
     pub(crate) waiting_s: Option<u64>,
+    /// A question the job waits on before it goes on (answered with [`answer`]).
+    pub(crate) question: Option<Question>,
     pub(crate) state: JobState,
+}
+
+/// A question a job asks the admin before a step it must not take unasked ("2 admins lose
+/// the admin role; 1 remains"): its words and the two answers' labels.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Question {
+    pub(crate) text: String,
+    pub(crate) yes: String,
+    pub(crate) no: String,
 }
 
 impl JobStatus {
@@ -103,6 +114,31 @@ impl<R> JobCtx<R> {
     pub(crate) fn cancelled(&self) -> bool {
         self.pacer.stopped()
     }
+
+    /// Asks `question` (shown by the jobs indicator and the job's screen) and waits for the
+    /// answer; `None` when the job is cancelled first. The admin may be on any screen.
+    pub(crate) async fn ask(&self, question: Question) -> Option<bool> {
+        let (tx, mut rx) = futures::channel::oneshot::channel();
+        REGISTRY.with(|r| {
+            if let Some(entry) = r.borrow_mut().entries.iter_mut().find(|e| e.id == self.id) {
+                entry.answer = Some(tx);
+            }
+        });
+        update(self.id, |s| s.question = Some(question));
+        let answer = loop {
+            if self.cancelled() {
+                break None;
+            }
+            match rx.try_recv() {
+                Ok(Some(yes)) => break Some(yes),
+                Ok(None) => {}
+                Err(_) => break None,
+            }
+            crate::browser::sleep(std::time::Duration::from_millis(100)).await;
+        };
+        update(self.id, |s| s.question = None);
+        answer
+    }
 }
 
 /// A job as its screen reads it.
@@ -132,6 +168,8 @@ struct Entry {
     scope: CancelScope,
     /// The job's `ArcRwSignal<R>`.
     result: Rc<dyn Any>,
+    /// Where the answer to the question it asks goes.
+    answer: Option<futures::channel::oneshot::Sender<bool>>,
 }
 
 #[derive(Default)]
@@ -236,6 +274,7 @@ pub(crate) fn start<I: 'static, R: Default + Send + Sync + 'static>(
             pacer: pacer.clone(),
             scope: scope.clone(),
             result: Rc::new(result.clone()),
+            answer: None,
         });
         (id, r.owner.clone())
     });
@@ -250,6 +289,7 @@ pub(crate) fn start<I: 'static, R: Default + Send + Sync + 'static>(
             of: None,
             note: "Starting…".into(),
             waiting_s: None,
+            question: None,
             state: JobState::Running,
         })
     });
@@ -292,6 +332,20 @@ pub(crate) fn cancel(id: u64) {
             }
         }
     });
+}
+
+/// Answers the question job `id` asks (see [`JobCtx::ask`]).
+pub(crate) fn answer(id: u64, yes: bool) {
+    let sender = REGISTRY.with(|r| {
+        r.borrow_mut()
+            .entries
+            .iter_mut()
+            .find(|e| e.id == id)
+            .and_then(|e| e.answer.take())
+    });
+    if let Some(sender) = sender {
+        let _ = sender.send(yes);
+    }
 }
 
 /// Forgets an ended job and its results.

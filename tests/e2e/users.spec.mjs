@@ -405,7 +405,8 @@ describe("users (SCIM)", () => {
       await main().getByLabel("New role").selectOption("manager");
       const { most, count } = await watchPuts(async () => {
         await main().getByRole("button", { name: "Make 9 users manager" }).click();
-        progressSeen = await env.page.getByTestId("bulk-progress").textContent();
+        // Who is signed in and every user are read first; then the writes count.
+        progressSeen = await env.page.getByTestId("bulk-progress").filter({ hasText: /\d of 9$/ }).textContent();
         await waitFor(() => held >= 2, { what: "two PUTs out at once" }).finally(release);
         await env.page.getByTestId("bulk-summary").waitFor(VISIBLE);
       });
@@ -431,10 +432,14 @@ describe("users (SCIM)", () => {
     // The results as a file: every user asked, each with its outcome.
     const [download] = await Promise.all([env.page.waitForEvent("download"), env.page.getByTestId("bulk-download").click()]);
     const rows = parseCsv((await readFile(await download.path(), "utf8")).slice(1));
-    assert.deepEqual(rows[0], ["id", "name", "email", "outcome", "message"]);
+    assert.deepEqual(rows[0], ["id", "name", "email", "outcome", "before", "after", "message"]);
     assert.equal(rows.length, 10, "a line per user asked");
     assert.deepEqual(rows.filter((r) => r[3] === "failed").map((r) => r[0]), [String(doomed.id)]);
     assert.equal(rows.filter((r) => r[3] === "changed").length, 8);
+    for (const r of rows.filter((r) => r[3] === "changed")) {
+      assert.match(r[4], /^(sender|admin) · /, "the user before the change");
+      assert.match(r[5], /^manager · /, "the user after it");
+    }
     for (const user of nine.filter((u) => u !== doomed)) {
       const line = main().locator(`li.bulk-result[data-user-id="${user.id}"]`);
       assert.equal(await line.getAttribute("data-outcome"), "ok");

@@ -109,6 +109,44 @@ pub(crate) fn answer_summary(user: &ScimUser) -> String {
     format!("{} · {team} · {state}", user.user_type)
 }
 
+/// How one user's change ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Outcome {
+    /// Written; the platform's answer, summarised.
+    Changed(String),
+    /// Not written: the error in words.
+    Failed(String),
+    /// Not written on purpose: why (someone changed the user since, or the signed-in admin
+    /// chose to keep their own account).
+    LeftAlone(String),
+}
+
+impl Outcome {
+    pub(crate) fn changed(&self) -> bool {
+        matches!(self, Outcome::Changed(_))
+    }
+
+    pub(crate) fn failed(&self) -> bool {
+        matches!(self, Outcome::Failed(_))
+    }
+
+    /// The result line's badge and the results file's word.
+    pub(crate) fn word(&self) -> &'static str {
+        match self {
+            Outcome::Changed(_) => "changed",
+            Outcome::Failed(_) => "failed",
+            Outcome::LeftAlone(_) => "left alone",
+        }
+    }
+
+    pub(crate) fn detail(&self) -> String {
+        match self {
+            Outcome::Changed(answer) => format!("now {answer}"),
+            Outcome::Failed(message) | Outcome::LeftAlone(message) => message.clone(),
+        }
+    }
+}
+
 /// The outcome for one user.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct BulkResult {
@@ -116,15 +154,22 @@ pub(crate) struct BulkResult {
     pub(crate) order: usize,
     pub(crate) id: String,
     pub(crate) who: Picked,
-    /// The platform's answer (summarised) or the error in words.
-    pub(crate) outcome: Result<String, String>,
+    pub(crate) outcome: Outcome,
+    /// The user as the platform had them just before the run, and what was written: an undo
+    /// puts back what changed.
+    pub(crate) before: Option<ScimUser>,
+    pub(crate) wrote: Option<ReplaceUser>,
 }
 
 /// "Changed 11 of 12 users. 1 failed and stays selected.", of the `asked` users of the run
 /// (those without a result were not sent: the run was cancelled).
 pub(crate) fn results_summary(results: &[BulkResult], asked: usize) -> String {
-    let failed = results.iter().filter(|r| r.outcome.is_err()).count();
-    let done = results.len() - failed;
+    let failed = results.iter().filter(|r| r.outcome.failed()).count();
+    let left = results
+        .iter()
+        .filter(|r| matches!(r.outcome, Outcome::LeftAlone(_)))
+        .count();
+    let done = results.len() - failed - left;
     let mut text = format!(
         "Changed {done} of {}.",
         users_word(asked.max(results.len()))
@@ -135,6 +180,9 @@ pub(crate) fn results_summary(results: &[BulkResult], asked: usize) -> String {
             " {} failed and {stay} selected for another try.",
             failed
         ));
+    }
+    if left > 0 {
+        text.push_str(&format!(" {} left alone.", users_word(left)));
     }
     let not_sent = asked.saturating_sub(results.len());
     if not_sent > 0 {
@@ -177,7 +225,7 @@ impl ResultsPage {
 
 /// The `page` of `results` (in run order) to list: all of them, or only the failed ones.
 pub(crate) fn results_page(results: &[BulkResult], failed_only: bool, page: usize) -> ResultsPage {
-    let listed = |r: &&BulkResult| !failed_only || r.outcome.is_err();
+    let listed = |r: &&BulkResult| !failed_only || r.outcome.failed();
     let total = results.iter().filter(listed).count();
     let pages = total.div_ceil(RESULTS_PAGE).max(1);
     let page = page.min(pages - 1);
@@ -197,22 +245,43 @@ pub(crate) fn results_page(results: &[BulkResult], failed_only: bool, page: usiz
 }
 
 /// The run's results as a file (the console's CSV rules, [`crate::components::csv`]): who,
-/// whether they changed, and what the platform said; the users not reached say so.
+/// whether they changed, the user before and after, and what the platform said; the users not
+/// reached say so.
 pub(crate) fn results_csv(asked: &[(String, Picked)], results: &[BulkResult]) -> String {
     let mut out = String::from(BOM);
-    push_row(&mut out, ["id", "name", "email", "outcome", "message"]);
+    push_row(
+        &mut out,
+        [
+            "id", "name", "email", "outcome", "before", "after", "message",
+        ],
+    );
     let mut answered = results.iter().peekable();
     for (order, (id, who)) in asked.iter().enumerate() {
-        let (outcome, message) = match answered.next_if(|r| r.order == order) {
-            Some(r) => match &r.outcome {
-                Ok(answer) => ("changed", format!("now {answer}")),
-                Err(error) => ("failed", error.clone()),
-            },
-            None => ("not changed", "Cancelled before its turn.".to_owned()),
+        let row = answered.next_if(|r| r.order == order);
+        let before = row
+            .and_then(|r| r.before.as_ref())
+            .map(answer_summary)
+            .unwrap_or_default();
+        let (outcome, after, message) = match row.map(|r| &r.outcome) {
+            Some(Outcome::Changed(answer)) => ("changed", answer.clone(), String::new()),
+            Some(other) => (other.word(), before.clone(), other.detail()),
+            None => (
+                "not changed",
+                before.clone(),
+                "Cancelled before its turn.".to_owned(),
+            ),
         };
         push_row(
             &mut out,
-            [id.as_str(), &who.name, &who.email, outcome, &message],
+            [
+                id.as_str(),
+                &who.name,
+                &who.email,
+                outcome,
+                &before,
+                &after,
+                &message,
+            ],
         );
     }
     out
@@ -240,10 +309,12 @@ mod tests {
                 email: format!("u{order}@example.com"),
             },
             outcome: if ok {
-                Ok("manager".into())
+                Outcome::Changed("manager".into())
             } else {
-                Err("refused".into())
+                Outcome::Failed("refused".into())
             },
+            before: None,
+            wrote: None,
         }
     }
 
@@ -272,7 +343,7 @@ mod tests {
         let failed = results_page(&results, true, 0);
         assert_eq!(failed.total, 18, "0, 7, …, 119");
         assert_eq!(failed.pages, 1);
-        assert!(failed.shown.iter().all(|r| r.outcome.is_err()));
+        assert!(failed.shown.iter().all(|r| r.outcome.failed()));
         assert_eq!(failed.range_text(true), "Failed 1\u{2013}18 of 18");
 
         let none = results_page(&[], true, 3);
@@ -350,7 +421,13 @@ mod tests {
             order,
             id: order.to_string(),
             who: who.clone(),
-            outcome: if ok { Ok("x".into()) } else { Err("y".into()) },
+            outcome: if ok {
+                Outcome::Changed("x".into())
+            } else {
+                Outcome::Failed("y".into())
+            },
+            before: None,
+            wrote: None,
         };
         assert_eq!(
             results_summary(&[result(0, true), result(1, false), result(2, true)], 3),
@@ -385,8 +462,8 @@ mod tests {
         let results = vec![result(0, true), result(1, false)];
         let text = results_csv(&asked, &results);
         let lines: Vec<&str> = text.trim_start_matches(BOM).split("\r\n").collect();
-        assert_eq!(lines[0], "id,name,email,outcome,message");
-        assert_eq!(lines[1], "0,User 0,u0@example.com,changed,now manager");
+        assert_eq!(lines[0], "id,name,email,outcome,before,after,message");
+        assert_eq!(lines[1], "0,User 0,u0@example.com,changed,,manager,");
         assert!(
             lines[2].starts_with("1,\"'=HYPERLINK"),
             "a formula is neutralised: {}",
@@ -395,7 +472,7 @@ mod tests {
         assert!(lines[2].ends_with(",failed,refused"));
         assert_eq!(
             lines[3],
-            "2,User 2,u2@example.com,not changed,Cancelled before its turn."
+            "2,User 2,u2@example.com,not changed,,,Cancelled before its turn."
         );
     }
 }

@@ -7,14 +7,14 @@ use gifting_api::Role;
 use leptos::prelude::*;
 
 use super::bulk::{
-    results_csv, results_page, users_word, AllMatching, BulkAction, BulkResult, ResultsPage,
-    Selection, RESULTS_PAGE,
+    results_csv, results_page, users_word, AllMatching, BulkAction, BulkResult, Outcome,
+    ResultsPage, Selection, RESULTS_PAGE,
 };
-use super::bulk_job::{self, BulkRun, Targets};
+use super::bulk_job::{self, BulkRun, Change, Targets};
 use crate::api::TeamGroups;
 use crate::components::download::{download_parts, local_date};
 use crate::components::options::{options, same_label};
-use crate::components::{Badge, ConfirmDialog, Tone};
+use crate::components::{jobs_indicator, Badge, ConfirmDialog, Tone};
 use crate::jobs::{self, JobHandle, JobKind};
 
 /// The panel's state and its actions, apart from the view. The run itself is a job
@@ -141,15 +141,46 @@ impl Panel {
             return;
         }
         let targets = match self.matching.get_untracked() {
-            Some(all) => Targets::Matching {
-                email: all.email,
-                total: all.total,
-            },
+            Some(all) => Targets::Matching { email: all.email },
             None => Targets::Picked(self.selection.get_untracked().into_iter().collect()),
         };
         self.dismiss();
         self.cancelling.set(false);
-        self.job.set(Some(bulk_job::start(action, targets, count)));
+        self.job.set(Some(bulk_job::start(
+            Change::Action(action, targets),
+            count,
+        )));
+    }
+
+    /// Puts back what the run shown changed, as a job of its own (the same guards; a user
+    /// changed since by someone else is listed and left alone). The run's results stay in
+    /// the jobs list until dismissed.
+    fn undo(self) {
+        if self.running() {
+            return;
+        }
+        let Some(reversals) = self.with_run(BulkRun::reversals) else {
+            return;
+        };
+        if reversals.is_empty() {
+            return;
+        }
+        let count = reversals.len();
+        self.cancelling.set(false);
+        self.job
+            .set(Some(bulk_job::start(Change::Undo(reversals), count)));
+    }
+
+    /// Whether the run shown changed anyone it could put back.
+    fn undoable(self) -> bool {
+        !self.running()
+            && self
+                .with_run(|r| {
+                    r.results
+                        .iter()
+                        .any(|x| x.outcome.changed() && x.before.is_some())
+                })
+                .unwrap_or(false)
     }
 
     fn cancel(self) {
@@ -186,7 +217,7 @@ impl Panel {
                     let changed: std::collections::HashSet<String> = r
                         .results
                         .iter()
-                        .filter(|x| x.outcome.is_ok())
+                        .filter(|x| x.outcome.changed())
                         .map(|x| x.id.clone())
                         .collect();
                     (r.asked.clone(), changed)
@@ -345,17 +376,21 @@ fn BulkSelect(
 fn BulkProgress(run: Panel) -> impl IntoView {
     let line = move || {
         run.with_run(|r| match r.finding {
-            Some((read, total)) => Some((
+            Some((read, total)) => (
                 read,
                 total as usize,
-                format!("Finding the users: {read} of {total}"),
-            )),
+                format!("Reading the users: {read} of {total}"),
+            ),
+            None if r.asked.is_empty() => (0, 1, "Reading who is signed in".to_owned()),
             None => {
                 let (done, total) = (r.results.len(), r.asked.len());
-                (total > 0).then(|| (done, total, format!("{done} of {total}")))
+                (done, total, format!("{done} of {total}"))
             }
         })
-        .flatten()
+    };
+    let question = move || {
+        let status = run.job.with(|j| j.as_ref().and_then(|j| j.status()))?;
+        Some(jobs_indicator::question_view(status.id, status.question?))
     };
     move || {
         let (value, max, text) = line().filter(|_| run.running())?;
@@ -374,6 +409,7 @@ fn BulkProgress(run: Panel) -> impl IntoView {
                     {move || if run.cancelling.get() { "Cancelling…" } else { "Cancel" }}
                 </button>
             </div>
+            {question}
         })
     }
 }
@@ -423,7 +459,12 @@ fn BulkResults(run: Panel) -> impl IntoView {
         if run.running() {
             return None;
         }
-        run.with_run(BulkRun::summary).flatten()
+        // A run refused or stopped before any write says why in its job's note.
+        let note = move || {
+            run.job
+                .with(|j| j.as_ref().and_then(|j| j.status()).map(|s| s.note))
+        };
+        run.with_run(BulkRun::summary).flatten().or_else(note)
     };
     let failed_only = RwSignal::new(false);
     let page = RwSignal::new(0usize);
@@ -450,13 +491,19 @@ fn BulkResults(run: Panel) -> impl IntoView {
                     <button type="button" class="button button--small" on:click=move |_| run.dismiss()>
                         "Dismiss results"
                     </button>
+                    <Show when=move || run.undoable()>
+                        " "
+                        <button type="button" class="button button--small" data-testid="bulk-undo" on:click=move |_| run.undo()>
+                            "Undo this change"
+                        </button>
+                    </Show>
                 </p>
             })}
             <ResultsPager run listed failed_only page />
             <ul class="bulk-results">
                 <For
                     each=move || listed.with(|l| l.shown.clone())
-                    key=|r| (r.order, r.id.clone(), r.outcome.is_ok())
+                    key=|r| (r.order, r.id.clone(), r.outcome.word())
                     children=result_line
                 />
             </ul>
@@ -475,7 +522,7 @@ fn ResultsPager(
 ) -> impl IntoView {
     let counts = Memo::new(move |_| {
         run.with_run(|r| {
-            let failed = r.results.iter().filter(|x| x.outcome.is_err()).count();
+            let failed = r.results.iter().filter(|x| x.outcome.failed()).count();
             (r.results.len(), failed)
         })
         .unwrap_or_default()
@@ -529,29 +576,31 @@ fn ResultsPager(
     }
 }
 
-/// One user's line: changed or failed, who, and what the platform said.
+/// One user's line: changed, failed or left alone, who, and what the platform said.
 fn result_line(r: BulkResult) -> impl IntoView {
-    let ok = r.outcome.is_ok();
-    let detail = match &r.outcome {
-        Ok(answer) => format!("now {answer}"),
-        Err(message) => message.clone(),
+    let word = r.outcome.word();
+    let tone = match r.outcome {
+        Outcome::Changed(_) => Tone::Success,
+        Outcome::Failed(_) => Tone::Danger,
+        Outcome::LeftAlone(_) => Tone::Warning,
+    };
+    let badge = match r.outcome {
+        Outcome::Changed(_) => "Changed",
+        Outcome::Failed(_) => "Failed",
+        Outcome::LeftAlone(_) => "Left alone",
     };
     view! {
         <li
             class="bulk-result"
-            class:bulk-result--failed=!ok
+            class:bulk-result--failed=r.outcome.failed()
             data-user-id=r.id.clone()
-            data-outcome=if ok { "ok" } else { "failed" }
+            data-outcome=if r.outcome.changed() { "ok" } else { word }
         >
-            {if ok {
-                view! { <Badge text="Changed" tone=Tone::Success /> }
-            } else {
-                view! { <Badge text="Failed" tone=Tone::Danger /> }
-            }}
+            <Badge text=badge tone />
             " "
             <strong>{r.who.name.clone()}</strong>
             {format!(" ({}): ", r.who.email)}
-            {detail}
+            {r.outcome.detail()}
         </li>
     }
 }

@@ -9,9 +9,11 @@ use leptos::task::spawn_local;
 use leptos_router::hooks::use_params_map;
 
 use super::access::ScimLoaded;
+use super::guard;
 use super::present::{display_name, status_badge};
 use super::user_form::{draft_of, UserFields, UserForm};
-use crate::api::{use_api, ApiClient, ApiError};
+use crate::api::{use_api, use_current_user, ApiClient, ApiError};
+use crate::http::pacing::Pacer;
 use crate::components::Breadcrumb;
 use crate::components::{ConfirmDialog, Notice, Tone};
 use crate::components::{FailedNotice, LeaveGuard, ScreenHeading};
@@ -56,7 +58,12 @@ struct Editor {
     current: RwSignal<ScimUser>,
     form: UserForm,
     outcome: RwSignal<Option<Outcome>>,
+    /// A write that takes the admin role from the signed-in admin, held for its own
+    /// confirmation: the body, its words once done, and the admins that remain.
+    yours: RwSignal<Option<(ReplaceUser, Done, usize)>>,
 }
+
+type Done = fn(&ScimUser) -> String;
 
 impl Editor {
     fn new(user: ScimUser) -> Self {
@@ -65,7 +72,52 @@ impl Editor {
             form: UserForm::new(draft_of(&user)),
             current: RwSignal::new(user),
             outcome: RwSignal::new(None),
+            yours: RwSignal::new(None),
         }
+    }
+
+    /// Sends `body`, unless it takes the admin role from an admin: then the admins left are
+    /// counted first (a change that leaves none is refused) and a change to the signed-in
+    /// admin's own account waits for its own confirmation.
+    fn guarded(self, body: ReplaceUser, done: Done) {
+        let user = self.current.get_untracked();
+        if !guard::is_admin(&user) || guard::admin_after(&user, &body) {
+            return self.send(body, done);
+        }
+        let fail = move |text: String| self.outcome.try_set(Some(Outcome::Failed(text)));
+        let Some(Ok(me)) = use_current_user().get_untracked() else {
+            fail("Nothing was changed: who is signed in could not be read, and the admin role is only taken away knowing that. Reload the page and try again.".into());
+            return;
+        };
+        self.form.pending.set(true);
+        self.outcome.set(None);
+        spawn_local(async move {
+            let directory = guard::read_directory(self.api, &Pacer::default(), |_, _| {}).await;
+            self.form.pending.try_set(false);
+            let directory = match directory {
+                Ok(directory) => directory,
+                Err(ApiError::Cancelled) => return,
+                Err(error) => {
+                    fail(format!("Nothing was changed: the admins could not be counted ({})", error.user_message()));
+                    return;
+                }
+            };
+            let you = guard::you(&directory, &me).map(|u| u.id.clone());
+            let count = guard::count_admins(
+                &directory,
+                |u| (u.id == user.id).then(|| guard::admin_after(u, &body)),
+                0,
+                you.as_deref(),
+            );
+            let what = if body.active == Some(false) { "are deactivated" } else { "lose the admin role" };
+            if let Some(refusal) = count.refusal(what) {
+                fail(refusal);
+            } else if count.you_losing {
+                self.yours.try_set(Some((body, done, count.remaining)));
+            } else {
+                self.send(body, done);
+            }
+        });
     }
 
     /// PUTs `body`; on success the page and the form show the platform's answer, and `done`
@@ -119,7 +171,7 @@ impl Editor {
             division: Some(draft.team.clone()),
             ..Default::default()
         };
-        self.send(body, |u| {
+        self.guarded(body, |u| {
             let team = if u.division.is_empty() {
                 "no team"
             } else {
@@ -143,7 +195,7 @@ impl Editor {
         } else {
             |u| format!("{} is deactivated.", display_name(u))
         };
-        self.send(body, done);
+        self.guarded(body, done);
     }
 
     fn name(self) -> String {
@@ -164,6 +216,41 @@ fn UserEditor(user: ScimUser) -> impl IntoView {
         <OutcomeNotice outcome=editor.outcome />
         <DetailsForm editor />
         <AccessSection editor />
+        <YourOwnAccount editor />
+    }
+}
+
+/// The confirmation a change to the signed-in admin's own admin role needs, on its own.
+#[component]
+fn YourOwnAccount(editor: Editor) -> impl IntoView {
+    let open = RwSignal::new(false);
+    Effect::new(move |_| open.set(editor.yours.with(Option::is_some)));
+    // Closed without confirming: the held change is dropped, the form keeps it.
+    Effect::new(move |_| {
+        if !open.get() {
+            editor.yours.set(None);
+        }
+    });
+    let remain = move || editor.yours.with(|y| y.as_ref().map_or(0, |y| y.2));
+    let confirm = move |()| {
+        if let Some((body, done, _)) = editor.yours.get_untracked() {
+            editor.send(body, done);
+        }
+    };
+    view! {
+        <ConfirmDialog
+            open
+            title="Change your own account?"
+            confirm_label="Change my own account"
+            on_confirm=Callback::new(confirm)
+        >
+            <p>
+                {move || format!(
+                    "This is your own account: you lose the admin role, and with it the right to administer users in this console; {} then.",
+                    if remain() == 1 { "1 admin remains".to_owned() } else { format!("{} admins remain", remain()) },
+                )}
+            </p>
+        </ConfirmDialog>
     }
 }
 

@@ -8,6 +8,7 @@ pub(crate) mod bulk_panel;
 pub(crate) mod edit;
 pub(crate) mod fields;
 pub(crate) mod form;
+pub(crate) mod guard;
 pub(crate) mod import;
 pub(crate) mod list;
 pub(crate) mod new;

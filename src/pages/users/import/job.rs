@@ -5,17 +5,23 @@
 //!
 //! Job work: plain data in, the job's own client and result out; nothing of a screen.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use futures::future::LocalBoxFuture;
+use gifting_api::scim::{ReplaceUser, ScimUser};
+use gifting_api::Role;
 use leptos::prelude::{Update, WithUntracked};
 
 use super::columns::Mapping;
 use super::compare::Known;
 use super::parse::Table;
 use super::run_job::{run_writes, Outcome, Write};
+use crate::api::ApiError;
 use crate::components::jobs_indicator;
 use crate::jobs::{self, JobCtx, JobEnd, JobHandle, JobKind, JobState};
+use crate::pages::users::bulk::Picked;
+use crate::pages::users::guard::{self, Reversal};
 use crate::routes;
 
 /// What the import screen showed when the run started: it shows it again from here.
@@ -39,6 +45,8 @@ pub(crate) struct ImportRun {
     pub(crate) absent_outcomes: Vec<(String, Outcome)>,
     /// (ended, to write).
     pub(crate) progress: (usize, usize),
+    /// What "Undo this import" puts back: one per write that landed.
+    pub(crate) reversals: Vec<Reversal>,
 }
 
 /// The run's plan: the writes, and the outcome of every row that needs none.
@@ -81,13 +89,63 @@ async fn work(source: Source, plan: Plan, ctx: JobCtx<ImportRun>) -> JobEnd {
         *r = ImportRun {
             source,
             outcomes,
-            absent_outcomes: Vec::new(),
             progress: (0, to_write),
+            ..ImportRun::default()
         }
     });
+    ctx.progress(0, None, "Reading who is signed in".into());
+    let me = match guard::read_me(ctx.api, &ctx.pacer).await {
+        Ok(me) => me,
+        Err(error) => return guard::no_identity(&error),
+    };
+    let read = |read: usize, of: u64| {
+        ctx.progress(0, None, format!("Reading the users: {read} of {of}"));
+    };
+    let directory = match guard::read_directory(ctx.api, &ctx.pacer, read).await {
+        Ok(found) => found,
+        Err(error @ ApiError::Cancelled) => return guard::no_identity(&error),
+        Err(error) => {
+            return JobEnd {
+                state: JobState::Failed,
+                note: format!(
+                    "Nothing was written: the users could not be read to count the admins ({})",
+                    error.user_message()
+                ),
+            }
+        }
+    };
+    let you = guard::you(&directory, &me).map(|u| u.id.clone());
+    let by_id: HashMap<&str, &ScimUser> = directory.iter().map(|u| (u.id.as_str(), u)).collect();
+    let count = guard::count_admins(
+        &directory,
+        |u| {
+            writes.iter().find_map(|(_, w)| match w {
+                Write::Update { id, body, .. } if *id == u.id => Some(guard::admin_after(u, body)),
+                Write::Deactivate { id } if *id == u.id => Some(false),
+                _ => None,
+            })
+        },
+        writes.iter().filter(|(_, w)| creates_admin(w)).count(),
+        you.as_deref(),
+    );
+    let what = "lose the admin role or are deactivated";
+    if let Err(end) = guard::confirm_losses(&ctx, &count, what).await {
+        return end;
+    }
     ctx.progress(0, Some(to_write as u64), format!("0 of {to_write} writes"));
+    let undo: HashMap<usize, Reversal> = writes
+        .iter()
+        .filter_map(|(i, w)| Some((*i, reversal(w, &by_id, &absent, rows, *i)?)))
+        .collect();
     let report = |index: usize, outcome: Outcome| {
+        let landed = matches!(
+            outcome,
+            Outcome::Created(_) | Outcome::Updated(_) | Outcome::Deactivated
+        );
         ctx.result.update(|r| {
+            if landed {
+                r.reversals.extend(undo.get(&index).cloned());
+            }
             if index < rows {
                 if let Some(slot) = r.outcomes.get_mut(index) {
                     *slot = Some(outcome);
@@ -104,7 +162,34 @@ async fn work(source: Source, plan: Plan, ctx: JobCtx<ImportRun>) -> JobEnd {
             format!("{done} of {to_write} writes"),
         );
     };
-    run_writes(ctx.api, &ctx.pacer, writes, report).await;
+    // Those who become admins first, the signed-in admin's own account last and asked about
+    // on its own: a refusal mid-run never leaves the organisation without an admin.
+    let yours = |w: &Write| {
+        count.you_losing
+            && matches!(w, Write::Update { id, .. } | Write::Deactivate { id } if Some(id) == you.as_ref())
+    };
+    let gains = |w: &Write| match w {
+        Write::Update { id, body, .. } => by_id
+            .get(id.as_str())
+            .is_some_and(|u| !guard::is_admin(u) && guard::admin_after(u, body)),
+        other => creates_admin(other),
+    };
+    let (first, rest): (Vec<_>, Vec<_>) = writes.into_iter().partition(|(_, w)| gains(w));
+    let (last, middle): (Vec<_>, Vec<_>) = rest.into_iter().partition(|(_, w)| yours(w));
+    run_writes(ctx.api, &ctx.pacer, first, report).await;
+    run_writes(ctx.api, &ctx.pacer, middle, report).await;
+    if !last.is_empty() && !ctx.cancelled() {
+        if guard::ask_yourself(&ctx, what, count.remaining.max(1)).await {
+            run_writes(ctx.api, &ctx.pacer, last, report).await;
+        } else {
+            for (index, _) in last {
+                report(
+                    index,
+                    Outcome::Skipped("Your own account: left as it was, as you chose.".into()),
+                );
+            }
+        }
+    }
     let state = if ctx.cancelled() {
         JobState::Cancelled
     } else {
@@ -112,6 +197,65 @@ async fn work(source: Source, plan: Plan, ctx: JobCtx<ImportRun>) -> JobEnd {
     };
     let note = ctx.result.with_untracked(summary);
     JobEnd { state, note }
+}
+
+fn creates_admin(write: &Write) -> bool {
+    matches!(write, Write::Create { body, .. } if body.user_type == Role::Admin && body.active != Some(false))
+}
+
+/// How to put back write `index` if it lands: a created user is deactivated, an update
+/// restores what it changed, a deactivation activates again.
+fn reversal(
+    write: &Write,
+    by_id: &HashMap<&str, &ScimUser>,
+    absent: &[(String, String)],
+    rows: usize,
+    index: usize,
+) -> Option<Reversal> {
+    match write {
+        Write::Create { wanted, body } => Some(Reversal {
+            id: String::new(),
+            who: Picked {
+                name: format!("{} {}", wanted.given_name, wanted.family_name)
+                    .trim()
+                    .to_owned(),
+                email: wanted.email.clone(),
+            },
+            wrote: ReplaceUser {
+                active: Some(true),
+                user_type: Some(body.user_type.clone()),
+                division: Some(body.division.clone()),
+                ..ReplaceUser::default()
+            },
+            restore: ReplaceUser {
+                active: Some(false),
+                ..ReplaceUser::default()
+            },
+        }),
+        Write::Update { id, body, .. } => {
+            let before = by_id.get(id.as_str())?;
+            Some(Reversal {
+                id: id.clone(),
+                who: Picked::of(before),
+                wrote: body.clone(),
+                restore: guard::restore(before, body),
+            })
+        }
+        Write::Deactivate { id } => {
+            let before = by_id.get(id.as_str())?;
+            let wrote = ReplaceUser {
+                active: Some(false),
+                ..ReplaceUser::default()
+            };
+            let _ = absent.get(index.checked_sub(rows)?)?;
+            Some(Reversal {
+                id: id.clone(),
+                who: Picked::of(before),
+                restore: guard::restore(before, &wrote),
+                wrote,
+            })
+        }
+    }
 }
 
 /// "38 created, 2 failed, 1 not run", counting every row and absent user.

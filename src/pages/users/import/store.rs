@@ -113,6 +113,12 @@ impl Import {
             .with(|job| job.as_ref().map(|job| job.result.with(f)))
     }
 
+    /// The run shown's status in the jobs list, tracked.
+    pub(crate) fn status(self) -> Option<crate::jobs::JobStatus> {
+        self.job
+            .with(|job| job.as_ref().and_then(JobHandle::status))
+    }
+
     pub(crate) fn running(self) -> bool {
         self.job
             .with(|job| job.as_ref().is_some_and(JobHandle::running))

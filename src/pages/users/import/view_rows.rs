@@ -10,7 +10,11 @@ use super::store::Import;
 use super::view::FateFilter;
 use crate::components::download::{download_parts, local_date};
 use crate::components::format::count;
-use crate::components::{Badge, ConfirmDialog, Tone};
+use crate::components::{jobs_indicator, Badge, ConfirmDialog, Tone};
+use crate::jobs::JobState;
+use crate::pages::users::bulk_job::{self, Change};
+use crate::routes;
+use leptos_router::components::A;
 
 /// Rows shown at once: the file may hold 20,000.
 const PAGE_ROWS: usize = 100;
@@ -208,14 +212,17 @@ pub(crate) fn RunPanel(import: Import) -> impl IntoView {
 
 #[component]
 fn RunProgress(import: Import) -> impl IntoView {
+    let status = move || import.status();
     move || {
         let (done, total) = import.progress();
-        import.running().then(|| view! {
+        let status = status()?;
+        status.running().then(|| view! {
             <div class="bulk__progress" role="status" data-testid="import-progress">
                 <progress max=total.to_string() value=done.to_string()></progress>
-                <span>{format!("{} of {}", count(done as u64), count(total as u64))}</span>
+                <span>{status.note.clone()}</span>
                 <button type="button" class="button" on:click=move |_| import.cancel()>"Cancel"</button>
             </div>
+            {status.question.map(|q| jobs_indicator::question_view(status.id, q))}
         })
     }
 }
@@ -275,9 +282,36 @@ fn RunSummary(import: Import) -> impl IntoView {
             let _ = download_parts(&file_name(&local_date()), "text/csv;charset=utf-8", &parts);
         }
     };
+    let undo_started = RwSignal::new(false);
+    let undo = move |_| {
+        let reversals = untrack(|| import.with_run(|r| r.reversals.clone())).unwrap_or_default();
+        if !reversals.is_empty() {
+            let n = reversals.len();
+            bulk_job::start(Change::Undo(reversals), n);
+            undo_started.set(true);
+        }
+    };
+    let undoable = move || {
+        import
+            .with_run(|r| !r.reversals.is_empty())
+            .unwrap_or(false)
+    };
+    // A run refused or stopped before its writes says why.
+    let stopped = move || {
+        let status = import.status()?;
+        let written = import.progress().0 > 0;
+        (status.state == JobState::Failed || (status.state == JobState::Cancelled && !written))
+            .then_some(status.note)
+    };
     move || {
         if import.running() {
             return None;
+        }
+        if let Some(note) = stopped() {
+            return Some(
+                view! { <p class="notice" role="alert" data-testid="import-summary">{note}</p> }
+                    .into_any(),
+            );
         }
         summary(import).map(|text| view! {
             <div class="import-summary">
@@ -285,7 +319,18 @@ fn RunSummary(import: Import) -> impl IntoView {
                 <button type="button" class="button" on:click=download data-testid="import-download">"Download the results (CSV)"</button>
                 " "
                 <button type="button" class="button" on:click=move |_| import.compare_afresh()>"Compare the file again"</button>
+                <Show when=undoable>
+                    " "
+                    <button type="button" class="button" data-testid="import-undo" disabled=move || undo_started.get() on:click=undo>"Undo this import"</button>
+                </Show>
+                <Show when=move || undo_started.get()>
+                    <p data-testid="import-undo-started">
+                        "The undo runs as a job: follow it under Jobs; its results are on "
+                        <A href=routes::USERS>"Users"</A>
+                        "."
+                    </p>
+                </Show>
             </div>
-        })
+        }.into_any())
     }
 }

@@ -1,0 +1,382 @@
+//! No change locks the organisation out. Before a run that can take the admin role away or
+//! deactivate users (a bulk change, an import, an undo), its job reads who is signed in and
+//! every user, counts the active admins the change leaves, and refuses a change that leaves
+//! none: the platform's description has no last-admin rule, so the console holds it itself
+//! (`docs/platform.md`, "The last admin"). A change that takes admins away asks first, in
+//! numbers; the signed-in admin's own account is written last and asked about on its own.
+//! Writes never mix gains and losses of admins in a way a refusal mid-run could exploit: the
+//! callers write the users who become admins first and the signed-in admin last.
+//!
+//! Job work: plain data and the job's own client; nothing of a screen.
+
+use gifting_api::paths::endpoint;
+use gifting_api::rest::CurrentUser;
+use gifting_api::scim::{ListResponse, ListUsersQuery, ReplaceUser, ScimUser, MAX_COUNT};
+use gifting_api::Role;
+
+use super::bulk::Picked;
+use crate::api::{ApiClient, ApiError};
+use crate::http::pacing::Pacer;
+use crate::jobs::{JobCtx, JobEnd, JobState, Question};
+
+/// What an undo puts back on one user, if the user still holds what the run wrote. `id` is
+/// empty for a user the run created (found again by `who.email`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Reversal {
+    pub(crate) id: String,
+    pub(crate) who: Picked,
+    pub(crate) wrote: ReplaceUser,
+    pub(crate) restore: ReplaceUser,
+}
+
+/// Whether `user` can administer the organisation: an active admin.
+pub(crate) fn is_admin(user: &ScimUser) -> bool {
+    user.active && user.user_type == Role::Admin
+}
+
+/// Whether `user`, once `body` is written, is an active admin.
+pub(crate) fn admin_after(user: &ScimUser, body: &ReplaceUser) -> bool {
+    body.active.unwrap_or(user.active)
+        && body.user_type.as_ref().unwrap_or(&user.user_type) == &Role::Admin
+}
+
+/// Whether `user` still holds every attribute `body` writes (an undo leaves alone a user
+/// someone changed since).
+pub(crate) fn holds(user: &ScimUser, body: &ReplaceUser) -> bool {
+    body.active.is_none_or(|a| a == user.active)
+        && body.user_type.as_ref().is_none_or(|r| r == &user.user_type)
+        && body.division.as_ref().is_none_or(|d| d == &user.division)
+        && body.name.as_ref().is_none_or(|n| {
+            n.given_name == user.name.given_name && n.family_name == user.name.family_name
+        })
+}
+
+/// The write that puts back what `body` would change on `before`.
+pub(crate) fn restore(before: &ScimUser, body: &ReplaceUser) -> ReplaceUser {
+    ReplaceUser {
+        active: body.active.map(|_| before.active),
+        user_type: body.user_type.as_ref().map(|_| before.user_type.clone()),
+        division: body.division.as_ref().map(|_| before.division.clone()),
+        name: body.name.as_ref().map(|_| before.name.clone()),
+        ..ReplaceUser::default()
+    }
+}
+
+/// The active admins a change leaves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct AdminCount {
+    /// Active admins now.
+    pub(crate) now: usize,
+    /// Admins who stop being active admins, and whether the signed-in admin is one of them.
+    pub(crate) losing: usize,
+    pub(crate) you_losing: bool,
+    /// Active admins once every write has landed.
+    pub(crate) remaining: usize,
+}
+
+/// Counts the admins of `directory` once each user `after` names is written (`after(user)`:
+/// `Some(admin or not)` for a user written), plus `created_admins` new ones; `you` is the
+/// signed-in admin's SCIM id.
+pub(crate) fn count_admins(
+    directory: &[ScimUser],
+    after: impl Fn(&ScimUser) -> Option<bool>,
+    created_admins: usize,
+    you: Option<&str>,
+) -> AdminCount {
+    let mut count = AdminCount {
+        now: 0,
+        losing: 0,
+        you_losing: false,
+        remaining: created_admins,
+    };
+    for user in directory {
+        let before = is_admin(user);
+        let later = after(user).unwrap_or(before);
+        count.now += usize::from(before);
+        count.remaining += usize::from(later);
+        if before && !later {
+            count.losing += 1;
+            count.you_losing |= you == Some(user.id.as_str());
+        }
+    }
+    count
+}
+
+fn admins(n: usize) -> String {
+    match n {
+        0 => "no admin".into(),
+        1 => "1 admin".into(),
+        n => format!("{n} admins"),
+    }
+}
+
+impl AdminCount {
+    /// "3 admins lose the admin role, you among them; 2 remain."
+    pub(crate) fn words(&self, what: &str) -> String {
+        let you = if self.you_losing {
+            if self.losing == 1 {
+                ": you"
+            } else {
+                ", you among them"
+            }
+        } else {
+            ""
+        };
+        let remain = match self.remaining {
+            0 => "none remains".to_owned(),
+            1 => "1 remains".to_owned(),
+            n => format!("{n} remain"),
+        };
+        let verb = if self.losing == 1 {
+            what.replace("lose ", "loses ")
+        } else {
+            what.to_owned()
+        };
+        let verb = if self.losing == 1 {
+            verb.replace("are ", "is ")
+        } else {
+            verb
+        };
+        format!(
+            "{} {verb}{you}; {remain}.",
+            capitalise(&admins(self.losing))
+        )
+    }
+
+    /// Why the change is refused, when it leaves no admin.
+    pub(crate) fn refusal(&self, what: &str) -> Option<String> {
+        (self.losing > 0 && self.remaining == 0).then(|| {
+            format!(
+                "Refused: this change would leave the organisation without an admin. {} \
+                 Nothing was changed: keep at least one active admin.",
+                self.words(what)
+            )
+        })
+    }
+}
+
+fn capitalise(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+/// The signed-in user (`/api/v3/me`), read before a run: without it, the run does not start.
+pub(crate) async fn read_me(api: ApiClient, pacer: &Pacer) -> Result<CurrentUser, ApiError> {
+    api.get_paced(pacer, endpoint::ME.call(&[])).await
+}
+
+/// The signed-in admin among `directory` (SCIM `userName` is the email, compared without case).
+pub(crate) fn you<'a>(directory: &'a [ScimUser], me: &CurrentUser) -> Option<&'a ScimUser> {
+    directory
+        .iter()
+        .find(|u| u.user_name.eq_ignore_ascii_case(&me.email))
+}
+
+/// Every user, a page of [`MAX_COUNT`] at a time under `pacer`; `read(read, total)` after
+/// each page.
+pub(crate) async fn read_directory(
+    api: ApiClient,
+    pacer: &Pacer,
+    read: impl Fn(usize, u64),
+) -> Result<Vec<ScimUser>, ApiError> {
+    let mut found: Vec<ScimUser> = Vec::new();
+    let mut start = 1;
+    loop {
+        let query = ListUsersQuery {
+            start_index: Some(start),
+            count: Some(MAX_COUNT),
+            filter: None,
+        };
+        let call = endpoint::LIST_SCIM_USERS
+            .call(&[])
+            .query(&query.to_query_string());
+        let page: ListResponse = api.get_paced(pacer, call).await?;
+        let got = page.resources.len() as u64;
+        found.extend(page.resources);
+        read(found.len(), page.total_results);
+        start += got;
+        if got == 0 || start > page.total_results {
+            return Ok(found);
+        }
+        if pacer.stopped() {
+            return Err(ApiError::Cancelled);
+        }
+    }
+}
+
+/// Why a run could not start because the signed-in user could not be read.
+pub(crate) fn no_identity(error: &ApiError) -> JobEnd {
+    match error {
+        ApiError::Cancelled => JobEnd {
+            state: JobState::Cancelled,
+            note: "Cancelled: nothing was changed.".into(),
+        },
+        error => JobEnd {
+            state: JobState::Failed,
+            note: format!(
+                "Nothing was changed: who is signed in could not be read, and a change is only \
+                 made knowing that ({})",
+                error.user_message()
+            ),
+        },
+    }
+}
+
+/// Before the writes: refuses a change that leaves no admin (the job ends, nothing written),
+/// and asks before one that takes the admin role from others. The signed-in admin's own
+/// write is asked about later, on its own ([`ask_yourself`]).
+pub(crate) async fn confirm_losses<R>(
+    ctx: &JobCtx<R>,
+    count: &AdminCount,
+    what: &str,
+) -> Result<(), JobEnd> {
+    if let Some(refusal) = count.refusal(what) {
+        return Err(JobEnd {
+            state: JobState::Failed,
+            note: refusal,
+        });
+    }
+    let others = count.losing - usize::from(count.you_losing);
+    if others == 0 {
+        return Ok(());
+    }
+    let text = format!(
+        "{} Your own account, if it is among them, is changed last and asked about on its own.",
+        count.words(what)
+    );
+    let question = Question {
+        text: if count.you_losing {
+            text
+        } else {
+            count.words(what)
+        },
+        yes: "Go ahead".into(),
+        no: "Stop: change nobody".into(),
+    };
+    match ctx.ask(question).await {
+        Some(true) => Ok(()),
+        _ => Err(JobEnd {
+            state: JobState::Cancelled,
+            note: "Stopped before any change: nobody was changed.".into(),
+        }),
+    }
+}
+
+/// The last write, the signed-in admin's own: asked on its own. `true`: write it.
+pub(crate) async fn ask_yourself<R>(ctx: &JobCtx<R>, what: &str, remaining: usize) -> bool {
+    let text = format!(
+        "Your own account is next: you {what}, and with it the right to administer users in this \
+         console; {} then. Change your own account too?",
+        match remaining {
+            1 => "1 admin remains".to_owned(),
+            n => format!("{n} admins remain"),
+        }
+    );
+    let question = Question {
+        text,
+        yes: "Change my account too".into(),
+        no: "Leave my account as it is".into(),
+    };
+    ctx.ask(question).await == Some(true)
+}
+
+#[cfg(test)]
+mod tests {
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    use super::*;
+
+    fn user(id: &str, role: &str, active: bool) -> ScimUser {
+        serde_json::from_value(serde_json::json!({
+            "id": id, "userName": format!("{id}@example.com"), "active": active,
+            "name": {"givenName": "A", "familyName": id},
+            "userType": role, "division": "Sales"
+        }))
+        .unwrap()
+    }
+
+    fn org() -> Vec<ScimUser> {
+        vec![
+            user("a1", "admin", true),
+            user("a2", "admin", true),
+            user("a3", "admin", false),
+            user("s1", "sender", true),
+        ]
+    }
+
+    #[wasm_bindgen_test]
+    fn a_change_that_leaves_no_admin_is_refused_in_numbers() {
+        let demote = ReplaceUser {
+            user_type: Some(Role::Sender),
+            ..ReplaceUser::default()
+        };
+        let all = count_admins(&org(), |u| Some(admin_after(u, &demote)), 0, Some("a1"));
+        assert_eq!(
+            all,
+            AdminCount {
+                now: 2,
+                losing: 2,
+                you_losing: true,
+                remaining: 0
+            },
+            "an inactive admin is no admin"
+        );
+        let refusal = all.refusal("lose the admin role").expect("refused");
+        assert!(
+            refusal.contains("2 admins lose the admin role, you among them; none remains."),
+            "{refusal}"
+        );
+        // Only the other admin: one remains, nothing refused.
+        let one = count_admins(
+            &org(),
+            |u| (u.id == "a2").then(|| admin_after(u, &demote)),
+            0,
+            Some("a1"),
+        );
+        assert_eq!(one.refusal("lose the admin role"), None);
+        assert_eq!(
+            one.words("lose the admin role"),
+            "1 admin loses the admin role; 1 remains."
+        );
+        // A new admin in the same run keeps one.
+        let with_new = count_admins(&org(), |u| Some(admin_after(u, &demote)), 1, Some("a1"));
+        assert_eq!(with_new.remaining, 1);
+        let deactivate = ReplaceUser {
+            active: Some(false),
+            ..ReplaceUser::default()
+        };
+        let you = count_admins(
+            &org(),
+            |u| (u.id == "a1").then(|| admin_after(u, &deactivate)),
+            0,
+            Some("a1"),
+        );
+        assert_eq!(
+            you.words("are deactivated"),
+            "1 admin is deactivated: you; 1 remains."
+        );
+    }
+
+    #[wasm_bindgen_test]
+    fn an_undo_restores_what_was_written_and_only_where_it_still_holds() {
+        let before = user("s1", "sender", true);
+        let wrote = ReplaceUser {
+            user_type: Some(Role::Manager),
+            ..ReplaceUser::default()
+        };
+        let back = restore(&before, &wrote);
+        assert_eq!(back.user_type, Some(Role::Sender));
+        assert_eq!(
+            (back.active, back.division),
+            (None, None),
+            "only what was written"
+        );
+        let now = user("s1", "manager", true);
+        assert!(holds(&now, &wrote));
+        let changed_since = user("s1", "admin", true);
+        assert!(!holds(&changed_since, &wrote));
+    }
+}
