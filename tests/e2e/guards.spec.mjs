@@ -119,6 +119,59 @@ describe("no change leaves the organisation without an admin", () => {
   });
 });
 
+describe("one user's page: no lock-out, and undo for a few seconds", () => {
+  const env = consoleFixture();
+
+  async function openUser(id, name) {
+    await env.page.goto(`${env.sandbox.url}/users/${id}`);
+    await main(env).getByRole("heading", { level: 1, name }).waitFor(VISIBLE);
+    await env.page.waitForFunction(() => document.querySelectorAll("#user-team option").length > 2);
+  }
+
+  test("demoting yourself asks on its own; the last admin is refused in numbers", async () => {
+    const before = await allUsers(env);
+    const me = before.find((u) => u.userName === ME);
+    const others = activeAdmins(before).filter((u) => u.id !== me.id);
+    const name = `${me.name.givenName} ${me.name.familyName}`;
+    await openUser(me.id, name);
+    await main(env).getByLabel("Role").selectOption("manager");
+    await main(env).getByRole("button", { name: "Save changes" }).click();
+    const dialog = env.page.getByRole("dialog", { name: "Change your own account?" });
+    await dialog.getByText(`you lose the admin role`, { exact: false }).waitFor(VISIBLE);
+    assert.match(await dialog.textContent(), new RegExp(`${others.length} admins? remains?`));
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await dialog.waitFor({ state: "hidden" });
+    assert.equal((await allUsers(env)).find((u) => u.id === me.id).userType, "admin", "nothing written");
+    assert.equal(await main(env).getByLabel("Role").inputValue(), "manager", "the form keeps the change");
+
+    // Every other admin demoted elsewhere: you are the last, and the change is refused.
+    for (const u of others) await put(env, u.id, { userType: "sender" });
+    await main(env).getByRole("button", { name: "Save changes" }).click();
+    await env.page.getByTestId("user-outcome").getByText("1 admin loses the admin role: you; none remains.", { exact: false }).waitFor(VISIBLE);
+    assert.equal((await allUsers(env)).find((u) => u.id === me.id).userType, "admin");
+    for (const u of others) await put(env, u.id, { userType: "admin" });
+    assert.deepEqual(unexpectedErrors(env.page), []);
+  });
+
+  test("a save offers Undo, which puts the user back", async () => {
+    const before = await allUsers(env);
+    const plain = /^[A-Za-z' -]{1,40}$/;
+    const user = before.find((u) => u.active && u.userType === "sender" && plain.test(u.name.givenName) && plain.test(u.name.familyName));
+    const groups = (await platformGet(env.sandbox.url, env.token, "/api/v3/groups?page=1&per_page=100")).body.groups;
+    const team = groups.find((g) => g.name !== user.division).name;
+    await openUser(user.id, `${user.name.givenName} ${user.name.familyName}`);
+    await main(env).getByLabel("Team").selectOption(team);
+    await main(env).getByRole("button", { name: "Save changes" }).click();
+    await env.page.getByTestId("user-outcome").getByText("Saved.", { exact: false }).waitFor(VISIBLE);
+    assert.equal((await allUsers(env)).find((u) => u.id === user.id).division, team);
+    await env.page.getByTestId("user-undo").click();
+    await env.page.getByTestId("user-outcome").getByText("Undone:", { exact: false }).waitFor(VISIBLE);
+    const now = (await allUsers(env)).find((u) => u.id === user.id);
+    assert.deepEqual([now.division, now.userType, now.active], [user.division, user.userType, user.active]);
+    assert.deepEqual(unexpectedErrors(env.page), []);
+  });
+});
+
 describe("the platform's own last-admin rule (--protect-last-admin)", () => {
   const env = consoleFixture({ sandboxArgs: ["--protect-last-admin"] });
 

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { consoleFixture, platformGet, seriousAxeViolations, unexpectedErrors } from "./harness.mjs";
+import { consoleFixture, parseCsv, platformGet, seriousAxeViolations, unexpectedErrors } from "./harness.mjs";
 
 const VISIBLE = { state: "visible", timeout: 20_000 };
 const SCIM = "/api/scim/v2/Users";
@@ -125,7 +125,10 @@ describe("import users from CSV", () => {
     // The results file: original columns, outcome and message, formulas neutralised.
     const [download] = await Promise.all([env.page.waitForEvent("download"), env.page.locator("[data-testid=import-download]").click()]);
     const text = fs.readFileSync(await download.path(), "utf8");
-    assert.ok(text.startsWith("\ufeffE-mail address,First name,Last name,Role,Department,outcome,message\r\n"), text.slice(0, 80));
+    assert.ok(text.startsWith("\ufeffE-mail address,First name,Last name,Role,Department,outcome,message,before,after\r\n"), text.slice(0, 100));
+    // The seeded user updated: as the platform had them before, and after.
+    const updated = parseCsv(text.slice(1)).find((r) => r[0] === seeded.userName.toUpperCase());
+    assert.deepEqual(updated.slice(-2), [`${seeded.userType} · ${team} · active`, `${seeded.userType} · ${team} · active`], String(updated));
     assert.match(text, /'=HYPERLINK\(""http:\/\/x""\)/);
     assert.match(text, /,created,Created\./);
 

@@ -128,6 +128,11 @@ pub(crate) fn CatalogFilters(
     };
     let any_filter = move || url.with(|u| catalog_href(&u.query) != routes::CATALOG);
     view! {
+        {move || url.with(|u| u.beyond.clone()).map(|problem| view! {
+            <p class="notice" role="status" data-testid="catalog-address-beyond">
+                {format!("This address asks for more than the catalog reads ({problem}): the filters up to that limit are used.")}
+            </p>
+        })}
         <form class="catalog-filters" role="search" aria-label="Catalog filters" on:submit=on_submit novalidate>
             <TextField id="catalog-text" kind="search" label="Search" value=draft.text on_input=move |v| draft.text.set(v) />
             <fieldset class="filter-group">

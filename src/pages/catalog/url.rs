@@ -4,8 +4,10 @@
 //! The address never carries a cursor: the grid is several pages long, and reopening it starts
 //! from the first page of the same filters.
 
-use gifting_api::marketplace::ProductsQuery;
-use gifting_api::query::parse_pairs;
+use gifting_api::marketplace::{
+    ProductsQuery, MAX_CATEGORY_IDS, MAX_COUNTRY_CODES, MAX_TEXT_SEARCH,
+};
+use gifting_api::query::{encode_component, parse_pairs};
 
 use super::price::{validate_prices, PriceErrors};
 use crate::routes;
@@ -20,6 +22,9 @@ pub(crate) struct UrlFilters {
     pub(crate) max_text: String,
     /// Price bounds that were refused (dropped from `query`) or contradict each other.
     pub(crate) problems: PriceErrors,
+    /// The address asked for more than a query takes (more countries or categories, a longer
+    /// search): what was too much; `query` holds what fits.
+    pub(crate) beyond: Option<String>,
 }
 
 /// Reads `?text_search=…&price_gte_usd=…` (with or without the `?`). A price that is not a
@@ -50,7 +55,11 @@ pub(crate) fn filters_from_search(search: &str) -> UrlFilters {
         })
         .map(str::to_string)
         .collect();
-    let mut query = ProductsQuery::parse(&without_prices.join("&")).unwrap_or_default();
+    let rest = without_prices.join("&");
+    let (mut query, beyond) = match ProductsQuery::parse(&rest) {
+        Ok(query) => (query, None),
+        Err(problem) => (within_bounds(&rest), Some(problem)),
+    };
     query.after = None;
     // Each bound readable on its own is kept; a minimum above the maximum stays too (the
     // platform then answers with nothing, and the form says why).
@@ -67,7 +76,37 @@ pub(crate) fn filters_from_search(search: &str) -> UrlFilters {
         min_text,
         max_text,
         problems,
+        beyond,
     }
+}
+
+/// The filters of `rest` up to what a query takes: the first countries and categories, the
+/// search cut to its longest.
+fn within_bounds(rest: &str) -> ProductsQuery {
+    let (mut countries, mut categories) = (0, 0);
+    let kept: Vec<String> = parse_pairs(rest)
+        .into_iter()
+        .filter_map(|(key, value)| {
+            let keep = match key.trim_end_matches("[]") {
+                "ship_to_country_codes" => {
+                    countries += 1;
+                    countries <= MAX_COUNTRY_CODES
+                }
+                "category_ids" => {
+                    categories += 1;
+                    categories <= MAX_CATEGORY_IDS
+                }
+                _ => true,
+            };
+            let value = if key == "text_search" {
+                value.chars().take(MAX_TEXT_SEARCH).collect()
+            } else {
+                value
+            };
+            keep.then(|| format!("{}={}", encode_component(&key), encode_component(&value)))
+        })
+        .collect();
+    ProductsQuery::parse(&kept.join("&")).unwrap_or_default()
 }
 
 fn whole(text: &str) -> Option<u32> {
@@ -108,6 +147,30 @@ pub(crate) fn catalog_href(filters: &ProductsQuery) -> String {
 /// `/catalog/{id}?…`: a product, opened over the grid of the same filters.
 pub(crate) fn product_href(id: &str, filters: &ProductsQuery) -> String {
     format!("{}{}", routes::product(id), filters_query_string(filters))
+}
+
+#[cfg(test)]
+mod beyond_tests {
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    use super::*;
+
+    #[wasm_bindgen_test]
+    fn an_address_beyond_the_bounds_keeps_what_fits_and_says_so() {
+        let countries: Vec<String> = (0..MAX_COUNTRY_CODES + 5)
+            .map(|i| format!("ship_to_country_codes[]=C{i}"))
+            .collect();
+        let search = format!("?text_search=mug&{}", countries.join("&"));
+        let read = filters_from_search(&search);
+        assert_eq!(
+            read.query.text_search.as_deref(),
+            Some("mug"),
+            "the search is kept"
+        );
+        assert_eq!(read.query.ship_to_country_codes.len(), MAX_COUNTRY_CODES);
+        assert!(read.beyond.is_some_and(|b| b.contains("at most 300")));
+        assert_eq!(filters_from_search("?text_search=mug").beyond, None);
+    }
 }
 
 #[cfg(test)]

@@ -13,10 +13,10 @@ use super::guard;
 use super::present::{display_name, status_badge};
 use super::user_form::{draft_of, UserFields, UserForm};
 use crate::api::{use_api, use_current_user, ApiClient, ApiError};
-use crate::http::pacing::Pacer;
 use crate::components::Breadcrumb;
 use crate::components::{ConfirmDialog, Notice, Tone};
 use crate::components::{FailedNotice, LeaveGuard, ScreenHeading};
+use crate::http::pacing::Pacer;
 use crate::routes;
 
 #[component]
@@ -61,7 +61,12 @@ struct Editor {
     /// A write that takes the admin role from the signed-in admin, held for its own
     /// confirmation: the body, its words once done, and the admins that remain.
     yours: RwSignal<Option<(ReplaceUser, Done, usize)>>,
+    /// For a few seconds after a save: what puts the user back, and what the save wrote.
+    undo: RwSignal<Option<(ReplaceUser, ReplaceUser)>>,
 }
+
+/// How long "Undo" is offered after a save.
+const UNDO_FOR: std::time::Duration = std::time::Duration::from_secs(10);
 
 type Done = fn(&ScimUser) -> String;
 
@@ -73,7 +78,43 @@ impl Editor {
             current: RwSignal::new(user),
             outcome: RwSignal::new(None),
             yours: RwSignal::new(None),
+            undo: RwSignal::new(None),
         }
+    }
+
+    /// Puts back what the last save changed, if the user is still as it left them (read
+    /// again first; a user changed since by someone else is left alone), with the same guards.
+    fn undo(self) {
+        let Some((restore, wrote)) = self.undo.get_untracked() else {
+            return;
+        };
+        self.undo.set(None);
+        let id = self.current.with_untracked(|u| u.id.clone());
+        spawn_local(async move {
+            let now = self
+                .api
+                .get_json::<ScimUser>(endpoint::READ_SCIM_USER.call(&[&id]))
+                .await;
+            match now {
+                Ok(now) if guard::holds(&now, &wrote) => {
+                    self.current.try_set(now);
+                    self.guarded(restore, |u| {
+                        format!("Undone: {} is back as before.", display_name(u))
+                    });
+                }
+                Ok(now) => {
+                    self.outcome.try_set(Some(Outcome::Failed(format!(
+                        "Not undone: {} was changed since by someone else, and is left as it is.",
+                        display_name(&now)
+                    ))));
+                }
+                Err(ApiError::Cancelled) => {}
+                Err(error) => {
+                    self.outcome
+                        .try_set(Some(Outcome::Failed(error.user_message())));
+                }
+            }
+        });
     }
 
     /// Sends `body`, unless it takes the admin role from an admin: then the admins left are
@@ -98,7 +139,10 @@ impl Editor {
                 Ok(directory) => directory,
                 Err(ApiError::Cancelled) => return,
                 Err(error) => {
-                    fail(format!("Nothing was changed: the admins could not be counted ({})", error.user_message()));
+                    fail(format!(
+                        "Nothing was changed: the admins could not be counted ({})",
+                        error.user_message()
+                    ));
                     return;
                 }
             };
@@ -109,7 +153,11 @@ impl Editor {
                 0,
                 you.as_deref(),
             );
-            let what = if body.active == Some(false) { "are deactivated" } else { "lose the admin role" };
+            let what = if body.active == Some(false) {
+                "are deactivated"
+            } else {
+                "lose the admin role"
+            };
             if let Some(refusal) = count.refusal(what) {
                 fail(refusal);
             } else if count.you_losing {
@@ -128,7 +176,9 @@ impl Editor {
         }
         self.form.pending.set(true);
         self.outcome.set(None);
-        let id = self.current.with_untracked(|u| u.id.clone());
+        self.undo.set(None);
+        let before = self.current.get_untracked();
+        let id = before.id.clone();
         spawn_local(async move {
             let answer = self
                 .api
@@ -143,6 +193,15 @@ impl Editor {
                         self.current.set(answer.body);
                     }
                     self.outcome.try_set(Some(Outcome::Saved(text)));
+                    self.undo
+                        .try_set(Some((guard::restore(&before, &body), body)));
+                    let undo = self.undo;
+                    set_timeout(
+                        move || {
+                            undo.try_set(None);
+                        },
+                        UNDO_FOR,
+                    );
                 }
                 Err(ApiError::Cancelled) => {}
                 Err(error) => {
@@ -214,9 +273,24 @@ fn UserEditor(user: ScimUser) -> impl IntoView {
         <ScreenHeading title=move || editor.name() within="Users" id="user-heading" />
         <UserSummary current />
         <OutcomeNotice outcome=editor.outcome />
+        <UndoOffer editor />
         <DetailsForm editor />
         <AccessSection editor />
         <YourOwnAccount editor />
+    }
+}
+
+/// "Undo", for a few seconds after a save.
+#[component]
+fn UndoOffer(editor: Editor) -> impl IntoView {
+    view! {
+        <Show when=move || editor.undo.with(Option::is_some)>
+            <p class="user-undo">
+                <button type="button" class="button button--small" data-testid="user-undo" on:click=move |_| editor.undo()>
+                    "Undo this change"
+                </button>
+            </p>
+        </Show>
     }
 }
 

@@ -51,6 +51,24 @@ pub(crate) fn holds(user: &ScimUser, body: &ReplaceUser) -> bool {
         })
 }
 
+/// `user` once `body` is written.
+pub(crate) fn applied(user: &ScimUser, body: &ReplaceUser) -> ScimUser {
+    let mut after = user.clone();
+    if let Some(active) = body.active {
+        after.active = active;
+    }
+    if let Some(role) = &body.user_type {
+        after.user_type = role.clone();
+    }
+    if let Some(team) = &body.division {
+        after.division = team.clone();
+    }
+    if let Some(name) = &body.name {
+        after.name = name.clone();
+    }
+    after
+}
+
 /// The write that puts back what `body` would change on `before`.
 pub(crate) fn restore(before: &ScimUser, body: &ReplaceUser) -> ReplaceUser {
     ReplaceUser {

@@ -20,7 +20,7 @@ use super::run_job::{run_writes, Outcome, Write};
 use crate::api::ApiError;
 use crate::components::jobs_indicator;
 use crate::jobs::{self, JobCtx, JobEnd, JobHandle, JobKind, JobState};
-use crate::pages::users::bulk::Picked;
+use crate::pages::users::bulk::{answer_summary, Picked};
 use crate::pages::users::guard::{self, Reversal};
 use crate::routes;
 
@@ -47,6 +47,9 @@ pub(crate) struct ImportRun {
     pub(crate) progress: (usize, usize),
     /// What "Undo this import" puts back: one per write that landed.
     pub(crate) reversals: Vec<Reversal>,
+    /// The user before and after each write that landed, by row (then absent user, in the
+    /// order of `absent_outcomes`), for the results file.
+    pub(crate) before_after: HashMap<usize, (String, String)>,
 }
 
 /// The run's plan: the writes, and the outcome of every row that needs none.
@@ -137,14 +140,27 @@ async fn work(source: Source, plan: Plan, ctx: JobCtx<ImportRun>) -> JobEnd {
         .iter()
         .filter_map(|(i, w)| Some((*i, reversal(w, &by_id, &absent, rows, *i)?)))
         .collect();
+    let states: HashMap<usize, (String, String)> = writes
+        .iter()
+        .map(|(i, w)| (*i, before_after(w, &by_id)))
+        .collect();
     let report = |index: usize, outcome: Outcome| {
         let landed = matches!(
             outcome,
             Outcome::Created(_) | Outcome::Updated(_) | Outcome::Deactivated
         );
         ctx.result.update(|r| {
+            // Rows by index; absent users in the order they ended, after the rows.
+            let at = if index < rows {
+                index
+            } else {
+                rows + r.absent_outcomes.len()
+            };
             if landed {
                 r.reversals.extend(undo.get(&index).cloned());
+                if let Some(states) = states.get(&index) {
+                    r.before_after.insert(at, states.clone());
+                }
             }
             if index < rows {
                 if let Some(slot) = r.outcomes.get_mut(index) {
@@ -197,6 +213,34 @@ async fn work(source: Source, plan: Plan, ctx: JobCtx<ImportRun>) -> JobEnd {
     };
     let note = ctx.result.with_untracked(summary);
     JobEnd { state, note }
+}
+
+/// The user before and after `write`, in a few words ("sender · Sales · active").
+fn before_after(write: &Write, by_id: &HashMap<&str, &ScimUser>) -> (String, String) {
+    let user = |id: &String| by_id.get(id.as_str()).copied();
+    match write {
+        Write::Create { body, .. } => {
+            let team = if body.division.is_empty() {
+                "no team"
+            } else {
+                &body.division
+            };
+            (
+                String::new(),
+                format!("{} · {team} · active", body.user_type),
+            )
+        }
+        Write::Update { id, body, .. } => user(id).map_or_else(Default::default, |u| {
+            (answer_summary(u), answer_summary(&guard::applied(u, body)))
+        }),
+        Write::Deactivate { id } => user(id).map_or_else(Default::default, |u| {
+            let off = ReplaceUser {
+                active: Some(false),
+                ..ReplaceUser::default()
+            };
+            (answer_summary(u), answer_summary(&guard::applied(u, &off)))
+        }),
+    }
 }
 
 fn creates_admin(write: &Write) -> bool {

@@ -12,32 +12,47 @@ pub(crate) struct AbsentResult<'a> {
     pub(crate) outcome: &'a Outcome,
 }
 
+/// The user before and after each write that landed, by row index (absent users after the
+/// rows), in a few words.
+pub(crate) type BeforeAfter = std::collections::HashMap<usize, (String, String)>;
+
 /// The whole file: a byte order mark (spreadsheets then read UTF-8), CRLF line ends.
 /// `email_column` places an absent user's email under the file's own email header.
 pub(crate) fn results_csv(
     table: &Table,
     outcomes: &[Option<Outcome>],
     absent: &[AbsentResult<'_>],
+    states: &BeforeAfter,
     email_column: Option<usize>,
 ) -> String {
+    let state = |i: usize| {
+        states
+            .get(&i)
+            .map_or(("", ""), |(b, a)| (b.as_str(), a.as_str()))
+    };
     let mut out = String::from(BOM);
     let width = table.header.len();
     let header = table
         .header
         .iter()
         .map(String::as_str)
-        .chain(["outcome", "message"]);
+        .chain(["outcome", "message", "before", "after"]);
     push_row(&mut out, header);
-    for (row, outcome) in table.rows.iter().zip(outcomes) {
+    for (n, (row, outcome)) in table.rows.iter().zip(outcomes).enumerate() {
         let (word, message) = match outcome {
             Some(o) => (o.word(), o.message()),
             None => ("not run", "Not written yet.".to_owned()),
         };
+        let (before, after) = state(n);
         let cells = (0..width).map(|i| row.cells.get(i).map_or("", String::as_str));
-        push_row(&mut out, cells.chain([word, message.as_str()]));
+        push_row(
+            &mut out,
+            cells.chain([word, message.as_str(), before, after]),
+        );
     }
-    for user in absent {
+    for (k, user) in absent.iter().enumerate() {
         let message = user.outcome.message();
+        let (before, after) = state(outcomes.len() + k);
         let cells = (0..width).map(|i| {
             if Some(i) == email_column {
                 user.email
@@ -47,7 +62,7 @@ pub(crate) fn results_csv(
         });
         push_row(
             &mut out,
-            cells.chain([user.outcome.word(), message.as_str()]),
+            cells.chain([user.outcome.word(), message.as_str(), before, after]),
         );
     }
     out
@@ -79,9 +94,29 @@ mod tests {
             email: "old@example.com",
             outcome: &gone,
         }];
-        let text = results_csv(&table, &outcomes, &absent, Some(0));
+        let states = BeforeAfter::from([
+            (0, (String::new(), "sender · Sales · active".to_owned())),
+            (
+                2,
+                (
+                    "sender · Sales · active".to_owned(),
+                    "sender · Sales · inactive".to_owned(),
+                ),
+            ),
+        ]);
+        let text = results_csv(&table, &outcomes, &absent, &states, Some(0));
         let back = read_all(text.strip_prefix('\u{feff}').unwrap()).unwrap();
-        assert_eq!(back.header, ["Email", "Name", "Note", "outcome", "message"]);
+        assert_eq!(
+            back.header,
+            ["Email", "Name", "Note", "outcome", "message", "before", "after"]
+        );
+        assert_eq!(
+            back.rows[0].cells[6], "sender · Sales · active",
+            "after the create"
+        );
+        assert_eq!(back.rows[1].cells[5], "", "nothing written, no before");
+        assert_eq!(back.rows[2].cells[5], "sender · Sales · active");
+        assert_eq!(back.rows[2].cells[6], "sender · Sales · inactive");
         assert_eq!(back.rows.len(), 3);
         assert_eq!(back.rows[0].cells[1], "Ann, \"A\"");
         assert_eq!(

@@ -273,7 +273,13 @@ fn RunSummary(import: Import) -> impl IntoView {
                     .map(|(email, outcome)| AbsentResult { email, outcome })
                     .collect();
                 let email = r.source.mapping[0];
-                Some(results_csv(table, &r.outcomes, &absent, email))
+                Some(results_csv(
+                    table,
+                    &r.outcomes,
+                    &absent,
+                    &r.before_after,
+                    email,
+                ))
             })
         })
         .flatten();
