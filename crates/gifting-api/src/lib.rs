@@ -17,6 +17,7 @@
 //! - Marketplace `text_search` matches a case-insensitive substring of a product's name or
 //!   description.
 
+pub mod attention;
 pub mod countries;
 pub mod enums;
 pub mod marketplace;

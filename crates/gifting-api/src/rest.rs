@@ -392,7 +392,7 @@ pub struct CurrentUser {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     pub(crate) const SAMPLE_SEND: &str = r#"{
