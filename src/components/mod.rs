@@ -24,6 +24,7 @@ pub(crate) mod screen_heading;
 pub(crate) mod screen_links;
 pub(crate) mod shortcuts;
 pub(crate) mod sort;
+pub(crate) mod spend;
 pub(crate) mod table;
 pub(crate) mod text_field;
 

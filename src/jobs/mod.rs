@@ -33,6 +33,8 @@ pub(crate) enum JobKind {
     Import,
     SendsWalk,
     SendsExport,
+    /// The home screen's figures: spend against budgets, sends needing attention.
+    SpendFigures,
 }
 
 impl JobKind {

@@ -11,6 +11,10 @@ use crate::components::ScreenHeading;
 use crate::components::{Empty, Loaded};
 use crate::routes::SCREENS;
 
+mod charts;
+mod export;
+mod figures;
+
 #[component]
 pub(crate) fn Home() -> impl IntoView {
     let auth = use_auth();
@@ -61,6 +65,7 @@ pub(crate) fn Home() -> impl IntoView {
             </Loaded>
             {scope_notes}
         </section>
+        <figures::HomeFigures />
         <section class="panel" aria-labelledby="screens">
             <h2 id="screens">"Screens"</h2>
             {screens}

@@ -14,6 +14,7 @@ const MAX_SCALE: u32 = 12;
 
 impl Decimal {
     pub const ZERO: Decimal = Decimal { units: 0, scale: 0 };
+    pub const ONE: Decimal = Decimal { units: 1, scale: 0 };
 
     /// Parses `"-1234.5"`, `"25"`, `"0.10"`. Refuses exponents, commas and anything else.
     pub fn parse(text: &str) -> Option<Decimal> {
@@ -58,6 +59,21 @@ impl Decimal {
 
     pub fn is_negative(self) -> bool {
         self.units < 0
+    }
+
+    /// `self - other`, exactly; `None` on overflow.
+    pub fn checked_sub(self, other: Decimal) -> Option<Decimal> {
+        self.checked_add(Decimal {
+            units: other.units.checked_neg()?,
+            scale: other.scale,
+        })
+    }
+
+    /// `self / whole` in percent, rounded down (`None` when `whole` is zero).
+    pub fn percent_of(self, whole: Decimal) -> Option<i128> {
+        let scale = self.scale.max(whole.scale);
+        let whole = whole.rescaled(scale);
+        (whole != 0).then(|| self.rescaled(scale).saturating_mul(100) / whole)
     }
 
     /// Compares numerically, whatever the scales.
@@ -123,6 +139,16 @@ pub fn sum<'a>(texts: impl IntoIterator<Item = &'a str>) -> Option<Decimal> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn subtracts_and_takes_percentages_exactly() {
+        let budget = Decimal::parse("5000").unwrap();
+        let spent = Decimal::parse("4100.50").unwrap();
+        assert_eq!(budget.checked_sub(spent).unwrap().to_string(), "899.50");
+        assert_eq!(spent.checked_sub(budget).unwrap().to_string(), "-899.50");
+        assert_eq!(spent.percent_of(budget), Some(82));
+        assert_eq!(spent.percent_of(Decimal::ZERO), None);
+    }
 
     #[test]
     fn sums_exactly_where_floats_would_not() {

@@ -469,7 +469,7 @@ mod tests {
             "a formula is neutralised: {}",
             lines[2]
         );
-        assert!(lines[2].ends_with(",failed,refused"));
+        assert!(lines[2].ends_with(",failed,,,refused"), "{}", lines[2]);
         assert_eq!(
             lines[3],
             "2,User 2,u2@example.com,not changed,,,Cancelled before its turn."
