@@ -9,21 +9,23 @@ use gifting_api::query::encode_component;
 /// Every screen of the console, once, in navigation order. A line: the screen's name (its
 /// chunk's link name and router pattern), its address pattern (`:id` is a parameter), the chunk
 /// of its area, its component below `crate::pages`, then what else it has:
-/// `link CONST` (a constant to link to it by), `nav CONST "Label" "Summary"` (the same, plus an
-/// entry in the main navigation and on the home screen), `over PARENT` (shown over another
-/// screen, which stays loaded: a child route). `screen_table!(m)` hands the table to the macro
+/// `only admin` (for the admin role alone: the navigation and the home screen list it to admins
+/// only, and other roles opening it read that it needs the admin role), `link CONST` (a constant
+/// to link to it by), `nav CONST "Label" "Summary"` (the same, plus an entry in the main
+/// navigation and on the home screen), `over PARENT` (shown over another screen, which stays
+/// loaded: a child route). `screen_table!(m)` hands the table to the macro
 /// `m`: this module makes the addresses, links and navigation of it, [`crate::app`] the routes
 /// and the chunks. Home is a chunk too: the first load is the shell and sign-in.
 macro_rules! screen_table {
     ($then:ident) => {
         $then! {
             home "/" in home => home::Home, link HOME;
-            users_list "/users" in users => users::UsersPage,
+            users_list "/users" in users => users::UsersPage, only admin,
                 nav USERS "Users" "Find, add and change the people of the organization.";
-            user_new "/users/new" in users => users::NewUserPage, link NEW_USER;
-            users_import "/users/import" in users => users::ImportUsersPage,
+            user_new "/users/new" in users => users::NewUserPage, only admin, link NEW_USER;
+            users_import "/users/import" in users => users::ImportUsersPage, only admin,
                 nav IMPORT_USERS "Import users" "Add and update many users at once from a spreadsheet, previewed first.";
-            user_page "/users/:id" in users => users::UserPage;
+            user_page "/users/:id" in users => users::UserPage, only admin;
             teams_list "/teams" in teams => teams::TeamsPage,
                 nav TEAMS "Teams" "Team groups, their budgets and members.";
             active_users "/teams/users" in teams => teams::ActiveUsersPage, link ACTIVE_USERS;
@@ -43,7 +45,7 @@ pub(crate) use screen_table;
 
 /// The constants, the router's patterns and [`SCREENS`] from the table.
 macro_rules! addresses {
-    ($($name:ident $pattern:tt in $chunk:ident => $($component:ident)::+
+    ($($name:ident $pattern:tt in $chunk:ident => $($component:ident)::+ $(, only $only:ident)?
         $(, link $link:ident)? $(, nav $nav:ident $label:tt $summary:tt)? $(, over $parent:ident)?;)*) => {
         $($(pub(crate) const $link: &str = $pattern;)? $(pub(crate) const $nav: &str = $pattern;)?)*
 
@@ -57,10 +59,25 @@ macro_rules! addresses {
             )*
         }
 
+        /// Whether each screen is for the admin role alone (`only admin`), named as it is.
+        #[allow(non_upper_case_globals, dead_code)]
+        mod admin {
+            $(pub(super) const $name: bool = only!($($only)?);)*
+        }
+
         /// The screens of the main navigation and the home screen, in order.
         pub(crate) const SCREENS: &[Screen] = &[
-            $($(Screen { path: $nav, label: $label, summary: $summary },)?)*
+            $($(Screen { path: $nav, label: $label, summary: $summary, admin: admin::$name },)?)*
         ];
+    };
+}
+/// `only admin` as [`Screen::admin`]; any other role is a compile error.
+macro_rules! only {
+    () => {
+        false
+    };
+    (admin) => {
+        true
     };
 }
 screen_table!(addresses);
@@ -93,4 +110,6 @@ pub(crate) struct Screen {
     pub(crate) label: &'static str,
     /// One sentence for the home screen.
     pub(crate) summary: &'static str,
+    /// For the admin role alone (`only admin`): listed only when the signed-in user may use it.
+    pub(crate) admin: bool,
 }

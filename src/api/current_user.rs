@@ -1,6 +1,7 @@
 //! The signed-in user (`GET /api/v3/me`), loaded once per sign-in and shared by the header
 //! and any screen.
 
+use gifting_api::enums::Role;
 use gifting_api::paths::endpoint;
 use gifting_api::rest::CurrentUser;
 use leptos::prelude::*;
@@ -36,6 +37,22 @@ pub(crate) fn use_current_user() -> LocalResource<Result<CurrentUser, ApiError>>
         .0
 }
 
+/// Whether the screens for the admin role alone are for the signed-in user, as `me` (/me)
+/// tells: `None` until it answers, `false` for a sender or a manager. An admin, a role this
+/// console does not know and a failed /me get `true`: the platform's 403 then explains.
+pub(crate) fn admin_allowed(me: LocalResource<Result<CurrentUser, ApiError>>) -> Option<bool> {
+    allowed_by(&me.get()?)
+}
+
+fn allowed_by(answer: &Result<CurrentUser, ApiError>) -> Option<bool> {
+    match answer {
+        Ok(user) => Some(!matches!(user.role, Role::Sender | Role::Manager)),
+        // The answer from before sign-in, held while /me loads (as the header reads it).
+        Err(ApiError::Unauthorized) => None,
+        Err(_) => Some(true),
+    }
+}
+
 /// "First Last", or the email when the platform has no name.
 pub(crate) fn display_name(user: &CurrentUser) -> String {
     let name = format!("{} {}", user.first_name.trim(), user.last_name.trim());
@@ -44,5 +61,41 @@ pub(crate) fn display_name(user: &CurrentUser) -> String {
         user.email.clone()
     } else {
         name.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    fn as_role(role: &str) -> Result<CurrentUser, ApiError> {
+        Ok(CurrentUser {
+            id: 1,
+            first_name: "Ada".into(),
+            last_name: "Admin".into(),
+            email: "ada@example.com".into(),
+            balance: "0".into(),
+            team_balance: "0".into(),
+            role: Role::parse(role),
+        })
+    }
+
+    #[wasm_bindgen_test]
+    fn only_senders_and_managers_are_kept_from_admin_screens() {
+        assert_eq!(allowed_by(&as_role("admin")), Some(true));
+        assert_eq!(allowed_by(&as_role("manager")), Some(false));
+        assert_eq!(allowed_by(&as_role("sender")), Some(false));
+        // A role the console does not know: the platform decides, and its 403 explains.
+        assert_eq!(allowed_by(&as_role("auditor")), Some(true));
+        assert_eq!(
+            allowed_by(&Err(ApiError::Server {
+                status: 500,
+                message: String::new()
+            })),
+            Some(true)
+        );
+        // Before sign-in's /me answers.
+        assert_eq!(allowed_by(&Err(ApiError::Unauthorized)), None);
     }
 }

@@ -20,7 +20,9 @@ mod team_groups;
 
 pub(crate) use crate::http::cancel::CancelScope;
 pub(crate) use client::ApiClient;
-pub(crate) use current_user::{display_name, provide_current_user, use_current_user};
+pub(crate) use current_user::{
+    admin_allowed, display_name, provide_current_user, use_current_user,
+};
 pub use error::ApiError;
 pub use status::NetStatus;
 pub(crate) use team_groups::{provide_team_groups, use_team_groups, TeamGroups};

@@ -9,9 +9,9 @@ use crate::routes::{self, screen_table};
 
 /// A `lazy_screen!` per line of the table, and [`PREFETCH`].
 macro_rules! chunks {
-    ($($name:ident $pattern:tt in $chunk:ident => $($component:ident)::+
+    ($($name:ident $pattern:tt in $chunk:ident => $($component:ident)::+ $(, only $only:ident)?
         $(, link $link:ident)? $(, nav $nav:ident $label:tt $summary:tt)? $(, over $parent:ident)?;)*) => {
-        $(lazy_screen!($name in $chunk => crate::pages::$($component)::+);)*
+        $(lazy_screen!($name in $chunk => crate::pages::$($component)::+ $(, only $only)?);)*
 
         /// The navigation's screens, fetched ahead on hover or focus, and all of them once
         /// idle. A detail screen shares its list's chunk, so it arrives with it.
@@ -34,10 +34,10 @@ macro_rules! screen_routes {
         }
     };
     (@routes [$($done:tt)*]
-        $name:ident $pattern:tt in $chunk:ident => $($component:ident)::+
+        $name:ident $pattern:tt in $chunk:ident => $($component:ident)::+ $(, only $only:ident)?
             $(, link $link:ident)? $(, nav $nav:ident $label:tt $summary:tt)?;
-        $child:ident $child_pattern:tt in $child_chunk:ident => $($child_component:ident)::+,
-            over $parent:ident;
+        $child:ident $child_pattern:tt in $child_chunk:ident => $($child_component:ident)::+
+            $(, only $child_only:ident)?, over $parent:ident;
         $($rest:tt)*) => {
         screen_routes!(@routes [$($done)*
             <ParentRoute path=routes::pattern::$name() view=screens::$name::SCREEN>
@@ -47,7 +47,7 @@ macro_rules! screen_routes {
         ] $($rest)*)
     };
     (@routes [$($done:tt)*]
-        $name:ident $pattern:tt in $chunk:ident => $($component:ident)::+
+        $name:ident $pattern:tt in $chunk:ident => $($component:ident)::+ $(, only $only:ident)?
             $(, link $link:ident)? $(, nav $nav:ident $label:tt $summary:tt)?;
         $($rest:tt)*) => {
         screen_routes!(@routes [$($done)*

@@ -35,11 +35,20 @@ pub struct LazyScreen {
 /// Declares `mod $name` with a `SCREEN: LazyScreen` that shows `$component` (a component
 /// without props). In the split build its code goes into the chunk `$chunk`: the screens of one
 /// area share a chunk, so opening a list brings its detail pages along (fewer, better
-/// compressed downloads than one chunk per screen).
+/// compressed downloads than one chunk per screen). With `, only admin` the screen is for the
+/// admin role alone ([`super::admin_only::admin_only`]), a gate that comes in the chunk too.
 // rustfmt re-indents the split attribute on every run inside a macro: left as written.
 #[rustfmt::skip]
 macro_rules! lazy_screen {
+    ($name:ident in $chunk:ident => $component:path, only admin) => {
+        $crate::components::lazy_screen::lazy_screen!(
+            @view $name in $chunk => $crate::components::admin_only::admin_only($component)
+        );
+    };
     ($name:ident in $chunk:ident => $component:path) => {
+        $crate::components::lazy_screen::lazy_screen!(@view $name in $chunk => $component());
+    };
+    (@view $name:ident in $chunk:ident => $view:expr) => {
         pub(crate) mod $name {
             use leptos::prelude::{AnyView, IntoAny};
             use $crate::components::lazy_screen::{DownloadFailed, LazyScreen};
@@ -47,13 +56,13 @@ macro_rules! lazy_screen {
             #[cfg(feature = "split")]
             #[::leptos::wasm_split::wasm_split($chunk, wasm_split_path = ::leptos::wasm_split, fallible, preload(prefetch_chunk))]
             fn $name() -> Result<AnyView, DownloadFailed> {
-                Ok($component().into_any())
+                Ok($view.into_any())
             }
 
             // Named after the screen: the split's link names come from the function's name.
             #[cfg(not(feature = "split"))]
             async fn $name() -> Result<AnyView, DownloadFailed> {
-                Ok($component().into_any())
+                Ok($view.into_any())
             }
 
             #[cfg(not(feature = "split"))]

@@ -1,5 +1,6 @@
 //! Building blocks the screens share. Every one renders text nodes only (never raw HTML).
 
+pub(crate) mod admin_only;
 pub mod badge;
 pub(crate) mod bar_chart;
 pub(crate) mod breadcrumb;

@@ -4,11 +4,14 @@ use leptos::prelude::*;
 use leptos_router::components::A;
 
 use super::lazy_screen::use_prefetch;
+use crate::api::{admin_allowed, use_current_user};
 use crate::routes::SCREENS;
 
-/// An `<li>` per screen; `with_summary` adds what the screen is for after its link.
+/// An `<li>` per screen; `with_summary` adds what the screen is for after its link. A screen
+/// for the admin role alone stays hidden until /me says the user may use it: never in passing.
 pub(crate) fn screen_links(with_summary: bool) -> impl IntoView {
     let prefetch = use_prefetch();
+    let me = use_current_user();
     SCREENS
         .iter()
         .map(|screen| {
@@ -18,10 +21,11 @@ pub(crate) fn screen_links(with_summary: bool) -> impl IntoView {
                     prefetch.path(screen.path);
                 }
             };
+            let hidden = move || screen.admin && admin_allowed(me) != Some(true);
             let summary =
                 with_summary.then(|| view! { <span class="muted">" " {screen.summary}</span> });
             view! {
-                <li on:mouseenter=move |_| ahead() on:focusin=move |_| ahead()>
+                <li hidden=hidden on:mouseenter=move |_| ahead() on:focusin=move |_| ahead()>
                     <A href=screen.path>{screen.label}</A>
                     {summary}
                 </li>
