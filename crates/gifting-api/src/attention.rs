@@ -60,6 +60,19 @@ impl Attention {
         }
     }
 
+    /// The status a send needing attention for this reason is in.
+    pub fn status(self) -> SendStatus {
+        match self {
+            Attention::Undeliverable => SendStatus::Undeliverable,
+            Attention::Bounced => SendStatus::BouncedAndCredited,
+            Attention::Failed => SendStatus::Failed,
+            Attention::AddressCancelled => SendStatus::AddressConfirmationCancelled,
+            Attention::Expired => SendStatus::ExpiredAndCredited,
+            Attention::StuckCollecting => SendStatus::CollectingRecipientInfo,
+            Attention::StuckConfirming => SendStatus::ConfirmingAddress,
+        }
+    }
+
     pub fn from_slug(slug: &str) -> Option<Attention> {
         Attention::ALL.into_iter().find(|a| a.slug() == slug)
     }
@@ -317,6 +330,11 @@ mod tests {
         );
         for a in Attention::ALL {
             assert_eq!(Attention::from_slug(a.slug()), Some(a));
+            let created = "2026-01-01T00:00:00Z";
+            let status = a.status();
+            let entered = [("pending", created), (status.as_str(), created)];
+            let at = attention(&send(status.as_str(), created, &entered), now);
+            assert_eq!(at, Some(a), "each reason is its status");
         }
     }
 }

@@ -97,9 +97,9 @@ async fn work(only: Option<String>, ctx: JobCtx<Figures>) -> JobEnd {
             .collect();
         let mut stop = false;
         ctx.result.update(|f| {
-            let report = f.report.get_or_insert_with(|| {
-                Report::new(started / 1000, fresh.first(), only.clone())
-            });
+            let report = f
+                .report
+                .get_or_insert_with(|| Report::new(started / 1000, fresh.first(), only.clone()));
             stop = report.add(&fresh);
             f.pages_read += 1;
         });

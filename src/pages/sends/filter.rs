@@ -4,6 +4,7 @@
 #[cfg(test)]
 use std::collections::BTreeMap;
 
+use gifting_api::attention::Attention;
 #[cfg(test)]
 use gifting_api::rest::Send;
 use gifting_api::rest::StatusGroup;
@@ -12,7 +13,30 @@ pub(crate) const KEY_STATUS: &str = "status";
 pub(crate) const KEY_SENDER: &str = "sender";
 pub(crate) const KEY_CAMPAIGN: &str = "campaign";
 pub(crate) const KEY_SEARCH: &str = "q";
-pub(crate) const KEYS: [&str; 4] = [KEY_STATUS, KEY_SENDER, KEY_CAMPAIGN, KEY_SEARCH];
+/// Why a send needs attention (`gifting_api::attention`), and the day from which sends count
+/// (`2026-10-01`): the home screen links to exactly the sends it counted.
+pub(crate) const KEY_ATTENTION: &str = "attention";
+pub(crate) const KEY_SINCE: &str = "since";
+pub(crate) const KEYS: [&str; 6] = [
+    KEY_STATUS,
+    KEY_SENDER,
+    KEY_CAMPAIGN,
+    KEY_SEARCH,
+    KEY_ATTENTION,
+    KEY_SINCE,
+];
+
+/// `2026-10-01` as `20261001`, the first ten characters of a timestamp likewise: days compare
+/// as numbers, in the organisation's local calendar the platform writes.
+pub(crate) fn day_number(text: &str) -> Option<u32> {
+    let (y, m, d) = (text.get(0..4)?, text.get(5..7)?, text.get(8..10)?);
+    if text.get(4..5) != Some("-") || text.get(7..8) != Some("-") {
+        return None;
+    }
+    let n =
+        y.parse::<u32>().ok()? * 10_000 + m.parse::<u32>().ok()? * 100 + d.parse::<u32>().ok()?;
+    (m != "00" && d != "00").then_some(n)
+}
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct SendFilter {
@@ -21,6 +45,9 @@ pub(crate) struct SendFilter {
     pub(crate) campaign: Option<u64>,
     /// Matched case-insensitively against the recipient's name, email and company.
     pub(crate) search: String,
+    pub(crate) attention: Option<Attention>,
+    /// Only sends created on this day or later ([`day_number`]).
+    pub(crate) since: Option<u32>,
     /// Parameters present in the address but not understood, to say so instead of
     /// silently showing everything.
     pub(crate) ignored: Vec<String>,
@@ -48,17 +75,35 @@ impl SendFilter {
         };
         let sender = id(KEY_SENDER, "sender");
         let campaign = id(KEY_CAMPAIGN, "campaign");
+        let attention = get(KEY_ATTENTION).filter(|v| !v.is_empty()).and_then(|v| {
+            let reason = Attention::from_slug(&v);
+            if reason.is_none() {
+                ignored.push(format!("attention “{v}”"));
+            }
+            reason
+        });
+        let since = get(KEY_SINCE).filter(|v| !v.is_empty()).and_then(|v| {
+            let day = day_number(v.trim()).filter(|_| v.trim().len() == 10);
+            if day.is_none() {
+                ignored.push(format!("since “{v}”"));
+            }
+            day
+        });
         SendFilter {
             group,
             sender,
             campaign,
             search: get(KEY_SEARCH).unwrap_or_default(),
+            attention,
+            since,
             ignored,
         }
     }
 
     pub(crate) fn is_active(&self) -> bool {
         self.group.is_some()
+            || self.attention.is_some()
+            || self.since.is_some()
             || self.sender.is_some()
             || self.campaign.is_some()
             || !self.search.trim().is_empty()
@@ -69,10 +114,16 @@ impl SendFilter {
     ///
     /// [`LoadedSends::matching`]: super::loaded::LoadedSends::matching
     #[cfg(test)]
-    pub(crate) fn matcher(&self) -> impl Fn(&Send) -> bool + '_ {
+    pub(crate) fn matcher(&self, now: i64) -> impl Fn(&Send) -> bool + '_ {
         let needle = self.search.trim().to_lowercase();
         move |send: &Send| {
             self.group.is_none_or(|g| send.status.group() == g)
+                && self
+                    .attention
+                    .is_none_or(|a| gifting_api::attention::attention(send, now) == Some(a))
+                && self
+                    .since
+                    .is_none_or(|d| day_number(&send.created_at).is_some_and(|c| c >= d))
                 && self.sender.is_none_or(|id| send.sender.id == id)
                 && self.campaign.is_none_or(|id| send.touch.id == id)
                 && (needle.is_empty() || recipient_matches(send, &needle))
@@ -198,7 +249,7 @@ mod tests {
         c.recipient.email = "CFO@Initech.example".into();
         let sends = [a, b, c];
         let ids = |f: &SendFilter| -> Vec<u64> {
-            let m = f.matcher();
+            let m = f.matcher(0);
             sends.iter().filter(|s| m(s)).map(|s| s.id).collect()
         };
         assert_eq!(ids(&filter(&[])), vec![1, 2, 3]);
@@ -213,6 +264,15 @@ mod tests {
             vec![1, 3]
         );
         assert!(ids(&filter(&[("sender", "3"), ("q", "globex")])).is_empty());
+        assert_eq!(ids(&filter(&[("attention", "undeliverable")])), vec![2]);
+        assert!(ids(&filter(&[
+            ("attention", "undeliverable"),
+            ("since", "2999-01-01")
+        ]))
+        .is_empty());
+        let odd = filter(&[("attention", "lost"), ("since", "last week")]);
+        assert_eq!(odd.ignored, vec!["attention “lost”", "since “last week”"]);
+        assert_eq!(day_number("2026-10-01T00:00:00-05:00"), Some(20261001));
     }
 
     #[wasm_bindgen_test]

@@ -7,10 +7,14 @@ use leptos_router::hooks::{use_location, use_query_map};
 use leptos_router::params::ParamsMap;
 use leptos_router::NavigateOptions;
 
-use super::filter::{Choice, SendFilter, KEYS, KEY_CAMPAIGN, KEY_SEARCH, KEY_SENDER, KEY_STATUS};
+use super::filter::{
+    Choice, SendFilter, KEYS, KEY_ATTENTION, KEY_CAMPAIGN, KEY_SEARCH, KEY_SENDER, KEY_STATUS,
+};
 use super::loaded::LoadedSends;
+use super::walk_job::day_text;
 use crate::components::query_href::href_with_first_page;
 use crate::components::{Navigator, TextField};
+use gifting_api::attention::Attention;
 
 /// Options of a select: "All …" first, then each choice with its count. A chosen id that
 /// no loaded send has still shows, so the select never silently reads "All".
@@ -108,6 +112,9 @@ pub(crate) fn SendFilters(
             <FilterSelect id="send-filter-status" label="Status" key=KEY_STATUS address>
                 <StatusOptions filter loaded />
             </FilterSelect>
+            <FilterSelect id="send-filter-attention" label="Needs attention" key=KEY_ATTENTION address>
+                <AttentionOptions filter />
+            </FilterSelect>
             <FilterSelect id="send-filter-sender" label="Sender" key=KEY_SENDER address>
                 {sender_options}
             </FilterSelect>
@@ -128,6 +135,28 @@ pub(crate) fn SendFilters(
             </Show>
         </form>
         <IgnoredNotice filter />
+        {move || filter.with(|f| f.since).map(|day| view! {
+            <p class="notice" role="status" data-testid="send-filter-since">
+                {format!("Only sends created on {} or later.", day_text(day))}
+            </p>
+        })}
+    }
+}
+
+/// "Any reason", then each reason a send can need attention for, in the platform's words.
+#[component]
+fn AttentionOptions(filter: Memo<SendFilter>) -> impl IntoView {
+    let chosen = Memo::new(move |_| filter.with(|f| f.attention));
+    move || {
+        let chosen = chosen.get();
+        let reasons = Attention::ALL
+            .into_iter()
+            .map(|a| view! { <option value=a.slug() selected=chosen == Some(a)>{a.label()}</option> })
+            .collect_view();
+        view! {
+            <option value="" selected=chosen.is_none()>"Any or none"</option>
+            {reasons}
+        }
     }
 }
 

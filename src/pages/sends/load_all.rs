@@ -86,6 +86,7 @@ impl Walker {
                 ),
                 None => format!("Loading {}…", progress_text(page.max(1), pages)),
             },
+            JobState::Done if self.with_run(|r| r.since_loaded).flatten().is_some() => status.note,
             JobState::Done => {
                 let (held, total) = self
                     .loaded
@@ -111,10 +112,27 @@ impl Walker {
     }
 }
 
-/// The "Load all pages" control with its progress.
+/// The "Load all pages" control with its progress. With `since` in the address (a link from
+/// Home to the sends needing attention), the sends back to that day are loaded first, so the
+/// filter shows all of them.
 #[component]
-pub(crate) fn LoadAll(loaded: RwSignal<LoadedSends>) -> impl IntoView {
+pub(crate) fn LoadAll(loaded: RwSignal<LoadedSends>, since: Signal<Option<u32>>) -> impl IntoView {
     let walker = Walker::new(loaded);
+    // Once per day asked for: a walk that fails or is cancelled is not started again unasked.
+    let started_for = StoredValue::new(None::<u32>);
+    Effect::new(move |_| {
+        let Some(day) = since.get() else {
+            return;
+        };
+        let covered = untrack(|| {
+            walker.with_run(|r| r.since_loaded.is_some_and(|d| d <= day)) == Some(true)
+                || loaded.with(LoadedSends::is_whole)
+        });
+        if !covered && !untrack(|| walker.is_running()) && started_for.get_value() != Some(day) {
+            started_for.set_value(Some(day));
+            walker.start(Walk::Since(day));
+        }
+    });
     view! {
         <div class="load-all" role="group" aria-label="Load all pages" data-testid="load-all">
             <button

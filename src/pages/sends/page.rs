@@ -36,7 +36,7 @@ pub(crate) fn SendsPage() -> impl IntoView {
             <p class="sends-coverage" data-testid="sends-coverage">
                 {move || format!("Loaded: {}.", store.coverage())}
             </p>
-            <LoadAll loaded />
+            <LoadAll loaded since=Signal::derive(move || store.filter().with(|f| f.since)) />
             <ExportCsv store />
         </section>
         <SendFilters filter=store.filter() loaded />

@@ -9,11 +9,12 @@
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
 
+use gifting_api::attention::attention;
 use gifting_api::money::Decimal;
 use gifting_api::rest::StatusGroup;
 
 use super::compact::{cents_text, Row};
-use super::filter::{Choice, SendFilter};
+use super::filter::{day_number, Choice, SendFilter};
 use super::loaded::LoadedSends;
 use super::summary::{CurrencySpend, Summary};
 use crate::components::sort::{by_amount, by_text, TableSort};
@@ -94,10 +95,31 @@ impl LoadedSends {
             .iter()
             .map(|s| contains_folded(s, &needle))
             .collect();
-        let keep = |row: &Row| {
+        let since = |row: &Row| {
             filter
-                .group
-                .is_none_or(|g| groups[usize::from(row.status)] == g)
+                .since
+                .is_none_or(|d| day_number(rows.created_at(row)).is_some_and(|c| c >= d))
+        };
+        // Whether a status can need attention at all: only those rows are read whole.
+        let maybe: Vec<bool> = rows
+            .statuses
+            .values()
+            .iter()
+            .map(|s| filter.attention.is_none_or(|a| a.status() == *s))
+            .collect();
+        let now = crate::browser::now_ms() / 1000;
+        let needs = |at: u32| {
+            filter.attention.is_none_or(|a| {
+                rows.send(at)
+                    .is_some_and(|send| attention(&send, now) == Some(a))
+            })
+        };
+        let keep = |row: &Row| {
+            maybe[usize::from(row.status)]
+                && since(row)
+                && filter
+                    .group
+                    .is_none_or(|g| groups[usize::from(row.status)] == g)
                 && senders[row.sender as usize]
                 && touches[row.touch as usize]
                 && (needle.is_empty()
@@ -106,7 +128,7 @@ impl LoadedSends {
                     || contains_folded(rows.recipient_email(row), &needle))
         };
         self.order()
-            .filter(|&at| rows.row(at).is_some_and(keep))
+            .filter(|&at| rows.row(at).is_some_and(keep) && needs(at))
             .collect()
     }
 
@@ -440,7 +462,7 @@ mod tests {
             },
         ];
         for f in filters {
-            let keep = f.matcher();
+            let keep = f.matcher(crate::browser::now_ms() / 1000);
             let expected: Vec<u64> = sends.iter().filter(|s| keep(s)).map(|s| s.id).collect();
             let rows = l.matching(&f);
             let got: Vec<u64> = rows

@@ -19,6 +19,7 @@ use leptos::prelude::{ArcRwSignal, Notify, Update, UpdateUntracked, WithUntracke
 
 use crate::components::format::count;
 
+use super::filter::day_number;
 use super::loaded::LoadedSends;
 use crate::api::ApiError;
 use crate::browser::now_ms;
@@ -40,6 +41,18 @@ pub(crate) enum Walk {
     From(u64),
     /// From page 1 until a page holds only sends already loaded: the ones that arrived.
     Newest,
+    /// From page 1 until a send created before this day (`20261001`): every send since.
+    Since(u32),
+}
+
+/// `20261001` as `2026-10-01`.
+pub(crate) fn day_text(day: u32) -> String {
+    format!(
+        "{:04}-{:02}-{:02}",
+        day / 10_000,
+        day / 100 % 100,
+        day % 100
+    )
 }
 
 /// A walk as its screen shows it.
@@ -51,6 +64,8 @@ pub(crate) struct WalkRun {
     /// Where "Resume" starts, after a cancel or a failure.
     pub(crate) resume_page: Option<u64>,
     pub(crate) failure: Option<String>,
+    /// A walk back to a day ([`Walk::Since`]) reached it: every send since is loaded.
+    pub(crate) since_loaded: Option<u32>,
 }
 
 /// "page 3 of 12", or "page 1" while the number of pages is not known yet.
@@ -66,6 +81,7 @@ pub(crate) fn start(loaded: ArcRwSignal<LoadedSends>, walk: Walk) -> JobHandle<W
     let title = match walk {
         Walk::Newest => "Loading the newest sends".to_owned(),
         Walk::From(_) => "Loading all sends".to_owned(),
+        Walk::Since(day) => format!("Loading the sends since {}", day_text(day)),
     };
     jobs_indicator::show();
     jobs::start(
@@ -87,7 +103,7 @@ fn run(
 async fn work(loaded: ArcRwSignal<LoadedSends>, walk: Walk, ctx: JobCtx<WalkRun>) -> JobEnd {
     let mut page = match walk {
         Walk::From(page) => page.max(1),
-        Walk::Newest => 1,
+        Walk::Newest | Walk::Since(_) => 1,
     };
     let mut shown_at = now_ms();
     loop {
@@ -122,10 +138,33 @@ async fn work(loaded: ArcRwSignal<LoadedSends>, walk: Walk, ctx: JobCtx<WalkRun>
             loaded.notify();
         }
         let short = body.sends.len() < WALK_PER_PAGE as usize;
-        if short || (walk == Walk::Newest && new < body.sends.len()) {
+        if let Walk::Since(day) = walk {
+            let passed = body
+                .sends
+                .last()
+                .and_then(|s| day_number(&s.created_at))
+                .is_some_and(|d| d < day);
+            if passed || short {
+                return reached(&ctx, &loaded, day);
+            }
+        } else if short || (walk == Walk::Newest && new < body.sends.len()) {
             return done(&ctx, &loaded);
         }
         page += 1;
+    }
+}
+
+/// A walk back to `day` reached it: the loaded sends hold every send since (not the whole
+/// list, so nothing is marked walked).
+fn reached(ctx: &JobCtx<WalkRun>, loaded: &ArcRwSignal<LoadedSends>, day: u32) -> JobEnd {
+    loaded.notify();
+    ctx.result.update(|r| {
+        r.resume_page = None;
+        r.since_loaded = Some(day);
+    });
+    JobEnd {
+        state: JobState::Done,
+        note: format!("Every send since {} loaded.", day_text(day)),
     }
 }
 

@@ -298,10 +298,17 @@ fn UndoOffer(editor: Editor) -> impl IntoView {
 #[component]
 fn YourOwnAccount(editor: Editor) -> impl IntoView {
     let open = RwSignal::new(false);
-    Effect::new(move |_| open.set(editor.yours.with(Option::is_some)));
+    // Each side is set only when it changes: a set notifies even when equal, and the two
+    // effects would otherwise wake each other forever.
+    Effect::new(move |_| {
+        let held = editor.yours.with(Option::is_some);
+        if held != open.get_untracked() {
+            open.set(held);
+        }
+    });
     // Closed without confirming: the held change is dropped, the form keeps it.
     Effect::new(move |_| {
-        if !open.get() {
+        if !open.get() && editor.yours.with_untracked(Option::is_some) {
             editor.yours.set(None);
         }
     });
