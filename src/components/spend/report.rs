@@ -204,6 +204,14 @@ impl Report {
         (read.saturating_mul(month_so_far) / covered, false)
     }
 
+    /// A group's USD spend this month: by its id, else by its name.
+    pub(crate) fn group_spend(&self, id: u64, name: &str) -> Decimal {
+        self.groups
+            .get(&id)
+            .or_else(|| self.groups.values().find(|g| g.name == name))
+            .map_or(Decimal::ZERO, |g| g.months[0].usd)
+    }
+
     /// The organisation's spend per month.
     pub(crate) fn total(&self, m: usize) -> Spend {
         let mut total = Spend::default();

@@ -8,6 +8,7 @@ use leptos::prelude::*;
 use crate::api::use_team_groups;
 use crate::components::format;
 use crate::components::sort::{by_amount, by_text, Compare};
+use crate::components::spend::cells::MemberShare;
 use crate::components::table::{number, text};
 use crate::components::ScreenHeading;
 use crate::components::{
@@ -58,7 +59,7 @@ fn team_not_found(message: String) -> AnyView {
 }
 
 #[rustfmt::skip]
-const MEMBER_COLUMNS: &[Column] = &[text("Name").sorts("name"), text("Email").sorts("email"), number("Balance").sorts("balance"), text("Sandbox").sorts("sandbox"), text("Invitation key")];
+const MEMBER_COLUMNS: &[Column] = &[text("Name").sorts("name"), text("Email").sorts("email"), number("Balance").sorts("balance"), number("Spent this month (share)"), text("Sandbox").sorts("sandbox"), text("Invitation key")];
 
 fn member_order(key: &str) -> Option<Compare<Member>> {
     Some(match key {
@@ -126,6 +127,9 @@ fn member_row(m: Member) -> AnyView {
             <th scope="row">{name.clone()}</th>
             <td>{m.email}</td>
             <td class="num">{format::amount(&m.balance)}</td>
+            <td class="num" data-testid="member-share">
+                <MemberShare member=m.id />
+            </td>
             <td>{sandbox}</td>
             <td>
                 <KeyToggle key=m.key owner=name />

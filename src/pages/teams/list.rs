@@ -8,6 +8,7 @@ use leptos::prelude::*;
 use crate::api::use_api;
 use crate::components::format;
 use crate::components::sort::{by_amount, by_text, by_time, Compare};
+use crate::components::spend::cells::GroupSpent;
 use crate::components::table::{number, text};
 use crate::components::ScreenHeading;
 use crate::components::{
@@ -38,7 +39,7 @@ pub(crate) fn TeamsPage() -> impl IntoView {
 }
 
 #[rustfmt::skip]
-const GROUP_COLUMNS: &[Column] = &[text("Name").sorts("name"), number("Monthly budget").sorts("monthly"), number("One-time budget").sorts("one_time"), text("Rollover").sorts("rollover"), text("Created").sorts("created"), text("Updated").sorts("updated"), number("Members")];
+const GROUP_COLUMNS: &[Column] = &[text("Name").sorts("name"), number("Monthly budget").sorts("monthly"), number("Spent this month"), number("One-time budget").sorts("one_time"), text("Rollover").sorts("rollover"), text("Created").sorts("created"), text("Updated").sorts("updated"), number("Members")];
 
 fn group_order(key: &str) -> Option<Compare<TeamGroup>> {
     Some(match key {
@@ -70,6 +71,9 @@ fn group_row(g: TeamGroup) -> AnyView {
                 <a href=routes::team(g.id)>{g.name.clone()}</a>
             </th>
             <td class="num">{format::amount(&g.monthly_budget)}</td>
+            <td class="num" data-testid="group-spent">
+                <GroupSpent id=g.id name=g.name.clone() />
+            </td>
             <td class="num">{format::amount(&g.one_time_budget.to_string())}</td>
             <td>{if g.rollover { "Yes" } else { "No" }}</td>
             <td>{format::date_time(&g.created_at)}</td>

@@ -1,0 +1,203 @@
+// Issue 36: the home screen answers "how much has each team spent against its budget this
+// month?" and "which gifts went wrong?". Every figure is computed here independently from the
+// platform's API, by the rules of docs/platform.md ("Spend, budgets and what needs attention"),
+// and compared with what the screen, its links and its CSV say.
+
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
+import { consoleFixture, parseCsv, platformGet, seriousAxeViolations, sessionToken, signedInPage, unexpectedErrors } from "./harness.mjs";
+
+const VISIBLE = { state: "visible", timeout: 60_000 };
+const DAY = 86_400;
+const STUCK_DAYS = 7;
+const RETURNED = new Set(["Bounced and Credited", "Expired and Credited", "Refunded"]);
+const REASONS = [
+  ["undeliverable", (s) => s.status === "Undeliverable"],
+  ["bounced", (s) => s.status === "Bounced and Credited"],
+  ["failed", (s) => s.status === "Failed"],
+  ["address-cancelled", (s) => s.status === "Address Confirmation - Cancelled"],
+  ["expired", (s) => s.status === "Expired and Credited"],
+  ["stuck-collecting", (s, now) => s.status === "Collecting recipient info" && waited(s, now)],
+  ["stuck-confirming", (s, now) => s.status === "Confirming Address" && waited(s, now)],
+];
+
+/** Whether the send has been in its status for STUCK_DAYS or more at `now` (Unix seconds). */
+function waited(send, now) {
+  const entered = [...send.status_updates].reverse().find((u) => u.status === send.status)?.occurred_at ?? send.created_at;
+  return now - Date.parse(entered) / 1000 >= STUCK_DAYS * DAY;
+}
+
+const offsetOf = (ts) => (ts.endsWith("Z") ? 0 : (ts.at(-6) === "-" ? -1 : 1) * (Number(ts.slice(-5, -3)) * 60 + Number(ts.slice(-2))));
+const monthKey = (unix, offset) => new Date((unix + offset * 60) * 1000).toISOString().slice(0, 7);
+const previousKey = (key) => {
+  const [y, m] = key.split("-").map(Number);
+  return m === 1 ? `${y - 1}-12` : `${y}-${String(m - 1).padStart(2, "0")}`;
+};
+/** Exact money in hundredths of a unit, as text with two decimals. */
+const cents = (text) => Math.round(Number(text) * 100);
+const usdText = (c) => (c / 100).toFixed(2);
+
+/** The figures of the two months, from the API: what the home screen must show. */
+async function expected(base, token, now, onlyEmail) {
+  const first = (await platformGet(base, token, "/api/v3/send?page=1&per_page=100")).body;
+  const offset = offsetOf(first.sends[0]?.created_at ?? "Z");
+  const months = [monthKey(now, offset)];
+  months.push(previousKey(months[0]));
+  const groups = (await platformGet(base, token, "/api/v3/groups?page=1&per_page=100")).body.groups;
+  const spend = new Map(); // team_id → [this, last] in USD cents
+  const attention = new Map(REASONS.map(([r]) => [r, []]));
+  const seen = new Set();
+  let read = 0;
+  for (let page = 1; ; page += 1) {
+    const body = page === 1 ? first : (await platformGet(base, token, `/api/v3/send?page=${page}&per_page=100`)).body;
+    let older = false;
+    for (const s of body.sends) {
+      if (seen.has(s.id)) continue;
+      seen.add(s.id);
+      const m = months.indexOf(s.created_at.slice(0, 7));
+      if (m < 0 && s.created_at.slice(0, 7) < months[1]) {
+        older = true;
+        break;
+      }
+      if (onlyEmail && s.sender.email.toLowerCase() !== onlyEmail) continue;
+      read += 1;
+      for (const [reason, is] of REASONS) if (is(s, now)) attention.get(reason).push(s.id);
+      if (RETURNED.has(s.status) || s.currency !== "USD") continue;
+      const row = spend.get(s.sender.team_id) ?? [0, 0];
+      row[Math.max(m, 0)] += cents(s.current_total_cost);
+      spend.set(s.sender.team_id, row);
+    }
+    if (older || body.sends.length < 100) break;
+  }
+  const rows = groups.map((g) => {
+    const [spent, last] = spend.get(g.id) ?? [0, 0];
+    const monthly = cents(g.monthly_budget);
+    const carried = g.rollover ? Math.max(0, monthly - last) : 0;
+    const budget = monthly + carried;
+    const percent = budget > 0 ? Math.floor((spent * 100) / budget) : null;
+    const band = percent === null ? "none" : percent >= 100 ? "over" : percent >= 80 ? "near" : "under";
+    return { name: g.name, spent, last, budget, percent, band };
+  });
+  return { months, rows, attention, read };
+}
+
+async function figuresDone(page) {
+  await page.getByTestId("figures-progress").getByText(/This month: all [\d,.\s]+ sends read/).waitFor(VISIBLE);
+  await page.getByTestId("figures-progress").getByText("(reading…)").waitFor({ state: "detached", timeout: 60_000 });
+}
+
+describe("home: spend against budget and the sends that need attention", () => {
+  const env = consoleFixture();
+
+  test("the budget table and the attention counts are the platform's data, read independently", async () => {
+    const now = Math.floor(Date.now() / 1000);
+    await env.page.goto(env.sandbox.url);
+    await figuresDone(env.page);
+    const want = await expected(env.sandbox.url, env.token, now);
+    const shown = await env.page.locator("[data-testid=budget-table] tbody tr").evaluateAll((trs) =>
+      trs.map((tr) => ({ name: tr.dataset.group, band: tr.dataset.band, spent: tr.querySelector("[data-testid=spent-this-month]").textContent })),
+    );
+    for (const row of want.rows) {
+      const line = shown.find((s) => s.name === row.name);
+      assert.ok(line, `a line for ${row.name}`);
+      assert.equal(line.band, row.band, `${row.name}: ${JSON.stringify(row)}`);
+      assert.equal(line.spent.replace(/[^\d]/g, ""), String(row.spent), `${row.name} spent ${usdText(row.spent)}`);
+    }
+    assert.ok(want.rows.some((r) => r.band === "under"), "a group under budget");
+    assert.ok(want.rows.some((r) => r.band === "near"), "a group near budget");
+    assert.ok(want.rows.some((r) => r.band === "over"), "a group over budget");
+    for (const [reason, ids] of want.attention) {
+      const item = env.page.locator(`[data-testid=attention] li[data-reason=${reason}]`);
+      assert.equal(await item.getAttribute("data-count"), String(ids.length), reason);
+      assert.ok(ids.length > 0, `the data has sends needing attention for ${reason}`);
+    }
+    assert.deepEqual(await seriousAxeViolations(env.page), []);
+    assert.deepEqual(unexpectedErrors(env.page), []);
+  });
+
+  test("every attention link opens the sends screen showing exactly those sends", async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const want = await expected(env.sandbox.url, env.token, now);
+    for (const [reason, ids] of want.attention) {
+      if (ids.length === 0) continue;
+      await env.page.goto(env.sandbox.url);
+      await figuresDone(env.page);
+      await env.page.locator(`[data-testid=attention] li[data-reason=${reason}] a`).click();
+      await env.page.waitForURL(new RegExp(`/sends\\?attention=${reason}&since=${want.months[1]}-01`));
+      await env.page.getByTestId("load-all-status").getByText(`Every send since ${want.months[1]}-01 loaded.`).waitFor(VISIBLE);
+      await env.page.getByTestId("sends-coverage").getByText(new RegExp(`\\b${ids.length} of the [\\d,]+ loaded sends match`)).waitFor(VISIBLE);
+      const url = new URL(env.page.url());
+      url.searchParams.set("per_page", "100");
+      await env.page.goto(url.toString());
+      await env.page.getByTestId("sends-coverage").getByText(new RegExp(`\\b${ids.length} of the`)).waitFor(VISIBLE);
+      const rows = await env.page.locator("[data-testid=sends-table] tbody tr[data-send-id]").evaluateAll((trs) => trs.map((tr) => Number(tr.dataset.sendId)));
+      assert.deepEqual([...rows].sort(), [...ids].sort(), reason);
+    }
+    assert.deepEqual(unexpectedErrors(env.page), []);
+  });
+
+  test("the report file matches the table", async () => {
+    await env.page.goto(env.sandbox.url);
+    await figuresDone(env.page);
+    const want = await expected(env.sandbox.url, env.token, Math.floor(Date.now() / 1000));
+    const [download] = await Promise.all([env.page.waitForEvent("download"), env.page.getByTestId("figures-download").click()]);
+    const rows = parseCsv((await readFile(await download.path(), "utf8")).slice(1));
+    assert.equal(rows[0][0], "team group");
+    for (const row of want.rows) {
+      const line = rows.find((r) => r[0] === row.name);
+      assert.ok(line, row.name);
+      assert.equal(cents(line[4]), row.spent, `${row.name} spent`);
+      assert.equal(line[5], row.percent === null ? "" : String(row.percent), `${row.name} used %`);
+      assert.equal(cents(line[8]), row.last, `${row.name} last month`);
+    }
+    for (const [reason, ids] of want.attention) {
+      const label = await env.page.locator(`[data-testid=attention] li[data-reason=${reason}]`).textContent();
+      const line = rows.find((r) => label.startsWith(`${r[0]}:`));
+      assert.equal(line?.[1], String(ids.length), reason);
+    }
+  });
+
+  test("Teams shows each group's spend this month beside its budget, and a team's page its members' share", async () => {
+    const want = await expected(env.sandbox.url, env.token, Math.floor(Date.now() / 1000));
+    await env.page.goto(`${env.sandbox.url}/teams?per_page=100`);
+    const spent = env.page.locator("main table tbody tr [data-testid=group-spent]");
+    await spent.first().waitFor(VISIBLE);
+    await env.page.waitForFunction(() => {
+      const cells = [...document.querySelectorAll("main table tbody tr [data-testid=group-spent]")];
+      return cells.length > 0 && cells.every((c) => /\d/.test(c.textContent) && !c.textContent.includes("so far"));
+    }, null, { timeout: 60_000 });
+    const shown = await env.page.locator("main table tbody tr").evaluateAll((trs) =>
+      trs.map((tr) => [tr.querySelector("th").textContent.trim(), tr.querySelector("[data-testid=group-spent]").textContent]),
+    );
+    for (const [name, text] of shown) {
+      const row = want.rows.find((r) => r.name === name);
+      assert.equal(text.replace(/[^\d]/g, ""), String(row.spent), `${name} spent this month`);
+    }
+    // The group that spent most: its members' shares add up to its spend.
+    const top = [...want.rows].sort((a, b) => b.spent - a.spent)[0];
+    const groups = (await platformGet(env.sandbox.url, env.token, "/api/v3/groups?page=1&per_page=100")).body.groups;
+    const id = groups.find((g) => g.name === top.name).id;
+    await env.page.goto(`${env.sandbox.url}/teams/${id}?per_page=100`);
+    await env.page.locator("main table tbody tr [data-testid=member-share]").first().waitFor(VISIBLE);
+    const shares = await env.page.locator("main table tbody tr [data-testid=member-share]").allTextContents();
+    const total = shares.reduce((sum, t) => sum + Number(t.split("(")[0].replace(/[^\d]/g, "")), 0);
+    assert.ok(total <= top.spent, `members' spend (${total}) within the group's (${top.spent}): some may have moved team`);
+    assert.ok(shares.some((t) => /\(\d+ %\)/.test(t)), "shares in percent");
+  });
+
+  test("a sender sees their own sends only, and no budget table", async () => {
+    const page = await signedInPage(env.browser, env.sandbox.url, "sender@example.com");
+    await page.goto(env.sandbox.url);
+    await page.getByRole("heading", { name: "Your sends this month" }).waitFor(VISIBLE);
+    await figuresDone(page);
+    assert.equal(await page.getByTestId("budget-table").count(), 0);
+    const token = await sessionToken(page);
+    const want = await expected(env.sandbox.url, token, Math.floor(Date.now() / 1000), "sender@example.com");
+    for (const [reason, ids] of want.attention) {
+      assert.equal(await page.locator(`[data-testid=attention] li[data-reason=${reason}]`).getAttribute("data-count"), String(ids.length), reason);
+    }
+    assert.deepEqual(unexpectedErrors(page), []);
+    await page.context().close();
+  });
+});
