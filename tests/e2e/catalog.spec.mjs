@@ -381,6 +381,16 @@ describe("gift catalog", () => {
     assert.deepEqual(unexpectedErrors(), []);
   });
 
+  test("an address with more filters than a query takes keeps what fits and says so", async () => {
+    // 301 country codes, one more than the platform reads: the first 300 apply, the search too.
+    const codes = Array.from({ length: 301 }, (_, i) => `ship_to_country_codes[]=${i === 0 ? "IE" : `Z${i}`}`).join("&");
+    await env.page.goto(`${env.sandbox.url}/catalog?text_search=a&${codes}`);
+    await env.page.getByTestId("catalog-address-beyond").getByText("at most 300", { exact: false }).waitFor(VISIBLE);
+    assert.equal(await env.page.getByLabel("Search", { exact: true }).inputValue(), "a", "the search is kept");
+    await env.page.getByRole("button", { name: "Remove Ireland (IE)" }).waitFor(VISIBLE);
+    assert.deepEqual(unexpectedErrors(), []);
+  });
+
   test("a category checkbox narrows the catalog and survives a reload", async () => {
     const all = await walk();
     const group = all.categories[1];

@@ -5,21 +5,13 @@
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { consoleFixture, platformGet, unexpectedErrors, waitFor } from "./harness.mjs";
+import { consoleFixture, platformGet, scimUsers, unexpectedErrors, waitFor } from "./harness.mjs";
 
 const VISIBLE = { state: "visible", timeout: 30_000 };
 const SCIM = "/api/scim/v2/Users";
 const ME = "admin@example.com";
 
-async function allUsers(env) {
-  const users = [];
-  for (let start = 1; ; start += 100) {
-    const { status, body } = await platformGet(env.sandbox.url, env.token, `${SCIM}?startIndex=${start}&count=100`);
-    assert.equal(status, 200);
-    users.push(...body.Resources);
-    if (body.Resources.length === 0 || users.length >= body.totalResults) return users;
-  }
-}
+const allUsers = (env) => scimUsers(env.sandbox.url, env.token);
 
 const activeAdmins = (users) => users.filter((u) => u.active && u.userType === "admin");
 

@@ -526,6 +526,17 @@ export function consoleFixture({ sandboxArgs = [], signedIn = true, page = true,
   return env;
 }
 
+/** Every SCIM user of the platform, a page of 100 at a time, read with `token`. */
+export async function scimUsers(base, token) {
+  const users = [];
+  for (let start = 1; ; start += 100) {
+    const { status, body } = await platformGet(base, token, `/api/scim/v2/Users?startIndex=${start}&count=100`);
+    if (status !== 200) throw new Error(`SCIM list: ${status}`);
+    users.push(...body.Resources);
+    if (body.Resources.length === 0 || users.length >= body.totalResults) return users;
+  }
+}
+
 /** The median of a list of numbers (the mean of the middle two for an even count). */
 export function median(xs) {
   const s = [...xs].sort((a, b) => a - b);

@@ -7,20 +7,11 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { consoleFixture, parseCsv, platformGet, seriousAxeViolations, unexpectedErrors } from "./harness.mjs";
+import { consoleFixture, parseCsv, platformGet, scimUsers, seriousAxeViolations, unexpectedErrors } from "./harness.mjs";
 
 const VISIBLE = { state: "visible", timeout: 20_000 };
-const SCIM = "/api/scim/v2/Users";
 
-async function allUsers(env) {
-  const users = [];
-  for (let start = 1; ; start += 100) {
-    const { status, body } = await platformGet(env.sandbox.url, env.token, `${SCIM}?startIndex=${start}&count=100`);
-    assert.equal(status, 200);
-    users.push(...body.Resources);
-    if (body.Resources.length === 0 || users.length >= body.totalResults) return users;
-  }
-}
+const allUsers = (env) => scimUsers(env.sandbox.url, env.token);
 
 /** How many users the platform holds per lower-case email. */
 async function emailCounts(env) {
