@@ -26,6 +26,16 @@ pub(crate) fn SignIn() -> impl IntoView {
         <section class="panel signin">
             <ScreenHeading title="Sign in to the Gifting Console" />
             {move || reason().map(|text| view! { <p class="notice" role="status">{text}</p> })}
+            {move || {
+                (auth.signed_in_elsewhere() && reason().is_none())
+                    .then(|| {
+                        view! {
+                            <p class="notice" role="status">
+                                "You are signed in in another tab. Each tab signs in for itself: sign in here too."
+                            </p>
+                        }
+                    })
+            }}
             <p>"You will sign in on the platform's own page and come straight back here."</p>
             <button type="button" class="button button--primary" on:click=on_click>
                 "Sign in"
