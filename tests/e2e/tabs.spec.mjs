@@ -4,7 +4,8 @@
 // expired signs out leaving no live grant.
 //
 // And the tabs' channel trusts only tabs of one sign-in (src/auth/tabs.rs): a same-origin page
-// that is not the console (here /config.json opened as a page, in the same browser) hears no token on it, neither by
+// that is not the console (here /boot.js opened as a page in the same browser; /config.json
+// would not do, its CSP `sandbox` gives it an opaque origin) hears no token on it, neither by
 // asking nor while a tab refreshes, and cannot plant a session in a console tab. A link opened
 // in a new tab (empty sessionStorage) therefore no longer joins silently: it says the console is
 // signed in in another tab, and signs in.
@@ -210,7 +211,7 @@ describe("tabs of one browser share the session (--token-ttl 5)", () => {
     await teamsLoaded(consoleTab, env.sandbox.url);
     const before = await storedSession(consoleTab);
     const intruder = await openTab(consoleTab.context());
-    await intruder.goto(`${env.sandbox.url}/config.json`);
+    await intruder.goto(`${env.sandbox.url}/boot.js`);
     await intrude(intruder);
     await intruder.evaluate(() => window.__channel.postMessage('"ask"'));
     // The console tab refreshes while the intruder listens (and counts as an open tab, so the
@@ -239,7 +240,7 @@ describe("tabs of one browser share the session (--token-ttl 5)", () => {
     await teamsLoaded(consoleTab, env.sandbox.url);
     const mine = await storedSession(consoleTab);
     const intruder = await openTab(consoleTab.context());
-    await intruder.goto(`${env.sandbox.url}/config.json`);
+    await intruder.goto(`${env.sandbox.url}/boot.js`);
     await intrude(intruder);
     // Whatever it posts, then an ask: the console tab takes messages of one sender in order, so
     // its answer to the ask comes after it dealt with the plants. Even knowing the refresh token.
