@@ -549,7 +549,10 @@ mod tests {
             "another sign-in's key"
         );
         let plain = serde_json::to_string(&refresh("planted", "old")).unwrap();
-        assert!(open(&ours, &plain.into()).await.is_none(), "in the clear");
+        assert!(
+            open(&ours, &plain.as_str().into()).await.is_none(),
+            "in the clear"
+        );
         let forged = js_sys::Array::of2(
             &js_sys::Uint8Array::from(&[0u8; 12][..]),
             &js_sys::Uint8Array::from(plain.as_bytes()),
