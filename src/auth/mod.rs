@@ -67,8 +67,7 @@ impl Auth {
         });
         let auth = Self::with_transport(config, transport.clone());
         let signed_out: Rc<dyn Fn()> = Rc::new(move || auth.end(SessionEnd::SignedOut));
-        let elsewhere: Rc<dyn Fn()> = Rc::new(move || auth.elsewhere.set(true));
-        let tabs = Tabs::join(auth.store, signed_out, elsewhere);
+        let tabs = Tabs::join(auth.store, signed_out, auth.elsewhere);
         auth.tabs.set_value(SendWrapper::new(tabs.clone()));
         auth.refresher
             .set_value(SendWrapper::new(Refresher::new(transport).with_tabs(tabs)));
@@ -197,7 +196,7 @@ impl Auth {
                 let session = store.current().unwrap_or(session);
                 let revoked = token_endpoint::revoke(&config, &session.refresh_token).await;
                 // Every tab of this session signs out too.
-                tabs.signed_out(&session.refresh_token).await;
+                tabs.signed_out(&session.refresh_token);
                 revoked.is_ok()
             })
             .await;

@@ -157,7 +157,7 @@ async fn run_once(
             Ok(token) => {
                 let session = Session::from_token_response(&token, now_ms(), &scope);
                 store.set(session.clone());
-                tabs.refreshed(&spent, &session).await;
+                tabs.refreshed(&spent, &session);
                 Ok(session)
             }
             Err(RefreshError::Rejected) => {

@@ -31,6 +31,7 @@ use std::time::Duration;
 
 use futures::channel::oneshot;
 use futures::future::select;
+use leptos::prelude::{RwSignal, Set};
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -42,7 +43,7 @@ use crate::browser::{random_bytes, session_storage, sleep};
 
 const CHANNEL: &str = "gifting-console.session";
 /// `sessionStorage` key of the key that seals this sign-in's messages.
-pub const KEY_KEY: &str = "gifting-console.tabs-key";
+const KEY_KEY: &str = "gifting-console.tabs-key";
 const REFRESH_LOCK: &str = "gifting-console.refresh";
 /// Held in shared mode by every console tab for as long as it is open, so a tab can see in
 /// `navigator.locks.query()` whether any other is, and skip asking when none is.
@@ -55,30 +56,24 @@ const SUCCESSOR_FOR: Duration = Duration::from_millis(120);
 /// Spent refresh tokens a tab remembers, to recognise a tab that is still behind.
 const SPENT_KEPT: usize = 8;
 
-// Externally tagged (`"ask"`, `{"session": {…}}`): serde's internally tagged form buffers
-// every message through a generic `Content` tree, which cost ~10 KB of the first load.
+/// In the clear (no token): a tab without a session asks whether a console tab is signed in…
+const ASK: &str = "\"ask\"";
+/// …and a signed-in tab answers, without anything of its session.
+const SIGNED_IN: &str = "\"signed_in\"";
+
+/// What tabs of one sign-in tell each other, sealed.
+// Externally tagged (`{"session": {…}}`): serde's internally tagged form buffers every message
+// through a generic `Content` tree, which cost ~10 KB of the first load.
 #[derive(Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 enum Message {
-    /// In the clear: a tab without a session asks whether a console tab is signed in.
-    Ask,
-    /// In the clear: the answer, without anything of the session.
-    SignedIn,
-    /// Sealed: the tokens a refresh produced (`replaces` is the refresh token they replace,
-    /// now spent).
+    /// The tokens a refresh produced (`replaces` is the refresh token they replace, now spent).
     Session { session: Session, replaces: String },
-    /// Sealed: a tab about to use the refresh token `of` asks whether another tab already
-    /// replaced it (a tab that was reloading missed the broadcast of the new tokens).
+    /// A tab about to use the refresh token `of` asks whether another tab already replaced it
+    /// (a tab that was reloading missed the broadcast of the new tokens).
     Successor { of: String },
-    /// Sealed: the session holding this refresh token was signed out.
+    /// The session holding this refresh token was signed out.
     SignedOut { refresh_token: String },
-}
-
-impl Message {
-    /// Whether it may travel in the clear: it carries no token.
-    fn is_clear(&self) -> bool {
-        matches!(self, Message::Ask | Message::SignedIn)
-    }
 }
 
 #[wasm_bindgen]
@@ -142,11 +137,10 @@ async fn open(key: &js_sys::Promise, data: &JsValue) -> Option<Message> {
     serde_json::from_str(&text).ok()
 }
 
-/// A message posted in the clear, if it is one that may be.
-fn clear(data: &JsValue) -> Option<Message> {
-    serde_json::from_str::<Message>(&data.as_string()?)
-        .ok()
-        .filter(Message::is_clear)
+/// Whether `data` is the clear-text `message` ([`ASK`] or [`SIGNED_IN`]). Nothing else is read
+/// in the clear: whatever carries a token must open with this tab's key.
+fn is_clear(data: &JsValue, message: &str) -> bool {
+    data.as_string().is_some_and(|text| text == message)
 }
 
 /// This tab's sealing key: the one in `sessionStorage` (copied there with the session when this
@@ -192,20 +186,17 @@ fn remember(spent: &RefCell<VecDeque<String>>, token: &str) {
     }
 }
 
-fn post_clear(channel: &BroadcastChannel, message: &Message) {
-    if let Ok(text) = serde_json::to_string(message) {
-        let _ = channel.post_message(&JsValue::from_str(&text));
-    }
-}
-
-/// Seals `message` and posts it.
-async fn post_sealed(end: &End, message: Message) {
-    let Ok(iv) = random_bytes() else {
-        return;
-    };
-    if let Some(sealed) = seal(&end.key, &message, iv).await {
-        let _ = end.channel.post_message(&sealed);
-    }
+/// Seals `message` and posts it, in the background (sealing takes a round trip to WebCrypto).
+fn post_sealed(end: &Rc<End>, message: Message) {
+    let end = end.clone();
+    wasm_bindgen_futures::spawn_local(async move {
+        let Ok(iv) = random_bytes() else {
+            return;
+        };
+        if let Some(sealed) = seal(&end.key, &message, iv).await {
+            let _ = end.channel.post_message(&sealed);
+        }
+    });
 }
 
 impl Tabs {
@@ -219,12 +210,8 @@ impl Tabs {
     }
 
     /// Joins the channel. `signed_out` runs when another tab signs this session out;
-    /// `signed_in_elsewhere` when this tab has no session and another console tab says it has.
-    pub fn join(
-        store: SessionStore,
-        signed_out: Rc<dyn Fn()>,
-        signed_in_elsewhere: Rc<dyn Fn()>,
-    ) -> Self {
+    /// `elsewhere` is set when this tab has no session and another console tab says it has.
+    pub fn join(store: SessionStore, signed_out: Rc<dyn Fn()>, elsewhere: RwSignal<bool>) -> Self {
         if lock_manager().is_none() {
             return Self::alone();
         }
@@ -243,26 +230,23 @@ impl Tabs {
                     return;
                 };
                 let data = event.data();
-                match clear(&data) {
-                    Some(Message::Ask) => {
-                        if store.current().is_some() {
-                            post_clear(&end.channel, &Message::SignedIn);
+                let signed_in = store.current().is_some();
+                if is_clear(&data, ASK) {
+                    if signed_in {
+                        let _ = end.channel.post_message(&JsValue::from_str(SIGNED_IN));
+                    }
+                } else if is_clear(&data, SIGNED_IN) {
+                    if !signed_in {
+                        elsewhere.set(true);
+                    }
+                } else {
+                    let known_spent = known_spent.clone();
+                    let signed_out = signed_out.clone();
+                    wasm_bindgen_futures::spawn_local(async move {
+                        if let Some(message) = open(&end.key, &data).await {
+                            on_sealed(&end, store, &known_spent, &*signed_out, message);
                         }
-                    }
-                    Some(_) => {
-                        if store.current().is_none() {
-                            signed_in_elsewhere();
-                        }
-                    }
-                    None => {
-                        let known_spent = known_spent.clone();
-                        let signed_out = signed_out.clone();
-                        wasm_bindgen_futures::spawn_local(async move {
-                            if let Some(message) = open(&end.key, &data).await {
-                                on_sealed(&end, store, &known_spent, &*signed_out, message);
-                            }
-                        });
-                    }
+                    });
                 }
             });
             channel.set_onmessage(Some(listener.as_ref().unchecked_ref()));
@@ -280,7 +264,7 @@ impl Tabs {
     }
 
     /// Whether another console tab of this origin is open (holds its presence lock). Yes when
-    /// the browser cannot tell: asking then costs a wait, not a missed session.
+    /// the browser cannot tell: asking then costs a wait, not a missed answer.
     async fn others_open(&self) -> bool {
         let present = self.present.borrow_mut().take();
         if let Some(granted) = present {
@@ -293,17 +277,12 @@ impl Tabs {
         }
     }
 
-    /// Whether other tabs can hear this one.
-    pub fn is_shared(&self) -> bool {
-        self.end.is_some()
-    }
-
-    /// Asks the open tabs, in the clear, whether one is signed in (the answer calls
-    /// `signed_in_elsewhere`, see [`Tabs::join`]). Nobody is asked when no other tab is open.
+    /// Asks the open tabs, in the clear, whether one is signed in (the answer sets `elsewhere`,
+    /// see [`Tabs::join`]). Nobody is asked when no other tab is open.
     pub async fn ask(&self) {
         if let Some(end) = self.end.as_deref() {
             if self.others_open().await {
-                post_clear(&end.channel, &Message::Ask);
+                let _ = end.channel.post_message(&JsValue::from_str(ASK));
             }
         }
     }
@@ -313,14 +292,14 @@ impl Tabs {
     pub async fn ask_successor(&self, of: &str) {
         if let Some(end) = &self.end {
             if self.others_open().await {
-                post_sealed(end, Message::Successor { of: of.to_owned() }).await;
+                post_sealed(end, Message::Successor { of: of.to_owned() });
                 sleep(SUCCESSOR_FOR).await;
             }
         }
     }
 
     /// Tells the other tabs that `session` replaces the spent refresh token `spent`.
-    pub async fn refreshed(&self, spent: &str, session: &Session) {
+    pub fn refreshed(&self, spent: &str, session: &Session) {
         remember(&self.spent, spent);
         if let Some(end) = &self.end {
             post_sealed(
@@ -329,21 +308,19 @@ impl Tabs {
                     session: session.clone(),
                     replaces: spent.to_owned(),
                 },
-            )
-            .await;
+            );
         }
     }
 
     /// Tells the other tabs of this session that it was signed out.
-    pub async fn signed_out(&self, refresh_token: &str) {
+    pub fn signed_out(&self, refresh_token: &str) {
         if let Some(end) = &self.end {
             post_sealed(
                 end,
                 Message::SignedOut {
                     refresh_token: refresh_token.to_owned(),
                 },
-            )
-            .await;
+            );
         }
     }
 }
@@ -368,14 +345,11 @@ fn on_sealed(
         }
         Message::Successor { of } => {
             if let Some(session) = mine.filter(|_| known_spent.borrow().contains(&of)) {
-                let end = end.clone();
-                wasm_bindgen_futures::spawn_local(async move {
-                    let answer = Message::Session {
-                        session,
-                        replaces: of,
-                    };
-                    post_sealed(&end, answer).await;
-                });
+                let answer = Message::Session {
+                    session,
+                    replaces: of,
+                };
+                post_sealed(end, answer);
             }
         }
         Message::SignedOut { refresh_token } => {
@@ -383,7 +357,6 @@ fn on_sealed(
                 signed_out();
             }
         }
-        Message::Ask | Message::SignedIn => {}
     }
 }
 
@@ -512,18 +485,17 @@ mod tests {
     }
 
     #[wasm_bindgen_test]
-    fn only_messages_without_tokens_are_taken_in_the_clear() {
-        assert!(matches!(clear(&"\"ask\"".into()), Some(Message::Ask)));
-        assert!(matches!(
-            clear(&"\"signed_in\"".into()),
-            Some(Message::SignedIn)
-        ));
+    fn only_the_ask_and_its_answer_are_read_in_the_clear() {
+        assert!(is_clear(&ASK.into(), ASK));
+        assert!(is_clear(&SIGNED_IN.into(), SIGNED_IN));
+        assert!(!is_clear(&ASK.into(), SIGNED_IN));
         for planted in [
             serde_json::to_string(&refresh("planted", "mine")).unwrap(),
             r#"{"successor":{"of":"mine"}}"#.to_owned(),
             r#"{"signed_out":{"refresh_token":"mine"}}"#.to_owned(),
         ] {
-            assert!(clear(&planted.into()).is_none());
+            let planted: JsValue = planted.into();
+            assert!(!is_clear(&planted, ASK) && !is_clear(&planted, SIGNED_IN));
         }
     }
 

@@ -14,7 +14,10 @@ pub(crate) fn SignIn() -> impl IntoView {
     let reason = move || match auth.ended() {
         Some(SessionEnd::Expired) => Some("Your session has ended. Sign in again to continue."),
         Some(SessionEnd::SignedOut) => Some("You have signed out."),
-        None => None,
+        // Not handed that session (see `crate::auth::tabs`): this tab signs in for itself.
+        None => auth.signed_in_elsewhere().then_some(
+            "You are signed in in another tab. Each tab signs in for itself: sign in here too.",
+        ),
     };
     let on_click = move |_| {
         set_problem.set(None);
@@ -26,16 +29,6 @@ pub(crate) fn SignIn() -> impl IntoView {
         <section class="panel signin">
             <ScreenHeading title="Sign in to the Gifting Console" />
             {move || reason().map(|text| view! { <p class="notice" role="status">{text}</p> })}
-            {move || {
-                (auth.signed_in_elsewhere() && reason().is_none())
-                    .then(|| {
-                        view! {
-                            <p class="notice" role="status">
-                                "You are signed in in another tab. Each tab signs in for itself: sign in here too."
-                            </p>
-                        }
-                    })
-            }}
             <p>"You will sign in on the platform's own page and come straight back here."</p>
             <button type="button" class="button button--primary" on:click=on_click>
                 "Sign in"
