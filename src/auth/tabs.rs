@@ -76,50 +76,52 @@ enum Message {
     SignedOut { refresh_token: String },
 }
 
-#[wasm_bindgen]
-extern "C" {
-    #[wasm_bindgen(js_namespace = ["crypto", "subtle"], js_name = importKey, catch)]
-    fn import_key(
-        format: &str,
-        key: &[u8],
-        algorithm: &str,
-        extractable: bool,
-        usages: &js_sys::Array,
-    ) -> Result<js_sys::Promise, JsValue>;
-    #[wasm_bindgen(js_namespace = ["crypto", "subtle"], catch)]
-    fn encrypt(
-        algorithm: &js_sys::Object,
-        key: &JsValue,
-        data: &[u8],
-    ) -> Result<js_sys::Promise, JsValue>;
-    #[wasm_bindgen(js_namespace = ["crypto", "subtle"], catch)]
-    fn decrypt(
-        algorithm: &js_sys::Object,
-        key: &JsValue,
-        data: &JsValue,
-    ) -> Result<js_sys::Promise, JsValue>;
+/// `crypto.subtle[method](...args)`, a promise; `None` without WebCrypto. Called through
+/// `Function.prototype.apply` rather than bindings of its own: the glue the first load already
+/// carries does it.
+fn subtle(method: &str, args: &js_sys::Array) -> Option<js_sys::Promise> {
+    let get = |target: &JsValue, name: &str| js_sys::Reflect::get(target, &name.into()).ok();
+    let subtle = get(&get(&js_sys::global(), "crypto")?, "subtle")?;
+    let call = get(&subtle, method)?;
+    let apply: js_sys::Function = get(&call, "apply")?.unchecked_into();
+    Some(apply.call2(&call, &subtle, args).ok()?.unchecked_into())
+}
+
+/// `[a, b, c]` as a JS array.
+fn args3(a: &JsValue, b: &JsValue, c: &JsValue) -> js_sys::Array {
+    let args = js_sys::Array::of2(a, b);
+    args.push(c);
+    args
 }
 
 /// The AES-GCM key of this tab's sign-in, from raw bytes; `None` without WebCrypto.
 fn seal_key(raw: &[u8]) -> Option<js_sys::Promise> {
     let usages = js_sys::Array::of2(&"encrypt".into(), &"decrypt".into());
-    import_key("raw", raw, "AES-GCM", false, &usages).ok()
+    let args = args3(
+        &"raw".into(),
+        &js_sys::Uint8Array::from(raw),
+        &"AES-GCM".into(),
+    );
+    args.push(&JsValue::FALSE);
+    args.push(&usages);
+    subtle("importKey", &args)
 }
 
-fn gcm(iv: &JsValue) -> js_sys::Object {
+fn gcm(iv: &JsValue) -> JsValue {
     let algorithm = js_sys::Object::new();
     let _ = js_sys::Reflect::set(&algorithm, &"name".into(), &"AES-GCM".into());
     let _ = js_sys::Reflect::set(&algorithm, &"iv".into(), iv);
-    algorithm
+    algorithm.into()
 }
 
-/// `message` sealed with `key` and the fresh nonce `iv`: `[iv, ciphertext]`, what the channel
-/// carries.
-async fn seal(key: &js_sys::Promise, message: &Message, iv: [u8; 12]) -> Option<JsValue> {
+/// `message` sealed with `key` and the fresh nonce `iv` (12 bytes): `[iv, ciphertext]`, what
+/// the channel carries.
+async fn seal(key: &js_sys::Promise, message: &Message, iv: &[u8]) -> Option<JsValue> {
     let key = JsFuture::from(key.clone()).await.ok()?;
     let text = serde_json::to_string(message).ok()?;
-    let iv: JsValue = js_sys::Uint8Array::from(&iv[..]).into();
-    let sealed = JsFuture::from(encrypt(&gcm(&iv), &key, text.as_bytes()).ok()?)
+    let iv: JsValue = js_sys::Uint8Array::from(iv).into();
+    let data = js_sys::Uint8Array::from(text.as_bytes());
+    let sealed = JsFuture::from(subtle("encrypt", &args3(&gcm(&iv), &key, &data))?)
         .await
         .ok()?;
     Some(js_sys::Array::of2(&iv, &sealed).into())
@@ -130,9 +132,8 @@ async fn seal(key: &js_sys::Promise, message: &Message, iv: [u8; 12]) -> Option<
 async fn open(key: &js_sys::Promise, data: &JsValue) -> Option<Message> {
     let key = JsFuture::from(key.clone()).await.ok()?;
     let parts: &js_sys::Array = data.dyn_ref()?;
-    let plain = JsFuture::from(decrypt(&gcm(&parts.get(0)), &key, &parts.get(1)).ok()?)
-        .await
-        .ok()?;
+    let args = args3(&gcm(&parts.get(0)), &key, &parts.get(1));
+    let plain = JsFuture::from(subtle("decrypt", &args)?).await.ok()?;
     let text = String::from_utf8(js_sys::Uint8Array::new(&plain).to_vec()).ok()?;
     serde_json::from_str(&text).ok()
 }
@@ -190,10 +191,11 @@ fn remember(spent: &RefCell<VecDeque<String>>, token: &str) {
 fn post_sealed(end: &Rc<End>, message: Message) {
     let end = end.clone();
     wasm_bindgen_futures::spawn_local(async move {
-        let Ok(iv) = random_bytes() else {
+        // 32 bytes drawn as for the sign-in's other secrets; the nonce is the first 12.
+        let Ok(random) = random_bytes::<32>() else {
             return;
         };
-        if let Some(sealed) = seal(&end.key, &message, iv).await {
+        if let Some(sealed) = seal(&end.key, &message, &random[..12]).await {
             let _ = end.channel.post_message(&sealed);
         }
     });
@@ -503,7 +505,7 @@ mod tests {
     async fn a_sealed_message_opens_only_with_the_key_of_its_sign_in() {
         let ours = seal_key(&[7; 32]).unwrap();
         let theirs = seal_key(&[8; 32]).unwrap();
-        let sealed = seal(&ours, &refresh("new", "old"), [3; 12]).await.unwrap();
+        let sealed = seal(&ours, &refresh("new", "old"), &[3; 12]).await.unwrap();
         let text = format!("{:?}", sealed);
         assert!(!text.contains("access-new") && !text.contains("refresh-new"));
         match open(&ours, &sealed).await {
