@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use leptos::either::{EitherOf3, EitherOf4};
+use leptos::either::EitherOf3;
 use leptos::prelude::*;
 use leptos_router::components::{ParentRoute, Route, Router, Routes};
 use leptos_router::hooks::use_location;
@@ -97,8 +97,8 @@ fn App(config: Arc<Config>, callback: Option<CallbackParams>) -> impl IntoView {
     let auth = Auth::new(config.clone());
     provide_context(auth);
     if callback.is_none() {
-        // A tab opened from a signed-in one (a link in a new tab) joins its session.
-        leptos::task::spawn_local(async move { auth.join_open_tabs().await });
+        // A tab opened without a session (a link in a new tab) learns whether another is signed in.
+        leptos::task::spawn_local(async move { auth.ask_open_tabs().await });
     }
     // The header's request lives as long as the app, not as long as one screen.
     provide_current_user(api_with_scope(CancelScope::new()));
@@ -135,19 +135,16 @@ fn Content(redirect_path: String, callback: Option<CallbackParams>) -> impl Into
     let location = use_location();
     let on_callback = Memo::new(move |_| location.pathname.with(|p| *p == redirect_path));
     let signed_in = Memo::new(move |_| auth.is_signed_in());
-    let joining = Memo::new(move |_| auth.joining());
     // The callback's parameters are used once: a later visit to the route gets none.
     let callback = StoredValue::new(callback);
     move || {
         if on_callback.get() {
             hand_over(callback.try_update_value(Option::take).flatten());
-            EitherOf4::A(view! { <Lazy screen=callback_screen::SCREEN /> })
+            EitherOf3::A(view! { <Lazy screen=callback_screen::SCREEN /> })
         } else if signed_in.get() {
-            EitherOf4::B(view! { <AppRoutes /> })
-        } else if joining.get() {
-            EitherOf4::C(view! { <Loading /> })
+            EitherOf3::B(view! { <AppRoutes /> })
         } else {
-            EitherOf4::D(view! { <SignIn /> })
+            EitherOf3::C(view! { <SignIn /> })
         }
     }
 }

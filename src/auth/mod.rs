@@ -53,8 +53,8 @@ pub struct Auth {
     refresher: StoredValue<SendWrapper<Refresher>>,
     tabs: StoredValue<SendWrapper<Tabs>>,
     ended: RwSignal<Option<SessionEnd>>,
-    /// True while a tab without a session asks the open tabs for theirs.
-    joining: RwSignal<bool>,
+    /// True once another console tab said it is signed in while this one is not.
+    elsewhere: RwSignal<bool>,
 }
 
 impl Auth {
@@ -67,7 +67,7 @@ impl Auth {
         });
         let auth = Self::with_transport(config, transport.clone());
         let signed_out: Rc<dyn Fn()> = Rc::new(move || auth.end(SessionEnd::SignedOut));
-        let tabs = Tabs::join(auth.store, signed_out);
+        let tabs = Tabs::join(auth.store, signed_out, auth.elsewhere);
         auth.tabs.set_value(SendWrapper::new(tabs.clone()));
         auth.refresher
             .set_value(SendWrapper::new(Refresher::new(transport).with_tabs(tabs)));
@@ -82,32 +82,25 @@ impl Auth {
             refresher: StoredValue::new(SendWrapper::new(Refresher::new(transport))),
             tabs: StoredValue::new(SendWrapper::new(Tabs::alone())),
             ended: RwSignal::new(None),
-            joining: RwSignal::new(false),
+            elsewhere: RwSignal::new(false),
         }
     }
 
-    /// Reactive: whether this tab is still asking the open tabs for a session.
-    pub fn joining(&self) -> bool {
-        self.joining.get()
+    /// Reactive: whether another console tab of this browser is signed in (this one is not, and
+    /// cannot be handed that session: see [`tabs`]).
+    pub fn signed_in_elsewhere(&self) -> bool {
+        self.elsewhere.get()
     }
 
-    /// A tab opened without a session (a link opened in a new tab) takes the session of an
-    /// open tab of this console, if one answers, instead of sending the admin through the
-    /// consent page again.
-    pub async fn join_open_tabs(&self) {
+    /// A tab opened without a session (a link opened in a new tab) asks whether another tab of
+    /// this console is signed in, so the sign-in page can say so.
+    pub async fn ask_open_tabs(&self) {
         let Some(tabs) = self.tabs.try_get_value().map(SendWrapper::take) else {
             return;
         };
-        if self.store.current().is_some() || !tabs.is_shared() {
-            return;
+        if self.store.current().is_none() {
+            tabs.ask().await;
         }
-        self.joining.set(true);
-        if let Some(session) = tabs.ask().await {
-            if self.store.current().is_none() {
-                self.store.set(session);
-            }
-        }
-        self.joining.set(false);
     }
 
     pub fn config(&self) -> Arc<Config> {

@@ -1,18 +1,27 @@
-//! Tabs of one console working together: one sign-in serves every tab of the browser.
+//! Tabs of one console working together, as far as they can prove they belong to one sign-in.
 //!
-//! - A tab without a session (a link opened in a new tab) asks the open tabs for theirs over a
-//!   `BroadcastChannel`, and is signed in without the consent page if one answers. It asks only
-//!   when another console tab is open: each holds a shared Web Lock for its whole life, and
-//!   `navigator.locks.query()` lists them, so the only tab shows sign-in with no wait.
+//! Any script of this origin can open the tabs' `BroadcastChannel` (a page that is not the
+//! console, such as `/healthz` opened as a page, or an iframe): nothing on it may be trusted
+//! or worth stealing. So what carries tokens is sealed (AES-GCM, WebCrypto) with a key that
+//! only tabs of one sign-in hold: 256 random bits kept in `sessionStorage` beside the session,
+//! which the browser copies only into a tab that is a copy of this one ("Duplicate tab", or a
+//! tab the console opens with `window.open`). A message that does not open with this tab's key
+//! is dropped; what is posted in the clear carries no token.
+//!
+//! - A tab without a session (a link opened in a new tab starts with an empty
+//!   `sessionStorage`) cannot be told apart from any other script of the origin, so it is not
+//!   handed a session: it asks in the clear whether a console tab is signed in, and the
+//!   sign-in page says so ("signed in in another tab"). It asks only when another console tab is
+//!   open: each holds a shared Web Lock for its whole life, and `navigator.locks.query()` lists
+//!   them, so the only tab asks nobody.
 //! - Refresh tokens are single use, and a duplicated tab holds a copy of the same one: a
 //!   refresh runs under a Web Lock (`navigator.locks`), so one tab at a time uses it, and the new
-//!   tokens are broadcast so every tab holding the spent one takes them instead.
+//!   tokens are broadcast, sealed, so every tab holding the spent one takes them instead.
 //! - Signing out in one tab signs out every tab of that session.
 //!
-//! Tokens pass between tabs only in memory, through the channel (same origin only); each tab
-//! keeps them in its own `sessionStorage`. A browser without `BroadcastChannel` or without Web
-//! Locks keeps the single-tab behaviour: sharing a session without the lock would let two tabs
-//! spend one refresh token.
+//! Each tab keeps its tokens in its own `sessionStorage`. A browser without `BroadcastChannel`,
+//! Web Locks or WebCrypto keeps the single-tab behaviour: sharing a session without the lock
+//! would let two tabs spend one refresh token.
 
 use std::cell::RefCell;
 use std::collections::VecDeque;
@@ -21,16 +30,20 @@ use std::rc::Rc;
 use std::time::Duration;
 
 use futures::channel::oneshot;
-use futures::future::{select, Either};
+use futures::future::select;
+use leptos::prelude::{RwSignal, Set};
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
 use web_sys::{BroadcastChannel, MessageEvent};
 
 use super::session::{Session, SessionStore};
-use crate::browser::sleep;
+use crate::browser::{random_bytes, session_storage, sleep};
 
 const CHANNEL: &str = "gifting-console.session";
+/// `sessionStorage` key of the key that seals this sign-in's messages.
+const KEY_KEY: &str = "gifting-console.tabs-key";
 const REFRESH_LOCK: &str = "gifting-console.refresh";
 /// Held in shared mode by every console tab for as long as it is open, so a tab can see in
 /// `navigator.locks.query()` whether any other is, and skip asking when none is.
@@ -38,26 +51,24 @@ const PRESENCE_LOCK: &str = "gifting-console.tab";
 /// How long a tab waits for its own presence lock before it asks anyway (it is granted at once
 /// in practice: shared locks never wait for each other).
 const PRESENCE_FOR: Duration = Duration::from_millis(200);
-/// How long a tab without a session waits for an open tab to hand it one.
-const ASK_FOR: Duration = Duration::from_millis(400);
 /// How long a tab about to refresh waits for a tab that already replaced its refresh token.
 const SUCCESSOR_FOR: Duration = Duration::from_millis(120);
 /// Spent refresh tokens a tab remembers, to recognise a tab that is still behind.
 const SPENT_KEPT: usize = 8;
 
-// Externally tagged (`"ask"`, `{"session": {…}}`): serde's internally tagged form buffers
-// every message through a generic `Content` tree, which cost ~10 KB of the first load.
+/// In the clear (no token): a tab without a session asks whether a console tab is signed in…
+const ASK: &str = "\"ask\"";
+/// …and a signed-in tab answers, without anything of its session.
+const SIGNED_IN: &str = "\"signed_in\"";
+
+/// What tabs of one sign-in tell each other, sealed.
+// Externally tagged (`{"session": {…}}`): serde's internally tagged form buffers every message
+// through a generic `Content` tree, which cost ~10 KB of the first load.
 #[derive(Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 enum Message {
-    /// A tab without a session asks the others for theirs.
-    Ask,
-    /// A tab's session: the answer to [`Message::Ask`], or the tokens a refresh produced
-    /// (`replaces` is the refresh token they replace, now spent).
-    Session {
-        session: Session,
-        replaces: Option<String>,
-    },
+    /// The tokens a refresh produced (`replaces` is the refresh token they replace, now spent).
+    Session { session: Session, replaces: String },
     /// A tab about to use the refresh token `of` asks whether another tab already replaced it
     /// (a tab that was reloading missed the broadcast of the new tokens).
     Successor { of: String },
@@ -65,13 +76,103 @@ enum Message {
     SignedOut { refresh_token: String },
 }
 
+/// `crypto.subtle[method](...args)`, a promise; `None` without WebCrypto. Called through
+/// `Function.prototype.apply` rather than bindings of its own: the glue the first load already
+/// carries does it.
+fn subtle(method: &str, args: &js_sys::Array) -> Option<js_sys::Promise> {
+    let get = |target: &JsValue, name: &str| js_sys::Reflect::get(target, &name.into()).ok();
+    let subtle = get(&get(&js_sys::global(), "crypto")?, "subtle")?;
+    let call = get(&subtle, method)?;
+    let apply: js_sys::Function = get(&call, "apply")?.unchecked_into();
+    Some(apply.call2(&call, &subtle, args).ok()?.unchecked_into())
+}
+
+/// `[a, b, c]` as a JS array.
+fn args3(a: &JsValue, b: &JsValue, c: &JsValue) -> js_sys::Array {
+    let args = js_sys::Array::of2(a, b);
+    args.push(c);
+    args
+}
+
+/// The AES-GCM key of this tab's sign-in, from raw bytes; `None` without WebCrypto.
+fn seal_key(raw: &[u8]) -> Option<js_sys::Promise> {
+    let usages = js_sys::Array::of2(&"encrypt".into(), &"decrypt".into());
+    let args = args3(
+        &"raw".into(),
+        &js_sys::Uint8Array::from(raw),
+        &"AES-GCM".into(),
+    );
+    args.push(&JsValue::FALSE);
+    args.push(&usages);
+    subtle("importKey", &args)
+}
+
+fn gcm(iv: &JsValue) -> JsValue {
+    let algorithm = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(&algorithm, &"name".into(), &"AES-GCM".into());
+    let _ = js_sys::Reflect::set(&algorithm, &"iv".into(), iv);
+    algorithm.into()
+}
+
+/// `message` sealed with `key` and the fresh nonce `iv` (12 bytes): `[iv, ciphertext]`, what
+/// the channel carries.
+async fn seal(key: &js_sys::Promise, message: &Message, iv: &[u8]) -> Option<JsValue> {
+    let key = JsFuture::from(key.clone()).await.ok()?;
+    let text = serde_json::to_string(message).ok()?;
+    let iv: JsValue = js_sys::Uint8Array::from(iv).into();
+    let data = js_sys::Uint8Array::from(text.as_bytes());
+    let sealed = JsFuture::from(subtle("encrypt", &args3(&gcm(&iv), &key, &data))?)
+        .await
+        .ok()?;
+    Some(js_sys::Array::of2(&iv, &sealed).into())
+}
+
+/// The message sealed in `data` with `key`; `None` for anything else (posted in the clear,
+/// sealed with another key, or altered).
+async fn open(key: &js_sys::Promise, data: &JsValue) -> Option<Message> {
+    let key = JsFuture::from(key.clone()).await.ok()?;
+    let parts: &js_sys::Array = data.dyn_ref()?;
+    let args = args3(&gcm(&parts.get(0)), &key, &parts.get(1));
+    let plain = JsFuture::from(subtle("decrypt", &args)?).await.ok()?;
+    let text = String::from_utf8(js_sys::Uint8Array::new(&plain).to_vec()).ok()?;
+    serde_json::from_str(&text).ok()
+}
+
+/// Whether `data` is the clear-text `message` ([`ASK`] or [`SIGNED_IN`]). Nothing else is read
+/// in the clear: whatever carries a token must open with this tab's key.
+fn is_clear(data: &JsValue, message: &str) -> bool {
+    data.as_string().is_some_and(|text| text == message)
+}
+
+/// This tab's sealing key: the one in `sessionStorage` (copied there with the session when this
+/// tab was duplicated), or a new one kept there. Raw bytes, one per `char` (U+0000..U+00FF).
+fn tab_key() -> Option<Vec<u8>> {
+    let storage = session_storage()?;
+    if let Some(kept) = storage.get_item(KEY_KEY).ok().flatten() {
+        let bytes: Vec<u8> = kept.chars().filter_map(|c| u8::try_from(c).ok()).collect();
+        if bytes.len() == 32 {
+            return Some(bytes);
+        }
+    }
+    let fresh = random_bytes::<32>().ok()?;
+    let text: String = fresh.iter().map(|&b| char::from(b)).collect();
+    storage.set_item(KEY_KEY, &text).ok()?;
+    Some(fresh.to_vec())
+}
+
 type Listener = Closure<dyn FnMut(MessageEvent)>;
+
+/// This tab's end of the channel: the channel, its listener and the sealing key.
+struct End {
+    channel: BroadcastChannel,
+    _listener: Listener,
+    key: js_sys::Promise,
+}
 
 /// This tab's end of the channel. Cheap to clone.
 #[derive(Clone)]
 pub struct Tabs {
-    channel: Option<Rc<(BroadcastChannel, Listener)>>,
-    waiting: Rc<RefCell<Option<oneshot::Sender<Session>>>>,
+    end: Option<Rc<End>>,
     /// Refresh tokens this tab knows to be spent (its own refreshes, and those it adopted).
     spent: Rc<RefCell<VecDeque<String>>>,
     /// Resolves once this tab holds its presence lock; taken by the first look at the others.
@@ -86,99 +187,86 @@ fn remember(spent: &RefCell<VecDeque<String>>, token: &str) {
     }
 }
 
+/// Seals `message` and posts it, in the background (sealing takes a round trip to WebCrypto).
+fn post_sealed(end: &Rc<End>, message: Message) {
+    let end = end.clone();
+    wasm_bindgen_futures::spawn_local(async move {
+        // 32 bytes drawn as for the sign-in's other secrets; the nonce is the first 12.
+        let Ok(random) = random_bytes::<32>() else {
+            return;
+        };
+        if let Some(sealed) = seal(&end.key, &message, &random[..12]).await {
+            let _ = end.channel.post_message(&sealed);
+        }
+    });
+}
+
 impl Tabs {
     /// No coordination: what tests and old browsers get.
     pub fn alone() -> Self {
         Tabs {
-            channel: None,
-            waiting: Rc::new(RefCell::new(None)),
+            end: None,
             spent: Rc::new(RefCell::new(VecDeque::new())),
             present: Rc::new(RefCell::new(None)),
         }
     }
 
-    /// Joins the channel. `signed_out` runs when another tab signs this session out.
-    pub fn join(store: SessionStore, signed_out: Rc<dyn Fn()>) -> Self {
+    /// Joins the channel. `signed_out` runs when another tab signs this session out;
+    /// `elsewhere` is set when this tab has no session and another console tab says it has.
+    pub fn join(store: SessionStore, signed_out: Rc<dyn Fn()>, elsewhere: RwSignal<bool>) -> Self {
         if lock_manager().is_none() {
             return Self::alone();
         }
+        let Some(key) = tab_key().as_deref().and_then(seal_key) else {
+            return Self::alone();
+        };
         let Ok(channel) = BroadcastChannel::new(CHANNEL) else {
             return Self::alone();
         };
-        let waiting: Rc<RefCell<Option<oneshot::Sender<Session>>>> = Rc::new(RefCell::new(None));
         let spent: Rc<RefCell<VecDeque<String>>> = Rc::new(RefCell::new(VecDeque::new()));
-        let reply_to = channel.clone();
-        let asked = waiting.clone();
         let known_spent = spent.clone();
-        let listener: Listener = Closure::new(move |event: MessageEvent| {
-            let Some(text) = event.data().as_string() else {
-                return;
-            };
-            let Ok(message) = serde_json::from_str::<Message>(&text) else {
-                return;
-            };
-            match message {
-                Message::Ask => {
-                    if let Some(session) = store.current() {
-                        post(
-                            &reply_to,
-                            &Message::Session {
-                                session,
-                                replaces: None,
-                            },
-                        );
+        let end = Rc::new_cyclic(|this: &std::rc::Weak<End>| {
+            let this = this.clone();
+            let listener: Listener = Closure::new(move |event: MessageEvent| {
+                let Some(end) = this.upgrade() else {
+                    return;
+                };
+                let data = event.data();
+                let signed_in = store.current().is_some();
+                if is_clear(&data, ASK) {
+                    if signed_in {
+                        let _ = end.channel.post_message(&JsValue::from_str(SIGNED_IN));
                     }
-                }
-                Message::Session { session, replaces } => {
-                    let current = store.current();
-                    match (current, replaces) {
-                        (None, _) => {
-                            if let Some(sender) = asked.borrow_mut().take() {
-                                let _ = sender.send(session);
-                            }
+                } else if is_clear(&data, SIGNED_IN) {
+                    if !signed_in {
+                        elsewhere.set(true);
+                    }
+                } else {
+                    let known_spent = known_spent.clone();
+                    let signed_out = signed_out.clone();
+                    wasm_bindgen_futures::spawn_local(async move {
+                        if let Some(message) = open(&end.key, &data).await {
+                            on_sealed(&end, store, &known_spent, &*signed_out, message);
                         }
-                        // Another tab refreshed the grant this tab holds: take the new tokens,
-                        // never use the spent refresh token.
-                        (Some(mine), Some(replaced)) if mine.refresh_token == replaced => {
-                            remember(&known_spent, &replaced);
-                            store.set(session)
-                        }
-                        _ => {}
-                    }
+                    });
                 }
-                Message::Successor { of } => {
-                    let replaced = known_spent.borrow().contains(&of);
-                    if let Some(session) = store.current().filter(|_| replaced) {
-                        post(
-                            &reply_to,
-                            &Message::Session {
-                                session,
-                                replaces: Some(of),
-                            },
-                        );
-                    }
-                }
-                Message::SignedOut { refresh_token } => {
-                    if store
-                        .current()
-                        .is_some_and(|mine| mine.refresh_token == refresh_token)
-                    {
-                        signed_out();
-                    }
-                }
+            });
+            channel.set_onmessage(Some(listener.as_ref().unchecked_ref()));
+            End {
+                channel,
+                _listener: listener,
+                key,
             }
         });
-        channel.set_onmessage(Some(listener.as_ref().unchecked_ref()));
         Tabs {
-            channel: Some(Rc::new((channel, listener))),
-            waiting,
+            end: Some(end),
             spent,
             present: Rc::new(RefCell::new(hold_presence_lock())),
         }
     }
 
     /// Whether another console tab of this origin is open (holds its presence lock). Yes when
-    /// the browser cannot tell: asking then costs a wait, not a missed session.
+    /// the browser cannot tell: asking then costs a wait, not a missed answer.
     async fn others_open(&self) -> bool {
         let present = self.present.borrow_mut().take();
         if let Some(granted) = present {
@@ -191,34 +279,22 @@ impl Tabs {
         }
     }
 
-    /// Whether other tabs can hear this one.
-    pub fn is_shared(&self) -> bool {
-        self.channel.is_some()
-    }
-
-    /// Asks the open tabs for their session; `None` when none answers in time.
-    pub async fn ask(&self) -> Option<Session> {
-        let (channel, _) = self.channel.as_deref()?;
-        if !self.others_open().await {
-            return None;
+    /// Asks the open tabs, in the clear, whether one is signed in (the answer sets `elsewhere`,
+    /// see [`Tabs::join`]). Nobody is asked when no other tab is open.
+    pub async fn ask(&self) {
+        if let Some(end) = self.end.as_deref() {
+            if self.others_open().await {
+                let _ = end.channel.post_message(&JsValue::from_str(ASK));
+            }
         }
-        let (sender, receiver) = oneshot::channel();
-        *self.waiting.borrow_mut() = Some(sender);
-        post(channel, &Message::Ask);
-        let answer = match select(receiver, Box::pin(sleep(ASK_FOR))).await {
-            Either::Left((Ok(session), _)) => Some(session),
-            _ => None,
-        };
-        self.waiting.borrow_mut().take();
-        answer
     }
 
     /// Asks whether another tab already replaced the refresh token `of`, and waits a moment
     /// for its answer (which the listener applies to this tab's session).
     pub async fn ask_successor(&self, of: &str) {
-        if let Some((channel, _)) = self.channel.as_deref() {
+        if let Some(end) = &self.end {
             if self.others_open().await {
-                post(channel, &Message::Successor { of: of.to_owned() });
+                post_sealed(end, Message::Successor { of: of.to_owned() });
                 sleep(SUCCESSOR_FOR).await;
             }
         }
@@ -227,12 +303,12 @@ impl Tabs {
     /// Tells the other tabs that `session` replaces the spent refresh token `spent`.
     pub fn refreshed(&self, spent: &str, session: &Session) {
         remember(&self.spent, spent);
-        if let Some((channel, _)) = self.channel.as_deref() {
-            post(
-                channel,
-                &Message::Session {
+        if let Some(end) = &self.end {
+            post_sealed(
+                end,
+                Message::Session {
                     session: session.clone(),
-                    replaces: Some(spent.to_owned()),
+                    replaces: spent.to_owned(),
                 },
             );
         }
@@ -240,10 +316,10 @@ impl Tabs {
 
     /// Tells the other tabs of this session that it was signed out.
     pub fn signed_out(&self, refresh_token: &str) {
-        if let Some((channel, _)) = self.channel.as_deref() {
-            post(
-                channel,
-                &Message::SignedOut {
+        if let Some(end) = &self.end {
+            post_sealed(
+                end,
+                Message::SignedOut {
                     refresh_token: refresh_token.to_owned(),
                 },
             );
@@ -251,9 +327,38 @@ impl Tabs {
     }
 }
 
-fn post(channel: &BroadcastChannel, message: &Message) {
-    if let Ok(text) = serde_json::to_string(message) {
-        let _ = channel.post_message(&JsValue::from_str(&text));
+/// What a tab of this sign-in told this one.
+fn on_sealed(
+    end: &Rc<End>,
+    store: SessionStore,
+    known_spent: &RefCell<VecDeque<String>>,
+    signed_out: &dyn Fn(),
+    message: Message,
+) {
+    let mine = store.current();
+    match message {
+        // Another tab refreshed the grant this tab holds: take the new tokens, never use the
+        // spent refresh token.
+        Message::Session { session, replaces } => {
+            if mine.is_some_and(|mine| mine.refresh_token == replaces) {
+                remember(known_spent, &replaces);
+                store.set(session)
+            }
+        }
+        Message::Successor { of } => {
+            if let Some(session) = mine.filter(|_| known_spent.borrow().contains(&of)) {
+                let answer = Message::Session {
+                    session,
+                    replaces: of,
+                };
+                post_sealed(end, answer);
+            }
+        }
+        Message::SignedOut { refresh_token } => {
+            if mine.is_some_and(|mine| mine.refresh_token == refresh_token) {
+                signed_out();
+            }
+        }
     }
 }
 
@@ -357,4 +462,75 @@ pub async fn with_refresh_lock<T: 'static>(work: impl Future<Output = T> + 'stat
 /// app aborts on panic, so this is never reached.
 fn unreachable_after_run<T>() -> T {
     wasm_bindgen::throw_str("the refresh lock's work did not finish")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    fn session(token: &str) -> Session {
+        Session {
+            access_token: format!("access-{token}"),
+            refresh_token: format!("refresh-{token}"),
+            expires_at_ms: 2,
+            refresh_at_ms: 1,
+            scope: "users:read".into(),
+        }
+    }
+
+    fn refresh(token: &str, replaces: &str) -> Message {
+        Message::Session {
+            session: session(token),
+            replaces: replaces.into(),
+        }
+    }
+
+    #[wasm_bindgen_test]
+    fn only_the_ask_and_its_answer_are_read_in_the_clear() {
+        assert!(is_clear(&ASK.into(), ASK));
+        assert!(is_clear(&SIGNED_IN.into(), SIGNED_IN));
+        assert!(!is_clear(&ASK.into(), SIGNED_IN));
+        for planted in [
+            serde_json::to_string(&refresh("planted", "mine")).unwrap(),
+            r#"{"successor":{"of":"mine"}}"#.to_owned(),
+            r#"{"signed_out":{"refresh_token":"mine"}}"#.to_owned(),
+        ] {
+            let planted: JsValue = planted.into();
+            assert!(!is_clear(&planted, ASK) && !is_clear(&planted, SIGNED_IN));
+        }
+    }
+
+    #[wasm_bindgen_test]
+    async fn a_sealed_message_opens_only_with_the_key_of_its_sign_in() {
+        let ours = seal_key(&[7; 32]).unwrap();
+        let theirs = seal_key(&[8; 32]).unwrap();
+        let sealed = seal(&ours, &refresh("new", "old"), &[3; 12]).await.unwrap();
+        let text = format!("{:?}", sealed);
+        assert!(!text.contains("access-new") && !text.contains("refresh-new"));
+        match open(&ours, &sealed).await {
+            Some(Message::Session {
+                session: s,
+                replaces,
+            }) => {
+                assert_eq!(s, session("new"));
+                assert_eq!(replaces, "old");
+            }
+            _ => panic!("our own message did not open"),
+        }
+        assert!(
+            open(&theirs, &sealed).await.is_none(),
+            "another sign-in's key"
+        );
+        let plain = serde_json::to_string(&refresh("planted", "old")).unwrap();
+        assert!(
+            open(&ours, &plain.as_str().into()).await.is_none(),
+            "in the clear"
+        );
+        let forged = js_sys::Array::of2(
+            &js_sys::Uint8Array::from(&[0u8; 12][..]),
+            &js_sys::Uint8Array::from(plain.as_bytes()),
+        );
+        assert!(open(&ours, &forged.into()).await.is_none(), "not sealed");
+    }
 }

@@ -14,7 +14,10 @@ pub(crate) fn SignIn() -> impl IntoView {
     let reason = move || match auth.ended() {
         Some(SessionEnd::Expired) => Some("Your session has ended. Sign in again to continue."),
         Some(SessionEnd::SignedOut) => Some("You have signed out."),
-        None => None,
+        // Not handed that session (see `crate::auth::tabs`): this tab signs in for itself.
+        None => auth.signed_in_elsewhere().then_some(
+            "You are signed in in another tab. Each tab signs in for itself: sign in here too.",
+        ),
     };
     let on_click = move |_| {
         set_problem.set(None);

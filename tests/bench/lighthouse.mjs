@@ -3,14 +3,17 @@
 // Run by `make bench` after the release build; exits 1 when a page scores under 90 or shifts
 // more than 0.05.
 //
-// Lighthouse opens each page in a tab of its own, whose sessionStorage is empty. A tab signed in
-// beforehand stays open beside it, and a new tab of the console joins the session of an open
-// one (BroadcastChannel, issue 15): so the audited tabs are signed in as an admin's would be.
+// A tab of its own, whose sessionStorage is empty, is signed out: the console hands no session to
+// a tab that cannot prove it belongs to one sign-in (src/auth/tabs.rs). So a tab signed in
+// beforehand opens each audited tab itself (window.open, as a link with rel=opener does): the
+// browser copies its sessionStorage, the session and the key of the sign-in's tabs, into it, and
+// Lighthouse audits that tab, signed in as an admin's would be (the script checks it is).
 
 import lighthouse from "lighthouse";
 import desktopConfig from "lighthouse/core/config/desktop-config.js";
 import * as chromeLauncher from "chrome-launcher";
 import { chromium } from "playwright-core";
+import puppeteer from "puppeteer-core";
 import { CHROMIUM, CHROMIUM_ARGS, signIn, startSandbox } from "../e2e/harness.mjs";
 
 const TARGET_SCORE = 90;
@@ -26,9 +29,12 @@ const FLAGS = {
   disableStorageReset: true,
 };
 
-/** Audits `url`; with `api`, checks the page asked the platform for it (so it was signed in). */
-async function audit(port, url, api) {
-  const result = await lighthouse(url, { ...FLAGS, port }, desktopConfig);
+/**
+ * Audits `url` in a tab of its own, or in `page` (a puppeteer page) when given; with `api`, checks
+ * the page asked the platform for it (so it was signed in).
+ */
+async function audit(port, url, api, page) {
+  const result = await lighthouse(url, { ...FLAGS, port }, desktopConfig, page);
   const { lhr } = result;
   const requested = (lhr.audits["network-requests"]?.details?.items ?? []).map((item) => new URL(item.url).pathname);
   const signedIn = api ? requested.some((path) => path.startsWith(api)) : true;
@@ -42,6 +48,21 @@ async function audit(port, url, api) {
   };
 }
 
+/**
+ * A tab that the signed-in playwright page `keeper` opens with window.open (so it holds a copy
+ * of the keeper's sessionStorage), as a puppeteer page of `browser` for Lighthouse.
+ */
+async function openedBy(keeper, browser) {
+  const before = new Set(browser.targets());
+  const [target] = await Promise.all([
+    browser.waitForTarget((t) => t.type() === "page" && !before.has(t)),
+    keeper.evaluate(() => {
+      window.open("about:blank");
+    }),
+  ]);
+  return target.page();
+}
+
 const sandbox = await startSandbox();
 const chrome = await chromeLauncher.launch({
   chromePath: CHROMIUM,
@@ -53,8 +74,11 @@ try {
   const browser = await chromium.connectOverCDP(`http://127.0.0.1:${chrome.port}`);
   const keeper = await browser.contexts()[0].newPage();
   await signIn(keeper, sandbox.url);
+  const pages = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome.port}`, defaultViewport: null });
   for (const [path, api] of [["/sends", "/api/v3/send"], ["/catalog", "/api/v3/marketplace"]]) {
-    rows.push([`${path} signed in`, await audit(chrome.port, `${sandbox.url}${path}`, api)]);
+    const tab = await openedBy(keeper, pages);
+    rows.push([`${path} signed in`, await audit(chrome.port, `${sandbox.url}${path}`, api, tab)]);
+    await tab.close();
   }
 } finally {
   await chrome.kill();

@@ -5,7 +5,7 @@
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { consoleFixture, openTab, signIn, unexpectedErrors } from "./harness.mjs";
+import { consoleFixture, openCopy, openTab, signIn, unexpectedErrors } from "./harness.mjs";
 
 const VISIBLE = { state: "visible", timeout: 15_000 };
 const CHUNK = /\/split_[^/]*\.wasm$/;
@@ -24,8 +24,8 @@ describe("screens downloaded on first visit", () => {
     await signIn(env.page, env.sandbox.url);
   });
 
-  // Each screen by its own address, in a tab that has never loaded it (the session is
-  // joined from the signed-in tab); the heading proves the chunk ran.
+  // Each screen by its own address, in a tab that has never loaded it (opened by the signed-in
+  // tab, so its sessionStorage holds the session); the heading proves the chunk ran.
   const screens = [
     ["/users", { level: 1, name: "Users" }],
     ["/users/new", { level: 1, name: "Add a user" }],
@@ -37,7 +37,7 @@ describe("screens downloaded on first visit", () => {
   ];
   for (const [path, heading] of screens) {
     test(`${path} opens cold in a new tab`, async () => {
-      const tab = await openTab(env.page.context());
+      const tab = await openCopy(env.page);
       await tab.goto(`${env.sandbox.url}${path}`);
       await tab.locator("main#main").getByRole("heading", heading).first().waitFor(VISIBLE);
       assert.deepEqual(unexpectedErrors(tab), []);
@@ -46,7 +46,7 @@ describe("screens downloaded on first visit", () => {
   }
 
   test("detail screens open cold too: a user, a team, a campaign, a product", async () => {
-    const tab = await openTab(env.page.context());
+    const tab = await openCopy(env.page);
     for (const [list, rowLink] of [
       ["/users", "main#main table tbody th a"],
       ["/teams", "main#main table tbody th a"],
@@ -56,7 +56,7 @@ describe("screens downloaded on first visit", () => {
       const link = tab.locator(rowLink).first();
       await link.waitFor(VISIBLE);
       const href = await link.getAttribute("href");
-      const cold = await openTab(env.page.context());
+      const cold = await openCopy(env.page);
       await cold.goto(`${env.sandbox.url}${href}`);
       await cold.locator("main#main h1").first().waitFor(VISIBLE);
       assert.deepEqual(unexpectedErrors(cold), [], href);

@@ -327,7 +327,26 @@ export async function newPage(browser, contextOptions = {}) {
  * errors as `newPage` does.
  */
 export async function openTab(context) {
-  const page = await context.newPage();
+  return watchTab(await context.newPage());
+}
+
+/**
+ * A tab that `page` opens itself (`window.open`, as a link with `rel=opener` would): the browser
+ * copies `page`'s sessionStorage into it, so it holds the same session and the key that tabs of
+ * one sign-in share (src/auth/tabs.rs). It starts blank; `goto` it. A tab opened any other way
+ * (a middle click, `target=_blank`, `openTab`) starts with empty sessionStorage, signed out.
+ */
+export async function openCopy(page) {
+  const [tab] = await Promise.all([
+    page.context().waitForEvent("page"),
+    page.evaluate(() => {
+      window.open("about:blank");
+    }),
+  ]);
+  return watchTab(tab);
+}
+
+async function watchTab(page) {
   openPages.add(page);
   page.once("close", () => openPages.delete(page));
   page.errors = [];
