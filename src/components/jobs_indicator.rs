@@ -43,8 +43,12 @@ fn JobsIndicator() -> impl IntoView {
     let watched = list.clone();
     // Each job that ends is said once, whichever screen is shown.
     Effect::new(move |before: Option<Vec<u64>>| {
-        let running: Vec<u64> =
-            watched.with(|all| all.iter().filter(|s| s.running()).map(|s| s.id).collect());
+        let running: Vec<u64> = watched.with(|all| {
+            all.iter()
+                .filter(|s| s.running() && s.kind.listed())
+                .map(|s| s.id)
+                .collect()
+        });
         for id in before.unwrap_or_default() {
             let ended = watched
                 .with_untracked(|all| all.iter().find(|s| s.id == id && !s.running()).cloned());
@@ -62,6 +66,7 @@ fn JobsIndicator() -> impl IntoView {
     let counted = list.clone();
     let label = move || {
         counted.with(|all| {
+            let all: Vec<&JobStatus> = all.iter().filter(|s| s.kind.listed()).collect();
             let running = all.iter().filter(|s| s.running()).count();
             let asking = all.iter().filter(|s| s.question.is_some()).count();
             if asking > 0 {
@@ -101,7 +106,7 @@ fn JobsPanel(list: ArcRwSignal<Vec<JobStatus>>) -> impl IntoView {
         <section id="jobs-panel" class="jobs__panel" aria-label="Jobs">
             <ul class="jobs__list">
                 <For
-                    each=move || list.get()
+                    each=move || list.with(|all| all.iter().filter(|s| s.kind.listed()).cloned().collect::<Vec<_>>())
                     key=|s| (s.id, s.state, s.done, s.of, s.note.clone(), s.waiting_s, s.question.clone())
                     children=job_line
                 />

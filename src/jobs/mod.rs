@@ -38,6 +38,12 @@ pub(crate) enum JobKind {
 }
 
 impl JobKind {
+    /// Whether the header's jobs indicator lists it: the home figures' walk is a background
+    /// read its screens show themselves, not work the admin started.
+    pub(crate) fn listed(self) -> bool {
+        self != JobKind::SpendFigures
+    }
+
     /// Whether the job writes to the platform: closing the tab or signing out asks first.
     pub(crate) fn writes(self) -> bool {
         matches!(self, JobKind::BulkChange | JobKind::Import)

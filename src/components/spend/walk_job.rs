@@ -2,7 +2,8 @@
 //! newest send, a page of 100 at a time under the console's pacing, until the first send older
 //! than the month before. Each page is counted into the [`Report`] as it arrives, so the first
 //! figures show after one request and fill as the rest come; only sums are kept. The result
-//! stays for the tab's session (Home and Teams read it) until refreshed or dismissed.
+//! stays for the tab's session (Home and Teams read it) until refreshed. The header's jobs
+//! indicator does not list it: its screens show it themselves.
 //!
 //! Job work: plain data in, the job's own client and result out; nothing of a screen.
 
@@ -17,7 +18,6 @@ use super::report::Report;
 use crate::api::ApiError;
 use crate::browser::now_ms;
 use crate::components::format::count;
-use crate::components::jobs_indicator;
 use crate::jobs::{self, JobCtx, JobEnd, JobHandle, JobKind, JobState};
 use crate::routes;
 
@@ -61,7 +61,6 @@ pub(crate) fn latest() -> Option<JobHandle<Figures>> {
 
 /// Starts a walk; `only`: a sender's email, to count their sends alone.
 pub(crate) fn start(only: Option<String>) -> JobHandle<Figures> {
-    jobs_indicator::show();
     jobs::start(
         JobKind::SpendFigures,
         "Home figures: this month and last".into(),
