@@ -65,10 +65,11 @@ pub(crate) fn Home() -> impl IntoView {
             </Loaded>
             {scope_notes}
         </section>
-        <figures::HomeFigures />
         <section class="panel" aria-labelledby="screens">
             <h2 id="screens">"Screens"</h2>
             {screens}
         </section>
+        // Last: its tables grow as the sends are read, and nothing above them moves.
+        <figures::HomeFigures />
     }
 }

@@ -15,17 +15,14 @@ const FULL: i128 = 150;
 #[component]
 pub(crate) fn BudgetBar(percent: Option<i128>) -> impl IntoView {
     let used = percent.map_or(0, |p| p.clamp(0, FULL));
-    let class = match percent {
-        Some(p) if p >= 100 => "budget-bar__used budget-bar__used--over",
-        Some(p) if p >= 80 => "budget-bar__used budget-bar__used--near",
-        _ => "budget-bar__used",
-    };
+    // Drawn with the text's colour (presentation attributes: the stylesheet is first-load
+    // weight); the band is said in words beside it.
     view! {
-        <svg class="budget-bar" viewBox="0 0 150 12" width="150" height="12" aria-hidden="true" focusable="false">
-            <rect class="budget-bar__track" x="0" y="2" width="150" height="8"></rect>
-            <rect class=class x="0" y="2" width=used.to_string() height="8"></rect>
-            <line class="budget-bar__mark" x1="80" x2="80" y1="0" y2="12"></line>
-            <line class="budget-bar__mark budget-bar__mark--full" x1="100" x2="100" y1="0" y2="12"></line>
+        <svg viewBox="0 0 150 12" width="150" height="12" aria-hidden="true" focusable="false">
+            <rect x="0" y="2" width="150" height="8" fill="currentColor" fill-opacity="0.15"></rect>
+            <rect x="0" y="2" width=used.to_string() height="8" fill="currentColor" fill-opacity="0.7"></rect>
+            <line x1="80" x2="80" y1="0" y2="12" stroke="currentColor" stroke-width="1"></line>
+            <line x1="100" x2="100" y1="0" y2="12" stroke="currentColor" stroke-width="2"></line>
         </svg>
     }
 }
@@ -76,9 +73,9 @@ pub(crate) fn SpendTrend(report: Memo<Option<Report>>) -> impl IntoView {
             .copied()
             .max_by(|a, b| a.cmp_value(*b))?;
         Some(view! {
-            <svg class="trend" viewBox=format!("0 0 {W} {H}") width=W.to_string() height=H.to_string() aria-hidden="true" focusable="false">
-                <polyline class="trend__last" points=points(&last, max, days as usize)></polyline>
-                <polyline class="trend__this" points=points(&this, max, days as usize)></polyline>
+            <svg viewBox=format!("0 0 {W} {H}") width=W.to_string() height=H.to_string() aria-hidden="true" focusable="false">
+                <polyline points=points(&last, max, days as usize) fill="none" stroke="currentColor" stroke-width="1.5" stroke-dasharray="4 3"></polyline>
+                <polyline points=points(&this, max, days as usize) fill="none" stroke="currentColor" stroke-width="2.5"></polyline>
             </svg>
         })
     };

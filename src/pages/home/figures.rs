@@ -16,6 +16,7 @@ use crate::api::{use_current_user, use_team_groups};
 use crate::components::format;
 use crate::components::spend::report::{Band, BudgetRow, Report};
 use crate::components::spend::walk_job::{self, Figures};
+use crate::components::{Badge, Tone};
 use crate::jobs::{self, JobHandle};
 use crate::routes;
 
@@ -223,12 +224,22 @@ fn budget_row(row: BudgetRow) -> impl IntoView {
             <td class="num" data-testid="spent-this-month">{usd(row.spend.months[0].usd)}</td>
             <td>
                 <BudgetBar percent=row.percent />
-                <span class=format!("band band--{}", band_slug(row.band))>{format!("{used} · {}", row.band.words())}</span>
+                " "
+                <Badge text=format!("{used} · {}", row.band.words()) tone=band_tone(row.band) />
             </td>
             <td class="num">{remaining}</td>
             <td class="num">{usd(row.spend.months[1].usd)}</td>
             <td>{row.spend.months[0].other_text()}</td>
         </tr>
+    }
+}
+
+fn band_tone(band: Band) -> Tone {
+    match band {
+        Band::Under => Tone::Success,
+        Band::Near => Tone::Warning,
+        Band::Over => Tone::Danger,
+        Band::NoBudget => Tone::Neutral,
     }
 }
 
