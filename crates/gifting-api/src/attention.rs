@@ -243,32 +243,65 @@ mod tests {
         assert_eq!(offset_minutes("2025-03-14T09:26:53+05:30"), Some(330));
         assert_eq!(Month::at(1_767_225_600, -300).key(), "2025-12");
         assert_eq!(Month::at(1_767_225_600, 0).key(), "2026-01");
-        assert_eq!(Month::of("2026-11-03T10:00:00-05:00").map(Month::key).as_deref(), Some("2026-11"));
-        assert_eq!(Month::of("2026-01-03T10:00:00Z").map(|m| m.previous().key()).as_deref(), Some("2025-12"));
-        assert_eq!((Month { year: 2024, month: 2 }).days(), 29);
+        assert_eq!(
+            Month::of("2026-11-03T10:00:00-05:00")
+                .map(Month::key)
+                .as_deref(),
+            Some("2026-11")
+        );
+        assert_eq!(
+            Month::of("2026-01-03T10:00:00Z")
+                .map(|m| m.previous().key())
+                .as_deref(),
+            Some("2025-12")
+        );
+        assert_eq!(
+            (Month {
+                year: 2024,
+                month: 2
+            })
+            .days(),
+            29
+        );
     }
 
     #[test]
     fn problems_need_attention_and_waits_only_once_stuck() {
         let now = unix_seconds("2026-11-26T12:00:00-05:00").unwrap();
         let at = |status, created| attention(&send(status, created, &[]), now);
-        assert_eq!(at("Undeliverable", "2026-11-01T10:00:00-05:00"), Some(Attention::Undeliverable));
-        assert_eq!(at("Bounced and Credited", "2026-11-01T10:00:00-05:00"), Some(Attention::Bounced));
+        assert_eq!(
+            at("Undeliverable", "2026-11-01T10:00:00-05:00"),
+            Some(Attention::Undeliverable)
+        );
+        assert_eq!(
+            at("Bounced and Credited", "2026-11-01T10:00:00-05:00"),
+            Some(Attention::Bounced)
+        );
         assert_eq!(at("Delivered", "2026-11-01T10:00:00-05:00"), None);
-        assert_eq!(at("Cancelled", "2026-11-01T10:00:00-05:00"), None, "cancelled on purpose");
+        assert_eq!(
+            at("Cancelled", "2026-11-01T10:00:00-05:00"),
+            None,
+            "cancelled on purpose"
+        );
         // Waiting since its last update: 6 days is not stuck, 7 is.
         let waiting = |entered| {
             attention(
                 &send(
                     "Collecting recipient info",
                     "2026-10-01T10:00:00-05:00",
-                    &[("pending", "2026-10-01T10:00:00-05:00"), ("Collecting recipient info", entered)],
+                    &[
+                        ("pending", "2026-10-01T10:00:00-05:00"),
+                        ("Collecting recipient info", entered),
+                    ],
                 ),
                 now,
             )
         };
         assert_eq!(waiting("2026-11-20T12:00:01-05:00"), None);
-        assert_eq!(waiting("2026-11-19T12:00:00-05:00"), Some(Attention::StuckCollecting));
+        assert_eq!(
+            waiting("2026-11-19T12:00:00-05:00"),
+            Some(Attention::StuckCollecting)
+        );
         for a in Attention::ALL {
             assert_eq!(Attention::from_slug(a.slug()), Some(a));
         }
