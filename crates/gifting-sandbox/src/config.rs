@@ -63,6 +63,13 @@ pub struct Config {
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = clap::value_parser!(u64).range(0..=MAX_PRODUCTS))]
     pub products: Option<u64>,
 
+    /// The day the seeded world ends (YYYY-MM-DD, the organization's calendar, UTC-05:00):
+    /// its timeline is moved by whole days so the newest seeded send is from before this day
+    /// began, and this month and the last hold every send that needs attention and groups
+    /// under, near and over budget. Default: today. 2026-06-30 is the world as first seeded.
+    #[arg(long, value_name = "YYYY-MM-DD", value_parser = parse_today)]
+    pub today: Option<i64>,
+
     /// An extra redirect URI to register for the client (repeatable). The loopback
     /// `/auth/callback` URIs of the bound port are always registered.
     #[arg(long = "redirect-uri", value_name = "URI")]
@@ -175,6 +182,12 @@ fn parse_origin(s: &str) -> Result<String, String> {
     Ok(origin.to_owned())
 }
 
+/// A day as days since 1970-01-01.
+fn parse_today(s: &str) -> Result<i64, String> {
+    crate::data::time::parse_day(s.trim())
+        .ok_or_else(|| format!("`{s}` is not a date YYYY-MM-DD of the years 2000 to 2999"))
+}
+
 fn parse_body_limit(s: &str) -> Result<usize, String> {
     let v: usize = s
         .parse()
@@ -211,6 +224,7 @@ impl Default for Config {
             campaigns: None,
             sends: None,
             products: None,
+            today: None,
             redirect_uris: Vec::new(),
             allow_origins: Vec::new(),
             fault_rate: 0.0,
@@ -258,8 +272,14 @@ mod tests {
             "--test-hooks",
             "--require-client-secret",
             "--protect-last-admin",
+            "--today",
+            "2026-11-26",
         ])
         .expect("flags parse");
+        assert_eq!(
+            c.today.map(crate::data::time::day_text).as_deref(),
+            Some("2026-11-26")
+        );
         assert_eq!(c.token_ttl, 5);
         assert_eq!(c.redirect_uris.len(), 2);
         assert_eq!(c.fault_rate, 0.25);
@@ -294,6 +314,9 @@ mod tests {
             ("--sends", "500001"),
             ("--sends", "-1"),
             ("--products", "100001"),
+            ("--today", "2026-02-30"),
+            ("--today", "26-11-2026"),
+            ("--today", "tomorrow"),
         ] {
             let err = Config::try_parse_from(["gifting-sandbox", flag, value])
                 .expect_err(value)

@@ -16,7 +16,7 @@ use serde::Serialize;
 use crate::config::{Config, WorldKind};
 use crate::data::catalog::ProductRecord;
 use crate::data::people::UserRecord;
-use crate::data::{self, prng::SplitMix64, WorldSize};
+use crate::data::{self, prng::SplitMix64, time, WorldSize};
 use crate::live::{self, Clock, Motion, Moved, Scene, SendLog};
 use crate::stores::oauth::{Lifetimes, OAuthStore};
 
@@ -47,8 +47,9 @@ pub struct Db {
 }
 
 impl Db {
-    pub fn seeded(seed: u64, size: &WorldSize) -> Self {
-        let d = data::generate(seed, size);
+    /// The world of `size` for `seed` as it stands on `today` (see [`data::world`]).
+    pub fn seeded(seed: u64, size: &WorldSize, today: i64) -> Self {
+        let d = data::world(seed, size, today);
         let next_user_id = d.users.iter().map(|u| u.id).max().unwrap_or(1000) + 1;
         let product_text = d
             .products
@@ -212,6 +213,9 @@ pub struct AppState {
     pub redirect_uris: Vec<String>,
     /// How long generating the world took (the start line prints it).
     pub generated_in: Duration,
+    /// The day the seeded world ends (`--today`, else the day it started), days since
+    /// 1970-01-01.
+    pub today: i64,
     world: RwLock<World>,
     pub stats: Stats,
     /// Fault and latency dice, seeded from `--seed` so a sequential test run is repeatable.
@@ -241,11 +245,15 @@ impl AppState {
             refresh: Duration::from_secs(config.refresh_token_ttl),
         });
         let started = Instant::now();
-        let mut db = Db::seeded(config.seed, &world_size(&config));
+        let wall = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs() as i64);
+        let today = config.today.unwrap_or_else(|| time::org_day(wall));
+        let mut db = Db::seeded(config.seed, &world_size(&config), today);
         let live_clock = config.live.then(|| {
-            let origin = SystemTime::now()
-                .duration_since(UNIX_EPOCH)
-                .map_or(0, |d| d.as_secs() as i64);
+            // New sends arrive now, or from the anchor day's start if `--today` is later:
+            // never before a seeded send.
+            let origin = wall.max(time::org_midnight(today));
             let per_second = config.live_sends_per_second;
             db.live = Some(Motion::new(config.seed, per_second, &db.sends, origin));
             if config.live_manual_clock {
@@ -258,6 +266,7 @@ impl AppState {
         Arc::new(AppState {
             world: RwLock::new(World { db, oauth }),
             generated_in,
+            today,
             dice: Mutex::new(SplitMix64::fork(config.seed, "faults")),
             limiter: Mutex::new(RateLimiter::new(config.rate_limit, Duration::from_secs(1))),
             live_clock,
@@ -279,12 +288,13 @@ impl AppState {
         self.world.write().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// `world large: 5000 users (102 inactive), …, generated in 0.41 s`.
+    /// `world large: 5000 users (102 inactive), …, up to 2026-11-26, generated in 0.41 s`.
     pub fn world_summary(&self) -> String {
         format!(
-            "world {}: {}, generated in {:.2} s",
+            "world {}: {}, up to {}, generated in {:.2} s",
             self.config.world.name(),
             self.read().db.summary(),
+            time::day_text(self.today),
             self.generated_in.as_secs_f64()
         )
     }

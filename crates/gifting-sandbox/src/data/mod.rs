@@ -3,6 +3,7 @@
 pub mod campaigns;
 pub mod catalog;
 pub mod people;
+pub mod present;
 pub mod prng;
 pub mod sends;
 pub mod text;
@@ -136,6 +137,16 @@ pub fn generate(seed: u64, size: &WorldSize) -> Seeded {
         products,
         categories: catalog::categories(),
     }
+}
+
+/// The world of `size` for `seed` as it stands on `today` (days since 1970-01-01, the
+/// organization's calendar; `--today`): [`generate`]'s world moved by whole days so its
+/// timeline ends before `today` begins, then its present made (see [`present`]).
+pub fn world(seed: u64, size: &WorldSize, today: i64) -> Seeded {
+    let mut d = generate(seed, size);
+    present::shift(&mut d, today - time::DATA_END_DAY);
+    present::present(&mut d, today);
+    d
 }
 
 #[cfg(test)]

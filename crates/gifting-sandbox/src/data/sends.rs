@@ -56,12 +56,12 @@ fn currency_of(subtype: &SendSubtype) -> Option<&'static str> {
     })
 }
 
-fn is_egift(kind: &SendType) -> bool {
+pub(super) fn is_egift(kind: &SendType) -> bool {
     matches!(kind, SendType::EGiftsUsa | SendType::EGiftsInternational)
 }
 
 /// The statuses a send passed through to reach `status`, in order.
-fn history(status: &SendStatus) -> Vec<SendStatus> {
+pub(super) fn history(status: &SendStatus) -> Vec<SendStatus> {
     use SendStatus as S;
     let path: &[SendStatus] = match status {
         S::Pending => &[S::Pending],

@@ -17,6 +17,63 @@ pub const DAY: i64 = 86_400;
 /// The days from 2025-01-01 to the data's end: 18 months.
 pub const DATA_DAYS: i64 = (DATA_END - YEAR_2025) / DAY;
 
+/// The day of [`DATA_END`] (days since 1970-01-01): `--today` moves the seeded timeline by
+/// its distance from this day.
+pub const DATA_END_DAY: i64 = DATA_END / DAY;
+
+/// `2026-11-26` as days since 1970-01-01; `None` unless it is a real date of the years
+/// 2000 to 2999 (every timestamp keeps four digits of year).
+pub fn parse_day(text: &str) -> Option<i64> {
+    let b = text.as_bytes();
+    if b.len() != 10 || b[4] != b'-' || b[7] != b'-' {
+        return None;
+    }
+    let num = |r: std::ops::Range<usize>| -> Option<u32> {
+        let part = text.get(r)?;
+        part.bytes()
+            .all(|c| c.is_ascii_digit())
+            .then(|| part.parse().ok())?
+    };
+    let (y, m, d) = (num(0..4)?, num(5..7)?, num(8..10)?);
+    if !(2000..=2999).contains(&y) || !(1..=12).contains(&m) || d == 0 {
+        return None;
+    }
+    let day = gifting_api::attention::unix_seconds(&format!("{text}T00:00:00Z"))? / DAY;
+    // 2026-02-30 would read as 2 March: only a date that reads back as written is one.
+    (civil(day) == (i64::from(y), m, d)).then_some(day)
+}
+
+/// `2026-11-26` of days since 1970-01-01.
+pub fn day_text(day: i64) -> String {
+    let (y, m, d) = civil(day);
+    format!("{y:04}-{m:02}-{d:02}")
+}
+
+/// The organization's calendar day of Unix time `unix`.
+pub fn org_day(unix: i64) -> i64 {
+    (unix + ORG_OFFSET_MINUTES * 60).div_euclid(DAY)
+}
+
+/// The instant the organization's day `day` begins (its local midnight), in Unix seconds.
+pub fn org_midnight(day: i64) -> i64 {
+    day * DAY - ORG_OFFSET_MINUTES * 60
+}
+
+/// (year, month, day of month) of days since 1970-01-01.
+pub fn civil(day: i64) -> (i64, u32, u32) {
+    civil_from_days(day)
+}
+
+/// `text` (a timestamp as the data writes it) `days` whole days later, in its own offset;
+/// text that is not a timestamp stays as it is.
+pub fn shifted(text: &str, days: i64) -> String {
+    use gifting_api::attention::{offset_minutes, unix_seconds};
+    match (unix_seconds(text), offset_minutes(text)) {
+        (Some(unix), Some(offset)) => iso8601(unix + days * DAY, offset),
+        _ => text.to_owned(),
+    }
+}
+
 /// Days since 1970-01-01 to (year, month, day), proleptic Gregorian (Howard Hinnant's
 /// `civil_from_days`).
 fn civil_from_days(z: i64) -> (i64, u32, u32) {
@@ -70,5 +127,40 @@ mod tests {
         );
         assert_eq!(iso8601(DATA_END, 0), "2026-06-30T00:00:00+00:00");
         assert_eq!(DATA_DAYS, 545);
+    }
+
+    #[test]
+    fn days_read_and_write_and_shift() {
+        assert_eq!(parse_day("2026-06-30"), Some(DATA_END_DAY));
+        assert_eq!(day_text(DATA_END_DAY), "2026-06-30");
+        assert_eq!(
+            parse_day("2024-02-29").map(day_text).as_deref(),
+            Some("2024-02-29")
+        );
+        for bad in [
+            "2026-02-30",
+            "2026-13-01",
+            "2026-6-30",
+            "26-06-30",
+            "1999-12-31",
+            "+026-06-30",
+            "2026-06-3x",
+            "",
+        ] {
+            assert_eq!(parse_day(bad), None, "{bad}");
+        }
+        let day = parse_day("2026-11-26").unwrap();
+        assert_eq!(org_time(org_midnight(day)), "2026-11-26T00:00:00-05:00");
+        assert_eq!(org_day(org_midnight(day)), day);
+        assert_eq!(org_day(org_midnight(day) - 1), day - 1);
+        assert_eq!(
+            shifted("2026-06-29T19:00:00-05:00", 149),
+            "2026-11-25T19:00:00-05:00"
+        );
+        assert_eq!(
+            shifted("2026-03-08T01:30:00+05:30", 1),
+            "2026-03-09T01:30:00+05:30"
+        );
+        assert_eq!(shifted("soon", 3), "soon");
     }
 }

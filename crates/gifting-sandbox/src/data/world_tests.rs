@@ -242,3 +242,191 @@ fn explicit_counts_make_a_world_of_that_size() {
         .iter()
         .all(|u| u.team_group_id == people::FIRST_GROUP_ID));
 }
+
+/// `2026-11-26` as the generator's day.
+fn day(text: &str) -> i64 {
+    time::parse_day(text).expect("a date")
+}
+
+/// Moving the world by no days leaves it byte for byte as it was, so `--today 2026-06-30`
+/// before the present is made is the world every pinned fact was measured on; and moving it
+/// forth and back again is no change either.
+#[test]
+fn the_anchor_of_the_data_end_moves_nothing() {
+    for (seed, expected) in [
+        (1, "43e303d0b4bd14f301b4d0d90806da6d"),
+        (42, "efdff78144dcff69642f1885ec8f5a5a"),
+    ] {
+        let mut d = generate(seed, &WorldSize::DEMO);
+        present::shift(&mut d, day("2026-06-30") - time::DATA_END_DAY);
+        assert_eq!(fingerprint(&d), expected, "seed {seed}");
+        present::shift(&mut d, 149);
+        assert_ne!(fingerprint(&d), expected);
+        present::shift(&mut d, -149);
+        assert_eq!(fingerprint(&d), expected, "seed {seed} there and back");
+    }
+}
+
+/// The demo world as it stands on two days: what a change to the present moves.
+#[test]
+fn the_demo_world_on_a_day_is_pinned() {
+    for (today, expected) in [
+        ("2026-06-30", "6a79b534bc5f1825b9a29bef360e30f5"),
+        ("2026-11-26", "a77b992da145349807479b62e22181df"),
+    ] {
+        assert_eq!(
+            fingerprint(&world(1, &WorldSize::DEMO, day(today))),
+            expected,
+            "{today}"
+        );
+    }
+}
+
+/// Unix seconds of a timestamp the data wrote.
+fn unix(text: &str) -> i64 {
+    gifting_api::attention::unix_seconds(text).unwrap_or_else(|| panic!("{text}"))
+}
+
+/// What the home screen is promised of a world on `today`: nothing after the day began,
+/// histories that read right, every state that needs attention in the two months (and a
+/// send waiting that is not stuck yet), and groups under, near and over budget this month.
+fn assert_present(d: &Seeded, today: &str) {
+    use gifting_api::attention::{attention, money_returned, Attention, Month};
+    let now = time::org_midnight(day(today));
+    let this = Month::of(today).expect("month");
+    let months = [this, this.previous()];
+    for s in &d.sends {
+        assert!(
+            unix(&s.created_at) < now,
+            "send {} at {}",
+            s.id,
+            s.created_at
+        );
+        assert_eq!(
+            s.status_updates.first().map(|u| &u.occurred_at),
+            Some(&s.created_at)
+        );
+        assert_eq!(s.status_updates.last().map(|u| &u.status), Some(&s.status));
+        let times: Vec<i64> = s
+            .status_updates
+            .iter()
+            .map(|u| unix(&u.occurred_at))
+            .collect();
+        assert!(times.windows(2).all(|w| w[0] <= w[1]), "send {}", s.id);
+        assert!(times.iter().all(|&t| t < now), "send {}", s.id);
+    }
+    assert!(d
+        .sends
+        .windows(2)
+        .all(|w| w[0].created_at >= w[1].created_at));
+    for g in &d.groups {
+        assert!(unix(&g.created_at) < now && unix(&g.updated_at) < now);
+    }
+    for t in &d.touches {
+        assert!(unix(&t.created_at) < now && unix(&t.start_date) < now);
+    }
+    let recent: Vec<&gifting_api::rest::Send> = d
+        .sends
+        .iter()
+        .filter(|s| Month::of(&s.created_at).is_some_and(|m| months.contains(&m)))
+        .collect();
+    for a in Attention::ALL {
+        assert!(
+            recent.iter().any(|s| attention(s, now) == Some(a)),
+            "{today}: {}",
+            a.label()
+        );
+    }
+    for waiting in [
+        SendStatus::CollectingRecipientInfo,
+        SendStatus::ConfirmingAddress,
+    ] {
+        assert!(
+            recent
+                .iter()
+                .any(|s| s.status == waiting && attention(s, now).is_none()),
+            "{today}: a fresh {waiting}"
+        );
+    }
+    // Spend as docs/platform.md counts it, in cents: (this month, last month) per group.
+    let mut spend: BTreeMap<u64, [i64; 2]> = BTreeMap::new();
+    for s in &d.sends {
+        let Some(at) = Month::of(&s.created_at).and_then(|m| months.iter().position(|&x| x == m))
+        else {
+            continue;
+        };
+        if s.currency == "USD" && !money_returned(&s.status) {
+            spend.entry(s.sender.team_id).or_default()[at] += cents(&s.current_total_cost).unwrap();
+        }
+    }
+    let mut bands = [0; 3];
+    for g in &d.groups {
+        let [now_spent, before] = spend.get(&g.id).copied().unwrap_or_default();
+        let monthly = cents(&g.monthly_budget).expect("decimal budget");
+        assert!(monthly > 0, "{} has a budget", g.name);
+        if now_spent == 0 {
+            continue;
+        }
+        let budget = monthly
+            + if g.rollover {
+                (monthly - before).max(0)
+            } else {
+                0
+            };
+        let percent = now_spent * 100 / budget;
+        bands[match percent {
+            0..=79 => 0,
+            80..=99 => 1,
+            _ => 2,
+        }] += 1;
+    }
+    assert!(
+        bands.iter().all(|&n| n > 0),
+        "{today}: under, near, over: {bands:?}"
+    );
+    assert!(d.groups.iter().any(|g| g.rollover));
+    assert!(d.groups.iter().any(|g| g.one_time_budget != 0));
+}
+
+#[test]
+fn the_demo_world_has_a_present_on_any_day() {
+    for seed in [1, 42, 77] {
+        for today in ["2026-11-26", "2026-06-30", "2027-03-02", "2025-03-15"] {
+            assert_present(&world(seed, &WorldSize::DEMO, day(today)), today);
+        }
+    }
+}
+
+#[test]
+fn a_large_world_has_a_present() {
+    let small_large = WorldSize {
+        users: 400,
+        sends: 3_000,
+        products: 0,
+        ..WorldSize::LARGE
+    };
+    for today in ["2026-11-26", "2027-01-02"] {
+        assert_present(&world(2, &small_large, day(today)), today);
+    }
+    let large = WorldSize {
+        products: 0,
+        ..WorldSize::LARGE
+    };
+    assert_present(&world(1, &large, day("2026-11-26")), "2026-11-26");
+}
+
+/// On the first of a month the month has just begun: nothing is spent yet, and the states
+/// that need attention are all there, in the month before.
+#[test]
+fn on_the_first_of_a_month_attention_is_last_months() {
+    use gifting_api::attention::{attention, Attention};
+    let d = world(1, &WorldSize::DEMO, day("2026-12-01"));
+    let now = time::org_midnight(day("2026-12-01"));
+    assert!(d.sends.iter().all(|s| unix(&s.created_at) < now));
+    for a in Attention::ALL {
+        assert!(d
+            .sends
+            .iter()
+            .any(|s| attention(s, now) == Some(a) && s.created_at.starts_with("2026-11")));
+    }
+}

@@ -23,7 +23,7 @@ use gifting_api::rest::{Campaign, Send, StatusUpdate, TeamGroup};
 use crate::data::people::UserRecord;
 use crate::data::prng::SplitMix64;
 use crate::data::sends::{self, Pools, FIRST_SEND_ID};
-use crate::data::time::{org_time, DATA_END};
+use crate::data::time::org_time;
 
 /// Arrivals stop when the platform holds this many sends (about a gigabyte).
 pub const MAX_SENDS: usize = 1_000_000;
@@ -96,8 +96,8 @@ pub struct Motion {
     /// When each send in progress takes its next step: (µs, its place in the log).
     due: BinaryHeap<Reverse<(i64, usize)>>,
     next_id: u64,
-    /// The start in Unix microseconds: the wall clock, or the seeded data's end if that is
-    /// later, so a new send is never older than a seeded one.
+    /// The start in Unix microseconds (the caller's: the wall clock, or the seeded data's end
+    /// if that is later, so a new send is never older than a seeded one).
     origin_unix: i64,
     max_sends: usize,
 }
@@ -148,7 +148,7 @@ impl Motion {
             next_arrival: 0,
             due,
             next_id,
-            origin_unix: origin_unix.max(DATA_END) * SECOND,
+            origin_unix: origin_unix * SECOND,
             max_sends: MAX_SENDS,
         };
         motion.next_arrival = motion.arrival_gap();
