@@ -217,8 +217,9 @@ fn days_from_civil(year: i64, month: u32, day: u32) -> i64 {
     era * 146_097 + doe - 719_468
 }
 
-/// The date of days since 1970-01-01.
-fn civil_from_days(z: i64) -> (i64, u32, u32) {
+/// (year, month, day of month) of days since 1970-01-01, proleptic Gregorian (Howard
+/// Hinnant's `civil_from_days`).
+pub fn civil_from_days(z: i64) -> (i64, u32, u32) {
     let z = z + 719_468;
     let era = if z >= 0 { z } else { z - 146_096 } / 146_097;
     let doe = z - era * 146_097;

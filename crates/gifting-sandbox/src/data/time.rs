@@ -59,9 +59,9 @@ pub fn org_midnight(day: i64) -> i64 {
     day * DAY - ORG_OFFSET_MINUTES * 60
 }
 
-/// (year, month, day of month) of days since 1970-01-01.
+/// (year, month, day of month) of days since 1970-01-01 (the contract's calendar).
 pub fn civil(day: i64) -> (i64, u32, u32) {
-    civil_from_days(day)
+    gifting_api::attention::civil_from_days(day)
 }
 
 /// `text` (a timestamp as the data writes it) `days` whole days later, in its own offset;
@@ -74,27 +74,12 @@ pub fn shifted(text: &str, days: i64) -> String {
     }
 }
 
-/// Days since 1970-01-01 to (year, month, day), proleptic Gregorian (Howard Hinnant's
-/// `civil_from_days`).
-fn civil_from_days(z: i64) -> (i64, u32, u32) {
-    let z = z + 719_468;
-    let era = if z >= 0 { z } else { z - 146_096 } / 146_097;
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let y = yoe + era * 400;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    (if m <= 2 { y + 1 } else { y }, m, d)
-}
-
 /// `2025-03-14T09:26:53-05:00`
 pub fn iso8601(unix: i64, offset_minutes: i64) -> String {
     let local = unix + offset_minutes * 60;
     let days = local.div_euclid(DAY);
     let secs = local.rem_euclid(DAY);
-    let (y, m, d) = civil_from_days(days);
+    let (y, m, d) = civil(days);
     let sign = if offset_minutes < 0 { '-' } else { '+' };
     let off = offset_minutes.abs();
     format!(
