@@ -102,7 +102,7 @@ describe("home: spend against budget and the sends that need attention", () => {
       const line = shown.find((s) => s.name === row.name);
       assert.ok(line, `a line for ${row.name}`);
       assert.equal(line.band, row.band, `${row.name}: ${JSON.stringify(row)}`);
-      assert.equal(line.spent.replace(/[^\d]/g, ""), String(row.spent), `${row.name} spent ${usdText(row.spent)}`);
+      assert.equal(Number(line.spent.replace(/[^\d]/g, "")), row.spent, `${row.name} spent ${usdText(row.spent)}: ${line.spent}`);
     }
     assert.ok(want.rows.some((r) => r.band === "under"), "a group under budget");
     assert.ok(want.rows.some((r) => r.band === "near"), "a group near budget");
@@ -172,7 +172,7 @@ describe("home: spend against budget and the sends that need attention", () => {
     );
     for (const [name, text] of shown) {
       const row = want.rows.find((r) => r.name === name);
-      assert.equal(text.replace(/[^\d]/g, ""), String(row.spent), `${name} spent this month`);
+      assert.equal(Number(text.replace(/[^\d]/g, "")), row.spent, `${name} spent this month: ${text}`);
     }
     // The group that spent most: its members' shares add up to its spend.
     const top = [...want.rows].sort((a, b) => b.spent - a.spent)[0];

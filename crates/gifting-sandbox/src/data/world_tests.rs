@@ -291,10 +291,17 @@ fn unix(text: &str) -> i64 {
 /// histories that read right, every state that needs attention in the two months (and a
 /// send waiting that is not stuck yet), and groups under, near and over budget this month.
 fn assert_present(d: &Seeded, today: &str) {
-    use gifting_api::attention::{attention, money_returned, Attention, Month};
     let now = time::org_midnight(day(today));
-    let this = Month::of(today).expect("month");
+    assert_all_before(d, now);
+    let this = gifting_api::attention::Month::of(today).expect("month");
     let months = [this, this.previous()];
+    assert_attention(d, today, now, &months);
+    assert_budget_bands(d, today, &months);
+}
+
+/// No timestamp at or after `now`; histories start at creation, end in the status, in order;
+/// the list newest first.
+fn assert_all_before(d: &Seeded, now: i64) {
     for s in &d.sends {
         assert!(
             unix(&s.created_at) < now,
@@ -325,6 +332,17 @@ fn assert_present(d: &Seeded, today: &str) {
     for t in &d.touches {
         assert!(unix(&t.created_at) < now && unix(&t.start_date) < now);
     }
+}
+
+/// Every reason to need attention among the two months' sends, and a fresh waiting send of
+/// each waiting status.
+fn assert_attention(
+    d: &Seeded,
+    today: &str,
+    now: i64,
+    months: &[gifting_api::attention::Month; 2],
+) {
+    use gifting_api::attention::{attention, Attention, Month};
     let recent: Vec<&gifting_api::rest::Send> = d
         .sends
         .iter()
@@ -348,7 +366,13 @@ fn assert_present(d: &Seeded, today: &str) {
             "{today}: a fresh {waiting}"
         );
     }
-    // Spend as docs/platform.md counts it, in cents: (this month, last month) per group.
+}
+
+/// Groups under, near and over their budget this month, spend counted as docs/platform.md
+/// says; some rollover and some one-time budgets.
+fn assert_budget_bands(d: &Seeded, today: &str, months: &[gifting_api::attention::Month; 2]) {
+    use gifting_api::attention::{money_returned, Month};
+    // In cents: (this month, last month) per group.
     let mut spend: BTreeMap<u64, [i64; 2]> = BTreeMap::new();
     for s in &d.sends {
         let Some(at) = Month::of(&s.created_at).and_then(|m| months.iter().position(|&x| x == m))
@@ -367,14 +391,12 @@ fn assert_present(d: &Seeded, today: &str) {
         if now_spent == 0 {
             continue;
         }
-        let budget = monthly
-            + if g.rollover {
-                (monthly - before).max(0)
-            } else {
-                0
-            };
-        let percent = now_spent * 100 / budget;
-        bands[match percent {
+        let carried = if g.rollover {
+            (monthly - before).max(0)
+        } else {
+            0
+        };
+        bands[match now_spent * 100 / (monthly + carried) {
             0..=79 => 0,
             80..=99 => 1,
             _ => 2,

@@ -21,7 +21,7 @@ use crate::api::ApiError;
 use crate::components::jobs_indicator;
 use crate::jobs::{self, JobCtx, JobEnd, JobHandle, JobKind, JobState};
 use crate::pages::users::bulk::{answer_summary, Picked};
-use crate::pages::users::guard::{self, Reversal};
+use crate::pages::users::guard::{self, AdminCount, Reversal};
 use crate::routes;
 
 /// What the import screen showed when the run started: it shows it again from here.
@@ -96,88 +96,29 @@ async fn work(source: Source, plan: Plan, ctx: JobCtx<ImportRun>) -> JobEnd {
             ..ImportRun::default()
         }
     });
-    ctx.progress(0, None, "Reading who is signed in".into());
-    let me = match guard::read_me(ctx.api, &ctx.pacer).await {
-        Ok(me) => me,
-        Err(error) => return guard::no_identity(&error),
-    };
-    let read = |read: usize, of: u64| {
-        ctx.progress(0, None, format!("Reading the users: {read} of {of}"));
-    };
-    let directory = match guard::read_directory(ctx.api, &ctx.pacer, read).await {
+    let (directory, you, count) = match admins_after(&ctx, &writes).await {
         Ok(found) => found,
-        Err(error @ ApiError::Cancelled) => return guard::no_identity(&error),
-        Err(error) => {
-            return JobEnd {
-                state: JobState::Failed,
-                note: format!(
-                    "Nothing was written: the users could not be read to count the admins ({})",
-                    error.user_message()
-                ),
-            }
-        }
+        Err(end) => return end,
     };
-    let you = guard::you(&directory, &me).map(|u| u.id.clone());
-    let by_id: HashMap<&str, &ScimUser> = directory.iter().map(|u| (u.id.as_str(), u)).collect();
-    let count = guard::count_admins(
-        &directory,
-        |u| {
-            writes.iter().find_map(|(_, w)| match w {
-                Write::Update { id, body, .. } if *id == u.id => Some(guard::admin_after(u, body)),
-                Write::Deactivate { id } if *id == u.id => Some(false),
-                _ => None,
-            })
-        },
-        writes.iter().filter(|(_, w)| creates_admin(w)).count(),
-        you.as_deref(),
-    );
-    let what = "lose the admin role or are deactivated";
-    if let Err(end) = guard::confirm_losses(&ctx, &count, what).await {
+    if let Err(end) = guard::confirm_losses(&ctx, &count, LOSS).await {
         return end;
     }
     ctx.progress(0, Some(to_write as u64), format!("0 of {to_write} writes"));
-    let undo: HashMap<usize, Reversal> = writes
+    let by_id: HashMap<&str, &ScimUser> = directory.iter().map(|u| (u.id.as_str(), u)).collect();
+    let kept: HashMap<usize, (Option<Reversal>, (String, String))> = writes
         .iter()
-        .filter_map(|(i, w)| Some((*i, reversal(w, &by_id, &absent, rows, *i)?)))
+        .map(|(i, w)| {
+            (
+                *i,
+                (
+                    reversal(w, &by_id, &absent, rows, *i),
+                    before_after(w, &by_id),
+                ),
+            )
+        })
         .collect();
-    let states: HashMap<usize, (String, String)> = writes
-        .iter()
-        .map(|(i, w)| (*i, before_after(w, &by_id)))
-        .collect();
-    let report = |index: usize, outcome: Outcome| {
-        let landed = matches!(
-            outcome,
-            Outcome::Created(_) | Outcome::Updated(_) | Outcome::Deactivated
-        );
-        ctx.result.update(|r| {
-            // Rows by index; absent users in the order they ended, after the rows.
-            let at = if index < rows {
-                index
-            } else {
-                rows + r.absent_outcomes.len()
-            };
-            if landed {
-                r.reversals.extend(undo.get(&index).cloned());
-                if let Some(states) = states.get(&index) {
-                    r.before_after.insert(at, states.clone());
-                }
-            }
-            if index < rows {
-                if let Some(slot) = r.outcomes.get_mut(index) {
-                    *slot = Some(outcome);
-                }
-            } else if let Some((_, email)) = absent.get(index - rows) {
-                r.absent_outcomes.push((email.clone(), outcome));
-            }
-            r.progress.0 += 1;
-        });
-        let done = ctx.result.with_untracked(|r| r.progress.0);
-        ctx.progress(
-            done as u64,
-            Some(to_write as u64),
-            format!("{done} of {to_write} writes"),
-        );
-    };
+    let report =
+        |index: usize, outcome: Outcome| record(&ctx, rows, &absent, &kept, index, outcome);
     // Those who become admins first, the signed-in admin's own account last and asked about
     // on its own: a refusal mid-run never leaves the organisation without an admin.
     let yours = |w: &Write| {
@@ -195,15 +136,12 @@ async fn work(source: Source, plan: Plan, ctx: JobCtx<ImportRun>) -> JobEnd {
     run_writes(ctx.api, &ctx.pacer, first, report).await;
     run_writes(ctx.api, &ctx.pacer, middle, report).await;
     if !last.is_empty() && !ctx.cancelled() {
-        if guard::ask_yourself(&ctx, what, count.remaining.max(1)).await {
+        if guard::ask_yourself(&ctx, LOSS, count.remaining.max(1)).await {
             run_writes(ctx.api, &ctx.pacer, last, report).await;
         } else {
-            for (index, _) in last {
-                report(
-                    index,
-                    Outcome::Skipped("Your own account: left as it was, as you chose.".into()),
-                );
-            }
+            let kept = "Your own account: left as it was, as you chose.";
+            last.into_iter()
+                .for_each(|(index, _)| report(index, Outcome::Skipped(kept.into())));
         }
     }
     let state = if ctx.cancelled() {
@@ -213,6 +151,94 @@ async fn work(source: Source, plan: Plan, ctx: JobCtx<ImportRun>) -> JobEnd {
     };
     let note = ctx.result.with_untracked(summary);
     JobEnd { state, note }
+}
+
+/// What an admin losing admin rights does in an import, for the guard's words.
+const LOSS: &str = "lose the admin role or are deactivated";
+
+/// Who is signed in and every user, read before anything is written; the admins the writes
+/// leave. The run does not start without them.
+async fn admins_after(
+    ctx: &JobCtx<ImportRun>,
+    writes: &[(usize, Write)],
+) -> Result<(Vec<ScimUser>, Option<String>, AdminCount), JobEnd> {
+    ctx.progress(0, None, "Reading who is signed in".into());
+    let me = guard::read_me(ctx.api, &ctx.pacer)
+        .await
+        .map_err(|e| guard::no_identity(&e))?;
+    let read = |read: usize, of: u64| {
+        ctx.progress(0, None, format!("Reading the users: {read} of {of}"));
+    };
+    let directory = match guard::read_directory(ctx.api, &ctx.pacer, read).await {
+        Ok(found) => found,
+        Err(error @ ApiError::Cancelled) => return Err(guard::no_identity(&error)),
+        Err(error) => {
+            return Err(JobEnd {
+                state: JobState::Failed,
+                note: format!(
+                    "Nothing was written: the users could not be read to count the admins ({})",
+                    error.user_message()
+                ),
+            })
+        }
+    };
+    let you = guard::you(&directory, &me).map(|u| u.id.clone());
+    let count = guard::count_admins(
+        &directory,
+        |u| {
+            writes.iter().find_map(|(_, w)| match w {
+                Write::Update { id, body, .. } if *id == u.id => Some(guard::admin_after(u, body)),
+                Write::Deactivate { id } if *id == u.id => Some(false),
+                _ => None,
+            })
+        },
+        writes.iter().filter(|(_, w)| creates_admin(w)).count(),
+        you.as_deref(),
+    );
+    Ok((directory, you, count))
+}
+
+/// One write ended: its outcome in the run, and what undoes it and the user before and after
+/// when it landed.
+fn record(
+    ctx: &JobCtx<ImportRun>,
+    rows: usize,
+    absent: &[(String, String)],
+    kept: &HashMap<usize, (Option<Reversal>, (String, String))>,
+    index: usize,
+    outcome: Outcome,
+) {
+    let landed = matches!(
+        outcome,
+        Outcome::Created(_) | Outcome::Updated(_) | Outcome::Deactivated
+    );
+    let to_write = ctx.result.with_untracked(|r| r.progress.1);
+    ctx.result.update(|r| {
+        // Rows by index; absent users in the order they ended, after the rows.
+        let at = if index < rows {
+            index
+        } else {
+            rows + r.absent_outcomes.len()
+        };
+        if let (true, Some((undo, states))) = (landed, kept.get(&index)) {
+            r.reversals.extend(undo.clone());
+            r.before_after.insert(at, states.clone());
+        }
+        if index < rows {
+            if let Some(slot) = r.outcomes.get_mut(index) {
+                *slot = Some(outcome);
+            }
+        } else if let Some((_, email)) = absent.get(index - rows) {
+            r.absent_outcomes.push((email.clone(), outcome));
+        }
+        r.progress.0 += 1;
+    });
+    let done = ctx.result.with_untracked(|r| r.progress.0);
+    ctx.progress(
+        done as u64,
+        Some(to_write as u64),
+        format!("{done} of {to_write} writes"),
+    );
 }
 
 /// The user before and after `write`, in a few words ("sender · Sales · active").
