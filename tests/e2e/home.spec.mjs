@@ -126,11 +126,11 @@ describe("home: spend against budget and the sends that need attention", () => {
       await env.page.locator(`[data-testid=attention] li[data-reason=${reason}] a`).click();
       await env.page.waitForURL(new RegExp(`/sends\\?attention=${reason}&since=${want.months[1]}-01`));
       await env.page.getByTestId("load-all-status").getByText(`Every send since ${want.months[1]}-01 loaded.`).waitFor(VISIBLE);
-      await env.page.getByTestId("sends-coverage").getByText(new RegExp(`\\b${ids.length} of the [\\d,]+ loaded sends match`)).waitFor(VISIBLE);
+      await env.page.getByTestId("filter-note").getByText(new RegExp(`^${ids.length} of the [\\d,]+ loaded sends match`)).waitFor(VISIBLE);
       const url = new URL(env.page.url());
       url.searchParams.set("per_page", "100");
       await env.page.goto(url.toString());
-      await env.page.getByTestId("sends-coverage").getByText(new RegExp(`\\b${ids.length} of the`)).waitFor(VISIBLE);
+      await env.page.getByTestId("filter-note").getByText(new RegExp(`^${ids.length} of the`)).waitFor(VISIBLE);
       const rows = await env.page.locator("[data-testid=sends-table] tbody tr[data-send-id]").evaluateAll((trs) => trs.map((tr) => Number(tr.dataset.sendId)));
       assert.deepEqual([...rows].sort(), [...ids].sort(), reason);
     }
