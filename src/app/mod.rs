@@ -94,12 +94,9 @@ fn App(config: Arc<Config>, callback: Option<CallbackParams>) -> impl IntoView {
     let net = NetStatus::new();
     net.listen_to_browser();
     provide_context(net);
-    let auth = Auth::new(config.clone());
+    // A tab opened without a session (a link in a new tab) learns whether another is signed in.
+    let auth = Auth::new(config.clone(), callback.is_none());
     provide_context(auth);
-    if callback.is_none() {
-        // A tab opened without a session (a link in a new tab) learns whether another is signed in.
-        leptos::task::spawn_local(async move { auth.ask_open_tabs().await });
-    }
     // The header's request lives as long as the app, not as long as one screen.
     provide_current_user(api_with_scope(CancelScope::new()));
     // Shared by every screen that names teams; read when the first of them opens.
