@@ -41,10 +41,16 @@ fn AppRoutes() -> impl IntoView {
 }
 
 /// Once the first screen is up and the browser has a quiet moment, every screen's chunk is
-/// fetched, so opening one later costs no wait.
+/// fetched, and the keyboard shortcuts' list, so opening one later costs no wait.
 fn prefetch_when_idle() {
     provide_context(screens::PREFETCH);
-    let _ = set_timeout_with_handle(|| screens::PREFETCH.all(), IDLE_PREFETCH_DELAY);
+    let _ = set_timeout_with_handle(
+        || {
+            screens::PREFETCH.all();
+            crate::components::shortcuts::prefetch();
+        },
+        IDLE_PREFETCH_DELAY,
+    );
 }
 
 /// Long enough for the first screen's own requests to go first.
