@@ -41,10 +41,16 @@ fn AppRoutes() -> impl IntoView {
 }
 
 /// Once the first screen is up and the browser has a quiet moment, every screen's chunk is
-/// fetched, so opening one later costs no wait.
+/// fetched, and the keyboard shortcuts' list, so opening one later costs no wait.
 fn prefetch_when_idle() {
     provide_context(screens::PREFETCH);
-    let _ = set_timeout_with_handle(|| screens::PREFETCH.all(), IDLE_PREFETCH_DELAY);
+    let _ = set_timeout_with_handle(
+        || {
+            screens::PREFETCH.all();
+            crate::components::shortcuts::prefetch();
+        },
+        IDLE_PREFETCH_DELAY,
+    );
 }
 
 /// Long enough for the first screen's own requests to go first.
@@ -94,12 +100,9 @@ fn App(config: Arc<Config>, callback: Option<CallbackParams>) -> impl IntoView {
     let net = NetStatus::new();
     net.listen_to_browser();
     provide_context(net);
-    let auth = Auth::new(config.clone());
+    // A tab opened without a session (a link in a new tab) learns whether another is signed in.
+    let auth = Auth::new(config.clone(), callback.is_none());
     provide_context(auth);
-    if callback.is_none() {
-        // A tab opened without a session (a link in a new tab) learns whether another is signed in.
-        leptos::task::spawn_local(async move { auth.ask_open_tabs().await });
-    }
     // The header's request lives as long as the app, not as long as one screen.
     provide_current_user(api_with_scope(CancelScope::new()));
     // Shared by every screen that names teams; read when the first of them opens.

@@ -59,7 +59,9 @@ pub struct Auth {
 
 impl Auth {
     /// Loads the session this tab already has, if any; refreshes through the token endpoint.
-    pub fn new(config: Arc<Config>) -> Self {
+    /// With `ask_open_tabs`, a tab opened without a session (a link opened in a new tab) asks
+    /// whether another tab of this console is signed in, so the sign-in page can say so.
+    pub fn new(config: Arc<Config>, ask_open_tabs: bool) -> Self {
         let for_transport = config.clone();
         let transport: RefreshTransport = Rc::new(move |refresh_token: String| {
             let config = for_transport.clone();
@@ -67,7 +69,7 @@ impl Auth {
         });
         let auth = Self::with_transport(config, transport.clone());
         let signed_out: Rc<dyn Fn()> = Rc::new(move || auth.end(SessionEnd::SignedOut));
-        let tabs = Tabs::join(auth.store, signed_out, auth.elsewhere);
+        let tabs = Tabs::join(auth.store, signed_out, auth.elsewhere, ask_open_tabs);
         auth.tabs.set_value(SendWrapper::new(tabs.clone()));
         auth.refresher
             .set_value(SendWrapper::new(Refresher::new(transport).with_tabs(tabs)));
@@ -90,17 +92,6 @@ impl Auth {
     /// cannot be handed that session: see [`tabs`]).
     pub fn signed_in_elsewhere(&self) -> bool {
         self.elsewhere.get()
-    }
-
-    /// A tab opened without a session (a link opened in a new tab) asks whether another tab of
-    /// this console is signed in, so the sign-in page can say so.
-    pub async fn ask_open_tabs(&self) {
-        let Some(tabs) = self.tabs.try_get_value().map(SendWrapper::take) else {
-            return;
-        };
-        if self.store.current().is_none() {
-            tabs.ask().await;
-        }
     }
 
     pub fn config(&self) -> Arc<Config> {

@@ -32,7 +32,6 @@ use std::time::Duration;
 use futures::channel::oneshot;
 use futures::future::select;
 use leptos::prelude::{RwSignal, Set};
-use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
@@ -62,10 +61,7 @@ const ASK: &str = "\"ask\"";
 const SIGNED_IN: &str = "\"signed_in\"";
 
 /// What tabs of one sign-in tell each other, sealed.
-// Externally tagged (`{"session": {…}}`): serde's internally tagged form buffers every message
-// through a generic `Content` tree, which cost ~10 KB of the first load.
-#[derive(Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[cfg_attr(test, derive(Debug, PartialEq))]
 enum Message {
     /// The tokens a refresh produced (`replaces` is the refresh token they replace, now spent).
     Session { session: Session, replaces: String },
@@ -74,6 +70,40 @@ enum Message {
     Successor { of: String },
     /// The session holding this refresh token was signed out.
     SignedOut { refresh_token: String },
+}
+
+// Written by hand, not derived: serde's code for an enum of structs (its tags, its fields, their
+// visitors) cost the first load more than all the rest of the channel. One letter for the kind,
+// then the token, which takes the rest of the text; a session first, as JSON, which never holds
+// a raw line break, then one.
+impl Message {
+    fn to_text(&self) -> Option<String> {
+        Some(match self {
+            Message::Session { session, replaces } => {
+                format!("s{}\n{replaces}", serde_json::to_string(session).ok()?)
+            }
+            Message::Successor { of } => format!("o{of}"),
+            Message::SignedOut { refresh_token } => format!("x{refresh_token}"),
+        })
+    }
+
+    fn from_text(text: &str) -> Option<Message> {
+        let token = text.get(1..)?.to_owned();
+        Some(match text.as_bytes().first()? {
+            b's' => {
+                let (session, replaces) = token.split_once('\n')?;
+                Message::Session {
+                    session: serde_json::from_str(session).ok()?,
+                    replaces: replaces.to_owned(),
+                }
+            }
+            b'o' => Message::Successor { of: token },
+            b'x' => Message::SignedOut {
+                refresh_token: token,
+            },
+            _ => return None,
+        })
+    }
 }
 
 /// `crypto.subtle[method](...args)`, a promise; `None` without WebCrypto. Called through
@@ -114,14 +144,13 @@ fn gcm(iv: &JsValue) -> JsValue {
     algorithm.into()
 }
 
-/// `message` sealed with `key` and the fresh nonce `iv` (12 bytes): `[iv, ciphertext]`, what
-/// the channel carries.
-async fn seal(key: &js_sys::Promise, message: &Message, iv: &[u8]) -> Option<JsValue> {
-    let key = JsFuture::from(key.clone()).await.ok()?;
-    let text = serde_json::to_string(message).ok()?;
+/// `message` sealed with `key` (a `CryptoKey`) and the fresh nonce `iv` (12 bytes):
+/// `[iv, ciphertext]`, what the channel carries.
+async fn seal(key: &JsValue, message: &Message, iv: &[u8]) -> Option<JsValue> {
+    let text = message.to_text()?;
     let iv: JsValue = js_sys::Uint8Array::from(iv).into();
     let data = js_sys::Uint8Array::from(text.as_bytes());
-    let sealed = JsFuture::from(subtle("encrypt", &args3(&gcm(&iv), &key, &data))?)
+    let sealed = JsFuture::from(subtle("encrypt", &args3(&gcm(&iv), key, &data))?)
         .await
         .ok()?;
     Some(js_sys::Array::of2(&iv, &sealed).into())
@@ -129,13 +158,12 @@ async fn seal(key: &js_sys::Promise, message: &Message, iv: &[u8]) -> Option<JsV
 
 /// The message sealed in `data` with `key`; `None` for anything else (posted in the clear,
 /// sealed with another key, or altered).
-async fn open(key: &js_sys::Promise, data: &JsValue) -> Option<Message> {
-    let key = JsFuture::from(key.clone()).await.ok()?;
+async fn open(key: &JsValue, data: &JsValue) -> Option<Message> {
     let parts: &js_sys::Array = data.dyn_ref()?;
-    let args = args3(&gcm(&parts.get(0)), &key, &parts.get(1));
+    let args = args3(&gcm(&parts.get(0)), key, &parts.get(1));
     let plain = JsFuture::from(subtle("decrypt", &args)?).await.ok()?;
     let text = String::from_utf8(js_sys::Uint8Array::new(&plain).to_vec()).ok()?;
-    serde_json::from_str(&text).ok()
+    Message::from_text(&text)
 }
 
 /// Whether `data` is the clear-text `message` ([`ASK`] or [`SIGNED_IN`]). Nothing else is read
@@ -162,11 +190,12 @@ fn tab_key() -> Option<Vec<u8>> {
 
 type Listener = Closure<dyn FnMut(MessageEvent)>;
 
-/// This tab's end of the channel: the channel, its listener and the sealing key.
+/// This tab's end of the channel: the channel, its listener and the sealing key (a `CryptoKey`,
+/// imported once when the tab joins; `undefined` until then, which seals and opens nothing).
 struct End {
     channel: BroadcastChannel,
     _listener: Listener,
-    key: js_sys::Promise,
+    key: RefCell<JsValue>,
 }
 
 /// This tab's end of the channel. Cheap to clone.
@@ -195,7 +224,8 @@ fn post_sealed(end: &Rc<End>, message: Message) {
         let Ok(random) = random_bytes::<32>() else {
             return;
         };
-        if let Some(sealed) = seal(&end.key, &message, &random[..12]).await {
+        let key = end.key.borrow().clone();
+        if let Some(sealed) = seal(&key, &message, &random[..12]).await {
             let _ = end.channel.post_message(&sealed);
         }
     });
@@ -213,11 +243,18 @@ impl Tabs {
 
     /// Joins the channel. `signed_out` runs when another tab signs this session out;
     /// `elsewhere` is set when this tab has no session and another console tab says it has.
-    pub fn join(store: SessionStore, signed_out: Rc<dyn Fn()>, elsewhere: RwSignal<bool>) -> Self {
+    /// With `ask`, a tab without a session (a link opened in a new tab) asks the open tabs
+    /// whether one is signed in, so the sign-in page can say so (see [`Tabs::ask`]).
+    pub fn join(
+        store: SessionStore,
+        signed_out: Rc<dyn Fn()>,
+        elsewhere: RwSignal<bool>,
+        ask: bool,
+    ) -> Self {
         if lock_manager().is_none() {
             return Self::alone();
         }
-        let Some(key) = tab_key().as_deref().and_then(seal_key) else {
+        let Some(import) = tab_key().as_deref().and_then(seal_key) else {
             return Self::alone();
         };
         let Ok(channel) = BroadcastChannel::new(CHANNEL) else {
@@ -244,8 +281,9 @@ impl Tabs {
                 } else {
                     let known_spent = known_spent.clone();
                     let signed_out = signed_out.clone();
+                    let key = end.key.borrow().clone();
                     wasm_bindgen_futures::spawn_local(async move {
-                        if let Some(message) = open(&end.key, &data).await {
+                        if let Some(message) = open(&key, &data).await {
                             on_sealed(&end, store, &known_spent, &*signed_out, message);
                         }
                     });
@@ -255,14 +293,24 @@ impl Tabs {
             End {
                 channel,
                 _listener: listener,
-                key,
+                key: RefCell::new(JsValue::UNDEFINED),
             }
         });
-        Tabs {
+        let tabs = Tabs {
             end: Some(end),
             spent,
             present: Rc::new(RefCell::new(hold_presence_lock())),
-        }
+        };
+        let joined = tabs.clone();
+        wasm_bindgen_futures::spawn_local(async move {
+            if let (Some(end), Ok(key)) = (&joined.end, JsFuture::from(import).await) {
+                end.key.replace(key);
+            }
+            if ask && store.current().is_none() {
+                joined.ask().await;
+            }
+        });
+        tabs
     }
 
     /// Whether another console tab of this origin is open (holds its presence lock). Yes when
@@ -281,7 +329,7 @@ impl Tabs {
 
     /// Asks the open tabs, in the clear, whether one is signed in (the answer sets `elsewhere`,
     /// see [`Tabs::join`]). Nobody is asked when no other tab is open.
-    pub async fn ask(&self) {
+    async fn ask(&self) {
         if let Some(end) = self.end.as_deref() {
             if self.others_open().await {
                 let _ = end.channel.post_message(&JsValue::from_str(ASK));
@@ -492,7 +540,9 @@ mod tests {
         assert!(is_clear(&SIGNED_IN.into(), SIGNED_IN));
         assert!(!is_clear(&ASK.into(), SIGNED_IN));
         for planted in [
-            serde_json::to_string(&refresh("planted", "mine")).unwrap(),
+            refresh("planted", "mine").to_text().unwrap(),
+            "omine".to_owned(),
+            "xmine".to_owned(),
             r#"{"successor":{"of":"mine"}}"#.to_owned(),
             r#"{"signed_out":{"refresh_token":"mine"}}"#.to_owned(),
         ] {
@@ -502,9 +552,36 @@ mod tests {
     }
 
     #[wasm_bindgen_test]
+    fn every_message_reads_back_as_written() {
+        for message in [
+            refresh("new", "old\nwith a line break"),
+            Message::Successor { of: "of".into() },
+            Message::SignedOut {
+                refresh_token: "gone".into(),
+            },
+        ] {
+            let text = message.to_text().unwrap();
+            assert_eq!(Message::from_text(&text), Some(message));
+        }
+        for unreadable in [
+            "",
+            "s",
+            "s{}\nold",
+            "q-token",
+            "{\"successor\":{\"of\":\"x\"}}",
+        ] {
+            assert_eq!(Message::from_text(unreadable), None, "{unreadable:?}");
+        }
+    }
+
+    async fn key(raw: &[u8]) -> JsValue {
+        JsFuture::from(seal_key(raw).unwrap()).await.unwrap()
+    }
+
+    #[wasm_bindgen_test]
     async fn a_sealed_message_opens_only_with_the_key_of_its_sign_in() {
-        let ours = seal_key(&[7; 32]).unwrap();
-        let theirs = seal_key(&[8; 32]).unwrap();
+        let ours = key(&[7; 32]).await;
+        let theirs = key(&[8; 32]).await;
         let sealed = seal(&ours, &refresh("new", "old"), &[3; 12]).await.unwrap();
         let text = format!("{:?}", sealed);
         assert!(!text.contains("access-new") && !text.contains("refresh-new"));
@@ -522,7 +599,7 @@ mod tests {
             open(&theirs, &sealed).await.is_none(),
             "another sign-in's key"
         );
-        let plain = serde_json::to_string(&refresh("planted", "old")).unwrap();
+        let plain = refresh("planted", "old").to_text().unwrap();
         assert!(
             open(&ours, &plain.as_str().into()).await.is_none(),
             "in the clear"

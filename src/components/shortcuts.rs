@@ -1,12 +1,26 @@
 //! Keyboard shortcuts: `/` puts the cursor in the current screen's search or filter field,
 //! `?` lists the shortcuts. Neither fires while the admin is typing in a field, so both
 //! characters can still be typed anywhere.
+//!
+//! The list's dialog is a chunk of the split build (`shortcuts`), fetched the first time `?` is
+//! pressed, or ahead with the screens once the signed-in console is idle ([`prefetch`]): the
+//! first load carries only the listener.
+
+use std::any::Any;
+use std::cell::RefCell;
 
 use leptos::ev::KeyboardEvent;
 use leptos::prelude::*;
+use leptos::wasm_split::SplitLoaderError;
 use wasm_bindgen::JsCast;
 
 use super::Modal;
+
+thread_local! {
+    /// The list's dialog, mounted the first time it is asked for, kept so it stays (dropping it
+    /// unmounts it).
+    static MOUNTED: RefCell<Option<Box<dyn Any>>> = const { RefCell::new(None) };
+}
 
 /// The shortcuts, as the list shows them.
 const SHORTCUTS: [(&str, &str); 3] = [
@@ -20,7 +34,7 @@ const SEARCH_FIELD: &str = "main input[type=search]";
 const FIRST_FIELD: &str =
     "main :is(input:not([type=hidden]):not([type=checkbox]), select, textarea):not([disabled])";
 
-/// Listens for the shortcuts while the app runs, and holds the list's dialog.
+/// Listens for the shortcuts while the app runs; `?` opens the list's dialog.
 #[component]
 pub(crate) fn KeyboardShortcuts() -> impl IntoView {
     let open = RwSignal::new(false);
@@ -32,12 +46,69 @@ pub(crate) fn KeyboardShortcuts() -> impl IntoView {
             "/" if focus_first(&[SEARCH_FIELD, FIRST_FIELD]) => ev.prevent_default(),
             "?" => {
                 ev.prevent_default();
-                open.set(true);
+                // Shown once its chunk is there; a failed download is tried again on the next `?`.
+                leptos::task::spawn_local(async move {
+                    if show_list(open).await.is_ok() {
+                        open.set(true);
+                    }
+                });
             }
             _ => {}
         }
     });
-    on_cleanup(move || listener.remove());
+    on_cleanup(move || {
+        listener.remove();
+        MOUNTED.with(|m| m.borrow_mut().take());
+    });
+}
+
+/// Starts downloading the list's chunk without showing it.
+pub(crate) fn prefetch() {
+    leptos::task::spawn_local(async {
+        let _ = prefetch_list().await;
+    });
+}
+
+/// Mounts the list's dialog at the end of the page, unless it is there, with `open` saying
+/// whether it is shown.
+#[cfg(feature = "split")]
+#[leptos::wasm_split::wasm_split(shortcuts, wasm_split_path = ::leptos::wasm_split, fallible, preload(prefetch_list))]
+fn show_list(open: RwSignal<bool>) -> Result<(), SplitLoaderError> {
+    mount_list(open);
+    Ok(())
+}
+
+#[cfg(not(feature = "split"))]
+async fn show_list(open: RwSignal<bool>) -> Result<(), SplitLoaderError> {
+    mount_list(open);
+    Ok(())
+}
+
+#[cfg(not(feature = "split"))]
+async fn prefetch_list() -> Result<(), SplitLoaderError> {
+    Ok(())
+}
+
+fn mount_list(open: RwSignal<bool>) {
+    if MOUNTED.with(|m| m.borrow().is_some()) {
+        return;
+    }
+    let Some(body) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.body())
+    else {
+        return;
+    };
+    // Under the app's owner: it lives as long as the app.
+    let mounted = crate::jobs::with_app_owner(|| {
+        leptos::mount::mount_to(body, move || view! { <ShortcutsList open /> })
+    });
+    MOUNTED.with(|m| *m.borrow_mut() = Some(Box::new(mounted)));
+}
+
+/// The list of the shortcuts, in a dialog shown while `open`.
+#[component]
+fn ShortcutsList(open: RwSignal<bool>) -> impl IntoView {
     let rows = SHORTCUTS
         .iter()
         .map(|(key, what)| view! { <dt><kbd>{*key}</kbd></dt><dd>{*what}</dd> })
