@@ -1,19 +1,25 @@
 #!/usr/bin/env bash
 # Weight of the console as a browser fetches it, brotli -q 11 (what the servers send):
 #   - the first load: index.html and every file it names (loader, CSS, icon, JS glue, the
-#     split loader and the main wasm) -- all a browser needs for the sign-in screen and, after
-#     sign-in, the home screen (screens come as chunks, fetched later);
+#     split loader and the main wasm) -- all a browser needs for the sign-in screen;
+#   - the signed-in home: the first load and every chunk the browser fetches to show the home
+#     screen signed in, its area chunk (split_home.wasm) and the shared chunks the split loader
+#     waits for with it (read from the loader by scripts/split-fetches.mjs, as the browser runs
+#     it); a part of home in a chunk of its own, fetched once home is up, is printed apart;
 #   - each area's chunk (split_<area>.wasm) and the chunks of code several areas share;
 #   - the total of everything.
 # Then `twiggy top` of the linked wasm (before the split, with names), if twiggy is there.
 # Exits 1 when the first load grows past the ratchet: what it weighed when the budget below
-# was found out of reach (#14, measured). The 200 KB budget is printed as the stretch goal.
+# was found out of reach (#14, measured), or the signed-in home past its own (#36). The 200 KB
+# budget is printed as the stretch goal.
 #
 #   RATCHET_BROTLI_BYTES  default 240200 (240.2 KB; KB = 1000 bytes): lower it as the load shrinks.
 #                         Measured 240.3 KB (#28: the stylesheet and index.html minified, 239.7;
 #                         then +0.5 KB in the main module when the catalog learned to keep its
 #                         place across screens, code that is all in the catalog's chunk); the
 #                         same code built twice has differed by 0.2 KB (241.1 and 241.3), the margin.
+#   HOME_RATCHET_BROTLI_BYTES  default 251000 (251.0 KB): the signed-in home, first load
+#                         included; 250.9 KB was the first load when home was still in it (#36).
 #   BUDGET_BROTLI_BYTES   default 200000 (200 KB): the stretch goal, printed, not enforced
 #   DIST                  default dist
 set -euo pipefail
@@ -21,6 +27,7 @@ cd "$(dirname "$0")/.."
 
 DIST="${DIST:-dist}"
 RATCHET="${RATCHET_BROTLI_BYTES:-240200}"
+HOME_RATCHET="${HOME_RATCHET_BROTLI_BYTES:-251000}"
 BUDGET="${BUDGET_BROTLI_BYTES:-200000}"
 LINKED="${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/wasm-release/gifting-console.wasm"
 
@@ -45,6 +52,30 @@ while read -r file; do
   row "$file" "$raw" "$b"
 done < <(grep -oE '(src|href|data-js|data-wasm)=("/[^"?#]+"|/[^[:space:]"'"'"'>?#]+)' "$DIST/index.html" | sed -E 's/^[^=]*="?\///; s/"$//' | sort -u)
 row "first load" "$first_raw" "$first_br"
+
+# The signed-in home: what the split loader fetches for home, as it resolves it.
+loader=$(ls "$DIST"/app-*/__wasm_split.js 2>/dev/null | head -n 1)
+[ -n "$loader" ] || { echo "error: $DIST/app-*/__wasm_split.js missing: run \`make build\`" >&2; exit 2; }
+app=$(dirname "$loader")
+echo
+echo "signed-in home (the first load, then what the split loader fetches for home): raw, brotli"
+home_raw=$first_raw home_br=$first_br
+read -r _ home_files < <(node scripts/split-fetches.mjs "$loader" home)
+for file in $home_files; do
+  raw=$(wc -c <"$app/$file") b=$(br "$app/$file")
+  home_raw=$((home_raw + raw)) home_br=$((home_br + b))
+  row "$file" "$raw" "$b"
+done
+row "signed-in home" "$home_raw" "$home_br"
+# Parts of home in chunks of their own (split points named home_*), fetched once home is up.
+while read -r point; do
+  read -r _ files < <(node scripts/split-fetches.mjs "$loader" "$point")
+  extra=0
+  for file in $files; do
+    case " $home_files " in *" $file "*) ;; *) extra=$((extra + $(br "$app/$file"))) ;; esac
+  done
+  printf '  %-52s %10s\n' "then ${point#home_} (after home is up; not counted)" "+$(kb "$extra")"
+done < <(node scripts/split-fetches.mjs "$loader" --list | grep '^home_' || true)
 
 echo
 echo "screens, fetched on first visit (or ahead when idle): brotli"
@@ -76,9 +107,17 @@ if [ "$first_br" -le "$BUDGET" ]; then
 else
   echo "stretch: first load $(kb "$first_br") brotli, goal $(kb "$BUDGET"): $(kb $((first_br - BUDGET))) to go"
 fi
+missed=0
 if [ "$first_br" -le "$RATCHET" ]; then
   echo "ok    first load: $(kb "$first_br") brotli, ratchet $(kb "$RATCHET"): no growth (lower the ratchet when it shrinks)"
 else
   echo "MISS  first load: $(kb "$first_br") brotli, ratchet $(kb "$RATCHET"): GREW by $(kb $((first_br - RATCHET)))"
-  exit 1
+  missed=1
 fi
+if [ "$home_br" -le "$HOME_RATCHET" ]; then
+  echo "ok    signed-in home: $(kb "$home_br") brotli, ratchet $(kb "$HOME_RATCHET"): no growth (lower the ratchet when it shrinks)"
+else
+  echo "MISS  signed-in home: $(kb "$home_br") brotli, ratchet $(kb "$HOME_RATCHET"): GREW by $(kb $((home_br - HOME_RATCHET)))"
+  missed=1
+fi
+exit "$missed"

@@ -7,7 +7,7 @@
 use std::future::Future;
 use std::pin::Pin;
 
-use leptos::either::Either;
+use leptos::either::{Either, EitherOf3};
 use leptos::prelude::*;
 use leptos::task::{spawn_local, spawn_local_scoped};
 
@@ -94,6 +94,29 @@ impl leptos_router::ChooseView for LazyScreen {
 
     async fn preload(&self) {
         (self.prefetch)();
+    }
+}
+
+/// A part of a screen in a chunk of its own (a [`lazy_screen!`] too): nothing until its chunk
+/// is there, fetched when the part is first shown, so the screen around it paints without
+/// waiting for it; then the part, or the failed-download panel with **Try again**.
+#[component]
+pub fn LazyPart(part: LazyScreen) -> impl IntoView {
+    let arrived = RwSignal::new_local(None::<Result<AnyView, DownloadFailed>>);
+    // Built in the part's place: with its contexts (auth, API, navigation).
+    spawn_local_scoped(async move {
+        let result = (part.load)().await;
+        arrived.try_set(Some(result));
+    });
+    move || {
+        arrived.track();
+        match arrived.try_update_untracked(Option::take).flatten() {
+            Some(Ok(view)) => EitherOf3::A(view),
+            Some(Err(DownloadFailed)) => {
+                EitherOf3::B(view! { <DownloadFailedPanel screen=part /> })
+            }
+            None => EitherOf3::C(()),
+        }
     }
 }
 

@@ -6,6 +6,7 @@ use leptos::prelude::*;
 use crate::api::{display_name, use_current_user};
 use crate::auth::use_auth;
 use crate::components::format::amount;
+use crate::components::lazy_screen::{lazy_screen, LazyPart};
 use crate::components::screen_links::screen_links;
 use crate::components::ScreenHeading;
 use crate::components::{Empty, Loaded};
@@ -14,6 +15,11 @@ use crate::routes::SCREENS;
 mod charts;
 mod export;
 mod figures;
+
+// The figures (the walk of the sends, the report, its charts and export) are most of the
+// screen's code: a chunk of their own, fetched once the rest of home is up, so the first paint
+// after sign-in waits only for the small part above (issue 36).
+lazy_screen!(home_figures in home_figures => super::figures::HomeFigures);
 
 #[component]
 pub(crate) fn Home() -> impl IntoView {
@@ -70,6 +76,6 @@ pub(crate) fn Home() -> impl IntoView {
             {screens}
         </section>
         // Last: its tables grow as the sends are read, and nothing above them moves.
-        <figures::HomeFigures />
+        <LazyPart part=home_figures::SCREEN />
     }
 }
