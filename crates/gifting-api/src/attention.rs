@@ -217,6 +217,34 @@ fn days_from_civil(year: i64, month: u32, day: u32) -> i64 {
     era * 146_097 + doe - 719_468
 }
 
+/// `2026-11-26` as days since 1970-01-01; `None` unless it is a real date of the years
+/// 2000 to 2999 (every timestamp keeps four digits of year).
+pub fn parse_day(text: &str) -> Option<i64> {
+    let b = text.as_bytes();
+    if b.len() != 10 || b[4] != b'-' || b[7] != b'-' {
+        return None;
+    }
+    let num = |r: std::ops::Range<usize>| -> Option<u32> {
+        let part = text.get(r)?;
+        part.bytes()
+            .all(|c| c.is_ascii_digit())
+            .then(|| part.parse().ok())?
+    };
+    let (y, m, d) = (num(0..4)?, num(5..7)?, num(8..10)?);
+    if !(2000..=2999).contains(&y) || !(1..=12).contains(&m) || d == 0 {
+        return None;
+    }
+    let day = unix_seconds(&format!("{text}T00:00:00Z"))? / DAY;
+    // 2026-02-30 would read as 2 March: only a date that reads back as written is one.
+    (civil_from_days(day) == (i64::from(y), m, d)).then_some(day)
+}
+
+/// `2026-11-26` of days since 1970-01-01.
+pub fn day_text(day: i64) -> String {
+    let (y, m, d) = civil_from_days(day);
+    format!("{y:04}-{m:02}-{d:02}")
+}
+
 /// (year, month, day of month) of days since 1970-01-01, proleptic Gregorian (Howard
 /// Hinnant's `civil_from_days`).
 pub fn civil_from_days(z: i64) -> (i64, u32, u32) {

@@ -184,7 +184,7 @@ fn parse_origin(s: &str) -> Result<String, String> {
 
 /// A day as days since 1970-01-01.
 fn parse_today(s: &str) -> Result<i64, String> {
-    crate::data::time::parse_day(s.trim())
+    gifting_api::attention::parse_day(s.trim())
         .ok_or_else(|| format!("`{s}` is not a date YYYY-MM-DD of the years 2000 to 2999"))
 }
 
@@ -277,7 +277,7 @@ mod tests {
         ])
         .expect("flags parse");
         assert_eq!(
-            c.today.map(crate::data::time::day_text).as_deref(),
+            c.today.map(gifting_api::attention::day_text).as_deref(),
             Some("2026-11-26")
         );
         assert_eq!(c.token_ttl, 5);

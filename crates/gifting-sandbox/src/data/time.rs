@@ -21,34 +21,6 @@ pub const DATA_DAYS: i64 = (DATA_END - YEAR_2025) / DAY;
 /// its distance from this day.
 pub const DATA_END_DAY: i64 = DATA_END / DAY;
 
-/// `2026-11-26` as days since 1970-01-01; `None` unless it is a real date of the years
-/// 2000 to 2999 (every timestamp keeps four digits of year).
-pub fn parse_day(text: &str) -> Option<i64> {
-    let b = text.as_bytes();
-    if b.len() != 10 || b[4] != b'-' || b[7] != b'-' {
-        return None;
-    }
-    let num = |r: std::ops::Range<usize>| -> Option<u32> {
-        let part = text.get(r)?;
-        part.bytes()
-            .all(|c| c.is_ascii_digit())
-            .then(|| part.parse().ok())?
-    };
-    let (y, m, d) = (num(0..4)?, num(5..7)?, num(8..10)?);
-    if !(2000..=2999).contains(&y) || !(1..=12).contains(&m) || d == 0 {
-        return None;
-    }
-    let day = gifting_api::attention::unix_seconds(&format!("{text}T00:00:00Z"))? / DAY;
-    // 2026-02-30 would read as 2 March: only a date that reads back as written is one.
-    (civil(day) == (i64::from(y), m, d)).then_some(day)
-}
-
-/// `2026-11-26` of days since 1970-01-01.
-pub fn day_text(day: i64) -> String {
-    let (y, m, d) = civil(day);
-    format!("{y:04}-{m:02}-{d:02}")
-}
-
 /// The organization's calendar day of Unix time `unix`.
 pub fn org_day(unix: i64) -> i64 {
     (unix + ORG_OFFSET_MINUTES * 60).div_euclid(DAY)
@@ -58,6 +30,8 @@ pub fn org_day(unix: i64) -> i64 {
 pub fn org_midnight(day: i64) -> i64 {
     day * DAY - ORG_OFFSET_MINUTES * 60
 }
+
+pub use gifting_api::attention::{day_text, parse_day};
 
 /// (year, month, day of month) of days since 1970-01-01 (the contract's calendar).
 pub fn civil(day: i64) -> (i64, u32, u32) {
