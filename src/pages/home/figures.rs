@@ -149,7 +149,8 @@ fn BudgetTable(rows: Memo<Vec<BudgetRow>>, report: Memo<Option<Report>>) -> impl
             .filter(|t| !t.is_empty())
     };
     view! {
-        <div class="table-wrap">
+        // A region the keyboard can reach: on a narrow window the table scrolls sideways.
+        <div class="table-wrap" tabindex="0" role="region" aria-label="Spend against budget">
             <table class="data-table budget-table" data-testid="budget-table">
                 <caption>"Spend against each team group's monthly budget (USD)"</caption>
                 <thead>
