@@ -74,11 +74,17 @@ fn run(only: Option<String>, ctx: JobCtx<Figures>) -> LocalBoxFuture<'static, Jo
     Box::pin(work(only, ctx))
 }
 
+/// How often a running walk shows its figures: redrawing the tables for every page would cost
+/// more main-thread time than reading the page.
+const SHOW_EVERY_MS: i64 = 1_000;
+
 async fn work(only: Option<String>, ctx: JobCtx<Figures>) -> JobEnd {
     let started = now_ms();
     ctx.result.update(|f| f.as_of_ms = started);
     // A send pushed down a page by new arrivals is met twice: counted once.
     let mut seen: HashSet<u64> = HashSet::new();
+    let mut report: Option<Report> = None;
+    let mut shown_at = 0;
     let mut page: u32 = 1;
     loop {
         let query = PageQuery::new(page, PER_PAGE);
@@ -87,28 +93,31 @@ async fn work(only: Option<String>, ctx: JobCtx<Figures>) -> JobEnd {
             .query(&query.to_query_string());
         let body: SendPage = match ctx.api.get_paced(&ctx.pacer, call).await {
             Ok(body) => body,
-            Err(error) => return stopped(&ctx, &error),
+            Err(error) => {
+                show(&ctx, report, u64::from(page) - 1);
+                return stopped(&ctx, &error);
+            }
         };
         let fresh: Vec<_> = body
             .sends
             .into_iter()
             .filter(|s| seen.insert(s.id))
             .collect();
-        let mut stop = false;
-        ctx.result.update(|f| {
-            let report = f
-                .report
-                .get_or_insert_with(|| Report::new(started / 1000, fresh.first(), only.clone()));
-            stop = report.add(&fresh);
-            f.pages_read += 1;
-        });
+        let counted =
+            report.get_or_insert_with(|| Report::new(started / 1000, fresh.first(), only.clone()));
+        let stop = counted.add(&fresh);
+        let at_end = u64::from(page) * u64::from(PER_PAGE) >= body.total_count;
+        let done = stop || at_end || ctx.cancelled();
+        if done || now_ms() - shown_at >= SHOW_EVERY_MS {
+            shown_at = now_ms();
+            show(&ctx, report.clone(), u64::from(page));
+        }
         let line = ctx
             .result
             .with_untracked(Figures::progress_line)
             .unwrap_or_default();
         ctx.progress(u64::from(page), None, line.clone());
-        let at_end = u64::from(page) * u64::from(PER_PAGE) >= body.total_count;
-        if stop || at_end || ctx.cancelled() {
+        if done {
             let state = if ctx.cancelled() && !stop && !at_end {
                 JobState::Cancelled
             } else {
@@ -118,6 +127,14 @@ async fn work(only: Option<String>, ctx: JobCtx<Figures>) -> JobEnd {
         }
         page = page.saturating_add(1);
     }
+}
+
+/// Puts the figures counted so far on screen.
+fn show(ctx: &JobCtx<Figures>, report: Option<Report>, pages: u64) {
+    ctx.result.update(|f| {
+        f.report = report;
+        f.pages_read = pages;
+    });
 }
 
 fn stopped(ctx: &JobCtx<Figures>, error: &ApiError) -> JobEnd {
