@@ -1,15 +1,16 @@
 //! The signed-in landing screen: who you are, your balances, and the screens there are.
 
 use gifting_api::oauth::{SCOPE_MARKETPLACE, SCOPE_SCIM};
+use leptos::either::EitherOf3;
 use leptos::prelude::*;
 
-use crate::api::{display_name, use_current_user};
+use crate::api::{display_name, use_current_user, ApiError};
 use crate::auth::use_auth;
 use crate::components::format::amount;
 use crate::components::lazy_screen::{lazy_screen, LazyPart};
 use crate::components::screen_links::screen_links;
 use crate::components::ScreenHeading;
-use crate::components::{Empty, Loaded};
+use crate::components::{Empty, Loading};
 use crate::routes::SCREENS;
 
 mod charts;
@@ -38,42 +39,57 @@ pub(crate) fn Home() -> impl IntoView {
             .map(|note| view! { <p class="notice">{note}</p> })
             .collect_view()
     };
-    let screens = if SCREENS.is_empty() {
-        view! { <Empty message="No screens are available in this version of the console yet." /> }
-            .into_any()
-    } else {
-        view! {
-            <ul class="screen-list">{screen_links(true)}</ul>
-        }
-        .into_any()
+    // Not a `Loaded`: its Transition would be code of home's own (and shared with the other
+    // screens), fetched before home shows; /me is the header's too, and already loading.
+    let you = move || match me.get() {
+        // The answer from before sign-in, still held while /me loads (as the header reads it).
+        None | Some(Err(ApiError::Unauthorized)) => EitherOf3::A(view! { <Loading /> }),
+        Some(Ok(user)) => EitherOf3::B(view! {
+            <p>"Signed in as " {display_name(&user)} " (" {user.email.clone()} ")."</p>
+            <dl class="facts">
+                <div>
+                    <dt>"Role"</dt>
+                    <dd>{user.role.as_str().to_string()}</dd>
+                </div>
+                <div>
+                    <dt>"Balance"</dt>
+                    <dd>{amount(&user.balance)}</dd>
+                </div>
+                <div>
+                    <dt>"Team balance"</dt>
+                    <dd>{amount(&user.team_balance)}</dd>
+                </div>
+            </dl>
+        }),
+        // As an `ErrorPanel` reads, without its code (a shared chunk of its own): the header
+        // says the same, and after a real 401 the sign-in screen takes over.
+        Some(Err(error)) => EitherOf3::C(view! {
+            <div class="error-panel" role="alert">
+                <p class="error-panel__message">{error.user_message()}</p>
+                <button type="button" class="button" on:click=move |_| me.refetch()>
+                    "Try again"
+                </button>
+            </div>
+        }),
     };
+    // `SCREENS` is known when compiling: one of the two is built, without an `AnyView` for it.
+    let screens =
+        (!SCREENS.is_empty()).then(|| view! { <ul class="screen-list">{screen_links(true)}</ul> });
+    let no_screens = SCREENS.is_empty().then(|| {
+        view! { <Empty message="No screens are available in this version of the console yet." /> }
+    });
 
     view! {
         <ScreenHeading title="Welcome" />
         <section class="panel" aria-labelledby="you">
             <h2 id="you">"You"</h2>
-            <Loaded resource=me let:user>
-                <p>"Signed in as " {display_name(&user)} " (" {user.email.clone()} ")."</p>
-                <dl class="facts">
-                    <div>
-                        <dt>"Role"</dt>
-                        <dd>{user.role.as_str().to_string()}</dd>
-                    </div>
-                    <div>
-                        <dt>"Balance"</dt>
-                        <dd>{amount(&user.balance)}</dd>
-                    </div>
-                    <div>
-                        <dt>"Team balance"</dt>
-                        <dd>{amount(&user.team_balance)}</dd>
-                    </div>
-                </dl>
-            </Loaded>
+            {you}
             {scope_notes}
         </section>
         <section class="panel" aria-labelledby="screens">
             <h2 id="screens">"Screens"</h2>
             {screens}
+            {no_screens}
         </section>
         // Last: its tables grow as the sends are read, and nothing above them moves.
         <LazyPart part=home_figures::SCREEN />
