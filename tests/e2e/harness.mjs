@@ -426,6 +426,16 @@ export const SESSION_KEY = "gifting-console.session";
  * (a reload, a new document).
  */
 export async function expireSession(sandbox, pages = []) {
+  // Home reads this month's sends right after sign-in: a request of that walk still out when
+  // the platform expires the tokens would start a refresh of its own in the middle of the
+  // test's steps. Expire once each page on home has its figures.
+  for (const page of pages) {
+    await page.waitForFunction(() => {
+      if (location.pathname !== "/") return true;
+      const progress = document.querySelector("[data-testid=figures-progress]")?.textContent ?? "";
+      return progress.includes("This month:") && !progress.includes("reading…");
+    }, null, { timeout: 30_000 });
+  }
   await sandbox.expireTokens();
   for (const page of pages) {
     await page.evaluate((key) => {
