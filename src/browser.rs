@@ -23,6 +23,28 @@ pub fn random_bytes<const N: usize>() -> Result<[u8; N], String> {
     Ok(bytes)
 }
 
+/// `crypto.subtle[method](...args)`, a promise; `None` without WebCrypto (the browser offers it
+/// only on HTTPS and loopback). Called through `Function.prototype.apply` rather than bindings
+/// of its own: the glue the first load already carries does it.
+pub fn subtle(method: &str, args: &js_sys::Array) -> Option<js_sys::Promise> {
+    use wasm_bindgen::JsValue;
+    let get = |target: &JsValue, name: &str| js_sys::Reflect::get(target, &name.into()).ok();
+    let subtle = get(&get(&js_sys::global(), "crypto")?, "subtle")?;
+    let call = get(&subtle, method)?;
+    let apply: js_sys::Function = get(&call, "apply")?.unchecked_into();
+    Some(apply.call2(&call, &subtle, args).ok()?.unchecked_into())
+}
+
+/// SHA-256 of `data` by WebCrypto.
+pub async fn sha256(data: &[u8]) -> Result<Vec<u8>, String> {
+    const NO_CRYPTO: &str = "this browser offers no WebCrypto here (it needs HTTPS)";
+    let args = js_sys::Array::of2(&"SHA-256".into(), &js_sys::Uint8Array::from(data));
+    let digest = JsFuture::from(subtle("digest", &args).ok_or(NO_CRYPTO)?)
+        .await
+        .map_err(|_| "WebCrypto could not hash the sign-in's verifier")?;
+    Ok(js_sys::Uint8Array::new(&digest).to_vec())
+}
+
 /// Current time, Unix milliseconds.
 pub fn now_ms() -> i64 {
     js_sys::Date::now() as i64

@@ -99,7 +99,14 @@ fn SignOutButton() -> impl IntoView {
         });
     };
     view! {
-        <button type="button" class="button" on:click=on_click disabled=move || busy.get()>
+        <button
+            type="button"
+            class="button"
+            on:click=on_click
+            on:mouseenter=move |_| auth.prefetch_sign_out()
+            on:focus=move |_| auth.prefetch_sign_out()
+            disabled=move || busy.get()
+        >
             {move || if busy.get() { "Signing out…" } else { "Sign out" }}
         </button>
     }

@@ -23,14 +23,22 @@ pub fn new_verifier() -> Result<String, String> {
     Ok(base64url(&crate::browser::random_bytes::<32>()?))
 }
 
-/// The authorization request URL for a sign-in started on `origin`.
-pub fn authorize_url(config: &Config, origin: &str, state: &str, verifier: &str) -> String {
-    AuthorizeRequest::with_pkce(
+/// RFC 7636 S256: base64url(SHA-256(verifier)), hashed by the browser's WebCrypto.
+pub async fn s256_challenge(verifier: &str) -> Result<String, String> {
+    Ok(base64url(
+        &crate::browser::sha256(verifier.as_bytes()).await?,
+    ))
+}
+
+/// The authorization request URL for a sign-in started on `origin`, with the S256 `challenge`
+/// of its verifier.
+pub fn authorize_url(config: &Config, origin: &str, state: &str, challenge: &str) -> String {
+    AuthorizeRequest::with_s256_challenge(
         &config.client_id,
         &config.redirect_uri(origin),
         &config.scope,
         state,
-        verifier,
+        challenge,
     )
     .to_url(&config.auth_url)
 }

@@ -4,6 +4,7 @@
 //! ([`Auth::has_scope`]); requests go through [`crate::api::use_api`], which asks this module
 //! for a valid token.
 
+mod end_grant;
 pub mod flow;
 pub mod refresh;
 pub mod session;
@@ -21,7 +22,7 @@ use crate::config::Config;
 use flow::{check_callback, CallbackError, CallbackParams};
 use refresh::{RefreshError, RefreshTransport, Refresher};
 use session::{PendingSignIn, Session, SessionStore};
-use tabs::{with_refresh_lock, Tabs};
+use tabs::Tabs;
 
 /// Why no token could be had for a request. The platform client ([`crate::api`]) turns it
 /// into its own error.
@@ -131,12 +132,13 @@ impl Auth {
 
     /// Starts a sign-in: remembers `state`, the PKCE verifier and `return_to` for this tab,
     /// then leaves for the authorization server. `Err` only when the browser cannot provide
-    /// random numbers or refuses the navigation.
-    pub fn begin_sign_in(&self, return_to: &str) -> Result<(), String> {
+    /// random numbers or WebCrypto's SHA-256 (for the PKCE challenge), or refuses the navigation.
+    pub async fn begin_sign_in(&self, return_to: &str) -> Result<(), String> {
         let state = flow::new_state()?;
         let verifier = flow::new_verifier()?;
+        let challenge = flow::s256_challenge(&verifier).await?;
         let config = self.config();
-        let url = flow::authorize_url(&config, &origin(), &state, &verifier);
+        let url = flow::authorize_url(&config, &origin(), &state, &challenge);
         session::save_pending(&PendingSignIn {
             state,
             verifier,
@@ -178,23 +180,30 @@ impl Auth {
         let tabs = self.tabs.try_get_value().map(SendWrapper::take);
         if let (Some(refresher), Some(tabs)) = (self.refresher(), tabs) {
             refresher.settled().await;
-            let (store, config) = (self.store, self.config());
-            revoked = with_refresh_lock(async move {
-                let Some(session) = store.current() else {
-                    return true;
-                };
-                tabs.ask_successor(&session.refresh_token).await;
-                let session = store.current().unwrap_or(session);
-                let revoked = token_endpoint::revoke(&config, &session.refresh_token).await;
-                // Every tab of this session signs out too.
-                tabs.signed_out(&session.refresh_token);
-                revoked.is_ok()
-            })
-            .await;
+            let store = self.store;
+            revoked = match end_grant::end_grant(store, self.config(), tabs.clone()).await {
+                Ok(ended) => ended.await,
+                // Its code could not be fetched (offline): this browser signs out all the same,
+                // every tab of the session with it, as when the platform cannot be told.
+                Err(_) => {
+                    if let Some(session) = store.current() {
+                        tabs.signed_out(&session.refresh_token);
+                    }
+                    false
+                }
+            };
         }
         let _ = session::take_pending();
         self.end(SessionEnd::SignedOut);
         revoked
+    }
+
+    /// Fetches the code of [`Auth::sign_out`] ahead (the button is pointed at or focused).
+    pub fn prefetch_sign_out(&self) {
+        leptos::task::spawn_local(async {
+            // A failed prefetch is tried again at sign-out.
+            let _ = end_grant::prefetch().await;
+        });
     }
 
     /// Clears the session and records why.

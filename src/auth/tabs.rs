@@ -38,7 +38,7 @@ use wasm_bindgen_futures::JsFuture;
 use web_sys::{BroadcastChannel, MessageEvent};
 
 use super::session::{Session, SessionStore};
-use crate::browser::{random_bytes, session_storage, sleep};
+use crate::browser::{random_bytes, session_storage, sleep, subtle};
 
 const CHANNEL: &str = "gifting-console.session";
 /// `sessionStorage` key of the key that seals this sign-in's messages.
@@ -104,17 +104,6 @@ impl Message {
             _ => return None,
         })
     }
-}
-
-/// `crypto.subtle[method](...args)`, a promise; `None` without WebCrypto. Called through
-/// `Function.prototype.apply` rather than bindings of its own: the glue the first load already
-/// carries does it.
-fn subtle(method: &str, args: &js_sys::Array) -> Option<js_sys::Promise> {
-    let get = |target: &JsValue, name: &str| js_sys::Reflect::get(target, &name.into()).ok();
-    let subtle = get(&get(&js_sys::global(), "crypto")?, "subtle")?;
-    let call = get(&subtle, method)?;
-    let apply: js_sys::Function = get(&call, "apply")?.unchecked_into();
-    Some(apply.call2(&call, &subtle, args).ok()?.unchecked_into())
 }
 
 /// `[a, b, c]` as a JS array.

@@ -61,9 +61,11 @@ fn Callback(params: Option<CallbackParams>) -> impl IntoView {
     });
 
     let start_again = move |_| {
-        if let Err(message) = auth.begin_sign_in("/") {
-            set_failure.set(Some(message));
-        }
+        leptos::task::spawn_local(async move {
+            if let Err(message) = auth.begin_sign_in("/").await {
+                set_failure.try_set(Some(message));
+            }
+        });
     };
     let view = move || match failure.get() {
         None => Either::Left(view! {

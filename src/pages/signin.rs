@@ -21,9 +21,12 @@ pub(crate) fn SignIn() -> impl IntoView {
     };
     let on_click = move |_| {
         set_problem.set(None);
-        if let Err(message) = auth.begin_sign_in(&current_route()) {
-            set_problem.set(Some(message));
-        }
+        let route = current_route();
+        leptos::task::spawn_local(async move {
+            if let Err(message) = auth.begin_sign_in(&route).await {
+                set_problem.try_set(Some(message));
+            }
+        });
     };
     view! {
         <section class="panel signin">

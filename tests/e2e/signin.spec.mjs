@@ -6,7 +6,7 @@
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { consoleFixture, errorsOf, expireSession, laterRequest, newPage } from "./harness.mjs";
+import { consoleFixture, errorsOf, expireSession, laterRequest, newPage, signIn } from "./harness.mjs";
 
 const VISIBLE = { state: "visible", timeout: 15_000 };
 const SESSION_KEY = "gifting-console.session";
@@ -163,6 +163,31 @@ describe("sign-in", () => {
     assert.equal(await env.page.locator("[data-testid=current-user]").count(), 0);
     assert.ok((await env.sandbox.stats()).revocations >= 1);
     assert.deepEqual(unexpectedErrors(env.page), []);
+  });
+
+  test("a sign-out whose code cannot be fetched (offline) still clears the tab and says so", async () => {
+    const tab = await newPage(env.browser);
+    await signIn(tab, env.sandbox.url);
+    const { access_token: token } = await storedSession(tab);
+    // The sign-out's part that tells the platform is a chunk of its own, fetched at sign-out.
+    let refused = 0;
+    await tab.route(/\/split_sign_out\.wasm$/, (route) => {
+      refused += 1;
+      return route.abort("internetdisconnected");
+    });
+    await tab.getByRole("button", { name: "Sign out", exact: true }).click();
+    await tab.getByRole("button", { name: "Sign in", exact: true }).waitFor(VISIBLE);
+    await tab.getByText("You have signed out.").waitFor(VISIBLE);
+    await tab.getByText(/did not confirm that the session ended/).waitFor(VISIBLE);
+    assert.ok(refused >= 1, "the sign-out asked for its chunk");
+    assert.equal(await storedSession(tab), null, "the session is gone from sessionStorage");
+    // The platform was not told: the grant stays valid until it expires, as the notice says.
+    assert.equal((await me(env.sandbox, token)).status, 200);
+    // The split loader logs the failed download; nothing else may go wrong.
+    const loaderLog = (e) => e.kind === "console" && /Failed to (fetch|load resource)/.test(e.text);
+    const errors = errorsOf(tab).filter((e) => !loaderLog(e));
+    assert.deepEqual(errors, []);
+    await tab.context().close();
   });
 
   test("a tampered state is refused and no code is exchanged", async () => {

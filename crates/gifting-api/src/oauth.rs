@@ -2,7 +2,7 @@
 
 use crate::query::QueryBuilder;
 use crate::serde_quirks::{int_or_string, signed_int_or_string};
-use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
+use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -112,13 +112,26 @@ impl AuthorizeRequest {
         state: &str,
         verifier: &str,
     ) -> Self {
+        let challenge = code_challenge_s256(verifier);
+        Self::with_s256_challenge(client_id, redirect_uri, scope, state, &challenge)
+    }
+
+    /// [`AuthorizeRequest::with_pkce`] with the S256 challenge already computed: the console
+    /// hashes with the browser's WebCrypto, not with SHA-256 code of its own.
+    pub fn with_s256_challenge(
+        client_id: &str,
+        redirect_uri: &str,
+        scope: &str,
+        state: &str,
+        challenge: &str,
+    ) -> Self {
         AuthorizeRequest {
             client_id: client_id.to_owned(),
             redirect_uri: redirect_uri.to_owned(),
             response_type: "code".to_owned(),
             scope: Some(scope.to_owned()).filter(|s| !s.trim().is_empty()),
             state: Some(state.to_owned()),
-            code_challenge: Some(code_challenge_s256(verifier)),
+            code_challenge: Some(challenge.to_owned()),
             code_challenge_method: Some("S256".to_owned()),
         }
     }
@@ -219,7 +232,7 @@ impl TokenRequest {
 
 /// RFC 7636 S256: base64url(SHA-256(verifier)) without padding.
 pub fn code_challenge_s256(verifier: &str) -> String {
-    URL_SAFE_NO_PAD.encode(Sha256::digest(verifier.as_bytes()))
+    base64url(&Sha256::digest(verifier.as_bytes()))
 }
 
 /// RFC 7636 §4.1: 43 to 128 characters of `[A-Za-z0-9-._~]`.
@@ -230,9 +243,24 @@ pub fn is_valid_verifier(verifier: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~'))
 }
 
-/// base64url without padding, for random `state` and verifier bytes.
+/// base64url without padding, for random `state` and verifier bytes and the S256 challenge.
+/// Written out rather than through `base64`'s engine: the console carries it in its first load,
+/// where the engine's generic code weighs several times more.
 pub fn base64url(bytes: &[u8]) -> String {
-    URL_SAFE_NO_PAD.encode(bytes)
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let group = chunk
+            .iter()
+            .enumerate()
+            .fold(0u32, |acc, (i, &b)| acc | u32::from(b) << (16 - 8 * i));
+        // A chunk of n bytes gives n + 1 characters (no padding).
+        for i in 0..=chunk.len() {
+            let index = (group >> (18 - 6 * i)) & 63;
+            out.push(char::from(ALPHABET[index as usize]));
+        }
+    }
+    out
 }
 
 /// `Authorization: Basic …` for client authentication; a public client sends `client_id:`.
@@ -264,6 +292,22 @@ pub fn requested_scopes(scope: Option<&str>) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn base64url_matches_the_engine_at_every_length() {
+        use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+        // Every byte value in every position of a 3-byte group, at lengths 0 to 70.
+        let bytes: Vec<u8> = (0..70u32).map(|i| (i * 97 + 13) as u8).collect();
+        for len in 0..=bytes.len() {
+            assert_eq!(
+                base64url(&bytes[..len]),
+                URL_SAFE_NO_PAD.encode(&bytes[..len]),
+                "{len}"
+            );
+        }
+        let all: Vec<u8> = (0..=255u8).collect();
+        assert_eq!(base64url(&all), URL_SAFE_NO_PAD.encode(&all));
+    }
 
     #[test]
     fn pkce_matches_rfc_7636_appendix_b() {
