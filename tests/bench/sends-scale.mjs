@@ -132,7 +132,11 @@ try {
     () => page.waitForFunction(() => document.querySelector("details.overview")?.open),
   );
 
-  // CSV export of everything, from the page that holds the loaded sends.
+  // CSV export of everything, from the page that holds the loaded sends. On a platform that
+  // moves, the screen's own reads since the walk (page 1 of a sort or a filter) hold newer sends
+  // too: the export covers what is held when it is clicked, as the status line says then.
+  const heldNow = Number((await page.getByTestId("load-all-status").textContent()).replaceAll(",", "").match(/(\d+) of \d+ sends/)[1]);
+  if (heldNow < total) throw new Error(`the screen holds ${heldNow} sends after the walk, fewer than the ${total} it loaded`);
   const t0 = await page.evaluate(() => performance.now());
   const [download] = await Promise.all([
     page.waitForEvent("download", { timeout: 120_000 }),
@@ -141,11 +145,11 @@ try {
   const t1 = await page.evaluate(() => performance.now());
   const csv = await readFile(await download.path(), "utf8");
   const rows = csv.split("\r\n").length - 2; // the header, and nothing after the last CRLF
-  if (rows !== total) throw new Error(`the export has ${rows} rows, not the ${total} loaded`);
-  // Consistent: the ids exported are each once, and exactly the oldest `total` of the list now.
+  if (rows !== heldNow) throw new Error(`the export has ${rows} rows, not the ${heldNow} loaded`);
+  // Consistent: the ids exported are each once.
   const ids = csv.split("\r\n").slice(1, -1).map((l) => l.slice(0, l.indexOf(",")));
   const latest = (await platformGet(sandbox.url, token, "/api/v3/send?page=1&per_page=1")).body.total_count;
-  line(new Set(ids).size === total && latest - walk.total >= 0, `the export: ${ids.length} sends, each once (${latest - total} newer on the platform by now)`);
+  line(new Set(ids).size === heldNow && latest - heldNow >= 0, `the export: ${ids.length} sends, each once (${heldNow - total} read since the walk, ${latest - heldNow} newer on the platform by now)`);
   const csvTasks = await tasksBetween(page, t0 - 5, t1);
   line(t1 - t0 <= BUDGET.csvMs, `CSV export of ${total} sends (${(csv.length / 1e6).toFixed(1)} MB): ${((t1 - t0) / 1000).toFixed(2)} s click to download (budget ≤ ${BUDGET.csvMs / 1000} s)`);
   line(csvTasks.longest <= BUDGET.csvTaskMs, `CSV export: longest main-thread task ${csvTasks.longest.toFixed(0)} ms (budget ≤ ${BUDGET.csvTaskMs} ms; ${csvTasks.count} long tasks)`);

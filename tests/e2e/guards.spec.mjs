@@ -162,6 +162,34 @@ describe("one user's page: no lock-out, and undo for a few seconds", () => {
     assert.deepEqual([now.division, now.userType, now.active], [user.division, user.userType, user.active]);
     assert.deepEqual(unexpectedErrors(env.page), []);
   });
+
+  test("a second save's Undo is offered its own 10 seconds, not the rest of the first's", async () => {
+    const before = await allUsers(env);
+    const plain = /^[A-Za-z' -]{1,40}$/;
+    const user = before.find((u) => u.active && u.userType === "sender" && plain.test(u.name.givenName) && plain.test(u.name.familyName));
+    const groups = (await platformGet(env.sandbox.url, env.token, "/api/v3/groups?page=1&per_page=100")).body.groups;
+    const [first, second] = groups.filter((g) => g.name !== user.division).map((g) => g.name);
+    // The page's clock, moved by the test instead of waited out.
+    await env.page.clock.install();
+    try {
+      await openUser(user.id, `${user.name.givenName} ${user.name.familyName}`);
+      const undo = env.page.getByTestId("user-undo");
+      for (const [team, runFor] of [[first, 8_000], [second, 3_000]]) {
+        await main(env).getByLabel("Team").selectOption(team);
+        await main(env).getByRole("button", { name: "Save changes" }).click();
+        await env.page.getByTestId("user-outcome").getByText(`in ${team}.`, { exact: false }).waitFor(VISIBLE);
+        await undo.waitFor(VISIBLE);
+        await env.page.clock.runFor(runFor);
+      }
+      // 11 s after the first save, 3 s after the second: the second's offer stands.
+      assert.equal(await undo.isVisible(), true, "the second save's Undo is still offered");
+      await env.page.clock.runFor(7_500);
+      await undo.waitFor({ state: "detached" });
+    } finally {
+      await put(env, user.id, { division: user.division });
+    }
+    assert.deepEqual(unexpectedErrors(env.page), []);
+  });
 });
 
 describe("the platform's own last-admin rule (--protect-last-admin)", () => {

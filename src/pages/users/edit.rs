@@ -193,12 +193,17 @@ impl Editor {
                         self.current.set(answer.body);
                     }
                     self.outcome.try_set(Some(Outcome::Saved(text)));
-                    self.undo
-                        .try_set(Some((guard::restore(&before, &body), body)));
+                    let offer = Some((guard::restore(&before, &body), body));
+                    self.undo.try_set(offer.clone());
                     let undo = self.undo;
+                    // Only this save's offer ends: a later save's offer runs its own time.
                     set_timeout(
                         move || {
-                            undo.try_set(None);
+                            undo.try_update(|now| {
+                                if *now == offer {
+                                    *now = None;
+                                }
+                            });
                         },
                         UNDO_FOR,
                     );
