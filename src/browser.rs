@@ -137,8 +137,19 @@ pub fn after_paint(f: impl FnOnce() + 'static) {
 
 /// A `setTimeout` that is cleared when dropped.
 pub struct Timer {
-    id: Option<i32>,
+    /// Whatever `setTimeout` returned, handed back to `clearTimeout` as it is: a number in
+    /// browsers, an object in Node and under some test clocks (read as a number, it would clear
+    /// nothing, and the dropped callback would still be called).
+    id: wasm_bindgen::JsValue,
     _callback: wasm_bindgen::closure::Closure<dyn FnMut()>,
+}
+
+/// The global function `name` (`setTimeout`, `clearTimeout`).
+fn global_function(name: &str) -> Option<js_sys::Function> {
+    js_sys::Reflect::get(&js_sys::global(), &name.into())
+        .ok()?
+        .dyn_into()
+        .ok()
 }
 
 impl Timer {
@@ -150,13 +161,16 @@ impl Timer {
                 f();
             }
         });
-        let id = web_sys::window().and_then(|w| {
-            w.set_timeout_with_callback_and_timeout_and_arguments_0(
-                callback.as_ref().unchecked_ref(),
-                ms.min(i32::MAX as u32) as i32,
-            )
-            .ok()
-        });
+        let id = global_function("setTimeout")
+            .and_then(|set| {
+                set.call2(
+                    &wasm_bindgen::JsValue::UNDEFINED,
+                    callback.as_ref(),
+                    &ms.min(i32::MAX as u32).into(),
+                )
+                .ok()
+            })
+            .unwrap_or(wasm_bindgen::JsValue::UNDEFINED);
         Self {
             id,
             _callback: callback,
@@ -166,8 +180,8 @@ impl Timer {
 
 impl Drop for Timer {
     fn drop(&mut self) {
-        if let (Some(id), Some(window)) = (self.id, web_sys::window()) {
-            window.clear_timeout_with_handle(id);
+        if let (false, Some(clear)) = (self.id.is_undefined(), global_function("clearTimeout")) {
+            let _ = clear.call1(&wasm_bindgen::JsValue::UNDEFINED, &self.id);
         }
     }
 }
