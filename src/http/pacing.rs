@@ -702,7 +702,7 @@ mod tests {
         // The home screen's four reads share the walk's first window: its 104 pages at 10 a
         // second end within 1.15 × the floor of the 108 requests, whatever the windows' phase
         // (the first refusal's count may take in the window before it; one more refusal
-        // finds the limit is not higher). Learning only its own six, it would take 1.24 ×.
+        // finds the limit is not higher). Learning only its own six, it would take 1.27 ×.
         // Unpaced, the sandbox answers a page in 5 to 40 ms.
         for phase in [0.0, 130.0, 333.0, 500.0, 710.0, 850.0, 999.0] {
             for answer_ms in [10.0, 30.0] {
