@@ -15,7 +15,7 @@ use super::status::NetStatus;
 use crate::auth::{Auth, SessionEnd};
 use crate::browser::{navigator_online, now_ms, sleep};
 use crate::http::cancel::CancelScope;
-use crate::http::pacing::{busy_wait_ms, Pacer};
+use crate::http::pacing::{busy_wait_ms, note_answered, Pacer};
 use crate::http::retry::{
     parse_retry_after, Decision, Outcome, RequestKind, RetryPolicy, REQUEST_TIMEOUT_MS,
 };
@@ -190,9 +190,15 @@ impl ApiClient {
             let token = self.auth.access_token().await?;
             let outgoing = outgoing(&method, &url, path, &token, body.clone());
             tries += 1;
+            let started = now_ms() as f64;
             let sent = send_once(outgoing, &scope, REQUEST_TIMEOUT_MS).await;
-            if sent.is_ok() {
+            if let Ok(response) = &sent {
                 self.net.note_answered();
+                if response.status != 429 {
+                    // The platform counted it against the token's allowance: jobs' pacing
+                    // learns from it (see `pacing::note_answered`).
+                    note_answered(started);
+                }
             }
             let (outcome, response) = match sent {
                 Ok(response) if (200..300).contains(&response.status) => return Ok(response),

@@ -5,9 +5,13 @@
 //! The platform documents no rate limit and sends no rate-limit headers (docs/platform.md:
 //! busy answers "may carry `Retry-After`"), so the pacer learns it: requests start as fast as
 //! answers come until the platform first refuses one (429), then they are spaced at the rate
-//! that got through before that refusal (see [`Pace::refused`]), a little wider ([`MARGIN`]).
-//! Each later refusal lowers the pace to what got through then, and a pace lowered that way
-//! (someone else on the same token, the admin's own screens, used the allowance) doubles back
+//! that got through before that refusal, a little wider ([`MARGIN`]). "What got through" counts
+//! every request of the tab on the token, the screens' reads too ([`note_answered`], told by the
+//! API client). That count can take in the platform's window before the refused one: refused
+//! while paced with nothing else of the token read, the pace was too fast, and it is measured
+//! again the same way, under the pace refused (see [`Pace::refused_among`]).
+//! A later refusal while others read lowers the pace to its share then, and a pace lowered that
+//! way (someone else on the same token, the admin's own screens, used the allowance) doubles back
 //! toward one under the pace refused after each [`RECOVER_MS`] without a refusal. A refusal's `Retry-After` holds every request of the
 //! pacer back that long, capped at [`MAX_WAIT_MS`]; every wait looks every
 //! [`CANCEL_CHECK_MS`] whether the work was cancelled, so Cancel takes effect at once.
@@ -74,14 +78,19 @@ impl Pacer {
     pub fn refused(&self, started: f64, retry_after_s: Option<u64>) -> Option<u64> {
         let stale = started < self.refusal_seen_at.get();
         self.refusal_seen_at.set(now());
+        let mut extra = 0;
         let in_a_row = if stale {
             self.busy_in_a_row.get().max(1)
         } else {
-            self.pace.borrow_mut().refused(started);
+            let token_answered = answered_in_window_before(started);
+            extra = self
+                .pace
+                .borrow_mut()
+                .refused_among(started, Some(token_answered));
             self.busy_in_a_row.get() + 1
         };
         self.busy_in_a_row.set(in_a_row);
-        let wait = busy_wait_ms(retry_after_s, in_a_row)?;
+        let wait = busy_wait_ms(retry_after_s, in_a_row)? + extra;
         self.hold(wait);
         if let Some(tell) = self.on_hold.borrow().as_ref() {
             tell(wait.div_ceil(1000));
@@ -129,6 +138,39 @@ impl Pacer {
     }
 }
 
+thread_local! {
+    /// Start times of the tab's requests the platform answered (not "busy") in the last
+    /// windows, every request of the token (the screens' reads as well as the jobs'), oldest
+    /// first: a job refused for the first time learns the pace from all that got through,
+    /// not only from its own share of it.
+    static TOKEN_ANSWERED: RefCell<VecDeque<f64>> = const { RefCell::new(VecDeque::new()) };
+}
+
+/// The platform answered a request of the tab (anything but "busy") started at `started`:
+/// told by the API client for every request it sends.
+pub fn note_answered(started: f64) {
+    TOKEN_ANSWERED.with_borrow_mut(|answered| {
+        // Two windows back: a refusal asks about the window before a request started a
+        // little earlier than the newest answered.
+        let keep_after = started.max(answered.back().copied().unwrap_or(started)) - 2.0 * WINDOW_MS;
+        while answered.front().is_some_and(|&s| s <= keep_after) {
+            answered.pop_front();
+        }
+        answered.push_back(started);
+    });
+}
+
+/// The tab's answered requests that started in the window before `started`.
+fn answered_in_window_before(started: f64) -> u32 {
+    TOKEN_ANSWERED.with_borrow(|answered| {
+        let n = answered
+            .iter()
+            .filter(|&&s| s > started - WINDOW_MS && s <= started)
+            .count();
+        u32::try_from(n).unwrap_or(u32::MAX)
+    })
+}
+
 /// The span the platform counts requests over ("N requests per second per token").
 pub const WINDOW_MS: f64 = 1_000.0;
 /// Requests are spaced this much wider than the learned rate, so one that reaches the platform
@@ -139,6 +181,9 @@ pub const MARGIN: f64 = 0.02;
 /// a job slowed while the admin's screens shared the allowance is back to speed within seconds
 /// of them going quiet, and one refusal brings it down again if they did not.
 pub const RECOVER_MS: f64 = 3_000.0;
+/// A pace measuring the limit again starts this much later than the platform asked: see
+/// [`Pace::refused_among`].
+pub const MEASURE_LATER_MS: u64 = 500;
 
 /// What the walk learned about the platform's rate limit.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -155,6 +200,11 @@ pub struct Pace {
     recent: VecDeque<f64>,
     /// Requests answered since the last refusal (or the start).
     since_refusal: u32,
+    /// Refused while paced with nothing else of the token read in the window, and lowered to
+    /// what got through: refused so again, it measures afresh (see [`Pace::refused_among`]).
+    lowered_alone: bool,
+    /// Going as fast as answers come again to measure the limit afresh.
+    remeasuring: bool,
     /// When the pace last changed.
     changed_at: f64,
 }
@@ -197,9 +247,10 @@ impl Pace {
         }
     }
 
-    /// The pace after [`RECOVER_MS`] without a refusal. Never refused while paced, the learned
-    /// pace may be short of the limit (the first refusal's window also held requests of
-    /// others: the admin's screens): it tries one more a window. Lowered by a refusal while
+    /// The pace after [`RECOVER_MS`] without a refusal. Never refused while paced, the pace may
+    /// be short of the limit (the first refusal's window also held requests the tab does not
+    /// know of: another tab on the token, the page before a reload): it tries one more a
+    /// window, and one refusal at one over the limit settles it. Lowered by a refusal while
     /// paced: it doubles back, up to one under the pace that was refused, or half the pace
     /// first learned if that is more (refusals while the admin's screens shared the allowance
     /// can take the pace refused down to 1).
@@ -215,19 +266,62 @@ impl Pace {
         rate.max(rate.saturating_mul(2).min(ceiling))
     }
 
+    /// As [`Pace::refused_among`], not knowing what else of the token got through.
+    #[cfg(test)]
+    pub fn refused(&mut self, started: f64) {
+        self.refused_among(started, None);
+    }
+
     /// The platform refused the request started at `started` (429): the pace becomes what got
     /// through before it, never more than it was. "What got through" is the fewer of the
     /// answers in the window before the refusal and those since the previous refusal: after
     /// a wait the platform's window is fresh, so whichever window the refusal fell in held at
     /// least its whole allowance of the latter, and a window counting from the platform's
     /// own boundaries never holds more than the former.
-    pub fn refused(&mut self, started: f64) {
+    ///
+    /// `token_answered`: the answers to every request of the token (this pace's and others',
+    /// the screens' reads) that started in the window before, when known. A first refusal
+    /// learns from them all: its window was full, and a job that learned only its own share
+    /// (the screen read beside it at first) would take many [`RECOVER_MS`] to climb to the
+    /// limit. That count may also hold requests of the platform's previous window (the one
+    /// before it began), so a refusal while paced with nothing else of the token read in its
+    /// window means the pace was too fast, not shared: it becomes what got through since the
+    /// wait (a fresh window), and does not climb past it. Refused so a second time, what got
+    /// through since the wait spanned two of the platform's windows too: the pace measures
+    /// again as the first time, under the pace refused. Other refusals lower the pace to the
+    /// job's own share: others may still be reading.
+    ///
+    /// Returns how much longer than the platform asks the requests should wait: measuring
+    /// again, half a window. A pace too fast is refused late in the platform's window (after
+    /// the allowance of its evenly spaced requests, more than half of them), and a wait of
+    /// `Retry-After` alone would start the measure as late in a window, where it would run
+    /// into the next one and count both.
+    pub fn refused_among(&mut self, started: f64, token_answered: Option<u32>) -> u64 {
         self.forget_before(started - WINDOW_MS);
-        let got_through = (self.recent.len() as u32).min(self.since_refusal);
-        self.rate = Some(match self.rate {
-            None => {
-                self.learned = got_through.max(1);
-                self.learned
+        let own_in_window = self.recent.len() as u32;
+        let got_through = own_in_window.min(self.since_refusal);
+        let mut extra = 0;
+        let rate = match self.rate {
+            None if self.remeasuring && self.since_refusal == 0 => None,
+            None => Some(self.learn(got_through.max(token_answered.unwrap_or(0)))),
+            // One request of others is no share to speak of (and the API client notes a
+            // request a moment after the pacer gives it its turn).
+            Some(rate)
+                if token_answered.is_some_and(|all| all <= own_in_window + 1)
+                    && self.since_refusal > 0 =>
+            {
+                if self.lowered_alone {
+                    self.remeasuring = true;
+                    self.refused_at = rate;
+                    extra = MEASURE_LATER_MS;
+                    None
+                } else {
+                    // Nobody else read: the limit is what got through, nothing to climb to.
+                    self.lowered_alone = true;
+                    let lowered = got_through.min(rate.saturating_sub(1)).max(1);
+                    self.refused_at = lowered.saturating_add(1);
+                    Some(lowered)
+                }
             }
             Some(rate) => {
                 // A refusal right after another (nothing got through between) is the same
@@ -235,11 +329,27 @@ impl Pace {
                 if self.since_refusal > 0 {
                     self.refused_at = rate;
                 }
-                got_through.min(rate).max(1)
+                Some(got_through.min(rate).max(1))
             }
-        });
+        };
+        self.rate = rate;
         self.since_refusal = 0;
         self.changed_at = started;
+        extra
+    }
+
+    /// The pace a refusal's window measured: `measured` got through. Measured again after
+    /// refusals while paced alone, it is the limit, under the pace refused: nothing to climb to.
+    fn learn(&mut self, measured: u32) -> u32 {
+        let measured = measured.max(1);
+        if self.remeasuring {
+            self.remeasuring = false;
+            self.learned = measured.min(self.refused_at.saturating_sub(1)).max(1);
+            self.refused_at = self.learned.saturating_add(1);
+        } else {
+            self.learned = measured;
+        }
+        self.learned
     }
 
     fn forget_before(&mut self, t: f64) {
@@ -293,7 +403,20 @@ mod tests {
 
     /// As [`simulate`], from a pace already learned; also returns the pace at the end.
     fn simulate_from(
+        pace: Pace,
+        limit: u32,
+        phase: f64,
+        requests: u64,
+        answer_ms: f64,
+    ) -> (f64, Pace) {
+        simulate_beside(pace, &[], limit, phase, requests, answer_ms)
+    }
+
+    /// As [`simulate_from`], the screen having read at each of `screen` (ms) on the same
+    /// token: those reads use the allowance of their window first.
+    fn simulate_beside(
         mut pace: Pace,
+        screen: &[f64],
         limit: u32,
         phase: f64,
         requests: u64,
@@ -301,20 +424,27 @@ mod tests {
     ) -> (f64, Pace) {
         let (mut now, mut done, mut last_start) = (0.0_f64, 0, None);
         let mut used: std::collections::HashMap<i64, u32> = Default::default();
+        let window_of = |t: f64| ((t - phase) / 1_000.0).floor() as i64;
+        // Start times of every answered request of the token.
+        let mut token: Vec<f64> = screen.to_vec();
+        for &read in screen {
+            *used.entry(window_of(read)).or_default() += 1;
+        }
         while done < requests {
             now += pace.delay_ms(last_start, now) as f64;
             last_start = Some(now);
-            let window = ((now - phase) / 1_000.0).floor() as i64;
-            let count = used.entry(window).or_default();
+            let count = used.entry(window_of(now)).or_default();
             *count += 1;
             if *count <= limit {
                 pace.answered(now);
+                token.push(now);
                 done += 1;
                 now += answer_ms;
             } else {
-                pace.refused(now);
+                let in_window = token.iter().filter(|&&s| s > now - WINDOW_MS).count();
+                let extra = pace.refused_among(now, Some(in_window as u32));
                 // Retry-After: 1, as the sandbox says.
-                now += answer_ms + busy_wait_ms(Some(1), 1).unwrap_or(0) as f64;
+                now += answer_ms + (busy_wait_ms(Some(1), 1).unwrap_or(0) + extra) as f64;
             }
         }
         (now, pace)
@@ -479,6 +609,129 @@ mod tests {
         let (_, pace) = simulate_from(pace, 10, 300.0, 600, 30.0);
         let rate = pace.rate().unwrap_or(0);
         assert!((9..=10).contains(&rate), "{rate}");
+    }
+
+    #[wasm_bindgen_test]
+    fn a_first_refusal_learns_from_every_request_of_the_token_in_its_window() {
+        // The home screen read four times, then the walk got six through: the window held ten.
+        let mut pace = Pace::default();
+        for i in 0..6 {
+            pace.answered(100.0 + f64::from(i) * 60.0);
+        }
+        pace.refused_among(460.0, Some(10));
+        assert_eq!(pace.rate(), Some(10), "not the walk's own six");
+        // A later refusal lowers it to the job's own share: the screen may still be reading.
+        for i in 0..4 {
+            pace.answered(1_500.0 + f64::from(i) * 102.0);
+        }
+        pace.refused_among(1_910.0, Some(10));
+        assert_eq!(pace.rate(), Some(4));
+    }
+
+    #[wasm_bindgen_test]
+    fn a_pace_learned_too_fast_measures_again_and_stays_under_what_it_measured() {
+        // The first refusal's window also held eight requests of the platform's window before
+        // it: 18 learned, of a limit of 10.
+        let mut pace = Pace::default();
+        for i in 0..18 {
+            pace.answered(f64::from(i) * 50.0);
+        }
+        pace.refused_among(900.0, Some(18));
+        assert_eq!(pace.rate(), Some(18));
+        // Paced, alone on the token: refused after 10.
+        for i in 0..10 {
+            pace.answered(1_900.0 + f64::from(i) * 57.0);
+        }
+        pace.refused_among(2_470.0, Some(10));
+        assert_eq!(pace.rate(), Some(10), "what got through since the wait");
+        assert_eq!(
+            climbs(&mut pace, 2_470.0, 3),
+            vec![10, 10, 10],
+            "never past it"
+        );
+    }
+
+    #[wasm_bindgen_test]
+    fn a_pace_refused_alone_twice_measures_again() {
+        // 18 learned; paced, alone, 13 got through since the wait (two of the platform's
+        // windows: 3 and 10): lowered to 13, refused again after 12 (2 and 10).
+        let mut pace = Pace::default();
+        for i in 0..18 {
+            pace.answered(f64::from(i) * 50.0);
+        }
+        pace.refused_among(900.0, Some(18));
+        for i in 0..13 {
+            pace.answered(1_900.0 + f64::from(i) * 57.0);
+        }
+        assert_eq!(pace.refused_among(2_641.0, Some(13)), 0);
+        assert_eq!(pace.rate(), Some(13));
+        for i in 0..12 {
+            pace.answered(3_700.0 + f64::from(i) * 78.0);
+        }
+        assert_eq!(pace.refused_among(4_636.0, Some(12)), MEASURE_LATER_MS);
+        assert_eq!(
+            pace.rate(),
+            None,
+            "as fast as answers come, to measure again"
+        );
+        for i in 0..10 {
+            pace.answered(6_200.0 + f64::from(i) * 20.0);
+        }
+        pace.refused_among(6_400.0, Some(10));
+        assert_eq!(pace.rate(), Some(10));
+        assert_eq!(
+            climbs(&mut pace, 6_400.0, 3),
+            vec![10, 10, 10],
+            "never past it"
+        );
+    }
+
+    #[wasm_bindgen_test]
+    fn a_pace_refused_while_others_read_is_lowered_not_measured_again() {
+        let mut pace = learned(10);
+        for i in 0..5 {
+            pace.answered(1_100.0 + f64::from(i) * 102.0);
+        }
+        // The window also held five reads of the screens.
+        pace.refused_among(1_700.0, Some(10));
+        assert_eq!(pace.rate(), Some(5));
+    }
+
+    #[wasm_bindgen_test]
+    fn a_walk_beside_the_screens_first_reads_is_not_held_to_its_own_share() {
+        // The home screen's four reads share the walk's first window: its 104 pages at 10 a
+        // second end within 1.15 × the floor of the 108 requests, whatever the windows' phase
+        // (the first refusal's count may take in the window before it; one more refusal
+        // finds the limit is not higher). Learning only its own six, it would take 1.27 ×.
+        // Unpaced, the sandbox answers a page in 5 to 40 ms.
+        for phase in [0.0, 130.0, 333.0, 500.0, 710.0, 850.0, 999.0] {
+            for answer_ms in [10.0, 30.0] {
+                let screen = [0.0, 5.0, 10.0, 15.0];
+                let (took, _) =
+                    simulate_beside(Pace::default(), &screen, 10, phase, 104, answer_ms);
+                let ratio = took / floor_ms(108, 10);
+                assert!(
+                    ratio <= 1.15,
+                    "phase {phase}, answers {answer_ms} ms: {ratio}"
+                );
+            }
+        }
+    }
+
+    #[wasm_bindgen_test]
+    fn a_pacer_learns_from_the_answers_the_api_client_noted() {
+        // Times far in the past: other tests' requests (now) are not in these windows.
+        let pacer = Pacer::default();
+        for i in 0..4 {
+            note_answered(5_000.0 + f64::from(i));
+        }
+        for i in 0..6 {
+            let started = 5_100.0 + f64::from(i) * 60.0;
+            note_answered(started);
+            pacer.answered(started);
+        }
+        assert!(pacer.refused(5_460.0, Some(1)).is_some());
+        assert_eq!(pacer.pace.borrow().rate(), Some(10));
     }
 
     #[wasm_bindgen_test]

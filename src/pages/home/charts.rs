@@ -13,14 +13,14 @@ const FULL: i128 = 150;
 
 /// A group's budget used, drawn; the percentage is written beside it by the table.
 #[component]
-pub(crate) fn BudgetBar(percent: Option<i128>) -> impl IntoView {
-    let used = percent.map_or(0, |p| p.clamp(0, FULL));
+pub(crate) fn BudgetBar(#[prop(into)] percent: Signal<Option<i128>>) -> impl IntoView {
+    let used = move || percent.get().map_or(0, |p| p.clamp(0, FULL)).to_string();
     // Drawn with the text's colour (presentation attributes: the stylesheet is first-load
     // weight); the band is said in words beside it.
     view! {
         <svg viewBox="0 0 150 12" width="150" height="12" aria-hidden="true" focusable="false">
             <rect x="0" y="2" width="150" height="8" fill="currentColor" fill-opacity="0.15"></rect>
-            <rect x="0" y="2" width=used.to_string() height="8" fill="currentColor" fill-opacity="0.7"></rect>
+            <rect x="0" y="2" width=used height="8" fill="currentColor" fill-opacity="0.7"></rect>
             <line x1="80" x2="80" y1="0" y2="12" stroke="currentColor" stroke-width="1"></line>
             <line x1="100" x2="100" y1="0" y2="12" stroke="currentColor" stroke-width="2"></line>
         </svg>

@@ -16,7 +16,7 @@ use crate::api::{use_current_user, use_team_groups};
 use crate::components::format;
 use crate::components::spend::report::{Band, BudgetRow, Report};
 use crate::components::spend::walk_job::{self, Figures};
-use crate::components::{Badge, Tone};
+use crate::components::Tone;
 use crate::jobs::{self, JobHandle};
 use crate::routes;
 
@@ -165,7 +165,13 @@ fn BudgetTable(rows: Memo<Vec<BudgetRow>>, report: Memo<Option<Report>>) -> impl
                     </tr>
                 </thead>
                 <tbody>
-                    <For each=move || rows.get() key=|r| format!("{r:?}") children=budget_row />
+                    // A line per position, its cells following the figures in place: the
+                    // walk changes most groups' figures every time it shows them, and
+                    // rebuilding hundreds of lines each time cost more than reading the pages.
+                    <For each=move || 0..rows.with(Vec::len) key=|i| *i children=move |i| {
+                        let row = Memo::new(move |_| rows.with(|r| r.get(i).cloned()));
+                        view! { <BudgetLine row /> }
+                    } />
                 </tbody>
                 <tfoot>
                     <tr data-testid="budget-total">
@@ -187,50 +193,81 @@ fn usd(amount: Decimal) -> String {
     format::money("USD", &amount.to_string())
 }
 
-fn budget_row(row: BudgetRow) -> impl IntoView {
-    let budget = if row.band == Band::NoBudget && row.monthly == Decimal::ZERO {
-        "No monthly budget".to_owned()
-    } else {
-        usd(row.budget)
-    };
-    let mut notes = Vec::new();
-    if row.rollover {
-        notes.push(format!(
-            "includes {} carried over from last month (rollover)",
-            usd(row.carried)
-        ));
+/// The words of a budget line's cells.
+#[derive(Clone, PartialEq)]
+struct LineText {
+    budget: String,
+    notes: String,
+    used: String,
+    remaining: String,
+}
+
+impl LineText {
+    fn of(row: &BudgetRow) -> LineText {
+        let budget = if row.band == Band::NoBudget && row.monthly == Decimal::ZERO {
+            "No monthly budget".to_owned()
+        } else {
+            usd(row.budget)
+        };
+        let mut notes = Vec::new();
+        if row.rollover {
+            notes.push(format!(
+                "includes {} carried over from last month (rollover)",
+                usd(row.carried)
+            ));
+        }
+        if row.one_time != 0 {
+            notes.push(format!(
+                "one-time budget {} (not included)",
+                usd(Decimal::parse(&row.one_time.to_string()).unwrap_or(Decimal::ZERO))
+            ));
+        }
+        let used = row
+            .percent
+            .map(|p| format!("{p} %"))
+            .unwrap_or_else(|| "—".into());
+        let remaining = if row.percent.is_some() {
+            usd(row.remaining)
+        } else {
+            "—".into()
+        };
+        LineText {
+            budget,
+            notes: notes.join("; "),
+            used: format!("{used} · {}", row.band.words()),
+            remaining,
+        }
     }
-    if row.one_time != 0 {
-        notes.push(format!(
-            "one-time budget {} (not included)",
-            usd(Decimal::parse(&row.one_time.to_string()).unwrap_or(Decimal::ZERO))
-        ));
-    }
-    let used = row
-        .percent
-        .map(|p| format!("{p} %"))
-        .unwrap_or_else(|| "—".into());
-    let remaining = if row.percent.is_some() {
-        usd(row.remaining)
-    } else {
-        "—".into()
+}
+
+/// A team group's line: budget, spent, used, remaining, last month, other currencies.
+#[component]
+fn BudgetLine(row: Memo<Option<BudgetRow>>) -> impl IntoView {
+    let text = Memo::new(move |_| row.with(|r| r.as_ref().map(LineText::of)));
+    let field = move |f: fn(&BudgetRow) -> String| move || row.with(|r| r.as_ref().map(f));
+    let words = move |f: fn(&LineText) -> String| {
+        move || text.with(|t| t.as_ref().map(f).unwrap_or_default())
     };
+    let band = move || row.with(|r| r.as_ref().map_or(Band::NoBudget, |r| r.band));
     view! {
-        <tr data-group=row.name.clone() data-band=band_slug(row.band)>
-            <th scope="row">{row.name.clone()}</th>
+        <tr data-group=field(|r| r.name.clone()) data-band=move || band_slug(band())>
+            <th scope="row">{field(|r| r.name.clone())}</th>
             <td class="num">
-                {budget}
-                {(!notes.is_empty()).then(|| view! { <br /><span class="muted">{notes.join("; ")}</span> })}
+                {words(|t| t.budget.clone())}
+                {move || {
+                    let notes = words(|t| t.notes.clone())();
+                    (!notes.is_empty()).then(|| view! { <br /><span class="muted">{notes}</span> })
+                }}
             </td>
-            <td class="num" data-testid="spent-this-month">{usd(row.spend.months[0].usd)}</td>
+            <td class="num" data-testid="spent-this-month">{field(|r| usd(r.spend.months[0].usd))}</td>
             <td>
-                <BudgetBar percent=row.percent />
+                <BudgetBar percent=Signal::derive(move || row.with(|r| r.as_ref().and_then(|r| r.percent))) />
                 " "
-                <Badge text=format!("{used} · {}", row.band.words()) tone=band_tone(row.band) />
+                <span class=move || band_tone(band()).class()>{words(|t| t.used.clone())}</span>
             </td>
-            <td class="num">{remaining}</td>
-            <td class="num">{usd(row.spend.months[1].usd)}</td>
-            <td>{row.spend.months[0].other_text()}</td>
+            <td class="num">{words(|t| t.remaining.clone())}</td>
+            <td class="num">{field(|r| usd(r.spend.months[1].usd))}</td>
+            <td>{field(|r| r.spend.months[0].other_text())}</td>
         </tr>
     }
 }
