@@ -151,7 +151,7 @@ try {
   const latest = (await platformGet(sandbox.url, token, "/api/v3/send?page=1&per_page=1")).body.total_count;
   line(new Set(ids).size === heldNow && latest - heldNow >= 0, `the export: ${ids.length} sends, each once (${heldNow - total} read since the walk, ${latest - heldNow} newer on the platform by now)`);
   const csvTasks = await tasksBetween(page, t0 - 5, t1);
-  line(t1 - t0 <= BUDGET.csvMs, `CSV export of ${total} sends (${(csv.length / 1e6).toFixed(1)} MB): ${((t1 - t0) / 1000).toFixed(2)} s click to download (budget ≤ ${BUDGET.csvMs / 1000} s)`);
+  line(t1 - t0 <= BUDGET.csvMs, `CSV export of ${heldNow} sends (${(csv.length / 1e6).toFixed(1)} MB): ${((t1 - t0) / 1000).toFixed(2)} s click to download (budget ≤ ${BUDGET.csvMs / 1000} s)`);
   line(csvTasks.longest <= BUDGET.csvTaskMs, `CSV export: longest main-thread task ${csvTasks.longest.toFixed(0)} ms (budget ≤ ${BUDGET.csvTaskMs} ms; ${csvTasks.count} long tasks)`);
   // The browser logs each refused request; nothing else may go wrong.
   const errors = page.errors.filter((e) => !(e.kind === "console" && /status of 429/.test(e.text)));
