@@ -4,8 +4,8 @@
 use gifting_api::oauth::{code_challenge_s256, is_valid_verifier};
 use gifting_api::query::parse_pairs;
 use gifting_console::auth::flow::{
-    authorize_url, check_callback, new_state, new_verifier, safe_return_to, states_match,
-    CallbackError, CallbackParams,
+    authorize_url, check_callback, new_state, new_verifier, s256_challenge, safe_return_to,
+    states_match, CallbackError, CallbackParams,
 };
 use gifting_console::auth::session::PendingSignIn;
 use gifting_console::config::parse_config;
@@ -32,9 +32,23 @@ fn pkce_challenge_matches_rfc_7636_appendix_b() {
 }
 
 #[wasm_bindgen_test]
-fn authorize_url_carries_every_parameter_encoded() {
+async fn the_browser_hashes_the_challenge_as_rfc_7636_appendix_b() {
+    // The console hashes with WebCrypto: the same challenge as the contract's SHA-256.
     let verifier = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk";
-    let url = authorize_url(&config(), "http://localhost:9000", "the-state", verifier);
+    let challenge = s256_challenge(verifier).await.expect("WebCrypto");
+    assert_eq!(challenge, "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM");
+    let fresh = new_verifier().expect("random");
+    assert_eq!(
+        s256_challenge(&fresh).await,
+        Ok(code_challenge_s256(&fresh))
+    );
+}
+
+#[wasm_bindgen_test]
+async fn authorize_url_carries_every_parameter_encoded() {
+    let verifier = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk";
+    let challenge = s256_challenge(verifier).await.expect("WebCrypto");
+    let url = authorize_url(&config(), "http://localhost:9000", "the-state", &challenge);
     let (base, query) = url.split_once('?').expect("a query");
     assert_eq!(base, "https://auth.example.com/oauth/authorize");
     let pairs = parse_pairs(query);
