@@ -124,9 +124,10 @@ impl Editor {
         });
     }
 
-    /// Sends `body`. A change of role or status goes through the guard ([`guard::run`]),
-    /// which reads the users afresh: a change that leaves no admin is refused, and a change
-    /// to the signed-in admin's own account waits for its own confirmation.
+    /// Sends `body`. A change that can take the admin role away goes through the guard
+    /// ([`guard::run`]), which reads the users afresh: a change that leaves no admin is
+    /// refused, and a change to the signed-in admin's own account waits for its own
+    /// confirmation.
     fn guarded(self, body: ReplaceUser, done: Done) {
         if self.form.pending.get_untracked() {
             return;
@@ -134,7 +135,8 @@ impl Editor {
         self.form.pending.set(true);
         self.outcome.set(None);
         self.undo.set(None);
-        if body.user_type.is_none() && body.active.is_none() {
+        // Only a change that can take the admin role away needs the guard's count.
+        if !guard::can_remove(&body) {
             spawn_local(async move {
                 self.put(body, done).await;
                 self.form.pending.try_set(false);
@@ -152,7 +154,6 @@ impl Editor {
                 editor: self,
                 pacer: Pacer::default(),
             };
-            let lock = guard::can_remove(&body);
             let target = Target::User {
                 id,
                 body: body.clone(),
@@ -163,7 +164,7 @@ impl Editor {
                     write: (body, done),
                 }]
             };
-            let ran = guard::run(&host, lock, what, plan, &self).await;
+            let ran = guard::run(&host, true, what, plan, &self).await;
             self.progress.try_set(None);
             if let Err(end) = &ran {
                 if end.state != JobState::Cancelled {
