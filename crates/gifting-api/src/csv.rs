@@ -89,7 +89,12 @@ fn is_plain_number(raw: &str) -> bool {
 /// (`after_first` false): there it also starts the cell a `;` or tab reader sees, which runs on
 /// through the row's commas (`-5.00,=1` is no number).
 fn guard(raw: &str, quoted: bool, after_first: bool) -> Cow<'_, str> {
-    if after_first && is_plain_number(raw) {
+    // Most fields hold no trigger and need no quotes, so nothing can be guarded in them: an
+    // export writes millions, and a number's parse allocates.
+    let trigger = raw
+        .bytes()
+        .any(|b| matches!(b, b'=' | b'+' | b'-' | b'@' | b'\t' | b'\r'));
+    if (!trigger && !quoted) || (after_first && is_plain_number(raw)) {
         return Cow::Borrowed(raw);
     }
     let mut guarded = Guarded::new(raw);
