@@ -127,11 +127,6 @@ impl Pacer {
         }
     }
 
-    /// Waits `ms`, returning early once stopped.
-    pub async fn wait(&self, ms: u64) {
-        self.wait_until(now() + ms as f64).await;
-    }
-
     /// No request starts after this; waits end within [`CANCEL_CHECK_MS`].
     pub fn stop(&self) {
         self.stopped.set(true);
