@@ -92,7 +92,12 @@ function jobFiles(dir) {
     return entry.endsWith("job.rs") ? [full] : [];
   });
 }
-const jobs = [...filesOf(path.join(ROOT, "src"), "jobs"), ...jobFiles(path.join(ROOT, "src/pages"))];
+// The guard runner is job work too: bulk changes, imports and undo run it inside their jobs.
+const jobs = [
+  ...filesOf(path.join(ROOT, "src"), "jobs"),
+  ...jobFiles(path.join(ROOT, "src/pages")),
+  ...filesOf(path.join(ROOT, "src/pages/users"), "guard"),
+];
 for (const file of jobs) {
   // A job file's tests may play the screen (a signal disposed while the job runs).
   const source = readFileSync(file, "utf8").split(/#\[cfg\(test\)\]\s*mod tests/)[0];
