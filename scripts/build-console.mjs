@@ -10,7 +10,8 @@
 //      areas share) and their loader, __wasm_split.js;
 //   3. wasm-bindgen --target web --keep-lld-exports: the JS glue of the main module (the
 //      chunks import the main module's table and memory through the kept exports);
-//   4. wasm-opt -Oz (binaryen 132 from npm) on every .wasm, terser on the two scripts;
+//   4. wasm-opt -Oz (binaryen 132 from npm) on every .wasm (one process per core), terser on
+//      the two scripts;
 //   5. everything under dist/app-<hash>/ (a content hash: the host caches it for a year, and
 //      the loader finds the chunks beside itself), and the boot tag and preloads added to
 //      dist/index.html.
@@ -23,12 +24,16 @@
 // output), and nothing at all is redone when dist/ was built from the same inputs (a key in
 // target/). The Makefile runs one build at a time per checkout (flock).
 
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import { minify } from "terser";
+
+const execFileAsync = promisify(execFile);
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const TARGET = path.resolve(ROOT, process.env.CARGO_TARGET_DIR || "target");
@@ -116,10 +121,20 @@ function splitAndBind(linked) {
   for (const file of readdirSync(split)) {
     if (file !== `${NAME}.wasm`) copyFileSync(path.join(split, file), path.join(pkg, file));
   }
-  for (const file of readdirSync(pkg).filter((f) => f.endsWith(".wasm"))) {
-    run("wasm-opt", [...WASM_OPT_FLAGS, path.join(pkg, file), "-o", path.join(pkg, file)]);
-  }
   return { pkg, fresh: true, commit: () => writeFileSync(keyFile, key) };
+}
+
+/** wasm-opt on every module, one process per core: the modules are independent. */
+async function optimise(pkg) {
+  const queue = readdirSync(pkg).filter((f) => f.endsWith(".wasm"));
+  console.log(`build-console: wasm-opt ${WASM_OPT_FLAGS.join(" ")} on ${queue.length} modules`);
+  const worker = async () => {
+    for (let file = queue.shift(); file; file = queue.shift()) {
+      const target = path.join(pkg, file);
+      await execFileAsync("wasm-opt", [...WASM_OPT_FLAGS, target, "-o", target], { cwd: ROOT });
+    }
+  };
+  await Promise.all(Array.from({ length: availableParallelism() }, worker));
 }
 
 /**
@@ -209,6 +224,7 @@ if (distStands) {
   rmSync(distKeyFile, { force: true });
   trunkWithoutRust();
   const split = splitAndBind(linked);
+  if (split.fresh) await optimise(split.pkg);
   await minifyScripts(split.pkg, split.fresh);
   split.commit?.();
   const base = publish(split.pkg);

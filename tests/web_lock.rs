@@ -27,7 +27,10 @@ async fn a_held_lock_makes_the_next_request_wait_then_time_out() {
     };
     assert!(!waited, "a free lock is granted without a wait");
     let (second, waited) = take("test.lock.a", WAIT, false).await;
-    assert!(matches!(second, LockWait::TimedOut), "held elsewhere: timed out");
+    assert!(
+        matches!(second, LockWait::TimedOut),
+        "held elsewhere: timed out"
+    );
     assert!(waited, "the wait was announced");
     drop(held);
     let (third, _) = take("test.lock.a", WAIT, false).await;
@@ -44,8 +47,14 @@ async fn a_run_that_stops_while_waiting_gives_the_request_up() {
         panic!("a free lock is granted");
     };
     let (second, _) = take("test.lock.b", Duration::from_secs(60), true).await;
-    assert!(matches!(second, LockWait::Stopped), "stopped: given up at once");
+    assert!(
+        matches!(second, LockWait::Stopped),
+        "stopped: given up at once"
+    );
     drop(held);
     let (third, _) = take("test.lock.b", WAIT, false).await;
-    assert!(matches!(third, LockWait::Held(_)), "free again after the release");
+    assert!(
+        matches!(third, LockWait::Held(_)),
+        "free again after the release"
+    );
 }

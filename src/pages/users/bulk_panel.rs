@@ -371,14 +371,17 @@ fn BulkSelect(
     }
 }
 
-/// "Reading the users: 300 of 1,234", then "412 of 1,234 users answered", with Cancel: the
-/// job's own status says how far it is.
+/// "Reading the users: 300 of 1,234", then "412 of 1,234", with Cancel: the job's own status
+/// says how far it is.
 #[component]
 fn BulkProgress(run: Panel) -> impl IntoView {
     let line = move || {
         let status = run.job.with(|j| j.as_ref().and_then(|j| j.status()))?;
-        let max = status.of.unwrap_or(0).max(1);
-        Some((status.done, max, status.note))
+        Some(match status.of {
+            // While the users are read (or another tab's run is waited for): in words.
+            None => (0, 1, status.note),
+            Some(of) => (status.done, of.max(1), format!("{} of {of}", status.done)),
+        })
     };
     let question = move || {
         let status = run.job.with(|j| j.as_ref().and_then(|j| j.status()))?;
