@@ -255,7 +255,7 @@ fn request_lock(name: &str) -> Option<LockRequest> {
 }
 
 /// Requests the exclusive Web Lock `name`, waiting at most `wait`; `waiting()` is called once
-/// if it is not granted at once, and `stopped()` is asked while waiting. A request given up is
+/// if it is not granted within a moment, and `stopped()` is asked while waiting. A request given up is
 /// aborted, and a grant that comes after it is let go at once.
 pub async fn exclusive_lock(
     name: &str,
@@ -266,17 +266,13 @@ pub async fn exclusive_lock(
     let Some(asked) = request_lock(name) else {
         return LockWait::Unsupported;
     };
-    let step = Duration::from_millis(100);
+    let step = Duration::from_millis(50);
+    // A free lock is granted within a few tasks: only a longer wait is announced.
+    let announce_after = Duration::from_millis(250);
     let started = js_sys::Date::now();
     let mut waiting = Some(waiting);
     loop {
-        // The first look comes after a zero timeout: a lock that is free is granted by then.
-        sleep(if waiting.is_some() {
-            Duration::ZERO
-        } else {
-            step
-        })
-        .await;
+        sleep(step).await;
         if asked.granted.get() {
             return match asked.release.borrow_mut().take() {
                 Some(release) => LockWait::Held(HeldLock { _release: release }),
@@ -296,8 +292,10 @@ pub async fn exclusive_lock(
             asked.controller.abort();
             return end;
         }
-        if let Some(waiting) = waiting.take() {
-            waiting();
+        if waited >= announce_after {
+            if let Some(waiting) = waiting.take() {
+                waiting();
+            }
         }
     }
 }

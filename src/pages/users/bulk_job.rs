@@ -196,7 +196,7 @@ impl Planned {
         match (&self.before, &self.write) {
             (Some(_), Ok(body)) => Target::User {
                 id: self.id.clone(),
-                body: body.clone(),
+                body: Box::new(body.clone()),
             },
             _ => Target::Nothing,
         }

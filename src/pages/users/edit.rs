@@ -156,7 +156,7 @@ impl Editor {
             };
             let target = Target::User {
                 id,
-                body: body.clone(),
+                body: Box::new(body.clone()),
             };
             let plan = move |_: &guard::World| {
                 vec![Guarded {

@@ -99,7 +99,7 @@ pub(crate) fn admins_remain(n: usize) -> String {
 #[derive(Clone, Debug)]
 pub(crate) enum Target {
     /// An existing user (SCIM id) and what the write sets.
-    User { id: String, body: ReplaceUser },
+    User { id: String, body: Box<ReplaceUser> },
     /// A new user, and whether as an active admin.
     Create { admin: bool },
     /// Nothing reaches the platform (the caller only records why).

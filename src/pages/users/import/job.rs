@@ -154,14 +154,14 @@ fn target(write: &Write) -> Target {
         },
         Write::Update { id, body, .. } => Target::User {
             id: id.clone(),
-            body: body.clone(),
+            body: Box::new(body.clone()),
         },
         Write::Deactivate { id } => Target::User {
             id: id.clone(),
-            body: ReplaceUser {
+            body: Box::new(ReplaceUser {
                 active: Some(false),
                 ..ReplaceUser::default()
-            },
+            }),
         },
     }
 }
