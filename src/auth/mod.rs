@@ -202,8 +202,9 @@ impl Auth {
         if let (Some(replaces), Some(tabs)) = (&pending.replaces, self.tabs()) {
             // A sign-in again: the tabs holding the maybe spent token take this session, and
             // the window opened for it closes (a tab that signed in again itself stays).
-            tabs.renewed(replaces, &session).await;
-            crate::browser::close_if_opened_as(flow::SIGN_IN_AGAIN_WINDOW);
+            if tabs.renewed(replaces, &session).await {
+                crate::browser::close_if_opened_as(flow::SIGN_IN_AGAIN_WINDOW);
+            }
         }
         Ok(pending.return_to)
     }

@@ -217,18 +217,21 @@ fn remember(spent: &RefCell<VecDeque<String>>, token: &str) {
 /// Seals `message` and posts it, in the background (sealing takes a round trip to WebCrypto).
 fn post_sealed(end: &Rc<End>, message: Message) {
     let end = end.clone();
-    wasm_bindgen_futures::spawn_local(async move { send_sealed(&end, message).await });
+    wasm_bindgen_futures::spawn_local(async move {
+        send_sealed(&end, message).await;
+    });
 }
 
-/// Seals `message` and posts it; resolves once it is posted.
-async fn send_sealed(end: &End, message: Message) {
+/// Seals `message` and posts it; resolves once it is posted, to whether it was.
+async fn send_sealed(end: &End, message: Message) -> bool {
     // 32 bytes drawn as for the sign-in's other secrets; the nonce is the first 12.
     let Ok(random) = random_bytes::<32>() else {
-        return;
+        return false;
     };
     let key = end.key.borrow().clone();
-    if let Some(sealed) = seal(&key, &message, &random[..12]).await {
-        let _ = end.channel.post_message(&sealed);
+    match seal(&key, &message, &random[..12]).await {
+        Some(sealed) => end.channel.post_message(&sealed).is_ok(),
+        None => false,
     }
 }
 
@@ -365,16 +368,17 @@ impl Tabs {
 
     /// Tells the tabs holding the maybe spent refresh token `replaces` that a sign-in again
     /// (in a window of its own) renewed their session as `session`; resolves once it is posted,
-    /// so the window may close then.
-    pub async fn renewed(&self, replaces: &str, session: &Session) {
+    /// so the window may close then. `false` when there is no channel to post it on.
+    pub async fn renewed(&self, replaces: &str, session: &Session) -> bool {
         remember(&self.spent, replaces);
-        if let Some(end) = &self.end {
-            let message = Message::Session {
-                session: session.clone(),
-                replaces: replaces.to_owned(),
-            };
-            send_sealed(end, message).await;
-        }
+        let Some(end) = &self.end else {
+            return false;
+        };
+        let message = Message::Session {
+            session: session.clone(),
+            replaces: replaces.to_owned(),
+        };
+        send_sealed(end, message).await
     }
 
     /// Tells the other tabs of this session that it was signed out.
