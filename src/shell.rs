@@ -8,7 +8,7 @@ use leptos_router::hooks::use_navigate;
 use leptos_router::NavigateOptions;
 
 use crate::api::{display_name, use_current_user, use_net_status, ApiError};
-use crate::auth::use_auth;
+use crate::auth::{use_auth, Auth};
 use crate::browser::now_ms;
 use crate::components::format::amount;
 use crate::components::screen_links::screen_links;
@@ -139,10 +139,49 @@ pub(crate) fn MainNav() -> impl IntoView {
 }
 
 /// A session whose refresh answer was lost goes on only by signing in again: said with the
-/// button that does it in a window of its own, so the screen below stays as it is.
+/// button that does it in a window of its own, so the screen below stays as it is. The banner
+/// is a chunk of its own (`sign_in_again`), fetched when it is needed: it rarely is.
 #[component]
 pub(crate) fn SignInAgain() -> impl IntoView {
     let auth = use_auth();
+    let banner = RwSignal::new_local(None::<AnyView>);
+    let asked = StoredValue::new(false);
+    Effect::new(move |_| {
+        if auth.needs_sign_in_again() && !asked.get_value() {
+            asked.set_value(true);
+            leptos::task::spawn_local(async move {
+                match sign_in_again_banner(auth).await {
+                    Ok(view) => {
+                        banner.try_set(Some(view));
+                    }
+                    // Fetched again the next time it is needed.
+                    Err(_) => {
+                        asked.try_set_value(false);
+                    }
+                }
+            });
+        }
+    });
+    // Mounted once it arrives (not `Clone`, so taken out once), and shown while needed.
+    move || {
+        banner.track();
+        banner.try_update_untracked(Option::take).flatten()
+    }
+}
+
+#[cfg(feature = "split")]
+#[leptos::wasm_split::wasm_split(sign_in_again, wasm_split_path = ::leptos::wasm_split, fallible)]
+fn sign_in_again_banner(auth: Auth) -> Result<AnyView, leptos::wasm_split::SplitLoaderError> {
+    Ok(view! { <SignInAgainBanner auth /> }.into_any())
+}
+
+#[cfg(not(feature = "split"))]
+async fn sign_in_again_banner(auth: Auth) -> Result<AnyView, leptos::wasm_split::SplitLoaderError> {
+    Ok(view! { <SignInAgainBanner auth /> }.into_any())
+}
+
+#[component]
+fn SignInAgainBanner(auth: Auth) -> impl IntoView {
     let (failure, set_failure) = signal(None::<String>);
     let on_click = move |_| {
         leptos::task::spawn_local(async move {
