@@ -135,6 +135,7 @@ describe("a refresh whose answer is lost", () => {
     await main.getByLabel("Email").fill(email);
     await main.getByLabel("First name").fill("Renewed");
     await main.getByLabel("Last name").fill("Session");
+    await main.getByLabel("Role").selectOption("manager");
     await main.getByLabel("Team").selectOption(team);
 
     const platformAnswered = await loseNextRefreshAnswer(page, 504);
