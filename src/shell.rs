@@ -138,48 +138,44 @@ pub(crate) fn MainNav() -> impl IntoView {
     }
 }
 
-/// A session whose refresh answer was lost goes on only by signing in again: said with the
-/// button that does it in a window of its own, so the screen below stays as it is. The banner
-/// is a chunk of its own (`sign_in_again`), fetched when it is needed: it rarely is.
+/// What only a signed-in console needs, a chunk of its own (`signed_in`) fetched once signed in,
+/// so the first load does not carry it: console links opened in new tabs keep the session
+/// ([`keep_session_in_new_tabs`]), and the banner that asks to sign in again.
 #[component]
-pub(crate) fn SignInAgain() -> impl IntoView {
+pub(crate) fn SignedInExtras() -> impl IntoView {
     let auth = use_auth();
-    let banner = RwSignal::new_local(None::<AnyView>);
-    let asked = StoredValue::new(false);
-    Effect::new(move |_| {
-        if auth.needs_sign_in_again() && !asked.get_value() {
-            asked.set_value(true);
-            leptos::task::spawn_local(async move {
-                match sign_in_again_banner(auth).await {
-                    Ok(view) => {
-                        banner.try_set(Some(view));
-                    }
-                    // Fetched again the next time it is needed.
-                    Err(_) => {
-                        asked.try_set_value(false);
-                    }
-                }
-            });
+    let extras = RwSignal::new_local(None::<AnyView>);
+    leptos::task::spawn_local_scoped(async move {
+        // Not fetched (offline): a reload tries again; the console works without it.
+        if let Ok(view) = signed_in_extras(auth).await {
+            extras.try_set(Some(view));
         }
     });
-    // Mounted once it arrives (not `Clone`, so taken out once), and shown while needed.
+    // Mounted once it arrives (not `Clone`, so taken out once).
     move || {
-        banner.track();
-        banner.try_update_untracked(Option::take).flatten()
+        extras.track();
+        extras.try_update_untracked(Option::take).flatten()
     }
 }
 
 #[cfg(feature = "split")]
-#[leptos::wasm_split::wasm_split(sign_in_again, wasm_split_path = ::leptos::wasm_split, fallible)]
-fn sign_in_again_banner(auth: Auth) -> Result<AnyView, leptos::wasm_split::SplitLoaderError> {
-    Ok(view! { <SignInAgainBanner auth /> }.into_any())
+#[leptos::wasm_split::wasm_split(signed_in, wasm_split_path = ::leptos::wasm_split, fallible)]
+fn signed_in_extras(auth: Auth) -> Result<AnyView, leptos::wasm_split::SplitLoaderError> {
+    Ok(extras(auth))
 }
 
 #[cfg(not(feature = "split"))]
-async fn sign_in_again_banner(auth: Auth) -> Result<AnyView, leptos::wasm_split::SplitLoaderError> {
-    Ok(view! { <SignInAgainBanner auth /> }.into_any())
+async fn signed_in_extras(auth: Auth) -> Result<AnyView, leptos::wasm_split::SplitLoaderError> {
+    Ok(extras(auth))
 }
 
+fn extras(auth: Auth) -> AnyView {
+    keep_session_in_new_tabs();
+    view! { <SignInAgainBanner auth /> }.into_any()
+}
+
+/// A session whose refresh answer was lost goes on only by signing in again: said with the
+/// button that does it in a window of its own, so the screen below stays as it is.
 #[component]
 fn SignInAgainBanner(auth: Auth) -> impl IntoView {
     let (failure, set_failure) = signal(None::<String>);
@@ -205,13 +201,20 @@ fn SignInAgainBanner(auth: Auth) -> impl IntoView {
     }
 }
 
+thread_local! {
+    static LINKS_KEPT: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
 /// Ctrl/⌘-click and middle click on a link to a console screen open it with `window.open`, which
 /// hands the new tab a copy of this tab's `sessionStorage` (its session and the key its tabs
 /// share, see [`crate::auth::tabs`]): a tab the browser opens from a link by itself starts
 /// empty, and cannot prove it is the console to be handed a session. Only the console's own
 /// screens go this way, never a file or an endpoint of the origin, which would get the copy too.
-pub(crate) fn keep_session_in_new_tabs() {
+fn keep_session_in_new_tabs() {
     use wasm_bindgen::JsCast;
+    if LINKS_KEPT.with(|kept| kept.replace(true)) {
+        return;
+    }
     let Some(document) = web_sys::window().and_then(|w| w.document()) else {
         return;
     };

@@ -24,7 +24,7 @@ use crate::pages::callback::hand_over;
 use crate::pages::not_found::PageNotFound;
 use crate::pages::signin::SignIn;
 use crate::routes::{self, screen_table};
-use crate::shell::{keep_session_in_new_tabs, Banners, Header, MainNav, SignInAgain};
+use crate::shell::{Banners, Header, MainNav, SignedInExtras};
 
 mod screens;
 
@@ -109,7 +109,6 @@ fn App(config: Arc<Config>, callback: Option<CallbackParams>) -> impl IntoView {
     provide_team_groups(api_with_scope(CancelScope::new()));
     Notifications::provide();
     listen_for_back();
-    keep_session_in_new_tabs();
     // Long work (bulk changes, imports, the sends walk, exports) runs under the app, not a screen.
     crate::jobs::init();
 
@@ -121,7 +120,9 @@ fn App(config: Arc<Config>, callback: Option<CallbackParams>) -> impl IntoView {
             <Header />
             <MainNav />
             <Banners />
-            <SignInAgain />
+            <Show when=move || auth.is_signed_in()>
+                <SignedInExtras />
+            </Show>
             <main id="main" tabindex="-1">
                 <ErrorBoundary fallback=|errors| view! { <ViewErrors errors /> }>
                     <Content redirect_path=config.redirect_path.clone() callback />
