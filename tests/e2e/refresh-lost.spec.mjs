@@ -37,7 +37,8 @@ async function teamsLoaded(tab, url) {
 /**
  * Lets `page`'s next refresh reach the platform, which rotates the tokens, and then answers the
  * page with `status` (a 504, as a gateway whose platform was slow), or never (`null`: the test
- * reloads the page meanwhile). Resolves, once the platform has answered, to its status.
+ * reloads the page meanwhile). Its `platformAnswered` resolves, once the platform has answered, to
+ * its status.
  */
 async function loseNextRefreshAnswer(page, status = null) {
   let answered;
@@ -50,7 +51,7 @@ async function loseNextRefreshAnswer(page, status = null) {
     answered(response.status());
     if (status !== null) await route.fulfill({ status, contentType: "text/html", body: "<h1>Gateway Timeout</h1>" });
   });
-  return platformAnswered;
+  return { platformAnswered };
 }
 
 /** The banner that asks to sign in again, or the sign-in screen (a session that ended). */
@@ -88,16 +89,15 @@ describe("a refresh whose answer is lost", () => {
     const before = await env.sandbox.stats();
     const spent = await storedSession(page);
 
-    const platformAnswered = await loseNextRefreshAnswer(page);
+    const { platformAnswered } = await loseNextRefreshAnswer(page);
     await expireSession(env.sandbox, [page]);
-    await page.reload();
+    await page.reload({ waitUntil: "commit" });
     assert.equal(await platformAnswered, 200, "the platform rotated the tokens");
     await page.unroute("**/oauth/token");
     // The answer is on its way to a page that is about to go.
-    await page.reload();
-    await page.locator("main#main").getByRole("heading", { level: 1, name: "Teams" }).waitFor(VISIBLE);
-
+    await page.reload({ waitUntil: "commit" });
     await renewalOrSignedOut(page);
+    await page.locator("main#main").getByRole("heading", { level: 1, name: "Teams" }).waitFor(VISIBLE);
     let stats = await env.sandbox.stats();
     assert.equal(stats.refresh_token_reuse, before.refresh_token_reuse, "the spent refresh token was not presented again");
     assert.equal(stats.token_refreshes, before.token_refreshes + 1, "one refresh, the one whose answer was lost");
@@ -138,7 +138,7 @@ describe("a refresh whose answer is lost", () => {
     await main.getByLabel("Role").selectOption("manager");
     await main.getByLabel("Team").selectOption(team);
 
-    const platformAnswered = await loseNextRefreshAnswer(page, 504);
+    const { platformAnswered } = await loseNextRefreshAnswer(page, 504);
     await expireSession(env.sandbox, [page]);
     await main.getByRole("button", { name: "Create user", exact: true }).click();
     assert.equal(await platformAnswered, 200, "the platform rotated the tokens");
