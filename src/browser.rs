@@ -116,6 +116,41 @@ pub fn go_to(url: &str) -> Result<(), String> {
         .map_err(|_| "the browser refused to open the sign-in page".to_string())
 }
 
+/// Opens `url` in a window named `name` (the browser copies this tab's `sessionStorage` into
+/// it); `false` when the browser would not open one.
+pub fn open_window(url: &str, name: &str) -> bool {
+    web_sys::window()
+        .and_then(|w| {
+            w.open_with_url_and_target_and_features(url, name, "popup")
+                .ok()
+        })
+        .flatten()
+        .is_some()
+}
+
+/// Closes this window if this tab opened it under `name` (a window a script opened may close
+/// itself).
+pub fn close_if_opened_as(name: &str) {
+    if let Some(window) = web_sys::window() {
+        let opened = window
+            .opener()
+            .is_ok_and(|o| !o.is_null() && !o.is_undefined());
+        if opened && window.name().is_ok_and(|n| n == name) {
+            let _ = window.close();
+        }
+    }
+}
+
+/// Opens `url` in a new tab that gets a copy of this tab's `sessionStorage`, and no handle on
+/// this tab.
+pub fn open_tab(url: &str) {
+    if let Some(Ok(Some(tab))) =
+        web_sys::window().map(|w| w.open_with_url_and_target(url, "_blank"))
+    {
+        let _ = tab.set_opener(&wasm_bindgen::JsValue::NULL);
+    }
+}
+
 /// Resolves after `duration` (a `setTimeout` promise).
 pub async fn sleep(duration: Duration) {
     let ms = duration.as_millis().min(i32::MAX as u128) as i32;

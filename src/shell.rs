@@ -8,7 +8,7 @@ use leptos_router::hooks::use_navigate;
 use leptos_router::NavigateOptions;
 
 use crate::api::{display_name, use_current_user, use_net_status, ApiError};
-use crate::auth::use_auth;
+use crate::auth::{use_auth, Auth};
 use crate::browser::now_ms;
 use crate::components::format::amount;
 use crate::components::screen_links::screen_links;
@@ -136,6 +136,129 @@ pub(crate) fn MainNav() -> impl IntoView {
             </Show>
         </nav>
     }
+}
+
+/// What only a signed-in console needs, a chunk of its own (`signed_in`) fetched once signed in,
+/// so the first load does not carry it: console links opened in new tabs keep the session
+/// ([`keep_session_in_new_tabs`]), and the banner that asks to sign in again.
+#[component]
+pub(crate) fn SignedInExtras() -> impl IntoView {
+    let auth = use_auth();
+    let extras = RwSignal::new_local(None::<AnyView>);
+    leptos::task::spawn_local_scoped(async move {
+        // Not fetched (offline): a reload tries again; the console works without it.
+        if let Ok(view) = signed_in_extras(auth).await {
+            extras.try_set(Some(view));
+        }
+    });
+    // Mounted once it arrives (not `Clone`, so taken out once).
+    move || {
+        extras.track();
+        extras.try_update_untracked(Option::take).flatten()
+    }
+}
+
+#[cfg(feature = "split")]
+#[leptos::wasm_split::wasm_split(signed_in, wasm_split_path = ::leptos::wasm_split, fallible)]
+fn signed_in_extras(auth: Auth) -> Result<AnyView, leptos::wasm_split::SplitLoaderError> {
+    Ok(extras(auth))
+}
+
+#[cfg(not(feature = "split"))]
+async fn signed_in_extras(auth: Auth) -> Result<AnyView, leptos::wasm_split::SplitLoaderError> {
+    Ok(extras(auth))
+}
+
+fn extras(auth: Auth) -> AnyView {
+    keep_session_in_new_tabs();
+    view! { <SignInAgainBanner auth /> }.into_any()
+}
+
+/// A session whose refresh answer was lost goes on only by signing in again: said with the
+/// button that does it in a window of its own, so the screen below stays as it is.
+#[component]
+fn SignInAgainBanner(auth: Auth) -> impl IntoView {
+    let (failure, set_failure) = signal(None::<String>);
+    let on_click = move |_| {
+        leptos::task::spawn_local(async move {
+            set_failure.try_set(auth.sign_in_again().await.err());
+        });
+    };
+    view! {
+        <Show when=move || auth.needs_sign_in_again()>
+            <div class="banner banner--sign-in-again" role="alert" data-testid="sign-in-again">
+                <span>
+                    "The console lost an answer from the platform and cannot renew your session "
+                    "by itself. Sign in again to go on: this screen and what you typed stay as "
+                    "they are."
+                </span>
+                <button type="button" class="button button--primary" on:click=on_click>
+                    "Sign in again"
+                </button>
+                {move || failure.get()}
+            </div>
+        </Show>
+    }
+}
+
+thread_local! {
+    static LINKS_KEPT: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Ctrl/⌘-click and middle click on a link to a console screen open it with `window.open`, which
+/// hands the new tab a copy of this tab's `sessionStorage` (its session and the key its tabs
+/// share, see [`crate::auth::tabs`]): a tab the browser opens from a link by itself starts
+/// empty, and cannot prove it is the console to be handed a session. Only the console's own
+/// screens go this way, never a file or an endpoint of the origin, which would get the copy too.
+fn keep_session_in_new_tabs() {
+    use wasm_bindgen::JsCast;
+    if LINKS_KEPT.with(|kept| kept.replace(true)) {
+        return;
+    }
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    let handler = wasm_bindgen::closure::Closure::<dyn Fn(web_sys::MouseEvent)>::new(
+        |event: web_sys::MouseEvent| {
+            let new_tab = match event.button() {
+                0 => event.ctrl_key() || event.meta_key(),
+                1 => event.type_() == "auxclick",
+                _ => false,
+            };
+            if !new_tab || event.default_prevented() || event.shift_key() || event.alt_key() {
+                return;
+            }
+            if let Some(href) = screen_link(&event) {
+                event.prevent_default();
+                crate::browser::open_tab(&href);
+            }
+        },
+    );
+    for kind in ["click", "auxclick"] {
+        let _ = document.add_event_listener_with_callback(kind, handler.as_ref().unchecked_ref());
+    }
+    // Listens for the page's whole life.
+    handler.forget();
+}
+
+/// The address of the console screen the link clicked leads to, if it is one.
+fn screen_link(event: &web_sys::MouseEvent) -> Option<String> {
+    use wasm_bindgen::JsCast;
+    let target: web_sys::Element = event.target()?.dyn_into().ok()?;
+    let link: web_sys::HtmlAnchorElement = target.closest("a[href]").ok()??.dyn_into().ok()?;
+    let own_tab = matches!(link.target().as_str(), "" | "_self");
+    let origin = web_sys::window()?.location().origin().ok()?;
+    let path = link.pathname();
+    let last = path.rsplit('/').next().unwrap_or_default();
+    let endpoint = ["/api/", "/oauth/", "/__"]
+        .iter()
+        .any(|p| path.starts_with(p));
+    let screen = own_tab
+        && !link.has_attribute("download")
+        && link.origin() == origin
+        && !endpoint
+        && !last.contains('.');
+    screen.then(|| link.href())
 }
 
 /// "You are offline", "the platform cannot be reached" and "the platform is busy, retrying in

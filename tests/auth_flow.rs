@@ -105,6 +105,7 @@ fn pending(state: &str) -> PendingSignIn {
         state: state.into(),
         verifier: "v".repeat(43),
         return_to: "/sends".into(),
+        replaces: None,
     }
 }
 

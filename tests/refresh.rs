@@ -112,3 +112,54 @@ async fn an_unreachable_token_endpoint_keeps_the_session() {
     );
     store.clear();
 }
+
+#[wasm_bindgen_test]
+async fn a_lost_answer_is_never_presented_again_not_even_after_a_reload() {
+    let store = signed_in_store();
+    let calls = refresh_failing_with(store, RefreshError::Lost, 3).await;
+    assert_eq!(calls, 1);
+    assert_eq!(
+        store.current().map(|s| s.refresh_token),
+        Some("rt-0".into()),
+        "kept: its access token may still work, and the tab is not signed out"
+    );
+
+    // Asked again, in this page or in the next one after a reload (a new store and refresher
+    // read what sessionStorage kept): the maybe spent token does not leave again.
+    let reloaded = SessionStore::load();
+    let calls = Rc::new(Cell::new(0));
+    let seen = Rc::new(std::cell::RefCell::new(Vec::new()));
+    let refresher = Refresher::new(counting_transport(calls.clone(), seen, Ok(())));
+    assert_eq!(refresher.refresh(reloaded).await, Err(RefreshError::Lost));
+    assert_eq!(
+        calls.get(),
+        0,
+        "the maybe spent refresh token was presented again"
+    );
+
+    // A new session (a sign-in again) is refreshed as usual.
+    reloaded.set(Session::from_token_response(&token(5), now_ms(), "scim"));
+    let fresh = refresher
+        .refresh(reloaded)
+        .await
+        .expect("a refresh of the new session");
+    assert_eq!(calls.get(), 1);
+    assert_eq!(fresh.access_token, "at-1");
+    reloaded.clear();
+}
+
+#[wasm_bindgen_test]
+async fn a_busy_answer_leaves_the_token_to_present_again() {
+    let store = signed_in_store();
+    let calls = refresh_failing_with(store, RefreshError::Unavailable, 2).await;
+    assert_eq!(calls, 1);
+    let again = Rc::new(Cell::new(0));
+    let seen = Rc::new(std::cell::RefCell::new(Vec::new()));
+    let refresher = Refresher::new(counting_transport(again.clone(), seen.clone(), Ok(())));
+    refresher
+        .refresh(store)
+        .await
+        .expect("presented again, and renewed");
+    assert_eq!(*seen.borrow(), vec!["rt-0".to_string()]);
+    store.clear();
+}

@@ -112,6 +112,7 @@ fn a_pending_sign_in_can_be_taken_once() {
         state: "s".into(),
         verifier: "v".into(),
         return_to: "/teams".into(),
+        replaces: Some("rt-spent".into()),
     };
     save_pending(&pending);
     assert!(session_storage()

@@ -24,7 +24,7 @@ use crate::pages::callback::hand_over;
 use crate::pages::not_found::PageNotFound;
 use crate::pages::signin::SignIn;
 use crate::routes::{self, screen_table};
-use crate::shell::{Banners, Header, MainNav};
+use crate::shell::{Banners, Header, MainNav, SignedInExtras};
 
 mod screens;
 
@@ -120,6 +120,9 @@ fn App(config: Arc<Config>, callback: Option<CallbackParams>) -> impl IntoView {
             <Header />
             <MainNav />
             <Banners />
+            <Show when=move || auth.is_signed_in()>
+                <SignedInExtras />
+            </Show>
             <main id="main" tabindex="-1">
                 <ErrorBoundary fallback=|errors| view! { <ViewErrors errors /> }>
                     <Content redirect_path=config.redirect_path.clone() callback />

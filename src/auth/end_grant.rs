@@ -22,18 +22,28 @@ impl From<leptos::wasm_split::SplitLoaderError> for NotFetched {
 
 /// Under the refresh lock: the session's successor asked of the other tabs (one of them may
 /// have refreshed it), its grant revoked, and every tab of the session told to sign out.
-/// Resolves to whether the platform confirmed the revocation.
+/// Resolves to whether the platform confirmed the revocation. A lock held past any refresh's
+/// length (by a page that is not the console, say) does not keep the grant alive: it is
+/// revoked without the lock then.
 fn work(store: SessionStore, config: Arc<Config>, tabs: Tabs) -> LocalBoxFuture<'static, bool> {
-    Box::pin(with_refresh_lock(async move {
-        let Some(session) = store.current() else {
-            return true;
-        };
-        tabs.ask_successor(&session.refresh_token).await;
-        let session = store.current().unwrap_or(session);
-        let revoked = token_endpoint::revoke(&config, &session.refresh_token).await;
-        tabs.signed_out(&session.refresh_token);
-        revoked.is_ok()
-    }))
+    Box::pin(async move {
+        let locked = revoke(store, config.clone(), tabs.clone());
+        match with_refresh_lock(locked).await {
+            Some(revoked) => revoked,
+            None => revoke(store, config, tabs).await,
+        }
+    })
+}
+
+async fn revoke(store: SessionStore, config: Arc<Config>, tabs: Tabs) -> bool {
+    let Some(session) = store.current() else {
+        return true;
+    };
+    tabs.ask_successor(&session.refresh_token).await;
+    let session = store.current().unwrap_or(session);
+    let revoked = token_endpoint::revoke(&config, &session.refresh_token).await;
+    tabs.signed_out(&session.refresh_token);
+    revoked.is_ok()
 }
 
 #[cfg(feature = "split")]

@@ -13,6 +13,9 @@ use crate::config::Config;
 /// stripped from the address bar at start-up, before anything renders.
 pub const CALLBACK_PARAMS: [&str; 4] = ["code", "state", "error", "error_description"];
 
+/// The name of the window a sign-in again opens: only that window closes itself once done.
+pub const SIGN_IN_AGAIN_WINDOW: &str = "gifting-console-sign-in-again";
+
 /// A fresh `state`: 256 bits from `crypto.getRandomValues`, base64url (43 characters).
 pub fn new_state() -> Result<String, String> {
     Ok(base64url(&crate::browser::random_bytes::<32>()?))

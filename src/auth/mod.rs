@@ -56,6 +56,8 @@ pub struct Auth {
     ended: RwSignal<Option<SessionEnd>>,
     /// True once another console tab said it is signed in while this one is not.
     elsewhere: RwSignal<bool>,
+    /// True once a refresh's answer was lost: the session goes on only by signing in again.
+    renew: RwSignal<bool>,
 }
 
 impl Auth {
@@ -86,6 +88,7 @@ impl Auth {
             tabs: StoredValue::new(SendWrapper::new(Tabs::alone())),
             ended: RwSignal::new(None),
             elsewhere: RwSignal::new(false),
+            renew: RwSignal::new(false),
         }
     }
 
@@ -93,6 +96,15 @@ impl Auth {
     /// cannot be handed that session: see [`tabs`]).
     pub fn signed_in_elsewhere(&self) -> bool {
         self.elsewhere.get()
+    }
+
+    /// Reactive: whether this tab's session needs a sign-in again to go on (its refresh token
+    /// may be spent, and the platform ends the whole grant if a spent one is presented again).
+    pub fn needs_sign_in_again(&self) -> bool {
+        self.renew.get()
+            && self
+                .store
+                .with(|s| s.is_some_and(|s| session::maybe_spent(&s.refresh_token)))
     }
 
     pub fn config(&self) -> Arc<Config> {
@@ -134,6 +146,28 @@ impl Auth {
     /// then leaves for the authorization server. `Err` only when the browser cannot provide
     /// random numbers or WebCrypto's SHA-256 (for the PKCE challenge), or refuses the navigation.
     pub async fn begin_sign_in(&self, return_to: &str) -> Result<(), String> {
+        let url = self.authorize(return_to, None).await?;
+        crate::browser::go_to(&url)
+    }
+
+    /// Signs in again for a session whose refresh token may be spent, in a window of its own:
+    /// it hands the new session to every tab holding that token and closes, so this screen and
+    /// whatever was typed in it stay. Where no window may open, in this tab.
+    pub async fn sign_in_again(&self) -> Result<(), String> {
+        let replaces = self.store.current().map(|s| s.refresh_token);
+        let url = self
+            .authorize(&crate::browser::current_route(), replaces)
+            .await?;
+        if crate::browser::open_window(&url, flow::SIGN_IN_AGAIN_WINDOW) {
+            Ok(())
+        } else {
+            crate::browser::go_to(&url)
+        }
+    }
+
+    /// A fresh `state` and PKCE pair kept for this tab (and copied into a window it opens);
+    /// the authorization request's address.
+    async fn authorize(&self, return_to: &str, replaces: Option<String>) -> Result<String, String> {
         let state = flow::new_state()?;
         let verifier = flow::new_verifier()?;
         let challenge = flow::s256_challenge(&verifier).await?;
@@ -143,8 +177,9 @@ impl Auth {
             state,
             verifier,
             return_to: flow::safe_return_to(return_to, &config.redirect_path),
+            replaces,
         });
-        crate::browser::go_to(&url)
+        Ok(url)
     }
 
     /// Finishes a sign-in from the callback's parameters: checks `state` against this tab's
@@ -163,8 +198,19 @@ impl Auth {
             .map_err(|failure| CallbackError::Exchange(failure.user_message()))?;
         let session = Session::from_token_response(&token, now_ms(), &config.scope);
         self.ended.set(None);
-        self.store.set(session);
+        self.store.set(session.clone());
+        if let (Some(replaces), Some(tabs)) = (&pending.replaces, self.tabs()) {
+            // A sign-in again: the tabs holding the maybe spent token take this session, and
+            // the window opened for it closes (a tab that signed in again itself stays).
+            if tabs.renewed(replaces, &session).await {
+                crate::browser::close_if_opened_as(flow::SIGN_IN_AGAIN_WINDOW);
+            }
+        }
         Ok(pending.return_to)
+    }
+
+    fn tabs(&self) -> Option<Tabs> {
+        self.tabs.try_get_value().map(SendWrapper::take)
     }
 
     /// Ends the grant at the platform, then clears the session whatever the outcome; `false`
@@ -177,8 +223,7 @@ impl Auth {
     /// just rotated the token: revoking a spent refresh token would leave its successor alive.
     pub async fn sign_out(&self) -> bool {
         let mut revoked = true;
-        let tabs = self.tabs.try_get_value().map(SendWrapper::take);
-        if let (Some(refresher), Some(tabs)) = (self.refresher(), tabs) {
+        if let (Some(refresher), Some(tabs)) = (self.refresher(), self.tabs()) {
             refresher.settled().await;
             let store = self.store;
             revoked = match end_grant::end_grant(store, self.config(), tabs.clone()).await {
@@ -224,17 +269,49 @@ impl Auth {
         }
         match refresher.refresh(self.store).await {
             Ok(fresh) => Ok(fresh.access_token),
-            Err(RefreshError::Rejected) => {
-                self.end(SessionEnd::Expired);
-                Err(AuthError::SignedOut)
-            }
             // The old token may still have a little life in it; the request will tell.
             Err(RefreshError::Unavailable) if !session.is_expired(now_ms()) => {
                 Ok(session.access_token)
             }
-            Err(RefreshError::Unavailable) => Err(AuthError::Unavailable),
+            Err(RefreshError::Lost) if !session.is_expired(now_ms()) => {
+                self.renew.set(true);
+                Ok(session.access_token)
+            }
+            Err(error) => self.after_failed_refresh(error, &session).await,
+        }
+    }
+
+    /// A token after a refresh of `session` failed with `error` and its access token is spent.
+    async fn after_failed_refresh(
+        &self,
+        error: RefreshError,
+        session: &Session,
+    ) -> Result<String, AuthError> {
+        match error {
+            RefreshError::Rejected => {
+                self.end(SessionEnd::Expired);
+                Err(AuthError::SignedOut)
+            }
+            RefreshError::Unavailable => Err(AuthError::Unavailable),
             // Signed out while the refresh ran: the sign-out already recorded why.
-            Err(RefreshError::Dropped) => Err(AuthError::SignedOut),
+            RefreshError::Dropped => Err(AuthError::SignedOut),
+            RefreshError::Lost => self.renewed(&session.refresh_token).await,
+        }
+    }
+
+    /// Waits until the session holding the maybe spent `refresh_token` is renewed by a sign-in
+    /// again (the screen waits with it, keeping what was typed), or ends.
+    async fn renewed(&self, refresh_token: &str) -> Result<String, AuthError> {
+        self.renew.set(true);
+        loop {
+            match self.store.current() {
+                None => return Err(AuthError::SignedOut),
+                Some(s) if s.refresh_token != refresh_token => {
+                    self.renew.set(false);
+                    return Ok(s.access_token);
+                }
+                Some(_) => self.store.changed().await,
+            }
         }
     }
 
@@ -253,12 +330,7 @@ impl Auth {
         let refresher = self.refresher().ok_or(AuthError::Cancelled)?;
         match refresher.refresh(self.store).await {
             Ok(_) => Ok(()),
-            Err(RefreshError::Rejected) => {
-                self.end(SessionEnd::Expired);
-                Err(AuthError::SignedOut)
-            }
-            Err(RefreshError::Unavailable) => Err(AuthError::Unavailable),
-            Err(RefreshError::Dropped) => Err(AuthError::SignedOut),
+            Err(error) => self.after_failed_refresh(error, &session).await.map(|_| ()),
         }
     }
 }

@@ -16,7 +16,7 @@ use std::rc::Rc;
 use futures::channel::oneshot;
 use gifting_api::oauth::TokenResponse;
 
-use super::session::{Session, SessionStore};
+use super::session::{self, Session, SessionStore};
 use super::tabs::{with_refresh_lock, Tabs};
 use crate::browser::now_ms;
 
@@ -26,8 +26,13 @@ pub enum RefreshError {
     /// The authorization server refused (`invalid_grant`: expired, used or revoked). The
     /// session is over and has been cleared.
     Rejected,
-    /// No usable answer (network, 5xx). The session is kept: the refresh token may still work.
+    /// Not now (the platform said it is busy, or the lock was not had in time): the refresh
+    /// token was not spent. The session is kept for a later try.
     Unavailable,
+    /// The answer was lost (no answer, a timeout, a 5xx such as a gateway's 504): the platform
+    /// may have rotated the tokens. The refresh token is never presented again, since a spent
+    /// one presented again ends the whole grant: only signing in again renews this session.
+    Lost,
     /// The session this refresh was for ended while it ran (signed out): its answer was
     /// dropped, so it can never bring that session back.
     Dropped,
@@ -122,7 +127,7 @@ impl Refresher {
 
 /// One refresh, under the lock every tab of the console shares: a tab that waited for the lock
 /// while another refreshed the same grant has been handed the new tokens by then, and uses
-/// them instead of presenting the spent refresh token.
+/// them instead of presenting the spent refresh token. A lock not had in time is "not now".
 async fn run_once(
     transport: RefreshTransport,
     tabs: Tabs,
@@ -147,25 +152,47 @@ async fn run_once(
             // Refreshed by another tab (its tokens are ours now), or signed out meanwhile.
             return store.current().ok_or(RefreshError::Dropped);
         }
+        if session::maybe_spent(&spent) {
+            return Err(RefreshError::Lost);
+        }
+        // Marked before it leaves, so that a reload before the answer still knows.
+        session::mark_spending(&spent);
         let result = transport(spent.clone()).await;
         // Only the session that asked may take the answer: after a sign-out (or any other
         // change of session) meanwhile, storing it would sign the tab in again.
         if !holds(store) {
             return Err(RefreshError::Dropped);
         }
-        match result {
-            Ok(token) => {
-                let session = Session::from_token_response(&token, now_ms(), &scope);
-                store.set(session.clone());
-                tabs.refreshed(&spent, &session);
-                Ok(session)
-            }
-            Err(RefreshError::Rejected) => {
-                store.clear();
-                Err(RefreshError::Rejected)
-            }
-            Err(e) => Err(e),
-        }
+        take_answer(result, store, &tabs, &spent, &scope)
     })
     .await
+    .unwrap_or(Err(RefreshError::Unavailable))
+}
+
+/// What the answer to presenting `spent` leaves in `store`.
+fn take_answer(
+    result: Result<TokenResponse, RefreshError>,
+    store: SessionStore,
+    tabs: &Tabs,
+    spent: &str,
+    scope: &str,
+) -> Result<Session, RefreshError> {
+    match result {
+        Ok(token) => {
+            let session = Session::from_token_response(&token, now_ms(), scope);
+            store.set(session.clone());
+            tabs.refreshed(spent, &session);
+            Ok(session)
+        }
+        Err(RefreshError::Rejected) => {
+            store.clear();
+            Err(RefreshError::Rejected)
+        }
+        // The platform may have rotated: the mark stays, in this tab across a reload.
+        Err(RefreshError::Lost) => Err(RefreshError::Lost),
+        Err(e) => {
+            session::clear_spending();
+            Err(e)
+        }
+    }
 }

@@ -16,6 +16,10 @@ use crate::browser::session_storage;
 pub const SESSION_KEY: &str = "gifting-console.session";
 /// `sessionStorage` key of the sign-in this tab started and has not finished.
 pub const PENDING_KEY: &str = "gifting-console.pending-sign-in";
+/// `sessionStorage` key of the refresh token this tab presented without learning the answer
+/// (kept across a reload, which is what loses most answers): it may be spent, so it is never
+/// presented again, since a spent one presented again ends the whole grant.
+pub const SPENDING_KEY: &str = "gifting-console.refresh-spending";
 
 /// The refresh happens this long before expiry, or a quarter of the lifetime for short-lived
 /// tokens (a 5-second token refreshed a minute early would be refreshed on every request).
@@ -117,6 +121,10 @@ pub struct PendingSignIn {
     pub verifier: String,
     /// Path, query and fragment to open once signed in; always starts with a single `/`.
     pub return_to: String,
+    /// For a sign-in again in a window of its own: the refresh token (maybe spent) of the
+    /// session it renews, which the tabs holding it replace with the new one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replaces: Option<String>,
 }
 
 impl fmt::Debug for PendingSignIn {
@@ -169,6 +177,25 @@ pub fn save_pending(pending: &PendingSignIn) {
     write(PENDING_KEY, pending)
 }
 
+/// Notes that `refresh_token` is being presented: until the answer is in, it may be spent.
+pub fn mark_spending(refresh_token: &str) {
+    if let Some(storage) = session_storage() {
+        let _ = storage.set_item(SPENDING_KEY, refresh_token);
+    }
+}
+
+/// Whether `refresh_token` was presented without its answer coming back.
+pub fn maybe_spent(refresh_token: &str) -> bool {
+    session_storage()
+        .and_then(|storage| storage.get_item(SPENDING_KEY).ok().flatten())
+        .is_some_and(|marked| marked == refresh_token)
+}
+
+/// The answer came back: the refresh token was not spent after all (a "busy" answer).
+pub fn clear_spending() {
+    remove(SPENDING_KEY)
+}
+
 /// Reads and removes the pending sign-in: a callback can use it once only.
 pub fn take_pending() -> Option<PendingSignIn> {
     let pending = read(PENDING_KEY);
@@ -202,14 +229,40 @@ impl SessionStore {
     }
 
     pub fn set(&self, session: Session) {
+        // A refresh token marked as maybe spent stays marked only while the tab still holds it.
+        if !maybe_spent(&session.refresh_token) {
+            remove(SPENDING_KEY);
+        }
         save_session(&session);
         self.signal.set(Some(session));
+        wake_waiters();
     }
 
     pub fn clear(&self) {
         clear_session();
+        remove(SPENDING_KEY);
         self.signal.set(None);
         forget_kept_data();
+        wake_waiters();
+    }
+
+    /// Resolves at the next change of session (a new one, a refresh, or the end).
+    pub async fn changed(&self) {
+        let (sender, receiver) = futures::channel::oneshot::channel();
+        WAITERS.with(|all| all.borrow_mut().push(sender));
+        let _ = receiver.await;
+    }
+}
+
+thread_local! {
+    static WAITERS: std::cell::RefCell<Vec<futures::channel::oneshot::Sender<()>>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+fn wake_waiters() {
+    let all = WAITERS.with(|all| std::mem::take(&mut *all.borrow_mut()));
+    for waiter in all {
+        let _ = waiter.send(());
     }
 }
 

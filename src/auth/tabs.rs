@@ -18,6 +18,10 @@
 //!   refresh runs under a Web Lock (`navigator.locks`), so one tab at a time uses it, and the new
 //!   tokens are broadcast, sealed, so every tab holding the spent one takes them instead.
 //! - Signing out in one tab signs out every tab of that session.
+//! - The refresh lock is waited for a bounded time ([`REFRESH_LOCK_WAIT`]): anything of the
+//!   origin can hold it, and none of it may hang every refresh and sign-out.
+//! - A tab that lost the answer to a refresh tells a tab about to present the same refresh
+//!   token ([`Message::Lost`]): it may be spent, and only a sign-in again renews the session.
 //!
 //! Each tab keeps its tokens in its own `sessionStorage`. A browser without `BroadcastChannel`,
 //! Web Locks or WebCrypto keeps the single-tab behaviour: sharing a session without the lock
@@ -30,14 +34,14 @@ use std::rc::Rc;
 use std::time::Duration;
 
 use futures::channel::oneshot;
-use futures::future::select;
+use futures::future::{select, Either};
 use leptos::prelude::{RwSignal, Set};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{BroadcastChannel, MessageEvent};
 
-use super::session::{Session, SessionStore};
+use super::session::{self, Session, SessionStore};
 use crate::browser::{random_bytes, session_storage, sleep, subtle};
 
 const CHANNEL: &str = "gifting-console.session";
@@ -70,6 +74,9 @@ enum Message {
     Successor { of: String },
     /// The session holding this refresh token was signed out.
     SignedOut { refresh_token: String },
+    /// The answer to presenting the refresh token `of` was lost: it may be spent, so no tab
+    /// presents it again (the answer to [`Message::Successor`] from the tab that lost it).
+    Lost { of: String },
 }
 
 // Written by hand, not derived: serde's code for an enum of structs (its tags, its fields, their
@@ -84,6 +91,7 @@ impl Message {
             }
             Message::Successor { of } => format!("o{of}"),
             Message::SignedOut { refresh_token } => format!("x{refresh_token}"),
+            Message::Lost { of } => format!("l{of}"),
         })
     }
 
@@ -101,6 +109,7 @@ impl Message {
             b'x' => Message::SignedOut {
                 refresh_token: token,
             },
+            b'l' => Message::Lost { of: token },
             _ => return None,
         })
     }
@@ -209,15 +218,21 @@ fn remember(spent: &RefCell<VecDeque<String>>, token: &str) {
 fn post_sealed(end: &Rc<End>, message: Message) {
     let end = end.clone();
     wasm_bindgen_futures::spawn_local(async move {
-        // 32 bytes drawn as for the sign-in's other secrets; the nonce is the first 12.
-        let Ok(random) = random_bytes::<32>() else {
-            return;
-        };
-        let key = end.key.borrow().clone();
-        if let Some(sealed) = seal(&key, &message, &random[..12]).await {
-            let _ = end.channel.post_message(&sealed);
-        }
+        send_sealed(&end, message).await;
     });
+}
+
+/// Seals `message` and posts it; resolves once it is posted, to whether it was.
+async fn send_sealed(end: &End, message: Message) -> bool {
+    // 32 bytes drawn as for the sign-in's other secrets; the nonce is the first 12.
+    let Ok(random) = random_bytes::<32>() else {
+        return false;
+    };
+    let key = end.key.borrow().clone();
+    match seal(&key, &message, &random[..12]).await {
+        Some(sealed) => end.channel.post_message(&sealed).is_ok(),
+        None => false,
+    }
 }
 
 impl Tabs {
@@ -351,6 +366,21 @@ impl Tabs {
         }
     }
 
+    /// Tells the tabs holding the maybe spent refresh token `replaces` that a sign-in again
+    /// (in a window of its own) renewed their session as `session`; resolves once it is posted,
+    /// so the window may close then. `false` when there is no channel to post it on.
+    pub async fn renewed(&self, replaces: &str, session: &Session) -> bool {
+        remember(&self.spent, replaces);
+        let Some(end) = &self.end else {
+            return false;
+        };
+        let message = Message::Session {
+            session: session.clone(),
+            replaces: replaces.to_owned(),
+        };
+        send_sealed(end, message).await
+    }
+
     /// Tells the other tabs of this session that it was signed out.
     pub fn signed_out(&self, refresh_token: &str) {
         if let Some(end) = &self.end {
@@ -389,6 +419,13 @@ fn on_sealed(
                     replaces: of,
                 };
                 post_sealed(end, answer);
+            } else if session::maybe_spent(&of) {
+                post_sealed(end, Message::Lost { of });
+            }
+        }
+        Message::Lost { of } => {
+            if mine.is_some_and(|mine| mine.refresh_token == of) {
+                session::mark_spending(&of);
             }
         }
         Message::SignedOut { refresh_token } => {
@@ -454,51 +491,94 @@ async fn presence_locks_held() -> Option<usize> {
     )
 }
 
+/// How long a tab waits for the refresh lock: longer than its holder's work takes (a question
+/// to the other tabs and one token request, which gives up after 25 s), so only a holder that
+/// never lets go (a page that is not the console, a tab stuck in a debugger) is outwaited.
+pub const REFRESH_LOCK_WAIT: Duration = Duration::from_secs(30);
+
 /// Runs `work` while holding the console's refresh lock, shared by every tab of this origin
-/// (at once, without a lock, where the browser has none).
-pub async fn with_refresh_lock<T: 'static>(work: impl Future<Output = T> + 'static) -> T {
+/// (at once, without a lock, where the browser has none); `None` when the lock was not had
+/// within [`REFRESH_LOCK_WAIT`], and then `work` never runs.
+pub async fn with_refresh_lock<T: 'static>(work: impl Future<Output = T> + 'static) -> Option<T> {
+    with_refresh_lock_within(REFRESH_LOCK_WAIT, work).await
+}
+
+/// [`with_refresh_lock`], waiting at most `wait` for the lock.
+pub async fn with_refresh_lock_within<T: 'static>(
+    wait: Duration,
+    work: impl Future<Output = T> + 'static,
+) -> Option<T> {
     let Some((locks, request)) = lock_manager() else {
-        return work.await;
+        return Some(work.await);
     };
     let result: Rc<RefCell<Option<T>>> = Rc::new(RefCell::new(None));
     let slot = result.clone();
     let work = Rc::new(RefCell::new(Some(Box::pin(work))));
     let run = work.clone();
-    let callback = Closure::once(move |_lock: JsValue| -> js_sys::Promise {
+    let (granted, on_grant) = oneshot::channel::<()>();
+    // Left to the browser (not dropped here): a grant that comes after this gave up must find
+    // a callback to call, which then runs nothing.
+    let callback = Closure::once_into_js(move |_lock: JsValue| -> js_sys::Promise {
+        let taken = run.borrow_mut().take();
+        let _ = granted.send(());
         wasm_bindgen_futures::future_to_promise(async move {
-            let taken = run.borrow_mut().take();
             if let Some(work) = taken {
                 *slot.borrow_mut() = Some(work.await);
             }
             Ok(JsValue::UNDEFINED)
         })
     });
-    let granted = request
-        .call2(&locks, &JsValue::from_str(REFRESH_LOCK), callback.as_ref())
+    let abort = web_sys::AbortController::new().ok();
+    let options = js_sys::Object::new();
+    if let Some(abort) = &abort {
+        let _ = js_sys::Reflect::set(&options, &"signal".into(), &abort.signal());
+    }
+    let requested = request
+        .call3(
+            &locks,
+            &JsValue::from_str(REFRESH_LOCK),
+            &options,
+            &callback,
+        )
         .ok()
         .and_then(|p| p.dyn_into::<js_sys::Promise>().ok());
-    if let Some(promise) = granted {
-        let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
-    }
-    drop(callback);
-    let done = result.borrow_mut().take();
-    match done {
-        Some(value) => value,
-        // The lock could not be had: do the work unlocked rather than not at all.
-        None => {
-            let pending = work.borrow_mut().take();
-            match pending {
-                Some(work) => work.await,
-                None => unreachable_after_run(),
-            }
+    let Some(promise) = requested else {
+        return unlocked(&work).await;
+    };
+    let mut done = JsFuture::from(promise);
+    let (timed_out, settled) =
+        match select(select(on_grant, &mut done), Box::pin(sleep(wait))).await {
+            Either::Left((Either::Left(_), _)) => (false, None),
+            Either::Left((Either::Right((settled, _)), _)) => (false, Some(settled)),
+            Either::Right(_) => (true, None),
+        };
+    // Taken back, so a grant after this runs nothing; the request is withdrawn too.
+    if timed_out && work.borrow_mut().take().is_some() {
+        if let Some(abort) = &abort {
+            abort.abort();
         }
+        return None;
+    }
+    let settled = match settled {
+        Some(settled) => settled,
+        None => done.await,
+    };
+    let finished = result.borrow_mut().take();
+    match (finished, settled) {
+        (Some(value), _) => Some(value),
+        // The browser refused the lock: do the work unlocked rather than not at all.
+        (None, Err(_)) => unlocked(&work).await,
+        (None, Ok(_)) => None,
     }
 }
 
-/// The callback took the work but stored no result: only a panic inside it does that, and the
-/// app aborts on panic, so this is never reached.
-fn unreachable_after_run<T>() -> T {
-    wasm_bindgen::throw_str("the refresh lock's work did not finish")
+/// The work, run without the lock, unless it already ran.
+async fn unlocked<F: Future>(work: &RefCell<Option<std::pin::Pin<Box<F>>>>) -> Option<F::Output> {
+    let pending = work.borrow_mut().take();
+    match pending {
+        Some(work) => Some(work.await),
+        None => None,
+    }
 }
 
 #[cfg(test)]

@@ -128,9 +128,13 @@ pub async fn refresh(config: &Config, refresh_token: &str) -> Result<TokenRespon
             // The grant is gone (used, expired, revoked) or the client is not accepted: only a new
             // sign-in helps.
             TokenFailure::Refused(_) => RefreshError::Rejected,
-            TokenFailure::Unreachable | TokenFailure::Unexpected { .. } => {
+            // "Busy" is said before any work, and offline nothing left the browser.
+            TokenFailure::Unexpected { status: 429 | 503 } => RefreshError::Unavailable,
+            TokenFailure::Unreachable if !crate::browser::navigator_online() => {
                 RefreshError::Unavailable
             }
+            // The platform may have rotated the tokens and its answer never arrived.
+            TokenFailure::Unreachable | TokenFailure::Unexpected { .. } => RefreshError::Lost,
         })
 }
 

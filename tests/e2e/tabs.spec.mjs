@@ -6,9 +6,11 @@
 // And the tabs' channel trusts only tabs of one sign-in (src/auth/tabs.rs): a same-origin page
 // that is not the console (here /boot.js opened as a page in the same browser; /config.json
 // would not do, its CSP `sandbox` gives it an opaque origin) hears no token on it, neither by
-// asking nor while a tab refreshes, and cannot plant a session in a console tab. A link opened
-// in a new tab (empty sessionStorage) therefore no longer joins silently: it says the console is
-// signed in in another tab, and signs in.
+// asking nor while a tab refreshes, and cannot plant a session in a console tab. A tab opened
+// with empty sessionStorage (an address typed in) therefore does not join silently: it says the
+// console is signed in in another tab, and signs in. A console link opened in a new tab
+// (Ctrl/⌘-click, middle click) is opened by the console with window.open, and is signed in.
+// Nothing holding the refresh lock for ever keeps a sign-out from ending the session.
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -107,8 +109,8 @@ describe("tabs of one browser share the session (--token-ttl 5)", () => {
 
   test("a link opened in a new tab says the console is signed in in another tab, and signs in", async () => {
     const first = await signedInPage(env.browser, env.sandbox.url);
-    // What a middle click does: the same address in a new tab, which starts with empty
-    // sessionStorage: nothing tells it apart from any other page of the origin.
+    // An address typed in a new tab, which starts with empty sessionStorage: nothing tells it
+    // apart from any other page of the origin.
     const second = await openTab(first.context());
     await second.goto(`${env.sandbox.url}/teams`);
     await second.getByText(ELSEWHERE).waitFor(VISIBLE);
@@ -120,6 +122,70 @@ describe("tabs of one browser share the session (--token-ttl 5)", () => {
     assert.notEqual(await sessionToken(first), await sessionToken(second), "a session of its own");
     assert.deepEqual([...unexpectedErrors(first), ...unexpectedErrors(second)], []);
     await first.context().close();
+  });
+
+  test("a console link opened in a new tab (Ctrl-click, middle click) opens signed in, without the consent page", async () => {
+    const first = await signedInPage(env.browser, env.sandbox.url);
+    await teamsLoaded(first, env.sandbox.url);
+    const exchanged = (await env.sandbox.stats()).authorization_codes_exchanged;
+    const link = first.locator("main#main table tbody tr a").first();
+    const name = (await link.textContent()).trim();
+    for (const how of [{ modifiers: ["ControlOrMeta"] }, { button: "middle" }]) {
+      const [tab] = await Promise.all([first.context().waitForEvent("page"), link.click(how)]);
+      await tab
+        .locator("main#main")
+        .getByRole("heading", { level: 1, name: `Team: ${name}`, exact: true })
+        .or(tab.getByRole("button", { name: "Sign in", exact: true }))
+        .first()
+        .waitFor(VISIBLE);
+      assert.equal(await tab.getByRole("button", { name: "Sign in", exact: true }).count(), 0, `${JSON.stringify(how)}: signed in`);
+      await tab.locator("main#main table tbody tr").first().waitFor(VISIBLE);
+      assert.match(new URL(tab.url()).pathname, /^\/teams\/\d+$/);
+      await tab.close();
+    }
+    assert.equal(new URL(first.url()).pathname, "/teams", "the first tab stayed where it was");
+    assert.equal((await env.sandbox.stats()).authorization_codes_exchanged, exchanged, "no second sign-in");
+    assert.deepEqual(unexpectedErrors(first), []);
+    await first.context().close();
+  });
+
+  test("sign-out ends the session even while a page that is not the console holds the refresh lock", async () => {
+    const context = await env.browser.newContext();
+    const tab = await openTab(context);
+    // The page's clock, so the test can move it past the lock's bounded wait.
+    await tab.clock.install();
+    await signIn(tab, env.sandbox.url);
+    const token = await sessionToken(tab);
+    const intruder = await openTab(context);
+    await intruder.goto(`${env.sandbox.url}/boot.js`);
+    await intruder.evaluate(
+      () =>
+        new Promise((held) => {
+          navigator.locks.request("gifting-console.refresh", () => {
+            held();
+            return new Promise(() => {});
+          });
+        }),
+    );
+    const waiting = () =>
+      intruder.evaluate(async () => (await navigator.locks.query()).pending.some((lock) => lock.name === "gifting-console.refresh"));
+    await tab.getByRole("button", { name: "Sign out", exact: true }).click();
+    await waitFor(waiting, { what: "the sign-out to wait for the refresh lock" });
+    // Past the bounded wait on the page's clock, each time the tab waits for the lock (a refresh
+    // started before the sign-out waits for it too, and the sign-out waits for that refresh).
+    const signedOut = tab.getByText("You have signed out.");
+    await waitFor(
+      async () => {
+        if (await signedOut.isVisible()) return true;
+        if (await waiting()) await tab.clock.runFor(31_000);
+        return false;
+      },
+      { timeout: 30_000, what: "the tab to say it signed out" },
+    );
+    assert.equal(await storedSession(tab), null, "the tab is cleared");
+    assert.equal((await platformGet(env.sandbox.url, token, "/api/v3/me")).status, 401, "the grant ended at the platform");
+    assert.deepEqual(unexpectedErrors(tab), []);
+    await context.close();
   });
 
   test("a lone tab shows sign-in without asking other tabs; a tab opened beside a signed-in one asks", async () => {

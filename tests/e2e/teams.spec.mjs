@@ -4,7 +4,7 @@
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { consoleFixture, errorsOf, sessionToken } from "./harness.mjs";
+import { consoleFixture, errorsOf, painted, platformGet, sessionToken, signedInPage, unexpectedErrors } from "./harness.mjs";
 
 const VISIBLE = { state: "visible", timeout: 15_000 };
 
@@ -202,3 +202,43 @@ describe("a big team", () => {
   });
 });
 
+
+// Issue 41: an invitation key lets anyone sign up into its team. Whatever the platform answers a
+// sender's or a manager's token, the console offers the keys to admins alone.
+describe("invitation keys by role", () => {
+  const env = consoleFixture({ page: false });
+
+  for (const role of ["manager", "sender"]) {
+    test(`${role}: a team's members show no invitation key, though the platform answers them`, async () => {
+      const page = await signedInPage(env.browser, env.sandbox.url, `${role}@example.com`);
+      const token = await sessionToken(page);
+      const { body } = await platformGet(env.sandbox.url, token, "/api/v3/groups?page=1&per_page=100");
+      let group;
+      let members;
+      for (const g of body.groups) {
+        members = (await platformGet(env.sandbox.url, token, `/api/v3/groups/${g.id}/members`)).body;
+        if (members.slice(0, 25).some((m) => m.key)) {
+          group = g;
+          break;
+        }
+      }
+      assert.ok(group, `the platform answers a ${role} with invitation keys`);
+      await page.locator("[data-testid=current-user]").getByText(role, { exact: true }).waitFor(VISIBLE);
+      await page.goto(`${env.sandbox.url}/teams/${group.id}`);
+      const rows = page.locator("main#main table tbody tr");
+      await rows.first().waitFor(VISIBLE);
+      // The role is known again after the navigation before the keys' cells are judged.
+      await page.locator("[data-testid=current-user]").getByText(role, { exact: true }).waitFor(VISIBLE);
+      await painted(page);
+      assert.equal(await rows.count(), Math.min(members.length, 25));
+      assert.equal(await page.getByRole("button", { name: /invitation key/ }).count(), 0, "no Show button");
+      const html = await page.content();
+      for (const member of members.filter((m) => m.key)) {
+        assert.ok(!html.includes(member.key), `${member.email}'s key is in the page`);
+      }
+      await page.locator("main#main table tbody tr td", { hasText: "Admins only" }).first().waitFor(VISIBLE);
+      assert.deepEqual(unexpectedErrors(page), []);
+      await page.context().close();
+    });
+  }
+});

@@ -1,11 +1,11 @@
 //! `/teams/:id`: one team group's members, from the platform's bare-array endpoint.
 
+use gifting_api::enums::Role;
 use gifting_api::paths::endpoint;
 use gifting_api::rest::{Member, DEFAULT_PER_PAGE};
-use leptos::either::Either;
 use leptos::prelude::*;
 
-use crate::api::use_team_groups;
+use crate::api::{use_current_user, use_team_groups};
 use crate::components::format;
 use crate::components::sort::{by_amount, by_text, Compare};
 use crate::components::spend::cells::MemberShare;
@@ -139,18 +139,33 @@ fn member_row(m: Member) -> AnyView {
     .into_any()
 }
 
-/// The invitation key stays out of the page (and out of screenshots) until asked for.
+/// The invitation key is for admins alone, whatever the platform answers to other roles: a
+/// sender or a manager could otherwise reveal another team's keys and sign up with them. It is
+/// shown only once /me says admin (a failed /me or an unknown role is not enough).
 #[component]
 fn KeyToggle(key: String, owner: String) -> impl IntoView {
-    if key.is_empty() {
-        return Either::Left(view! { <span class="muted">"None"</span> });
+    let me = use_current_user();
+    let admin = move || me.with(|me| matches!(me, Some(Ok(me)) if me.role == Role::Admin));
+    move || {
+        if key.is_empty() {
+            view! { <span class="muted">"None"</span> }.into_any()
+        } else if admin() {
+            view! { <KeyReveal key=key.clone() owner=owner.clone() /> }.into_any()
+        } else {
+            view! { <span class="muted">"Admins only"</span> }.into_any()
+        }
     }
+}
+
+/// The invitation key stays out of the page (and out of screenshots) until asked for.
+#[component]
+fn KeyReveal(key: String, owner: String) -> impl IntoView {
     let shown = RwSignal::new(false);
     let label = move || {
         let verb = if shown.get() { "Hide" } else { "Show" };
         format!("{verb} invitation key of {owner}")
     };
-    Either::Right(view! {
+    view! {
         <span class="key-toggle">
             <button
                 type="button"
@@ -162,5 +177,5 @@ fn KeyToggle(key: String, owner: String) -> impl IntoView {
             </button>
             {move || shown.get().then(|| view! { <code class="key-toggle__key">{key.clone()}</code> })}
         </span>
-    })
+    }
 }
