@@ -3,7 +3,7 @@
 // temporary directory and is stopped by its PID.
 
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { freePort, waitFor } from "./harness.mjs";
@@ -15,11 +15,15 @@ export const HAPROXY = "/usr/sbin/haproxy";
  * Starts `bin args` in `dir`, keeping the tail of its output; `stop()` sends SIGTERM (SIGKILL
  * after 5 s) and removes `dir`.
  */
-function startDaemon(bin, args, dir) {
+function startDaemon(bin, args, dir, onLine = () => {}) {
   const child = spawn(bin, args, { cwd: dir, stdio: ["ignore", "pipe", "pipe"] });
   const tail = [];
+  let partial = "";
   const keep = (chunk) => {
-    tail.push(...String(chunk).split("\n"));
+    const lines = (partial + String(chunk)).split("\n");
+    partial = lines.pop();
+    lines.forEach(onLine);
+    tail.push(...lines);
     if (tail.length > 200) tail.splice(0, tail.length - 200);
   };
   child.stdout.on("data", keep);
@@ -90,39 +94,40 @@ export async function startPrometheus(targets) {
 
 /**
  * HAProxy on a free loopback port balancing `backends` (`{name, port}`) round robin, checking
- * each on `GET /readyz` every 200 ms (down after 2 failures, up after 1 success), adding
- * `X-Forwarded-For`, and logging one line per request (which server answered it) to a file;
- * `servedBy()` counts the requests each server answered, from that log.
+ * each on `GET /readyz` every 200 ms (down after 2 failures, up after 1 success), appending
+ * `X-Forwarded-For`, and logging one line per request to its stdout; `served()` lists the
+ * requests from that log as `{server, method, path, status}` (the log is the test's own: it
+ * holds paths with their queries, which never leave this temporary run).
+ *
+ * A request whose server connection failed (refused: a replica stopped or gone) is sent again
+ * to another server, whatever its method, since the replica never saw it; one whose answer
+ * never came (the replica died holding it) is sent again only when its method is idempotent
+ * (GET, HEAD, PUT: HAProxy would replay any method, so the others are excluded here), so a
+ * create or a token request is never sent twice. Every request has a server
+ * connection of its own (`http-server-close`), so a replica that drains is never handed a
+ * request on a connection it is closing.
  */
 export async function startHaproxy(backends, { port } = {}) {
   const dir = mkdtempSync(path.join(os.tmpdir(), "e2e-haproxy-"));
   port ??= await freePort();
-  const logPort = await freePort();
-  const logFile = path.join(dir, "requests.log");
-  const lines = [];
-  // HAProxy logs over syslog (UDP); a small listener in node writes what it gets to a file.
-  const dgram = await import("node:dgram");
-  const syslog = dgram.createSocket("udp4");
-  syslog.on("message", (msg) => {
-    lines.push(String(msg));
-    writeFileSync(logFile, `${String(msg)}\n`, { flag: "a" });
-  });
-  await new Promise((resolve) => syslog.bind(logPort, "127.0.0.1", resolve));
+  const requests = [];
   const config = [
     "global",
-    `  log 127.0.0.1:${logPort} local0`,
+    "  log stdout format raw local0",
     "  maxconn 512",
     "defaults",
     "  mode http",
     "  log global",
-    "  option httplog",
+    // One line per request: the server that answered, the request line, the status.
+    '  log-format "served %s %ST %{+Q}r"',
     "  option forwardfor",
-    "  option redispatch",
-    "  retries 2",
+    "  option http-server-close",
+    "  option redispatch 1",
+    "  retries 3",
+    "  retry-on conn-failure empty-response",
     "  timeout connect 2s",
     "  timeout client 60s",
-    "  timeout server 60s",
-    "  timeout http-keep-alive 1s",
+    "  timeout server 30s",
     "frontend console",
     `  bind 127.0.0.1:${port}`,
     "  default_backend gateways",
@@ -130,13 +135,16 @@ export async function startHaproxy(backends, { port } = {}) {
     "  balance roundrobin",
     "  option httpchk GET /readyz",
     "  http-check expect status 200",
-    "  http-response set-header X-Served-By %s",
+    "  http-request disable-l7-retry unless METH_GET || { method PUT }",
     ...backends.map((b) => `  server ${b.name} 127.0.0.1:${b.port} check inter 200ms fall 2 rise 1`),
     "",
   ].join("\n");
   const file = path.join(dir, "haproxy.cfg");
   writeFileSync(file, config);
-  const daemon = startDaemon(HAPROXY, ["-f", file, "-db"], dir);
+  const daemon = startDaemon(HAPROXY, ["-f", file, "-db"], dir, (line) => {
+    const match = /served (\S+) (\d+) "(\S+) (\S+) [^"]*"/.exec(line);
+    if (match) requests.push({ server: match[1], status: Number(match[2]), method: match[3], path: match[4] });
+  });
   const url = `http://127.0.0.1:${port}`;
   await waitFor(async () => (await fetch(`${url}/healthz`)).ok, {
     timeout: 15_000,
@@ -146,19 +154,14 @@ export async function startHaproxy(backends, { port } = {}) {
     url,
     port,
     output: daemon.output,
-    /** The requests each backend answered, from the balancer's log: {name: count}. */
+    /** Every request the balancer logged so far: {server, status, method, path}. */
+    served: () => [...requests],
+    /** How many requests each server answered: {name: count}. */
     servedBy() {
       const counts = {};
-      for (const line of lines) {
-        const match = / gateways\/(\S+) /.exec(line);
-        if (match) counts[match[1]] = (counts[match[1]] ?? 0) + 1;
-      }
+      for (const r of requests) counts[r.server] = (counts[r.server] ?? 0) + 1;
       return counts;
     },
-    log: () => (lines.length ? readFileSync(logFile, "utf8") : ""),
-    async stop() {
-      await daemon.stop();
-      syslog.close();
-    },
+    stop: daemon.stop,
   };
 }

@@ -249,16 +249,7 @@ impl Config {
                 flags.addr
             ));
         }
-        if flags
-            .metrics_addr
-            .is_some_and(|m| m.port() != 0 && m.port() == flags.addr.port())
-        {
-            return Err(format!(
-                "--metrics-addr must not be the public --addr's port ({}): metrics are for \
-                 the scraper only",
-                flags.addr.port()
-            ));
-        }
+        let metrics_addr = metrics_apart(&flags)?;
         let client_ip_header = flags
             .client_ip_header
             .as_deref()
@@ -294,7 +285,7 @@ impl Config {
             header_timeout: Duration::from_secs(flags.header_timeout_secs),
             body_timeout: Duration::from_secs(flags.body_timeout_secs),
             body_limit: usize::try_from(flags.body_limit).unwrap_or(usize::MAX),
-            metrics_addr: flags.metrics_addr,
+            metrics_addr,
             warnings,
         })
     }
@@ -317,6 +308,18 @@ impl Config {
     {
         let flags = Flags::try_parse_from(args).map_err(|e| e.to_string())?;
         Config::from_flags(flags, env_secret)
+    }
+}
+
+/// `--metrics-addr`, which must not be the public listener's port: metrics are for the
+/// scraper, never for whoever reaches the console.
+fn metrics_apart(flags: &Flags) -> Result<Option<SocketAddr>, String> {
+    match flags.metrics_addr {
+        Some(m) if m.port() != 0 && m.port() == flags.addr.port() => Err(format!(
+            "--metrics-addr must not be the public --addr's port ({})",
+            flags.addr.port()
+        )),
+        other => Ok(other),
     }
 }
 

@@ -306,7 +306,11 @@ mod tests {
 
     async fn scrape(t: Arc<Telemetry>) -> String {
         let res = router(t)
-            .oneshot(Request::get("/metrics").body(Body::empty()).expect("request"))
+            .oneshot(
+                Request::get("/metrics")
+                    .body(Body::empty())
+                    .expect("request"),
+            )
             .await
             .expect("answer");
         assert_eq!(res.status(), StatusCode::OK);

@@ -58,15 +58,25 @@ fn config_map() -> BTreeMap<String, String> {
 }
 
 fn port_of(addr: &str) -> u64 {
-    addr.rsplit(':').next().and_then(|p| p.parse().ok()).expect("HOST:PORT")
+    addr.rsplit(':')
+        .next()
+        .and_then(|p| p.parse().ok())
+        .expect("HOST:PORT")
 }
 
 fn container() -> Value {
-    at(&manifest("deployment.yaml"), "spec.template.spec.containers.0").clone()
+    at(
+        &manifest("deployment.yaml"),
+        "spec.template.spec.containers.0",
+    )
+    .clone()
 }
 
 fn container_port(name: &str) -> u64 {
-    let ports = at(&container(), "ports").as_sequence().expect("ports").clone();
+    let ports = at(&container(), "ports")
+        .as_sequence()
+        .expect("ports")
+        .clone();
     ports
         .iter()
         .find(|p| text(p, "name") == name)
@@ -140,7 +150,10 @@ fn ports_and_the_scrape_annotation_match_the_listeners() {
     let annotations = at(&deployment, "spec.template.metadata.annotations");
     let annotation = |key: &str| annotations.get(key).and_then(Value::as_str);
     assert_eq!(annotation("prometheus.io/scrape"), Some("true"));
-    assert_eq!(annotation("prometheus.io/port"), Some(&*metrics.to_string()));
+    assert_eq!(
+        annotation("prometheus.io/port"),
+        Some(&*metrics.to_string())
+    );
     assert_eq!(annotation("prometheus.io/path"), Some("/metrics"));
     let service = manifest("service.yaml");
     assert_eq!(text(&service, "spec.ports.0.targetPort"), "http");
@@ -163,7 +176,11 @@ async fn the_probes_ask_routes_the_gateway_answers() {
     let gw = Gateway::new(config, Log::memory().0).expect("gateway");
     for (probe, path) in probes {
         assert_eq!(text(&c, &format!("{probe}.httpGet.path")), path, "{probe}");
-        assert_eq!(text(&c, &format!("{probe}.httpGet.port")), "http", "{probe}");
+        assert_eq!(
+            text(&c, &format!("{probe}.httpGet.port")),
+            "http",
+            "{probe}"
+        );
         let res = app(gw.clone())
             .oneshot(Request::get(path).body(Body::empty()).expect("request"))
             .await
@@ -206,8 +223,12 @@ fn the_pod_meets_the_restricted_standard_and_outlasts_a_drain() {
     assert!(at(pod, "securityContext.runAsUser").as_u64() > Some(0));
     let map = config_map();
     let timeout: u64 = map["GATEWAY_TIMEOUT_SECS"].parse().expect("seconds");
-    let pause = at(&c, "lifecycle.preStop.sleep.seconds").as_u64().expect("s");
-    let grace = at(pod, "terminationGracePeriodSeconds").as_u64().expect("s");
+    let pause = at(&c, "lifecycle.preStop.sleep.seconds")
+        .as_u64()
+        .expect("s");
+    let grace = at(pod, "terminationGracePeriodSeconds")
+        .as_u64()
+        .expect("s");
     assert!(grace >= pause + timeout + 5, "grace {grace} s");
     assert_eq!(at(&deployment, "spec.replicas").as_u64(), Some(3));
 }
