@@ -86,7 +86,10 @@ describe("three gateway replicas behind HAProxy, one killed and one rolled mid-j
 
   test("sign-in and every screen through the balancer", async () => {
     await signIn(env.page, env.url);
-    const [codeServer] = servers("POST", "/oauth/token");
+    // The balancer logs a request once it is over; the console may be quicker.
+    const [codeServer] = await waitFor(() => servers("POST", "/oauth/token").length && servers("POST", "/oauth/token"), {
+      what: "the code exchange in the balancer's log",
+    });
     assert.ok(REPLICAS.includes(codeServer), `the code exchange was relayed by ${codeServer}`);
     env.codeServer = codeServer;
     for (const [path, heading, rows] of [
