@@ -8,7 +8,7 @@
 import { after, afterEach, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync, spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import {
@@ -54,6 +54,8 @@ describe("the gateway's image", () => {
       podman("export", "--output", tar, name);
       execFileSync("tar", ["-xf", tar, "-C", root]);
       rmSync(tar);
+      // The image's root directory as a runtime makes it (a temporary directory is 0700).
+      chmodSync(root, 0o755);
     } finally {
       podman("rm", name);
     }
@@ -123,7 +125,10 @@ describe("the gateway's image", () => {
     let output = "";
     gateway.stdout.on("data", (chunk) => (output += chunk));
     gateway.stderr.on("data", (chunk) => (output += chunk));
-    await waitFor(() => output.includes(`gifting-gateway listening on ${url}`), {
+    await waitFor(() => {
+      if (gateway.exitCode !== null) throw new Error(`exited with ${gateway.exitCode}`);
+      return output.includes(`gifting-gateway listening on ${url}`);
+    }, {
       timeout: 20_000,
       what: () => `the image's gateway listening\n${output}`,
     });
