@@ -26,14 +26,17 @@ describe("the gateway's metrics, scraped by Prometheus", () => {
   after(() => prometheus?.stop());
 
   /** The value of `promql` once Prometheus has scraped it and it satisfies `ok`. */
-  const scraped = (promql, ok) =>
-    waitFor(
+  const scraped = async (promql, ok) => {
+    const found = await waitFor(
       async () => {
         const [first] = await prometheus.query(promql);
-        return first && ok(first.value) ? first.value : null;
+        // Wrapped: a value of 0 is a fact too.
+        return first && ok(first.value) ? { value: first.value } : null;
       },
       { timeout: 20_000, what: () => `${promql} in Prometheus` },
     );
+    return found.value;
+  };
 
   test("Prometheus scrapes the metrics listener, not the public one", async () => {
     assert.equal(await scraped('up{job="gateway"}', (v) => v === 1), 1);
