@@ -47,7 +47,8 @@ describe("three gateway replicas behind HAProxy, one killed and one rolled mid-j
   before(async () => {
     const lbPort = await freePort();
     env.url = `http://127.0.0.1:${lbPort}`;
-    env.sandbox = await startSandbox(["--require-client-secret", "--redirect-uri", `${env.url}/auth/callback`]);
+    // Every platform answer takes 150 ms, so writes are in flight at the replicas when one dies.
+    env.sandbox = await startSandbox(["--require-client-secret", "--redirect-uri", `${env.url}/auth/callback`, "--latency-ms", "150"]);
     for (const name of REPLICAS) {
       env.gateways[name] = { port: await freePort() };
       await startReplica(name);
@@ -121,8 +122,9 @@ describe("three gateway replicas behind HAProxy, one killed and one rolled mid-j
     await env.page.getByTestId("bulk-count").getByText(`${N} users selected`).waitFor(VISIBLE);
     await main().getByLabel("Change", { exact: true }).selectOption("team");
     await main().getByLabel("New team").selectOption(target);
-    // The eighth change is held in the browser until the replica is gone, so the kill lands
-    // mid-run whatever the machine's speed.
+    // The eighth change is held in the browser until the run is under way, so the kill lands
+    // mid-run whatever the machine's speed; released just before it, that change is in flight
+    // (to the dying replica or another) when the replica dies.
     let release;
     const gate = new Promise((resolve) => (release = resolve));
     let puts = 0;
@@ -132,8 +134,8 @@ describe("three gateway replicas behind HAProxy, one killed and one rolled mid-j
     });
     await main().getByRole("button", { name: `Move ${N} users to ${target}` }).click();
     await waitFor(() => puts >= 8, { timeout: 30_000, what: "the eighth change" });
-    await env.gateways[env.codeServer].process.kill("SIGKILL");
     release();
+    await env.gateways[env.codeServer].process.kill("SIGKILL");
     await env.page.getByTestId("bulk-summary").getByText(`Changed ${N} of ${N} users.`).waitFor({ state: "visible", timeout: 90_000 });
     await env.page.unroute("**/api/scim/v2/Users/*");
     const after = await scimUsers(env.sandbox.url, await sessionToken(env.page));
@@ -164,11 +166,11 @@ describe("three gateway replicas behind HAProxy, one killed and one rolled mid-j
     });
     await env.page.locator("[data-testid=import-run]").click();
     await waitFor(() => posts >= 8, { timeout: 30_000, what: "the eighth create" });
-    // The roll: SIGTERM (the replica drains and exits 0), then the same replica started again.
-    await env.gateways[rolled].process.stop();
-    const restarted = startReplica(rolled);
+    // The roll: SIGTERM (the replica drains what it holds and exits 0), then the same replica
+    // started again; the held create goes out as it begins.
     release();
-    await restarted;
+    await env.gateways[rolled].process.stop();
+    await startReplica(rolled);
     const summary = env.page.locator("[data-testid=import-summary]");
     await summary.waitFor({ state: "visible", timeout: 90_000 });
     assert.equal(await summary.textContent(), `Import ended: created ${N}, updated 0, unchanged 0, deactivated 0, skipped 0, failed 0, not run 0.`);
