@@ -92,7 +92,7 @@ TEST_STEPS := fmt layers clippy clippy-wasm test-native deploy test-wasm build i
 .PHONY: help run run-gateway build test bench tools test-tools bench-tools \
         rust-target trunk wasm-bindgen wasm-split twiggy node-packages apt-test apt-bench check-pins \
         musl-target apt-image kubernetes-validate image image-build \
-        fmt layers clippy clippy-wasm test-native deploy test-wasm e2e \
+        fmt layers clippy clippy-wasm test-native deploy test-wasm e2e step-build-locked \
         $(addprefix step-,$(TEST_STEPS))
 
 help:
@@ -251,7 +251,13 @@ build: tools step-build
 # Trunk runs cargo with --offline (Trunk.toml), so crates are fetched first.
 # The split release build: Trunk for the HTML, CSS and icon, then the wasm split by
 # route (see scripts/build-console.mjs).
+# One build at a time in a checkout: a second `make build` waits for the first (flock)
+# instead of both writing target/split and dist/ at once.
 step-build:
+	@mkdir -p $(TARGET_DIR)
+	flock $(TARGET_DIR)/.build.lock $(MAKE) step-build-locked
+
+step-build-locked:
 	cargo fetch
 	node scripts/build-console.mjs
 	@# A truncated wasm (e.g. two trunk builds racing in one checkout) is a blank page.

@@ -17,10 +17,15 @@
 //
 // Usage: node scripts/build-console.mjs   (from `make build`; tools on PATH as the Makefile
 // sets it). Any failing step stops the build.
+//
+// Incremental: cargo decides whether the wasm is relinked. The split, wasm-opt and terser run
+// again only when the linked wasm or what shapes their output changed (a key kept beside their
+// output), and nothing at all is redone when dist/ was built from the same inputs (a key in
+// target/). The Makefile runs one build at a time per checkout (flock).
 
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { copyFileSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { minify } from "terser";
@@ -73,9 +78,34 @@ function cargoBuild() {
   return path.join(TARGET, "wasm32-unknown-unknown", "wasm-release", `${NAME}.wasm`);
 }
 
+/** A content hash of `parts`: buffers, strings, or files and folders named by path. */
+function keyOf(parts) {
+  const hash = createHash("sha256");
+  const add = (part) => {
+    if (typeof part !== "string" || !part.startsWith(ROOT)) return hash.update(String(part));
+    if (!existsSync(part)) return hash.update(`missing ${part}`);
+    if (statSync(part).isDirectory()) {
+      for (const child of readdirSync(part).sort()) add(path.join(part, child));
+      return hash;
+    }
+    return hash.update(part).update(readFileSync(part));
+  };
+  parts.forEach(add);
+  return hash.digest("hex");
+}
+
+/** What shapes the split, wasm-bindgen, wasm-opt and terser output besides the wasm. */
+const TOOLS = ["scripts/build-console.mjs", "Makefile", "Cargo.lock", "package-lock.json"].map((f) => path.join(ROOT, f));
+
 function splitAndBind(linked) {
   const split = path.join(WORK, "split");
   const pkg = path.join(WORK, "pkg");
+  const key = keyOf([readFileSync(linked), WASM_OPT_FLAGS.join(" "), ...TOOLS]);
+  const keyFile = path.join(WORK, "key");
+  if (existsSync(keyFile) && readFileSync(keyFile, "utf8") === key) {
+    console.log("build-console: the linked wasm is unchanged: its split, glue and wasm-opt output reused");
+    return { pkg, fresh: false };
+  }
   rmSync(WORK, { recursive: true, force: true });
   run("wasm-split-cli", ["--target", "web", "--out-name", NAME, linked, split]);
   run("wasm-bindgen", [
@@ -89,7 +119,7 @@ function splitAndBind(linked) {
   for (const file of readdirSync(pkg).filter((f) => f.endsWith(".wasm"))) {
     run("wasm-opt", [...WASM_OPT_FLAGS, path.join(pkg, file), "-o", path.join(pkg, file)]);
   }
-  return pkg;
+  return { pkg, fresh: true, commit: () => writeFileSync(keyFile, key) };
 }
 
 /**
@@ -97,8 +127,8 @@ function splitAndBind(linked) {
  * modules shortened, comments and dead code dropped; exports keep their names, the wasm
  * imports them by name) they weigh 9.2 -> 7.2 KB brotli.
  */
-async function minifyScripts(pkg) {
-  const scripts = readdirSync(pkg).filter((f) => f.endsWith(".js")).map((f) => path.join(pkg, f));
+async function minifyScripts(pkg, fresh) {
+  const scripts = fresh ? readdirSync(pkg).filter((f) => f.endsWith(".js")).map((f) => path.join(pkg, f)) : [];
   // The loader (boot.js, copied by Trunk) is the first script the page runs.
   for (const file of [...scripts, path.join(DIST, "boot.js")]) {
     const source = readFileSync(file, "utf8");
@@ -159,9 +189,30 @@ function addBootTag(base) {
   writeFileSync(index, html.replace("</head>", `    ${tags}  </head>`));
 }
 
-trunkWithoutRust();
-const pkg = splitAndBind(cargoBuild());
-await minifyScripts(pkg);
-const base = publish(pkg);
-addBootTag(base);
-console.log(`build-console: the console is in dist/ (code under ${base}/)`);
+const linked = cargoBuild();
+// Everything dist/ is made of: when it was built from exactly this, it stands as it is.
+const distKey = keyOf([
+  readFileSync(linked), WASM_OPT_FLAGS.join(" "), ...TOOLS,
+  ...["index.html", "boot.js", "Trunk.toml", "style", "assets"].map((f) => path.join(ROOT, f)),
+]);
+// Kept beside the build, not in dist/ (which is served): the key and the code's folder.
+const distKeyFile = path.join(TARGET, "split-dist-key");
+const [builtKey, builtBase] = existsSync(distKeyFile) ? readFileSync(distKeyFile, "utf8").split("\n") : [];
+const distStands =
+  builtKey === distKey &&
+  existsSync(path.join(DIST, "index.html")) &&
+  existsSync(path.join(DIST, builtBase ?? "-")) &&
+  readFileSync(path.join(DIST, "index.html"), "utf8").includes(`${builtBase}/`);
+if (distStands) {
+  console.log("build-console: dist/ was built from these very inputs: nothing to do");
+} else {
+  rmSync(distKeyFile, { force: true });
+  trunkWithoutRust();
+  const split = splitAndBind(linked);
+  await minifyScripts(split.pkg, split.fresh);
+  split.commit?.();
+  const base = publish(split.pkg);
+  addBootTag(base);
+  writeFileSync(distKeyFile, `${distKey}\n${base}`);
+  console.log(`build-console: the console is in dist/ (code under ${base}/)`);
+}

@@ -7,7 +7,7 @@
 //
 //   node scripts/precompress.mjs [DIST]      (default: dist)
 
-import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 
@@ -18,6 +18,10 @@ let written = 0;
 for (const name of readdirSync(dist, { recursive: true })) {
   const file = path.join(dist, String(name));
   if (!statSync(file).isFile() || !COMPRESSIBLE.test(file)) continue;
+  // Copies newer than their file were made from it: an unchanged build compresses nothing.
+  const made = statSync(file).mtimeMs;
+  const fresh = (copy) => existsSync(copy) && statSync(copy).mtimeMs >= made;
+  if (fresh(`${file}.br`) && fresh(`${file}.gz`)) continue;
   const raw = readFileSync(file);
   const copies = [
     [`${file}.br`, brotliCompressSync(raw, {

@@ -185,3 +185,119 @@ impl Drop for Timer {
         }
     }
 }
+
+/// An exclusive Web Lock of this origin, held until dropped.
+pub struct HeldLock {
+    /// Dropping it settles the promise the lock's callback returned, which lets the lock go.
+    _release: futures::channel::oneshot::Sender<()>,
+}
+
+/// How a request for an exclusive Web Lock ended.
+pub enum LockWait {
+    Held(HeldLock),
+    /// The browser has no Web Locks: nothing is serialised (callers still check what they
+    /// guard).
+    Unsupported,
+    /// Not granted within the wait.
+    TimedOut,
+    /// `stopped()` said so while waiting.
+    Stopped,
+}
+
+/// A lock request under way: the release it hands over when granted (kept here until then;
+/// `None` once this side gave up), and whether it was granted.
+struct LockRequest {
+    release: std::rc::Rc<std::cell::RefCell<Option<futures::channel::oneshot::Sender<()>>>>,
+    granted: std::rc::Rc<std::cell::Cell<bool>>,
+    controller: web_sys::AbortController,
+}
+
+/// `navigator.locks.request(name, {signal}, callback)`; `None` without Web Locks.
+fn request_lock(name: &str) -> Option<LockRequest> {
+    use std::cell::{Cell, RefCell};
+    use std::rc::Rc;
+    use wasm_bindgen::closure::Closure;
+    use wasm_bindgen::JsValue;
+
+    let get = |target: &JsValue, name: &str| js_sys::Reflect::get(target, &name.into()).ok();
+    let locks = web_sys::window()
+        .and_then(|w| get(&w.navigator().into(), "locks"))
+        .filter(|l| !l.is_undefined() && !l.is_null())?;
+    let request: js_sys::Function = get(&locks, "request")?.dyn_into().ok()?;
+    let controller = web_sys::AbortController::new().ok()?;
+    let options = js_sys::Object::new();
+    js_sys::Reflect::set(&options, &"signal".into(), &controller.signal()).ok()?;
+    let (release, released) = futures::channel::oneshot::channel::<()>();
+    let asked = LockRequest {
+        release: Rc::new(RefCell::new(Some(release))),
+        granted: Rc::new(Cell::new(false)),
+        controller,
+    };
+    let (slot, granted) = (asked.release.clone(), asked.granted.clone());
+    let callback = Closure::once_into_js(move |_lock: JsValue| -> js_sys::Promise {
+        let given_up = slot.borrow().is_none();
+        granted.set(!given_up);
+        wasm_bindgen_futures::future_to_promise(async move {
+            if !given_up {
+                let _ = released.await;
+            }
+            Ok(JsValue::UNDEFINED)
+        })
+    });
+    let promise = request.call3(&locks, &JsValue::from_str(name), &options, &callback);
+    // An aborted request rejects: caught here, so it is no uncaught error of the page.
+    let promise: js_sys::Promise = promise.ok()?.dyn_into().ok()?;
+    let ignore = Closure::<dyn FnMut(JsValue)>::new(|_: JsValue| {});
+    let _ = promise.catch(&ignore);
+    // Lives as long as the promise may settle: one small closure per request.
+    ignore.forget();
+    Some(asked)
+}
+
+/// Requests the exclusive Web Lock `name`, waiting at most `wait`; `waiting()` is called once
+/// if it is not granted at once, and `stopped()` is asked while waiting. A request given up is
+/// aborted, and a grant that comes after it is let go at once.
+pub async fn exclusive_lock(
+    name: &str,
+    wait: Duration,
+    stopped: impl Fn() -> bool,
+    waiting: impl FnOnce(),
+) -> LockWait {
+    let Some(asked) = request_lock(name) else {
+        return LockWait::Unsupported;
+    };
+    let step = Duration::from_millis(100);
+    let started = js_sys::Date::now();
+    let mut waiting = Some(waiting);
+    loop {
+        // The first look comes after a zero timeout: a lock that is free is granted by then.
+        sleep(if waiting.is_some() {
+            Duration::ZERO
+        } else {
+            step
+        })
+        .await;
+        if asked.granted.get() {
+            return match asked.release.borrow_mut().take() {
+                Some(release) => LockWait::Held(HeldLock { _release: release }),
+                None => LockWait::Stopped,
+            };
+        }
+        let waited = Duration::from_millis((js_sys::Date::now() - started).max(0.0) as u64);
+        let end = if stopped() {
+            Some(LockWait::Stopped)
+        } else if waited >= wait {
+            Some(LockWait::TimedOut)
+        } else {
+            None
+        };
+        if let Some(end) = end {
+            asked.release.borrow_mut().take();
+            asked.controller.abort();
+            return end;
+        }
+        if let Some(waiting) = waiting.take() {
+            waiting();
+        }
+    }
+}

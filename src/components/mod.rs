@@ -6,7 +6,6 @@ pub(crate) mod bar_chart;
 pub(crate) mod breadcrumb;
 pub(crate) mod confirm_dialog;
 pub(crate) mod country_codes;
-pub(crate) mod csv;
 pub(crate) mod download;
 pub mod format;
 pub(crate) mod jobs_indicator;

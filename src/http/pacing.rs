@@ -29,6 +29,10 @@ use crate::browser::{now_ms, sleep};
 /// How often a wait looks whether the work was cancelled.
 pub const CANCEL_CHECK_MS: f64 = 100.0;
 
+/// Requests of one job in flight at once: their starts are paced anyway, and a few at once
+/// hide each answer's latency without crowding the platform.
+pub const MAX_IN_FLIGHT: usize = 4;
+
 /// Told the seconds of a wait the platform asked for.
 type HoldListener = Box<dyn Fn(u64)>;
 
@@ -121,11 +125,6 @@ impl Pacer {
             ))
             .await;
         }
-    }
-
-    /// Waits `ms`, returning early once stopped.
-    pub async fn wait(&self, ms: u64) {
-        self.wait_until(now() + ms as f64).await;
     }
 
     /// No request starts after this; waits end within [`CANCEL_CHECK_MS`].

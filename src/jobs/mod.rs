@@ -119,6 +119,14 @@ impl<R> JobCtx<R> {
         });
     }
 
+    /// Says how far the job is, in words, keeping its step count.
+    pub(crate) fn say(&self, note: String) {
+        update(self.id, |s| {
+            s.note = note;
+            s.waiting_s = None;
+        });
+    }
+
     pub(crate) fn cancelled(&self) -> bool {
         self.pacer.stopped()
     }

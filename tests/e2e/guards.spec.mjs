@@ -204,13 +204,17 @@ describe("the platform's own last-admin rule (--protect-last-admin)", () => {
     await chooseRole(env, "sender");
     await main(env).getByRole("button", { name: "Make 1 user sender" }).click();
     await question(env).getByText("Your own account is next", { exact: false }).waitFor(VISIBLE);
-    // Meanwhile the other admins are demoted elsewhere: the console counted them, the platform
-    // now holds only you.
-    for (const u of others) await put(env, u.id, { userType: "sender" });
+    // The other admins are demoted elsewhere after the console's last count, as its write is
+    // on its way: the console counted them, the platform now holds only you.
+    await env.page.route(`**${SCIM}/${me.id}`, async (route) => {
+      if (route.request().method() === "PUT") for (const u of others) await put(env, u.id, { userType: "sender" });
+      await route.fallback();
+    });
     await question(env).getByRole("button", { name: "Change my account too" }).click();
     const line = main(env).locator(`li.bulk-result[data-user-id="${me.id}"]`);
     await line.getByText("without an active admin", { exact: false }).waitFor(VISIBLE);
     assert.equal(await line.getAttribute("data-outcome"), "failed");
+    await env.page.unroute(`**${SCIM}/${me.id}`);
     const now = await allUsers(env);
     assert.equal(now.find((u) => u.id === me.id).userType, "admin", "the platform kept its last admin");
     assert.deepEqual(unexpectedErrors(env.page), []);

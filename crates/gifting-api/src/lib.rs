@@ -1,6 +1,7 @@
 //! The gifting platform's contract, written once: the wire types of every resource, envelope
 //! and body of the platform's API, the endpoint paths, typed queries, and the validation rules
-//! the console and the sandbox share. No I/O: it compiles for the browser and for the host.
+//! the console and the sandbox share, and the CSV writer of the console's files ([`csv`]). No
+//! I/O: it compiles for the browser and for the host.
 //!
 //! The platform's own description leaves points open; `docs/platform.md` decides them, and
 //! this crate encodes those decisions. Among them, the ones a reader of this crate meets first:
@@ -19,6 +20,7 @@
 
 pub mod attention;
 pub mod countries;
+pub mod csv;
 pub mod enums;
 pub mod marketplace;
 pub mod money;

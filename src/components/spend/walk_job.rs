@@ -31,7 +31,6 @@ pub(crate) struct Figures {
     pub(crate) report: Option<Report>,
     /// When the walk began (ms since the epoch): the figures are "as of" then.
     pub(crate) as_of_ms: i64,
-    pub(crate) pages_read: u64,
     /// Why the walk stopped short, if it did.
     pub(crate) problem: Option<String>,
 }
@@ -94,7 +93,7 @@ async fn work(only: Option<String>, ctx: JobCtx<Figures>) -> JobEnd {
         let body: SendPage = match ctx.api.get_paced(&ctx.pacer, call).await {
             Ok(body) => body,
             Err(error) => {
-                show(&ctx, report, u64::from(page) - 1);
+                show(&ctx, report);
                 return stopped(&ctx, &error);
             }
         };
@@ -110,7 +109,7 @@ async fn work(only: Option<String>, ctx: JobCtx<Figures>) -> JobEnd {
         let done = stop || at_end || ctx.cancelled();
         if done || now_ms() - shown_at >= SHOW_EVERY_MS {
             shown_at = now_ms();
-            show(&ctx, report.clone(), u64::from(page));
+            show(&ctx, report.clone());
         }
         let line = ctx
             .result
@@ -130,11 +129,8 @@ async fn work(only: Option<String>, ctx: JobCtx<Figures>) -> JobEnd {
 }
 
 /// Puts the figures counted so far on screen.
-fn show(ctx: &JobCtx<Figures>, report: Option<Report>, pages: u64) {
-    ctx.result.update(|f| {
-        f.report = report;
-        f.pages_read = pages;
-    });
+fn show(ctx: &JobCtx<Figures>, report: Option<Report>) {
+    ctx.result.update(|f| f.report = report);
 }
 
 fn stopped(ctx: &JobCtx<Figures>, error: &ApiError) -> JobEnd {

@@ -3,8 +3,8 @@
 //! attention by reason.
 
 use gifting_api::attention::Attention;
+use gifting_api::csv::{push_row, BOM};
 
-use crate::components::csv::{push_row, BOM};
 use crate::components::download::download_parts;
 use crate::components::spend::report::{BudgetRow, Report};
 

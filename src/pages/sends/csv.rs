@@ -1,15 +1,15 @@
 //! The sends export: CSV built in the browser, one row per send.
 //!
-//! - Written by the console's CSV rules ([`crate::components::csv`]): quoting, the byte order
+//! - Written by the console's CSV rules ([`gifting_api::csv`]): quoting, the byte order
 //!   mark, and the formula guard (recipient names are typed by outsiders).
 //! - Timestamps stay as the platform sent them (ISO 8601 with offset), so the file sorts and
 //!   imports the same in every time zone.
 //! - The status history is one column: `status @ time` entries joined by `"; "`, oldest first.
 
+use gifting_api::csv::{push_row, BOM};
 use gifting_api::rest::Send;
 
 use super::loaded::LoadedSends;
-use crate::components::csv::{push_row, BOM};
 
 /// The header row. Every cell below it is written by [`push_row`], so e.g. a recipient named
 /// `=HYPERLINK(…)` reads back as `'=HYPERLINK(…)`.

@@ -7,12 +7,12 @@
 
 use std::collections::BTreeMap;
 
+use gifting_api::csv::{push_row, BOM};
 use gifting_api::scim::{ReplaceUser, ScimUser};
 use gifting_api::Role;
 use leptos::prelude::*;
 
 use super::present::display_name;
-use crate::components::csv::{push_row, BOM};
 use crate::components::format;
 
 /// A selected user, remembered with what the results need to name them even after they
@@ -244,7 +244,7 @@ pub(crate) fn results_page(results: &[BulkResult], failed_only: bool, page: usiz
     }
 }
 
-/// The run's results as a file (the console's CSV rules, [`crate::components::csv`]): who,
+/// The run's results as a file (the console's CSV rules, [`gifting_api::csv`]): who,
 /// whether they changed, the user before and after, and what the platform said; the users not
 /// reached say so.
 pub(crate) fn results_csv(asked: &[(String, Picked)], results: &[BulkResult]) -> String {

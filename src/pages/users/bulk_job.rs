@@ -10,7 +10,6 @@
 use std::collections::HashMap;
 
 use futures::future::LocalBoxFuture;
-use futures::StreamExt;
 use gifting_api::paths::endpoint;
 use gifting_api::scim::{ReplaceUser, ScimUser};
 use leptos::prelude::{Update, WithUntracked};
@@ -18,14 +17,11 @@ use leptos::prelude::{Update, WithUntracked};
 use super::bulk::{
     answer_summary, insert_result, results_summary, BulkAction, BulkResult, Outcome, Picked,
 };
-use super::guard::{self, AdminCount, Reversal};
+use super::guard::{self, Guarded, NotSent, Reversal, Target, Writer};
 use crate::api::ApiError;
 use crate::components::jobs_indicator;
 use crate::jobs::{self, JobCtx, JobEnd, JobHandle, JobKind, JobState};
 use crate::routes;
-
-/// PUTs in flight at once: quick for a page of users, gentle on the platform's rate limit.
-pub(crate) const MAX_IN_FLIGHT: usize = 4;
 
 /// Who the change is for.
 pub(crate) enum Targets {
@@ -60,8 +56,6 @@ pub(crate) struct BulkRun {
     pub(crate) action: Option<BulkAction>,
     /// Whether the run undoes another.
     pub(crate) undo: bool,
-    /// While the users are read: (read, of).
-    pub(crate) finding: Option<(usize, u64)>,
     /// The users the change is for, once known.
     pub(crate) asked: Vec<(String, Picked)>,
     /// One per user answered, in run order.
@@ -196,6 +190,29 @@ fn plan(change: &Change, directory: &[ScimUser]) -> Vec<Planned> {
     }
 }
 
+impl Planned {
+    /// What the guard counts of this user's write.
+    fn target(&self) -> Target {
+        match (&self.before, &self.write) {
+            (Some(_), Ok(body)) => Target::User {
+                id: self.id.clone(),
+                body: body.clone(),
+            },
+            _ => Target::Nothing,
+        }
+    }
+}
+
+impl Change {
+    /// Whether any write of the change can take the admin role away or deactivate.
+    fn can_remove(&self) -> bool {
+        match self {
+            Change::Action(action, _) => guard::can_remove(&action.body()),
+            Change::Undo(reversals) => reversals.iter().any(|r| guard::can_remove(&r.restore)),
+        }
+    }
+}
+
 async fn work(change: Change, ctx: JobCtx<BulkRun>) -> JobEnd {
     ctx.result.update(|r| {
         r.action = match &change {
@@ -204,121 +221,90 @@ async fn work(change: Change, ctx: JobCtx<BulkRun>) -> JobEnd {
         };
         r.undo = matches!(change, Change::Undo(_));
     });
-    ctx.progress(0, None, "Reading who is signed in".into());
-    let me = match guard::read_me(ctx.api, &ctx.pacer).await {
-        Ok(me) => me,
-        Err(error) => return guard::no_identity(&error),
+    let plan = |world: &guard::World| {
+        let planned = plan(&change, &world.directory);
+        ctx.result.update(|r| {
+            r.asked = planned
+                .iter()
+                .map(|p| (p.id.clone(), p.who.clone()))
+                .collect();
+        });
+        let asked = planned.len();
+        ctx.progress(0, Some(asked as u64), format!("0 of {asked} users changed"));
+        planned
+            .into_iter()
+            .map(|p| Guarded {
+                target: p.target(),
+                write: p,
+            })
+            .collect()
     };
-    let read = |read: usize, of: u64| {
-        ctx.result.update(|r| r.finding = Some((read, of)));
-        ctx.progress(0, None, format!("Reading the users: {read} of {of}"));
-    };
-    let directory = match guard::read_directory(ctx.api, &ctx.pacer, read).await {
-        Ok(found) => found,
-        Err(ApiError::Cancelled) => return ended(&ctx, JobState::Cancelled),
-        Err(error) => {
-            return JobEnd {
-                state: JobState::Failed,
-                note: format!("The users could not be read: {}", error.user_message()),
+    let what = change.loss_words();
+    match guard::run(&ctx, change.can_remove(), what, plan, &ctx).await {
+        Err(end) => end,
+        Ok(refused) => {
+            let state = match (&refused, ctx.cancelled()) {
+                (Some(_), _) => JobState::Failed,
+                (None, true) => JobState::Cancelled,
+                (None, false) => JobState::Done,
+            };
+            let end = ended(&ctx, state);
+            JobEnd {
+                note: refused.map_or(end.note.clone(), |r| format!("{r} {}", end.note)),
+                ..end
             }
         }
+    }
+}
+
+/// The bulk change's writes, as the guard hands them over: each result recorded as it comes.
+impl Writer<Planned> for JobCtx<BulkRun> {
+    async fn send(&self, p: Planned) -> bool {
+        let outcome = match &p.write {
+            Err(outcome) => outcome.clone(),
+            Ok(body) => match change_one(self, &p.id, body).await {
+                None => return false,
+                Some(Ok(user)) => Outcome::Changed(answer_summary(&user)),
+                Some(Err(error)) => Outcome::Failed(failure_text(&error)),
+            },
+        };
+        let landed = outcome.changed();
+        record(self, p, outcome);
+        landed
+    }
+
+    fn not_sent(&self, p: Planned, why: NotSent) {
+        let outcome = match why {
+            NotSent::Cancelled => return,
+            NotSent::KeptYours => {
+                Outcome::LeftAlone("Your own account: left as it was, as you chose.".into())
+            }
+            NotSent::Refused(refusal) => Outcome::Failed(refusal),
+        };
+        record(self, p, outcome);
+    }
+}
+
+fn record(ctx: &JobCtx<BulkRun>, p: Planned, outcome: Outcome) {
+    let result = BulkResult {
+        order: p.order,
+        wrote: p.write.ok().filter(|_| outcome.changed()),
+        id: p.id,
+        who: p.who,
+        outcome,
+        before: p.before,
     };
-    let you = guard::you(&directory, &me).map(|u| u.id.clone());
-    let planned = plan(&change, &directory);
-    let writes: HashMap<&str, &ReplaceUser> = planned
-        .iter()
-        .filter_map(|p| Some((p.id.as_str(), p.write.as_ref().ok()?)))
-        .collect();
-    let count = guard::count_admins(
-        &directory,
-        |u| writes.get(u.id.as_str()).map(|b| guard::admin_after(u, b)),
-        0,
-        you.as_deref(),
+    ctx.result.update(|r| insert_result(&mut r.results, result));
+    let (done, asked) = ctx
+        .result
+        .with_untracked(|r| (r.results.len(), r.asked.len()));
+    ctx.progress(
+        done as u64,
+        Some(asked as u64),
+        format!("{done} of {asked} users answered"),
     );
-    ctx.result.update(|r| {
-        r.finding = None;
-        r.asked = planned
-            .iter()
-            .map(|p| (p.id.clone(), p.who.clone()))
-            .collect();
-    });
-    let asked = planned.len();
-    ctx.progress(0, Some(asked as u64), format!("0 of {asked} users changed"));
-    if let Err(end) = guard::confirm_losses(&ctx, &count, change.loss_words()).await {
-        return end;
-    }
-    write_all(&ctx, planned, you.as_deref(), &count, change.loss_words()).await;
-    let state = if ctx.cancelled() {
-        JobState::Cancelled
-    } else {
-        JobState::Done
-    };
-    ended(&ctx, state)
 }
 
-/// The writes in three steps, so a refusal mid-run never leaves the organisation without an
-/// admin: those who become admins, then the others, then the signed-in admin's own account,
-/// asked about first, when it loses the admin role.
-async fn write_all(
-    ctx: &JobCtx<BulkRun>,
-    planned: Vec<Planned>,
-    you: Option<&str>,
-    count: &AdminCount,
-    what: &str,
-) {
-    let gains = |p: &Planned| matches!((&p.before, &p.write), (Some(b), Ok(w)) if !guard::is_admin(b) && guard::admin_after(b, w));
-    let yours = |p: &Planned| count.you_losing && you == Some(p.id.as_str());
-    let (first, rest): (Vec<Planned>, Vec<Planned>) = planned.into_iter().partition(gains);
-    let (last, middle): (Vec<Planned>, Vec<Planned>) = rest.into_iter().partition(yours);
-    write_some(ctx, first).await;
-    write_some(ctx, middle).await;
-    for mut mine in last {
-        if ctx.cancelled() {
-            return;
-        }
-        if !guard::ask_yourself(ctx, what, count.remaining.max(1)).await {
-            if ctx.cancelled() {
-                return;
-            }
-            mine.write = Err(Outcome::LeftAlone(
-                "Your own account: left as it was, as you chose.".into(),
-            ));
-        }
-        write_some(ctx, vec![mine]).await;
-    }
-}
-
-/// Writes `planned`, a few at a time, each result recorded as it comes.
-async fn write_some(ctx: &JobCtx<BulkRun>, planned: Vec<Planned>) {
-    let asked = ctx.result.with_untracked(|r| r.asked.len());
-    futures::stream::iter(planned)
-        .for_each_concurrent(MAX_IN_FLIGHT, |p| async move {
-            let outcome = match &p.write {
-                Err(outcome) => outcome.clone(),
-                Ok(body) => match change_one(ctx, &p.id, body).await {
-                    None => return,
-                    Some(Ok(user)) => Outcome::Changed(answer_summary(&user)),
-                    Some(Err(error)) => Outcome::Failed(failure_text(&error)),
-                },
-            };
-            let result = BulkResult {
-                order: p.order,
-                wrote: p.write.ok().filter(|_| outcome.changed()),
-                id: p.id,
-                who: p.who,
-                outcome,
-                before: p.before,
-            };
-            ctx.result.update(|r| insert_result(&mut r.results, result));
-            let done = ctx.result.with_untracked(|r| r.results.len());
-            ctx.progress(
-                done as u64,
-                Some(asked as u64),
-                format!("{done} of {asked} users answered"),
-            );
-        })
-        .await;
-}
 fn ended(ctx: &JobCtx<BulkRun>, state: JobState) -> JobEnd {
     let note = ctx
         .result

@@ -371,22 +371,14 @@ fn BulkSelect(
     }
 }
 
-/// "Finding the users: 300 of 1,234", then "412 of 1,234" changed, with Cancel.
+/// "Reading the users: 300 of 1,234", then "412 of 1,234 users answered", with Cancel: the
+/// job's own status says how far it is.
 #[component]
 fn BulkProgress(run: Panel) -> impl IntoView {
     let line = move || {
-        run.with_run(|r| match r.finding {
-            Some((read, total)) => (
-                read,
-                total as usize,
-                format!("Reading the users: {read} of {total}"),
-            ),
-            None if r.asked.is_empty() => (0, 1, "Reading who is signed in".to_owned()),
-            None => {
-                let (done, total) = (r.results.len(), r.asked.len());
-                (done, total, format!("{done} of {total}"))
-            }
-        })
+        let status = run.job.with(|j| j.as_ref().and_then(|j| j.status()))?;
+        let max = status.of.unwrap_or(0).max(1);
+        Some((status.done, max, status.note))
     };
     let question = move || {
         let status = run.job.with(|j| j.as_ref().and_then(|j| j.status()))?;

@@ -2,6 +2,7 @@
 //! Every change is a SCIM PUT, and the page then shows the platform's answer, not what it
 //! asked for.
 
+use futures::channel::oneshot;
 use gifting_api::paths::endpoint;
 use gifting_api::scim::{ReplaceUser, ScimUser};
 use leptos::prelude::*;
@@ -9,14 +10,15 @@ use leptos::task::spawn_local;
 use leptos_router::hooks::use_params_map;
 
 use super::access::ScimLoaded;
-use super::guard;
+use super::guard::{self, GuardHost, Guarded, NotSent, Target, Writer};
 use super::present::{display_name, status_badge};
 use super::user_form::{draft_of, UserFields, UserForm};
-use crate::api::{use_api, use_current_user, ApiClient, ApiError};
+use crate::api::{use_api, ApiClient, ApiError};
 use crate::components::Breadcrumb;
 use crate::components::{ConfirmDialog, Notice, Tone};
 use crate::components::{FailedNotice, LeaveGuard, ScreenHeading};
 use crate::http::pacing::Pacer;
+use crate::jobs::{JobState, Question};
 use crate::routes;
 
 #[component]
@@ -58,9 +60,12 @@ struct Editor {
     current: RwSignal<ScimUser>,
     form: UserForm,
     outcome: RwSignal<Option<Outcome>>,
-    /// A write that takes the admin role from the signed-in admin, held for its own
-    /// confirmation: the body, its words once done, and the admins that remain.
-    yours: RwSignal<Option<(ReplaceUser, Done, usize)>>,
+    /// The guard's question about the signed-in admin's own account, while it waits on it.
+    yours: RwSignal<Option<String>>,
+    /// What the guard is doing while a change waits for it ("Waiting: another run …").
+    progress: RwSignal<Option<String>>,
+    /// Where the answer to that question goes.
+    answer: StoredValue<Option<oneshot::Sender<bool>>, LocalStorage>,
     /// For a few seconds after a save: what puts the user back, and what the save wrote.
     undo: RwSignal<Option<(ReplaceUser, ReplaceUser)>>,
 }
@@ -78,6 +83,8 @@ impl Editor {
             current: RwSignal::new(user),
             outcome: RwSignal::new(None),
             yours: RwSignal::new(None),
+            progress: RwSignal::new(None),
+            answer: StoredValue::new_local(None),
             undo: RwSignal::new(None),
         }
     }
@@ -117,124 +124,132 @@ impl Editor {
         });
     }
 
-    /// Sends `body`, unless it takes the admin role from an admin: then the admins left are
-    /// counted first (a change that leaves none is refused) and a change to the signed-in
-    /// admin's own account waits for its own confirmation.
+    /// Sends `body`. A change that can take the admin role away goes through the guard
+    /// ([`guard::run`]), which reads the users afresh: a change that leaves no admin is
+    /// refused, and a change to the signed-in admin's own account waits for its own
+    /// confirmation.
     fn guarded(self, body: ReplaceUser, done: Done) {
-        let user = self.current.get_untracked();
-        if !guard::is_admin(&user) || guard::admin_after(&user, &body) {
-            return self.send(body, done);
-        }
-        let fail = move |text: String| self.outcome.try_set(Some(Outcome::Failed(text)));
-        let Some(Ok(me)) = use_current_user().get_untracked() else {
-            fail("Nothing was changed: who is signed in could not be read, and the admin role is only taken away knowing that. Reload the page and try again.".into());
-            return;
-        };
-        self.form.pending.set(true);
-        self.outcome.set(None);
-        spawn_local(async move {
-            let directory = guard::read_directory(self.api, &Pacer::default(), |_, _| {}).await;
-            self.form.pending.try_set(false);
-            let directory = match directory {
-                Ok(directory) => directory,
-                Err(ApiError::Cancelled) => return,
-                Err(error) => {
-                    fail(format!(
-                        "Nothing was changed: the admins could not be counted ({})",
-                        error.user_message()
-                    ));
-                    return;
-                }
-            };
-            let you = guard::you(&directory, &me).map(|u| u.id.clone());
-            let count = guard::count_admins(
-                &directory,
-                |u| (u.id == user.id).then(|| guard::admin_after(u, &body)),
-                0,
-                you.as_deref(),
-            );
-            let what = if body.active == Some(false) {
-                "are deactivated"
-            } else {
-                "lose the admin role"
-            };
-            if let Some(refusal) = count.refusal(what) {
-                fail(refusal);
-            } else if count.you_losing {
-                self.yours.try_set(Some((body, done, count.remaining)));
-            } else {
-                self.send(body, done);
-            }
-        });
-    }
-
-    /// PUTs `body`; on success the page and the form show the platform's answer, and `done`
-    /// says what changed.
-    fn send(self, body: ReplaceUser, done: fn(&ScimUser) -> String) {
         if self.form.pending.get_untracked() {
             return;
         }
         self.form.pending.set(true);
         self.outcome.set(None);
         self.undo.set(None);
-        let before = self.current.get_untracked();
-        let id = before.id.clone();
+        // Only a change that can take the admin role away needs the guard's count.
+        if !guard::can_remove(&body) {
+            spawn_local(async move {
+                self.put(body, done).await;
+                self.form.pending.try_set(false);
+            });
+            return;
+        }
+        let id = self.current.with_untracked(|u| u.id.clone());
+        let what = if body.active == Some(false) {
+            "are deactivated"
+        } else {
+            "lose the admin role"
+        };
         spawn_local(async move {
-            let answer = self
-                .api
-                .put_json::<_, ScimUser>(endpoint::REPLACE_SCIM_USER.call(&[&id]), &body)
-                .await;
-            match answer {
-                Ok(answer) => {
-                    let text = done(&answer.body);
-                    // After an answer, the form starts again from what the platform now has.
-                    if self.current.try_get_untracked().is_some() {
-                        self.form.fill(&answer.body);
-                        self.current.set(answer.body);
-                    }
-                    self.outcome.try_set(Some(Outcome::Saved(text)));
-                    let offer = Some((guard::restore(&before, &body), body));
-                    self.undo.try_set(offer.clone());
-                    let undo = self.undo;
-                    // Only this save's offer ends: a later save's offer runs its own time.
-                    set_timeout(
-                        move || {
-                            undo.try_update(|now| {
-                                if *now == offer {
-                                    *now = None;
-                                }
-                            });
-                        },
-                        UNDO_FOR,
-                    );
-                }
-                Err(ApiError::Cancelled) => {}
-                Err(error) => {
-                    if !self.form.show_refusal(&error) {
-                        self.outcome
-                            .try_set(Some(Outcome::Failed(error.user_message())));
-                    }
+            let host = PageHost {
+                editor: self,
+                pacer: Pacer::default(),
+            };
+            let target = Target::User {
+                id,
+                body: body.clone(),
+            };
+            let plan = move |_: &guard::World| {
+                vec![Guarded {
+                    target,
+                    write: (body, done),
+                }]
+            };
+            let ran = guard::run(&host, true, what, plan, &self).await;
+            self.progress.try_set(None);
+            if let Err(end) = &ran {
+                if end.state != JobState::Cancelled {
+                    self.outcome
+                        .try_set(Some(Outcome::Failed(end.note.clone())));
                 }
             }
             self.form.pending.try_set(false);
         });
     }
 
+    /// PUTs `body`; on success the page and the form show the platform's answer, and `done`
+    /// says what changed. Whether it landed.
+    async fn put(self, body: ReplaceUser, done: Done) -> bool {
+        let before = self.current.get_untracked();
+        let answer = self
+            .api
+            .put_json::<_, ScimUser>(endpoint::REPLACE_SCIM_USER.call(&[&before.id]), &body)
+            .await;
+        match answer {
+            Ok(answer) => {
+                let text = done(&answer.body);
+                // After an answer, the form starts again from what the platform now has.
+                if self.current.try_get_untracked().is_some() {
+                    self.form.fill(&answer.body);
+                    self.current.set(answer.body);
+                }
+                self.outcome.try_set(Some(Outcome::Saved(text)));
+                self.offer_undo(guard::restore(&before, &body), body);
+                true
+            }
+            Err(ApiError::Cancelled) => false,
+            Err(error) => {
+                if !self.form.show_refusal(&error) {
+                    self.outcome
+                        .try_set(Some(Outcome::Failed(error.user_message())));
+                }
+                false
+            }
+        }
+    }
+
+    /// Offers "Undo" for [`UNDO_FOR`]: only this save's offer ends then, a later save's offer
+    /// runs its own time.
+    fn offer_undo(self, restore: ReplaceUser, wrote: ReplaceUser) {
+        let offer = Some((restore, wrote));
+        self.undo.try_set(offer.clone());
+        let undo = self.undo;
+        set_timeout(
+            move || {
+                undo.try_update(|now| {
+                    if *now == offer {
+                        *now = None;
+                    }
+                });
+            },
+            UNDO_FOR,
+        );
+    }
+
+    /// Sends only what the admin changed against the user as the page loaded it: a name
+    /// change sends no role, so a role changed elsewhere since is not written back.
     fn save(self) {
         if self.form.pending.get_untracked() {
             return;
         }
+        let loaded = self.current.with_untracked(draft_of);
         // Keeping the team the user already has is always allowed.
-        let keep = self.current.with_untracked(|u| u.division.clone());
-        let Some(draft) = self.form.checked(false, Some(keep)) else {
+        let Some(draft) = self.form.checked(false, Some(loaded.team.clone())) else {
             return;
         };
+        let renamed =
+            draft.given_name != loaded.given_name || draft.family_name != loaded.family_name;
         let body = ReplaceUser {
-            name: Some(draft.name()),
-            user_type: Some(gifting_api::Role::parse(&draft.role)),
-            division: Some(draft.team.clone()),
+            name: renamed.then(|| draft.name()),
+            user_type: (draft.role != loaded.role).then(|| gifting_api::Role::parse(&draft.role)),
+            division: (draft.team != loaded.team).then(|| draft.team.clone()),
             ..Default::default()
         };
+        if body == ReplaceUser::default() {
+            self.outcome.set(Some(Outcome::Saved(
+                "Nothing to save: the form is as the platform has this user.".into(),
+            )));
+            return;
+        }
         self.guarded(body, |u| {
             let team = if u.division.is_empty() {
                 "no team"
@@ -264,6 +279,61 @@ impl Editor {
 
     fn name(self) -> String {
         self.current.with(display_name)
+    }
+}
+
+/// The page as the guard's host: its own client, a pacer of its own, and the own-account
+/// question asked in a dialog.
+struct PageHost {
+    editor: Editor,
+    pacer: Pacer,
+}
+
+impl GuardHost for PageHost {
+    fn api(&self) -> ApiClient {
+        self.editor.api
+    }
+    fn pacer(&self) -> &Pacer {
+        &self.pacer
+    }
+    fn say(&self, note: String) {
+        self.editor.progress.try_set(Some(note));
+    }
+    async fn ask(&self, question: Question) -> Option<bool> {
+        let (tx, rx) = oneshot::channel();
+        self.editor.answer.try_set_value(Some(tx));
+        self.editor.yours.try_set(Some(question.text));
+        let answer = rx.await.ok();
+        self.editor.yours.try_set(None);
+        answer
+    }
+    fn asks_about_others(&self) -> bool {
+        false
+    }
+    fn yours_question(&self, what: &str, remaining: usize) -> Question {
+        Question {
+            text: format!(
+                "This is your own account: you {what}, and with it the right to administer \
+                 users in this console; {} then.",
+                guard::admins_remain(remaining)
+            ),
+            yes: "Change my own account".into(),
+            no: "Cancel".into(),
+        }
+    }
+}
+
+/// The page's one write, as the guard hands it over.
+impl Writer<(ReplaceUser, Done)> for Editor {
+    async fn send(&self, (body, done): (ReplaceUser, Done)) -> bool {
+        self.put(body, done).await
+    }
+
+    fn not_sent(&self, _: (ReplaceUser, Done), why: NotSent) {
+        // Kept or stopped: the form keeps the change, nothing to say.
+        if let NotSent::Refused(refusal) = why {
+            self.outcome.try_set(Some(Outcome::Failed(refusal)));
+        }
     }
 }
 
@@ -299,43 +369,38 @@ fn UndoOffer(editor: Editor) -> impl IntoView {
     }
 }
 
-/// The confirmation a change to the signed-in admin's own admin role needs, on its own.
+/// The confirmation a change to the signed-in admin's own admin role needs, on its own: the
+/// guard's question, with the admins counted as they are when it is asked.
 #[component]
 fn YourOwnAccount(editor: Editor) -> impl IntoView {
     let open = RwSignal::new(false);
+    let answer = move |yes: bool| {
+        if let Some(tx) = editor.answer.try_update_value(Option::take).flatten() {
+            let _ = tx.send(yes);
+        }
+    };
     // Each side is set only when it changes: a set notifies even when equal, and the two
     // effects would otherwise wake each other forever.
     Effect::new(move |_| {
-        let held = editor.yours.with(Option::is_some);
-        if held != open.get_untracked() {
-            open.set(held);
+        let asked = editor.yours.with(Option::is_some);
+        if asked != open.get_untracked() {
+            open.set(asked);
         }
     });
-    // Closed without confirming: the held change is dropped, the form keeps it.
+    // Closed without confirming: the change is not made, the form keeps it.
     Effect::new(move |_| {
         if !open.get() && editor.yours.with_untracked(Option::is_some) {
-            editor.yours.set(None);
+            answer(false);
         }
     });
-    let remain = move || editor.yours.with(|y| y.as_ref().map_or(0, |y| y.2));
-    let confirm = move |()| {
-        if let Some((body, done, _)) = editor.yours.get_untracked() {
-            editor.send(body, done);
-        }
-    };
     view! {
         <ConfirmDialog
             open
             title="Change your own account?"
             confirm_label="Change my own account"
-            on_confirm=Callback::new(confirm)
+            on_confirm=Callback::new(move |()| answer(true))
         >
-            <p>
-                {move || format!(
-                    "This is your own account: you lose the admin role, and with it the right to administer users in this console; {} then.",
-                    if remain() == 1 { "1 admin remains".to_owned() } else { format!("{} admins remain", remain()) },
-                )}
-            </p>
+            <p>{move || editor.yours.get().unwrap_or_default()}</p>
         </ConfirmDialog>
     }
 }
@@ -410,6 +475,7 @@ fn DetailsForm(editor: Editor) -> impl IntoView {
                 <button type="submit" class="button button--primary" disabled=form.disabled()>
                     {move || if pending.get() { "Saving…" } else { "Save changes" }}
                 </button>
+                <span role="status" data-testid="user-progress">{move || editor.progress.get()}</span>
             </div>
         </form>
     }

@@ -5,6 +5,7 @@
 //!
 //! Job work: plain data in, the job's own client and result out; nothing of a screen.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -16,12 +17,11 @@ use leptos::prelude::{Update, WithUntracked};
 use super::columns::Mapping;
 use super::compare::Known;
 use super::parse::Table;
-use super::run_job::{run_writes, Outcome, Write};
-use crate::api::ApiError;
+use super::run_job::{write_one, Outcome, Write};
 use crate::components::jobs_indicator;
 use crate::jobs::{self, JobCtx, JobEnd, JobHandle, JobKind, JobState};
 use crate::pages::users::bulk::{answer_summary, Picked};
-use crate::pages::users::guard::{self, AdminCount, Reversal};
+use crate::pages::users::guard::{self, Guarded, NotSent, Reversal, Target, Writer};
 use crate::routes;
 
 /// What the import screen showed when the run started: it shows it again from here.
@@ -96,106 +96,126 @@ async fn work(source: Source, plan: Plan, ctx: JobCtx<ImportRun>) -> JobEnd {
             ..ImportRun::default()
         }
     });
-    let (directory, you, count) = match admins_after(&ctx, &writes).await {
-        Ok(found) => found,
+    let writer = ImportWriter {
+        ctx: &ctx,
+        rows,
+        absent: &absent,
+        kept: RefCell::new(HashMap::new()),
+    };
+    let lock = writes.iter().any(|(_, w)| can_remove(w));
+    let plan = |world: &guard::World| {
+        let by_id: HashMap<&str, &ScimUser> =
+            world.directory.iter().map(|u| (u.id.as_str(), u)).collect();
+        *writer.kept.borrow_mut() = writes
+            .iter()
+            .map(|(i, w)| {
+                let undo = reversal(w, &by_id, &absent, rows, *i);
+                (*i, (undo, before_after(w, &by_id)))
+            })
+            .collect();
+        ctx.progress(0, Some(to_write as u64), format!("0 of {to_write} writes"));
+        writes
+            .into_iter()
+            .map(|(i, w)| Guarded {
+                target: target(&w),
+                write: (i, w),
+            })
+            .collect()
+    };
+    let refused = match guard::run(&ctx, lock, LOSS, plan, &writer).await {
+        Ok(refused) => refused,
         Err(end) => return end,
     };
-    if let Err(end) = guard::confirm_losses(&ctx, &count, LOSS).await {
-        return end;
-    }
-    ctx.progress(0, Some(to_write as u64), format!("0 of {to_write} writes"));
-    let by_id: HashMap<&str, &ScimUser> = directory.iter().map(|u| (u.id.as_str(), u)).collect();
-    let kept: HashMap<usize, (Option<Reversal>, (String, String))> = writes
-        .iter()
-        .map(|(i, w)| {
-            (
-                *i,
-                (
-                    reversal(w, &by_id, &absent, rows, *i),
-                    before_after(w, &by_id),
-                ),
-            )
-        })
-        .collect();
-    let report =
-        |index: usize, outcome: Outcome| record(&ctx, rows, &absent, &kept, index, outcome);
-    // Those who become admins first, the signed-in admin's own account last and asked about
-    // on its own: a refusal mid-run never leaves the organisation without an admin.
-    let yours = |w: &Write| {
-        count.you_losing
-            && matches!(w, Write::Update { id, .. } | Write::Deactivate { id } if Some(id) == you.as_ref())
-    };
-    let gains = |w: &Write| match w {
-        Write::Update { id, body, .. } => by_id
-            .get(id.as_str())
-            .is_some_and(|u| !guard::is_admin(u) && guard::admin_after(u, body)),
-        other => creates_admin(other),
-    };
-    let (first, rest): (Vec<_>, Vec<_>) = writes.into_iter().partition(|(_, w)| gains(w));
-    let (last, middle): (Vec<_>, Vec<_>) = rest.into_iter().partition(|(_, w)| yours(w));
-    run_writes(ctx.api, &ctx.pacer, first, report).await;
-    run_writes(ctx.api, &ctx.pacer, middle, report).await;
-    if !last.is_empty() && !ctx.cancelled() {
-        if guard::ask_yourself(&ctx, LOSS, count.remaining.max(1)).await {
-            run_writes(ctx.api, &ctx.pacer, last, report).await;
-        } else {
-            let kept = "Your own account: left as it was, as you chose.";
-            last.into_iter()
-                .for_each(|(index, _)| report(index, Outcome::Skipped(kept.into())));
-        }
-    }
-    let state = if ctx.cancelled() {
-        JobState::Cancelled
-    } else {
-        JobState::Done
-    };
     let note = ctx.result.with_untracked(summary);
-    JobEnd { state, note }
+    match (refused, ctx.cancelled()) {
+        (Some(refusal), _) => JobEnd {
+            state: JobState::Failed,
+            note: format!("{refusal} {note}"),
+        },
+        (None, true) => JobEnd {
+            state: JobState::Cancelled,
+            note,
+        },
+        (None, false) => JobEnd {
+            state: JobState::Done,
+            note,
+        },
+    }
 }
 
 /// What an admin losing admin rights does in an import, for the guard's words.
 const LOSS: &str = "lose the admin role or are deactivated";
 
-/// Who is signed in and every user, read before anything is written; the admins the writes
-/// leave. The run does not start without them.
-async fn admins_after(
-    ctx: &JobCtx<ImportRun>,
-    writes: &[(usize, Write)],
-) -> Result<(Vec<ScimUser>, Option<String>, AdminCount), JobEnd> {
-    ctx.progress(0, None, "Reading who is signed in".into());
-    let me = guard::read_me(ctx.api, &ctx.pacer)
-        .await
-        .map_err(|e| guard::no_identity(&e))?;
-    let read = |read: usize, of: u64| {
-        ctx.progress(0, None, format!("Reading the users: {read} of {of}"));
-    };
-    let directory = match guard::read_directory(ctx.api, &ctx.pacer, read).await {
-        Ok(found) => found,
-        Err(error @ ApiError::Cancelled) => return Err(guard::no_identity(&error)),
-        Err(error) => {
-            return Err(JobEnd {
-                state: JobState::Failed,
-                note: format!(
-                    "Nothing was written: the users could not be read to count the admins ({})",
-                    error.user_message()
-                ),
-            })
-        }
-    };
-    let you = guard::you(&directory, &me).map(|u| u.id.clone());
-    let count = guard::count_admins(
-        &directory,
-        |u| {
-            writes.iter().find_map(|(_, w)| match w {
-                Write::Update { id, body, .. } if *id == u.id => Some(guard::admin_after(u, body)),
-                Write::Deactivate { id } if *id == u.id => Some(false),
-                _ => None,
-            })
+/// What the guard counts of `write`.
+fn target(write: &Write) -> Target {
+    match write {
+        Write::Create { .. } => Target::Create {
+            admin: creates_admin(write),
         },
-        writes.iter().filter(|(_, w)| creates_admin(w)).count(),
-        you.as_deref(),
-    );
-    Ok((directory, you, count))
+        Write::Update { id, body, .. } => Target::User {
+            id: id.clone(),
+            body: body.clone(),
+        },
+        Write::Deactivate { id } => Target::User {
+            id: id.clone(),
+            body: ReplaceUser {
+                active: Some(false),
+                ..ReplaceUser::default()
+            },
+        },
+    }
+}
+
+fn can_remove(write: &Write) -> bool {
+    match target(write) {
+        Target::User { body, .. } => guard::can_remove(&body),
+        _ => false,
+    }
+}
+
+/// By write index: what undoes it, and the user before and after, in words.
+type Kept = HashMap<usize, (Option<Reversal>, (String, String))>;
+
+/// The import's writes, as the guard hands them over.
+struct ImportWriter<'a> {
+    ctx: &'a JobCtx<ImportRun>,
+    rows: usize,
+    absent: &'a [(String, String)],
+    /// By write: what undoes it and the user before and after, kept once it lands.
+    kept: RefCell<Kept>,
+}
+
+impl ImportWriter<'_> {
+    fn report(&self, index: usize, outcome: Outcome) {
+        let kept = self.kept.borrow();
+        record(self.ctx, self.rows, self.absent, &kept, index, outcome);
+    }
+}
+
+impl Writer<(usize, Write)> for ImportWriter<'_> {
+    async fn send(&self, (index, write): (usize, Write)) -> bool {
+        let (outcome, stop_all) = write_one(self.ctx.api, &self.ctx.pacer, &write).await;
+        if stop_all {
+            self.ctx.pacer.stop();
+        }
+        let landed = matches!(
+            outcome,
+            Outcome::Created(_) | Outcome::Updated(_) | Outcome::Deactivated
+        );
+        self.report(index, outcome);
+        landed
+    }
+
+    fn not_sent(&self, (index, _): (usize, Write), why: NotSent) {
+        let outcome = match why {
+            NotSent::Cancelled => Outcome::NotRun,
+            NotSent::KeptYours => {
+                Outcome::Skipped("Your own account: left as it was, as you chose.".into())
+            }
+            NotSent::Refused(refusal) => Outcome::Failed(refusal),
+        };
+        self.report(index, outcome);
+    }
 }
 
 /// One write ended: its outcome in the run, and what undoes it and the user before and after
@@ -204,7 +224,7 @@ fn record(
     ctx: &JobCtx<ImportRun>,
     rows: usize,
     absent: &[(String, String)],
-    kept: &HashMap<usize, (Option<Reversal>, (String, String))>,
+    kept: &Kept,
     index: usize,
     outcome: Outcome,
 ) {

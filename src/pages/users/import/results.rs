@@ -1,10 +1,11 @@
 //! The results as a file: the original columns of every row, then its outcome and message,
-//! written by the console's CSV rules ([`crate::components::csv`]), so a cell such as
+//! written by the console's CSV rules ([`gifting_api::csv`]), so a cell such as
 //! `=HYPERLINK(…)` from the HR export reads back as text, never as a formula.
+
+use gifting_api::csv::{push_row, BOM};
 
 use super::parse::Table;
 use super::run_job::Outcome;
-use crate::components::csv::{push_row, BOM};
 
 /// One absent user the run deactivated (or tried to), after the file's rows.
 pub(crate) struct AbsentResult<'a> {

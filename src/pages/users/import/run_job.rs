@@ -7,7 +7,6 @@
 //! does; an update or deactivation by reading the user), and only a write that did not land
 //! is sent again. Running the same file again compares afresh, so it finishes the rest.
 
-use futures::StreamExt;
 use gifting_api::paths::endpoint;
 use gifting_api::scim::{CreateUser, ReplaceUser, ScimUser};
 
@@ -16,8 +15,6 @@ use super::fate::{changes, Wanted};
 use crate::api::{ApiClient, ApiError};
 use crate::http::pacing::{busy_wait_ms, Pacer};
 
-/// Writes in flight at once; their starts are paced anyway.
-pub(crate) const MAX_IN_FLIGHT: usize = 4;
 /// Sends of one write at most (each after checking the last one did not land).
 pub(crate) const MAX_SENDS: u32 = 4;
 
@@ -229,28 +226,4 @@ fn unknown(error: &ApiError) -> Outcome {
          first and never creates anyone twice.",
         error.user_message()
     ))
-}
-
-/// Runs every write, reporting `(index, outcome)` as each ends; returns when all have ended or
-/// the pacer was stopped (the rest reported [`Outcome::NotRun`]).
-pub(crate) async fn run_writes(
-    api: ApiClient,
-    pacer: &Pacer,
-    jobs: Vec<(usize, Write)>,
-    report: impl Fn(usize, Outcome),
-) {
-    let report = &report;
-    futures::stream::iter(jobs)
-        .for_each_concurrent(MAX_IN_FLIGHT, |(index, job)| async move {
-            if pacer.stopped() {
-                report(index, Outcome::NotRun);
-                return;
-            }
-            let (outcome, stop_all) = write_one(api, pacer, &job).await;
-            if stop_all {
-                pacer.stop();
-            }
-            report(index, outcome);
-        })
-        .await;
 }

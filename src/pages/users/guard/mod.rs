@@ -1,11 +1,7 @@
-//! No change locks the organisation out. Before a run that can take the admin role away or
-//! deactivate users (a bulk change, an import, an undo), its job reads who is signed in and
-//! every user, counts the active admins the change leaves, and refuses a change that leaves
-//! none: the platform's description has no last-admin rule, so the console holds it itself
-//! (`docs/platform.md`, "The last admin"). A change that takes admins away asks first, in
-//! numbers; the signed-in admin's own account is written last and asked about on its own.
-//! Writes never mix gains and losses of admins in a way a refusal mid-run could exploit: the
-//! callers write the users who become admins first and the signed-in admin last.
+//! No change locks the organisation out: the platform's description has no last-admin rule,
+//! so the console holds it itself (`docs/platform.md`, "The last admin"). This module owns the
+//! rule: what counts as an admin, the count a change leaves and its words; [`run`] is the one
+//! way a write that can take the admin role away or deactivate reaches the platform.
 //!
 //! Job work: plain data and the job's own client; nothing of a screen.
 
@@ -17,7 +13,13 @@ use gifting_api::Role;
 use super::bulk::Picked;
 use crate::api::{ApiClient, ApiError};
 use crate::http::pacing::Pacer;
-use crate::jobs::{JobCtx, JobEnd, JobState, Question};
+use crate::jobs::{JobEnd, JobState};
+
+mod runner;
+
+pub(crate) use runner::{
+    admins_remain, can_remove, run, GuardHost, Guarded, NotSent, Target, World, Writer,
+};
 
 /// What an undo puts back on one user, if the user still holds what the run wrote. `id` is
 /// empty for a user the run created (found again by `who.email`).
@@ -241,64 +243,6 @@ pub(crate) fn no_identity(error: &ApiError) -> JobEnd {
             ),
         },
     }
-}
-
-/// Before the writes: refuses a change that leaves no admin (the job ends, nothing written),
-/// and asks before one that takes the admin role from others. The signed-in admin's own
-/// write is asked about later, on its own ([`ask_yourself`]).
-pub(crate) async fn confirm_losses<R>(
-    ctx: &JobCtx<R>,
-    count: &AdminCount,
-    what: &str,
-) -> Result<(), JobEnd> {
-    if let Some(refusal) = count.refusal(what) {
-        return Err(JobEnd {
-            state: JobState::Failed,
-            note: refusal,
-        });
-    }
-    let others = count.losing - usize::from(count.you_losing);
-    if others == 0 {
-        return Ok(());
-    }
-    let text = format!(
-        "{} Your own account, if it is among them, is changed last and asked about on its own.",
-        count.words(what)
-    );
-    let question = Question {
-        text: if count.you_losing {
-            text
-        } else {
-            count.words(what)
-        },
-        yes: "Go ahead".into(),
-        no: "Stop: change nobody".into(),
-    };
-    match ctx.ask(question).await {
-        Some(true) => Ok(()),
-        _ => Err(JobEnd {
-            state: JobState::Cancelled,
-            note: "Stopped before any change: nobody was changed.".into(),
-        }),
-    }
-}
-
-/// The last write, the signed-in admin's own: asked on its own. `true`: write it.
-pub(crate) async fn ask_yourself<R>(ctx: &JobCtx<R>, what: &str, remaining: usize) -> bool {
-    let text = format!(
-        "Your own account is next: you {what}, and with it the right to administer users in this \
-         console; {} then. Change your own account too?",
-        match remaining {
-            1 => "1 admin remains".to_owned(),
-            n => format!("{n} admins remain"),
-        }
-    );
-    let question = Question {
-        text,
-        yes: "Change my account too".into(),
-        no: "Leave my account as it is".into(),
-    };
-    ctx.ask(question).await == Some(true)
 }
 
 #[cfg(test)]

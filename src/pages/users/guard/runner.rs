@@ -1,0 +1,587 @@
+//! The one way a write that can take the admin role away, or deactivate, reaches the platform:
+//! bulk changes, imports, undo and one user's page all hand their writes to [`run`].
+//!
+//! The count a run starts from goes stale while a question waits for its answer, while other
+//! writes of the run land, and while another admin (or another tab) changes the same users.
+//! So the runner does not trust it past the moment it was read:
+//! - runs that may take the role away are serialised across this browser's tabs (an
+//!   exclusive Web Lock, waited for a bounded time, saying so meanwhile);
+//! - the directory is read under that lock, and read again after every answer to a question:
+//!   an answer given to numbers that are no longer true is asked again, and a change that
+//!   now leaves no admin is refused;
+//! - the writes that take an admin away go one at a time, each right after a read that found
+//!   another active admin who stays (a witness); a new admin counts only once the platform
+//!   confirmed them. Across browsers nothing can be locked: that read is what holds.
+//!
+//! Writes are ordered so a refusal mid-run never leaves the organisation without an admin:
+//! gains first, then what changes no admin, then the others who lose the role, and the
+//! signed-in admin's own account last, asked about on its own.
+//!
+//! Job work: plain data and the host's own client; nothing of a screen.
+
+use std::cell::RefCell;
+use std::collections::HashSet;
+use std::time::Duration;
+
+use futures::StreamExt;
+use gifting_api::paths::endpoint;
+use gifting_api::rest::CurrentUser;
+use gifting_api::scim::{ReplaceUser, ScimUser};
+
+use super::{admin_after, count_admins, is_admin, read_directory, read_me, you, AdminCount};
+use crate::api::{ApiClient, ApiError};
+use crate::browser::{exclusive_lock, LockWait};
+use crate::http::pacing::{Pacer, MAX_IN_FLIGHT};
+use crate::jobs::{JobCtx, JobEnd, JobState, Question};
+
+/// The Web Lock every tab's guarded runs take in turn.
+const ADMINS_LOCK: &str = "gifting-console.admins";
+/// How long a run waits for another tab's run that changes admins.
+const LOCK_WAIT: Duration = Duration::from_secs(300);
+/// Questions asked again at most, when the admins change while one is open.
+const MAX_ASKS: usize = 3;
+
+/// What runs guarded writes and answers for them: a job, or one user's page.
+pub(crate) trait GuardHost {
+    fn api(&self) -> ApiClient;
+    fn pacer(&self) -> &Pacer;
+    /// How far the run is, in words.
+    fn say(&self, note: String);
+    /// Asks `question` and waits for the answer; `None` when the run is stopped first.
+    async fn ask(&self, question: Question) -> Option<bool>;
+    /// While the users are read: `read` of `of`.
+    fn reading(&self, read: usize, of: u64) {
+        self.say(format!("Reading the users: {read} of {of}"));
+    }
+    /// Whether taking the role from others is asked first. A user's page, where the admin
+    /// chose the one user and the change, does not ask.
+    fn asks_about_others(&self) -> bool {
+        true
+    }
+    /// The question before the signed-in admin's own account, `remaining` admins staying.
+    fn yours_question(&self, what: &str, remaining: usize) -> Question {
+        Question {
+            text: format!(
+                "Your own account is next: you {what}, and with it the right to administer \
+                 users in this console; {} then. Change your own account too?",
+                admins_remain(remaining)
+            ),
+            yes: "Change my account too".into(),
+            no: "Leave my account as it is".into(),
+        }
+    }
+}
+
+impl<R> GuardHost for JobCtx<R> {
+    fn api(&self) -> ApiClient {
+        self.api
+    }
+    fn pacer(&self) -> &Pacer {
+        &self.pacer
+    }
+    fn say(&self, note: String) {
+        JobCtx::say(self, note);
+    }
+    async fn ask(&self, question: Question) -> Option<bool> {
+        JobCtx::ask(self, question).await
+    }
+}
+
+/// "1 admin remains", "3 admins remain".
+pub(crate) fn admins_remain(n: usize) -> String {
+    match n {
+        1 => "1 admin remains".to_owned(),
+        n => format!("{n} admins remain"),
+    }
+}
+
+/// What one write does to the admins.
+#[derive(Clone, Debug)]
+pub(crate) enum Target {
+    /// An existing user (SCIM id) and what the write sets.
+    User { id: String, body: ReplaceUser },
+    /// A new user, and whether as an active admin.
+    Create { admin: bool },
+    /// Nothing reaches the platform (the caller only records why).
+    Nothing,
+}
+
+/// One write of a guarded run: what it does, and the caller's own form of it.
+pub(crate) struct Guarded<W> {
+    pub(crate) target: Target,
+    pub(crate) write: W,
+}
+
+/// Why the runner did not send a write.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum NotSent {
+    /// It would have left no admin, or the admins could not be counted right before it.
+    Refused(String),
+    /// The signed-in admin chose to keep their own account.
+    KeptYours,
+    /// The run was stopped before its turn.
+    Cancelled,
+}
+
+/// What the caller does with each write.
+pub(crate) trait Writer<W> {
+    /// Sends `write` and records its outcome; whether it landed.
+    async fn send(&self, write: W) -> bool;
+    /// Records that `write` was not sent, and why.
+    fn not_sent(&self, write: W, why: NotSent);
+}
+
+/// Whether `body` can take the admin role away or deactivate (whoever it is written to).
+pub(crate) fn can_remove(body: &ReplaceUser) -> bool {
+    body.active == Some(false)
+        || body
+            .user_type
+            .as_ref()
+            .is_some_and(|r| *r != gifting_api::Role::Admin)
+}
+
+/// The signed-in user and every user, as last read.
+pub(crate) struct World {
+    pub(crate) me: CurrentUser,
+    pub(crate) directory: Vec<ScimUser>,
+}
+
+impl World {
+    /// The signed-in admin's SCIM id.
+    pub(crate) fn you(&self) -> Option<String> {
+        you(&self.directory, &self.me).map(|u| u.id.clone())
+    }
+
+    fn user(&self, id: &str) -> Option<&ScimUser> {
+        self.directory.iter().find(|u| u.id == id)
+    }
+
+    fn admins(&self) -> Vec<String> {
+        self.directory
+            .iter()
+            .filter(|u| is_admin(u))
+            .map(|u| u.id.clone())
+            .collect()
+    }
+}
+
+/// How a guarded run ended, when it wrote: `None` when every write was decided as planned,
+/// or the refusal that stopped the writes that take admins away.
+pub(crate) type Ran = Option<String>;
+
+/// Runs `plan`'s writes under the guard; `Err` when nothing was written (refused, stopped,
+/// or the directory could not be read). `lock`: whether the run can take the role away at
+/// all (then it waits for other tabs' such runs); `what`: the loss in the guard's words.
+pub(crate) async fn run<W>(
+    host: &impl GuardHost,
+    lock: bool,
+    what: &str,
+    plan: impl FnOnce(&World) -> Vec<Guarded<W>>,
+    writer: &impl Writer<W>,
+) -> Result<Ran, JobEnd> {
+    let _held = if lock {
+        Some(take_lock(host).await?)
+    } else {
+        None
+    };
+    let mut world = read_world(host).await?;
+    let planned = plan(&world);
+    confirm_others(host, &mut world, &planned, what).await?;
+    Ok(write_in_order(host, world, planned, what, writer).await)
+}
+
+async fn take_lock(host: &impl GuardHost) -> Result<Option<crate::browser::HeldLock>, JobEnd> {
+    let waiting = || {
+        host.say(
+            "Waiting: another run that changes admins is in progress in another tab of this \
+             browser; this one starts when it ends."
+                .into(),
+        )
+    };
+    match exclusive_lock(ADMINS_LOCK, LOCK_WAIT, || host.pacer().stopped(), waiting).await {
+        LockWait::Held(held) => Ok(Some(held)),
+        LockWait::Unsupported => Ok(None),
+        LockWait::Stopped => Err(cancelled()),
+        LockWait::TimedOut => Err(failed(format!(
+            "Nothing was changed: another run that changes admins is still in progress in \
+             another tab of this browser after {} minutes. Try again once it has ended.",
+            LOCK_WAIT.as_secs() / 60
+        ))),
+    }
+}
+
+fn cancelled() -> JobEnd {
+    JobEnd {
+        state: JobState::Cancelled,
+        note: "Cancelled: nothing was changed.".into(),
+    }
+}
+
+fn failed(note: String) -> JobEnd {
+    JobEnd {
+        state: JobState::Failed,
+        note,
+    }
+}
+
+/// Who is signed in and every user, read now.
+pub(crate) async fn read_world(host: &impl GuardHost) -> Result<World, JobEnd> {
+    host.say("Reading who is signed in".into());
+    let me = read_me(host.api(), host.pacer())
+        .await
+        .map_err(|e| super::no_identity(&e))?;
+    let directory = read_all(host).await?;
+    Ok(World { me, directory })
+}
+
+async fn read_all(host: &impl GuardHost) -> Result<Vec<ScimUser>, JobEnd> {
+    match read_directory(host.api(), host.pacer(), |r, of| host.reading(r, of)).await {
+        Ok(found) => Ok(found),
+        Err(ApiError::Cancelled) => Err(cancelled()),
+        Err(error) => Err(failed(format!(
+            "Nothing was changed: the users could not be read to count the admins ({})",
+            error.user_message()
+        ))),
+    }
+}
+
+/// The admins `planned` leaves in `world` (new admins counted as planned).
+fn count_plan<W>(world: &World, planned: &[Guarded<W>]) -> AdminCount {
+    let you = world.you();
+    let body_of = |id: &str| {
+        planned.iter().find_map(|g| match &g.target {
+            Target::User { id: i, body } if i == id => Some(body),
+            _ => None,
+        })
+    };
+    let created = planned
+        .iter()
+        .filter(|g| matches!(g.target, Target::Create { admin: true }))
+        .count();
+    count_admins(
+        &world.directory,
+        |u| body_of(&u.id).map(|b| admin_after(u, b)),
+        created,
+        you.as_deref(),
+    )
+}
+
+/// Refuses a plan that leaves no admin, and asks before one that takes the role from others;
+/// after each answer the directory is read again, and numbers that changed are asked again.
+async fn confirm_others<W>(
+    host: &impl GuardHost,
+    world: &mut World,
+    planned: &[Guarded<W>],
+    what: &str,
+) -> Result<(), JobEnd> {
+    let mut count = count_plan(world, planned);
+    let mut changed = false;
+    for _ in 0..MAX_ASKS {
+        if let Some(refusal) = count.refusal(what) {
+            return Err(failed(refusal));
+        }
+        let others = count.losing - usize::from(count.you_losing);
+        if others == 0 || !host.asks_about_others() {
+            return Ok(());
+        }
+        if host.ask(others_question(&count, what, changed)).await != Some(true) {
+            return Err(JobEnd {
+                state: JobState::Cancelled,
+                note: "Stopped before any change: nobody was changed.".into(),
+            });
+        }
+        world.directory = read_all(host).await?;
+        let now = count_plan(world, planned);
+        if now == count {
+            return Ok(());
+        }
+        (count, changed) = (now, true);
+    }
+    Err(failed(
+        "Nothing was changed: the admins kept changing while you were asked. Look at the users \
+         again and start the change once more."
+            .into(),
+    ))
+}
+
+fn others_question(count: &AdminCount, what: &str, changed: bool) -> Question {
+    let mut text = String::new();
+    if changed {
+        text.push_str("The admins changed while you were asked; now: ");
+    }
+    text.push_str(&count.words(what));
+    if count.you_losing {
+        text.push_str(
+            " Your own account, if it is among them, is changed last and asked about on its own.",
+        );
+    }
+    Question {
+        text,
+        yes: "Go ahead".into(),
+        no: "Stop: change nobody".into(),
+    }
+}
+
+/// The run's state between writes: who is known to be an admin, and whose loss is still to
+/// be decided.
+struct Admins {
+    known: Vec<String>,
+    pending: HashSet<String>,
+    you: Option<String>,
+}
+
+async fn write_in_order<W>(
+    host: &impl GuardHost,
+    world: World,
+    planned: Vec<Guarded<W>>,
+    what: &str,
+    writer: &impl Writer<W>,
+) -> Ran {
+    let you = world.you();
+    let kind = |g: &Guarded<W>| match &g.target {
+        Target::Create { admin } => Step::of(*admin, false),
+        Target::Nothing => Step::Other,
+        Target::User { id, body } => match world.user(id) {
+            Some(u) => Step::of(
+                !is_admin(u) && admin_after(u, body),
+                is_admin(u) && !admin_after(u, body),
+            ),
+            None => Step::Other,
+        },
+    };
+    let (mut gains, mut others, mut losses) = (Vec::new(), Vec::new(), Vec::new());
+    for g in planned {
+        match kind(&g) {
+            Step::Gain => gains.push(g),
+            Step::Other => others.push(g),
+            Step::Loss => losses.push(g),
+        }
+    }
+    // The signed-in admin's own account last.
+    losses.sort_by_key(|g| target_id(g) == you.as_deref());
+    let admins = RefCell::new(Admins {
+        known: world.admins(),
+        pending: losses
+            .iter()
+            .filter_map(target_id)
+            .map(str::to_owned)
+            .collect(),
+        you,
+    });
+    send_all(host, gains, writer, Some(&admins)).await;
+    send_all(host, others, writer, None).await;
+    let mut losses = losses.into_iter();
+    while let Some(g) = losses.next() {
+        let refused = lose_one(host, &admins, g, what, writer).await;
+        if let Some(refusal) = refused {
+            for rest in losses {
+                writer.not_sent(rest.write, NotSent::Refused(refusal.clone()));
+            }
+            return Some(refusal);
+        }
+    }
+    None
+}
+
+enum Step {
+    Gain,
+    Other,
+    Loss,
+}
+
+impl Step {
+    fn of(gain: bool, loss: bool) -> Step {
+        match (gain, loss) {
+            (true, _) => Step::Gain,
+            (_, true) => Step::Loss,
+            _ => Step::Other,
+        }
+    }
+}
+
+fn target_id<W>(g: &Guarded<W>) -> Option<&str> {
+    match &g.target {
+        Target::User { id, .. } => Some(id),
+        _ => None,
+    }
+}
+
+/// Sends `batch` a few at a time; a user who became an admin is known as one from then on.
+async fn send_all<W>(
+    host: &impl GuardHost,
+    batch: Vec<Guarded<W>>,
+    writer: &impl Writer<W>,
+    admins: Option<&RefCell<Admins>>,
+) {
+    futures::stream::iter(batch)
+        .for_each_concurrent(MAX_IN_FLIGHT, |g| async move {
+            if host.pacer().stopped() {
+                return writer.not_sent(g.write, NotSent::Cancelled);
+            }
+            let promoted = target_id(&g).map(str::to_owned);
+            if writer.send(g.write).await {
+                if let (Some(admins), Some(id)) = (admins, promoted) {
+                    admins.borrow_mut().known.push(id);
+                }
+            }
+        })
+        .await;
+}
+
+/// One write that takes an admin away: asked first when it is the signed-in admin's own,
+/// sent only right after another admin who stays was found. The refusal, if refused.
+async fn lose_one<W>(
+    host: &impl GuardHost,
+    admins: &RefCell<Admins>,
+    g: Guarded<W>,
+    what: &str,
+    writer: &impl Writer<W>,
+) -> Option<String> {
+    let id = target_id(&g).unwrap_or_default().to_owned();
+    if host.pacer().stopped() {
+        writer.not_sent(g.write, NotSent::Cancelled);
+        return None;
+    }
+    let yours = admins.borrow().you.as_deref() == Some(id.as_str());
+    let checked = if yours {
+        ask_yours(host, admins, &id, what).await
+    } else {
+        witness(host, admins, &id, what).await.map(|()| true)
+    };
+    admins.borrow_mut().pending.remove(&id);
+    match checked {
+        Ok(true) => {
+            writer.send(g.write).await;
+            None
+        }
+        Ok(false) => {
+            writer.not_sent(g.write, NotSent::KeptYours);
+            None
+        }
+        Err(None) => {
+            writer.not_sent(g.write, NotSent::Cancelled);
+            None
+        }
+        Err(Some(refusal)) => {
+            writer.not_sent(g.write, NotSent::Refused(refusal.clone()));
+            Some(refusal)
+        }
+    }
+}
+
+/// Asks about the signed-in admin's own account with the admins as they are now, reads them
+/// again after the answer (asking again if they changed), and finds a witness. `Ok(false)`:
+/// kept as it is; `Err(None)`: stopped.
+async fn ask_yours(
+    host: &impl GuardHost,
+    admins: &RefCell<Admins>,
+    id: &str,
+    what: &str,
+) -> Result<bool, Option<String>> {
+    let mut staying = recount(host, admins, id, what).await?;
+    for _ in 0..MAX_ASKS {
+        match host.ask(host.yours_question(what, staying)).await {
+            None => return Err(None),
+            Some(false) => return Ok(false),
+            Some(true) => {}
+        }
+        let now = recount(host, admins, id, what).await?;
+        if now == staying {
+            witness(host, admins, id, what).await?;
+            return Ok(true);
+        }
+        staying = now;
+    }
+    Err(Some(
+        "Not changed: the admins kept changing while you were asked.".into(),
+    ))
+}
+
+/// Reads every user again: the admins who stay once `id` loses the role (refused when none).
+async fn recount(
+    host: &impl GuardHost,
+    admins: &RefCell<Admins>,
+    id: &str,
+    what: &str,
+) -> Result<usize, Option<String>> {
+    let directory = read_all(host).await.map_err(|end| refusal_of(&end))?;
+    let staying = {
+        let mut admins = admins.borrow_mut();
+        admins.known = directory
+            .iter()
+            .filter(|u| is_admin(u))
+            .map(|u| u.id.clone())
+            .collect();
+        admins
+            .known
+            .iter()
+            .filter(|k| k.as_str() != id && !admins.pending.contains(*k))
+            .count()
+    };
+    if staying == 0 {
+        return Err(Some(refusal_now(&directory, admins, id, what)));
+    }
+    Ok(staying)
+}
+
+/// A run stopped while reading is no refusal; a read that failed is one.
+fn refusal_of(end: &JobEnd) -> Option<String> {
+    (end.state != JobState::Cancelled).then(|| end.note.clone())
+}
+
+/// Right before `id` loses the role: another active admin who stays, read from the platform
+/// now. The known admins are asked one by one; when none is one still, every user is read.
+async fn witness(
+    host: &impl GuardHost,
+    admins: &RefCell<Admins>,
+    id: &str,
+    what: &str,
+) -> Result<(), Option<String>> {
+    let candidates: Vec<String> = {
+        let admins = admins.borrow();
+        admins
+            .known
+            .iter()
+            .filter(|k| k.as_str() != id && !admins.pending.contains(*k))
+            .cloned()
+            .collect()
+    };
+    for candidate in candidates {
+        let call = endpoint::READ_SCIM_USER.call(&[&candidate]);
+        match host.api().get_paced::<ScimUser>(host.pacer(), call).await {
+            Ok(user) if is_admin(&user) => return Ok(()),
+            Ok(_) | Err(ApiError::NotFound { .. }) => {
+                admins.borrow_mut().known.retain(|k| *k != candidate);
+            }
+            Err(ApiError::Cancelled) => return Err(None),
+            Err(error) => {
+                return Err(Some(format!(
+                    "Not changed: the admins could not be counted right before this change ({}).",
+                    error.user_message()
+                )))
+            }
+        }
+    }
+    recount(host, admins, id, what).await.map(|_| ())
+}
+
+/// The refusal, in numbers, when `id` and the pending losses would leave none of `directory`.
+fn refusal_now(directory: &[ScimUser], admins: &RefCell<Admins>, id: &str, what: &str) -> String {
+    let admins = admins.borrow();
+    let count = count_admins(
+        directory,
+        |u| (u.id == id || admins.pending.contains(&u.id)).then_some(false),
+        0,
+        admins.you.as_deref(),
+    );
+    let words = if count.losing > 0 {
+        format!(" {}", count.words(what))
+    } else {
+        String::new()
+    };
+    format!(
+        "Refused right before writing: this change would now leave the organisation without an \
+         admin.{words} It was not made, and neither was any later change of this run that takes \
+         the admin role away."
+    )
+}
