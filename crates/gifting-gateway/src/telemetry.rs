@@ -22,8 +22,8 @@ use axum::Router;
 use metrics::{counter, gauge, histogram, with_local_recorder, Gauge};
 use metrics_exporter_prometheus::{PrometheusBuilder, PrometheusHandle, PrometheusRecorder};
 
-/// Latency buckets in seconds: a static file takes under a millisecond, a relayed call what
-/// the platform takes, at most the platform timeout (24 s) plus the body timeout.
+/// Latency buckets in seconds: from a static file served from memory to a relayed call that
+/// waited out the longest platform timeout the flags allow.
 const LATENCY_BUCKETS: [f64; 14] = [
     0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0,
 ];
