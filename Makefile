@@ -39,8 +39,18 @@ TRUNK_TOML_WASM_OPT := $(shell sed -n 's/^wasm_opt = "\(version_[0-9]*\)".*/\1/p
 # Firefox ESR (driven over WebDriver BiDi by puppeteer-core from npm), and WebKitGTK's
 # WebDriver with the MiniBrowser it drives, which has no headless mode: hence Xvfb (and
 # xauth, which xvfb-run needs and xvfb only recommends).
-APT_TEST_PACKAGES := chromium chromium-driver firefox-esr webkit2gtk-driver xvfb xauth
+APT_TEST_PACKAGES := chromium chromium-driver firefox-esr webkit2gtk-driver xvfb xauth \
+  haproxy prometheus
+# The image (make image, make test's image step): podman builds it; musl-tools gives musl-gcc
+# for the C and assembly parts of the static gateway's TLS (ring).
+APT_IMAGE_PACKAGES := podman musl-tools
 APT_BENCH_PACKAGES := brotli
+
+# The static gateway the image carries.
+MUSL_TARGET := x86_64-unknown-linux-musl
+IMAGE ?= gifting-gateway:$(shell sed -n '/^name = "gifting-gateway"$$/{n;s/^version = "\(.*\)"/\1/p;q}' Cargo.lock)
+# Validates deploy/kubernetes against the Kubernetes schemas it bundles, offline (PyPI).
+KUBERNETES_VALIDATE_VERSION := 1.37.0
 
 # node_modules/.bin first: Trunk must find binaryen's wasm-opt (npm), never
 # Debian's wasm-opt 108, which builds a blank page.
@@ -65,6 +75,7 @@ NPM_STAMP := node_modules/.npm-ci.stamp
 TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)
 SANDBOX_BIN := $(TARGET_DIR)/release/gifting-sandbox
 GATEWAY_BIN := $(TARGET_DIR)/release/gifting-gateway
+OPS_VENV := $(TARGET_DIR)/ops-venv
 # The sandbox's own client secret (public: it is the sandbox's fixed demo client).
 SANDBOX_CLIENT_SECRET := sandbox-secret
 
@@ -76,11 +87,12 @@ E2E_TEST_TIMEOUT_MS ?= 180000
 WASM_BINDGEN_TEST_TIMEOUT ?= 60
 
 # The steps of `make test`, in order; the first failure stops the run.
-TEST_STEPS := fmt layers clippy clippy-wasm test-native test-wasm build e2e
+TEST_STEPS := fmt layers clippy clippy-wasm test-native deploy test-wasm build image e2e
 
 .PHONY: help run run-gateway build test bench tools test-tools bench-tools \
         rust-target trunk wasm-bindgen wasm-split twiggy node-packages apt-test apt-bench check-pins \
-        fmt layers clippy clippy-wasm test-native test-wasm e2e step-build-locked \
+        musl-target apt-image kubernetes-validate image image-build \
+        fmt layers clippy clippy-wasm test-native deploy test-wasm e2e step-build-locked \
         $(addprefix step-,$(TEST_STEPS))
 
 help:
@@ -91,13 +103,14 @@ help:
 	@echo "make test    fmt, clippy (host + wasm), native tests, wasm tests in Chromium,"
 	@echo "             release build, browser end-to-end suite"
 	@echo "make bench   first-load weight of dist/ (raw, gzip -9, brotli) vs the budget"
+	@echo "make image   the gateway's container image ($(IMAGE)) with podman: static gateway + dist/"
 	@echo "make tools / test-tools   only install what is missing"
 
 # --- tools -------------------------------------------------------------------
 
 tools: check-pins rust-target trunk wasm-bindgen wasm-split node-packages
 
-test-tools: tools apt-test
+test-tools: tools apt-test apt-image musl-target kubernetes-validate
 
 bench-tools: tools twiggy apt-bench
 
@@ -209,6 +222,28 @@ apt-test:
 apt-bench:
 	$(call apt_ensure,$(APT_BENCH_PACKAGES))
 
+apt-image:
+	$(call apt_ensure,$(APT_IMAGE_PACKAGES))
+
+musl-target:
+	@if rustup target list --installed | grep -qx $(MUSL_TARGET); then \
+	  echo "ok    rust target $(MUSL_TARGET)"; \
+	else \
+	  echo "install rust target $(MUSL_TARGET)"; \
+	  rustup target add $(MUSL_TARGET); \
+	fi
+
+# In a venv of its own: Debian's Python refuses pip installs into the system.
+kubernetes-validate:
+	@have="$$($(OPS_VENV)/bin/kubernetes-validate --version 2>/dev/null || true)"; \
+	case "$$have" in \
+	  *"$(KUBERNETES_VALIDATE_VERSION)"*) echo "ok    kubernetes-validate $(KUBERNETES_VALIDATE_VERSION)";; \
+	  *) echo "install kubernetes-validate $(KUBERNETES_VALIDATE_VERSION) (pip, in $(OPS_VENV))"; \
+	     python3 -m venv $(OPS_VENV); \
+	     $(OPS_VENV)/bin/pip install --quiet --disable-pip-version-check kubernetes-validate==$(KUBERNETES_VALIDATE_VERSION); \
+	     $(OPS_VENV)/bin/kubernetes-validate --version | grep -q "$(KUBERNETES_VALIDATE_VERSION)";; \
+	esac
+
 # --- build and run -----------------------------------------------------------
 
 build: tools step-build
@@ -230,6 +265,17 @@ step-build-locked:
 	@# .br/.gz beside each asset: static hosts send them as they are.
 	node scripts/precompress.mjs dist
 	cargo build --release -p gifting-sandbox -p gifting-gateway
+
+# The image: the static gateway (built here only: nothing else needs musl) and the release
+# dist/ on scratch (Containerfile). The build context is filtered by .containerignore.
+image: tools musl-target apt-image build image-build
+
+image-build:
+	cargo build --release --target $(MUSL_TARGET) -p gifting-gateway
+	podman build --quiet -f Containerfile -t $(IMAGE) \
+	  --build-arg VERSION=$(lastword $(subst :, ,$(IMAGE))) \
+	  --build-arg REVISION=$$(git rev-parse HEAD 2>/dev/null || echo unknown) \
+	  --build-arg CREATED=$$(date -u +%Y-%m-%dT%H:%M:%SZ) .
 
 run: build
 	@echo
@@ -306,6 +352,17 @@ step-clippy-wasm:
 step-test-native:
 	cargo test -p gifting-api -p gifting-web -p gifting-sandbox -p gifting-gateway
 
+# The manifests against the Kubernetes schemas, offline (tests/deploy.rs, in test-native,
+# checks them against the gateway's flags, routes and ports).
+step-deploy:
+	$(OPS_VENV)/bin/kubernetes-validate --strict --quiet \
+	  $(filter-out %/kustomization.yaml,$(wildcard deploy/kubernetes/base/*.yaml))
+
+# Builds the image, reads it, runs its entrypoint from its exported filesystem (no container
+# runtime can start here) and signs in through it (tests/e2e/image.test.mjs).
+step-image: image-build
+	IMAGE=$(IMAGE) node --test --test-timeout=$(E2E_TEST_TIMEOUT_MS) --test-reporter=spec tests/e2e/image.test.mjs
+
 # The runner (.cargo/config.toml) drives /usr/bin/chromium through
 # chromedriver with the flags in webdriver.json.
 step-test-wasm:
@@ -324,6 +381,7 @@ layers: step-layers
 clippy: step-clippy
 clippy-wasm: tools step-clippy-wasm
 test-native: step-test-native
+deploy: kubernetes-validate step-deploy
 test-wasm: test-tools step-test-wasm
 e2e: test-tools build step-e2e
 

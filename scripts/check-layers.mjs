@@ -32,7 +32,7 @@ const CRATES = [
   {
     name: "the gateway",
     src: "crates/gifting-gateway/src",
-    order: ["config", "log", "state", "upstream", "ops", "oauth", "api"],
+    order: ["config", "telemetry", "log", "state", "upstream", "ops", "oauth", "api"],
   },
 ];
 

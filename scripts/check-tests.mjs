@@ -12,7 +12,7 @@
 // text on the page while the attribute and the handlers after it are lost (it compiles). Brace
 // it: `disabled={move || a >= b}`.
 //
-// And it fails on a fixed pause in a browser test (`tests/e2e/*.spec.mjs`): `sleep(`,
+// And it fails on a fixed pause in a browser test (`tests/e2e/*.spec.mjs`, `*.test.mjs`): `sleep(`,
 // `setTimeout(` or `waitForTimeout`. A pause is too short on a loaded machine and too long
 // everywhere else; a spec waits for the fact it checks instead (a DOM state, a sandbox counter
 // read after a request that must come later, a test hook such as /__sandbox/tokens/expire,
@@ -67,7 +67,7 @@ for (const dir of ["src", "tests"]) {
 const PAUSE = /\bsleep\(|\bsetTimeout\(|\bwaitForTimeout\b/;
 const pauses = [];
 const E2E = path.join(ROOT, "tests", "e2e");
-for (const entry of readdirSync(E2E).filter((f) => f.endsWith(".spec.mjs"))) {
+for (const entry of readdirSync(E2E).filter((f) => f.endsWith(".spec.mjs") || f.endsWith(".test.mjs"))) {
   readFileSync(path.join(E2E, entry), "utf8")
     .split("\n")
     .forEach((line, i) => {

@@ -102,8 +102,14 @@ async function startServer(bin, args, { env = {}, logEnv } = {}) {
   return {
     url,
     port: Number(new URL(url).port),
+    pid: child.pid,
     /** The lines the server wrote to stderr (the last 200). */
     stderr: () => [...stderrTail],
+    /** Sends `signal` (SIGKILL: a crash, no drain) and resolves once the process exited. */
+    async kill(signal) {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      await exited;
+    },
     /** Stops the server (SIGTERM, then SIGKILL after a grace period). */
     stop() {
       stopping ??= (async () => {
@@ -173,12 +179,33 @@ export async function freePort() {
 }
 
 /**
+ * target/release/gifting-gateway on 127.0.0.1:`port` serving dist/ in front of the platform at
+ * `platformUrl`, with the sandbox's client secret in its environment and `args` after the usual
+ * flags; resolves once it listens. Set E2E_GATEWAY_LOG=1 to see its log.
+ */
+export function startGateway({ port, platformUrl, args = [], env = {} }) {
+  return startServer(
+    GATEWAY_BIN,
+    [
+      "--addr", `127.0.0.1:${port}`,
+      "--static", DIST,
+      "--platform-url", platformUrl,
+      "--client-id", "gifting-console",
+      "--image-origin", platformUrl,
+      ...args,
+    ],
+    { env: { GATEWAY_CLIENT_SECRET: CLIENT_SECRET, ...env }, logEnv: "E2E_GATEWAY_LOG" },
+  );
+}
+
+/**
  * The production topology of `make run-gateway`: the sandbox as a platform that demands the
  * client secret and sends no CORS headers, and target/release/gifting-gateway serving dist/
- * in front of it with the secret in its environment. `sandboxArgs` go to the sandbox.
+ * in front of it with the secret in its environment. `sandboxArgs` go to the sandbox,
+ * `gatewayArgs` to the gateway.
  * Set E2E_GATEWAY_LOG=1 to see the gateway's log.
  */
-export async function startGatewayTopology(sandboxArgs = []) {
+export async function startGatewayTopology(sandboxArgs = [], gatewayArgs = []) {
   const port = await freePort();
   const consoleUrl = `http://127.0.0.1:${port}`;
   const sandbox = await startSandbox([
@@ -187,17 +214,7 @@ export async function startGatewayTopology(sandboxArgs = []) {
     `${consoleUrl}/auth/callback`,
     ...sandboxArgs,
   ]);
-  const gateway = await startServer(
-    GATEWAY_BIN,
-    [
-      "--addr", `127.0.0.1:${port}`,
-      "--static", DIST,
-      "--platform-url", sandbox.url,
-      "--client-id", "gifting-console",
-      "--image-origin", sandbox.url,
-    ],
-    { env: { GATEWAY_CLIENT_SECRET: CLIENT_SECRET }, logEnv: "E2E_GATEWAY_LOG" },
-  ).catch(async (error) => {
+  const gateway = await startGateway({ port, platformUrl: sandbox.url, args: gatewayArgs }).catch(async (error) => {
     await sandbox.stop();
     throw error;
   });
@@ -516,14 +533,14 @@ export async function signedInPage(browser, url, email) {
  * calls to the platform).
  *
  * Variants: `page: false` for specs whose tests each open their own pages (`env.browser`);
- * `gateway: true` for the topology of `make run-gateway` (`startGatewayTopology`), where the
- * console is served at `env.gateway.url` (and signed in there) and the platform is at
- * `env.sandbox.url`.
+ * `gateway: true` for the topology of `make run-gateway` (`startGatewayTopology`, the gateway
+ * started with `gatewayArgs` too), where the console is served at `env.gateway.url` (and
+ * signed in there) and the platform is at `env.sandbox.url`.
  */
-export function consoleFixture({ sandboxArgs = [], signedIn = true, page = true, gateway = false, contextOptions = {} } = {}) {
+export function consoleFixture({ sandboxArgs = [], gatewayArgs = [], signedIn = true, page = true, gateway = false, contextOptions = {} } = {}) {
   const env = {};
   before(async () => {
-    if (gateway) Object.assign(env, await startGatewayTopology(sandboxArgs));
+    if (gateway) Object.assign(env, await startGatewayTopology(sandboxArgs, gatewayArgs));
     else env.sandbox = await startSandbox(sandboxArgs);
     env.browser = await launchBrowser();
     if (!page) return;

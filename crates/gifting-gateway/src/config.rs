@@ -114,6 +114,12 @@ pub struct Flags {
     #[arg(long, env = "GATEWAY_BODY_LIMIT", default_value_t = 64 * 1024,
           value_parser = clap::value_parser!(u64).range(1..=16 * 1024 * 1024))]
     pub body_limit: u64,
+
+    /// Serve Prometheus metrics at /metrics on this address, a listener of its own (off
+    /// unless set; never the public --addr). Port 0 picks a free port (the real one is
+    /// printed).
+    #[arg(long, env = "GATEWAY_METRICS_ADDR", value_name = "HOST:PORT")]
+    pub metrics_addr: Option<SocketAddr>,
 }
 
 /// The client secret. Its `Debug` and `Display` never show it.
@@ -199,6 +205,7 @@ pub struct Config {
     pub header_timeout: Duration,
     pub body_timeout: Duration,
     pub body_limit: usize,
+    pub metrics_addr: Option<SocketAddr>,
     /// What the operator should hear about at start (the binary logs them).
     pub warnings: Vec<String>,
 }
@@ -242,6 +249,7 @@ impl Config {
                 flags.addr
             ));
         }
+        let metrics_addr = metrics_apart(&flags)?;
         let client_ip_header = flags
             .client_ip_header
             .as_deref()
@@ -277,6 +285,7 @@ impl Config {
             header_timeout: Duration::from_secs(flags.header_timeout_secs),
             body_timeout: Duration::from_secs(flags.body_timeout_secs),
             body_limit: usize::try_from(flags.body_limit).unwrap_or(usize::MAX),
+            metrics_addr,
             warnings,
         })
     }
@@ -299,6 +308,18 @@ impl Config {
     {
         let flags = Flags::try_parse_from(args).map_err(|e| e.to_string())?;
         Config::from_flags(flags, env_secret)
+    }
+}
+
+/// `--metrics-addr`, which must not be the public listener's port: metrics are for the
+/// scraper, never for whoever reaches the console.
+fn metrics_apart(flags: &Flags) -> Result<Option<SocketAddr>, String> {
+    match flags.metrics_addr {
+        Some(m) if m.port() != 0 && m.port() == flags.addr.port() => Err(format!(
+            "--metrics-addr must not be the public --addr's port ({})",
+            flags.addr.port()
+        )),
+        other => Ok(other),
     }
 }
 
@@ -456,6 +477,19 @@ mod tests {
         .expect("with a public url");
         assert_eq!(c.public_url.as_deref(), Some("https://console.example.com"));
         parse(&["--addr", "[::1]:8080"], Some("s")).expect("loopback needs none");
+    }
+
+    #[test]
+    fn metrics_are_off_by_default_and_never_on_the_public_port() {
+        assert_eq!(parse(&[], Some("s")).expect("defaults").metrics_addr, None);
+        let err = parse(
+            &["--addr", "127.0.0.1:8080", "--metrics-addr", "0.0.0.0:8080"],
+            Some("s"),
+        )
+        .expect_err("same port");
+        assert!(err.contains("--metrics-addr"), "{err}");
+        let c = parse(&["--metrics-addr", "0.0.0.0:9090"], Some("s")).expect("own port");
+        assert_eq!(c.metrics_addr, Some("0.0.0.0:9090".parse().expect("addr")));
     }
 
     #[test]

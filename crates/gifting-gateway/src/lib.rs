@@ -6,8 +6,9 @@
 //! relay ([`oauth`]) that adds the client secret the browser must never hold, and the API
 //! relay ([`api`]). It keeps no session and no token, so replicas need nothing in common.
 //!
-//! The layers point one way: [`config`] → [`log`] → [`state`] → [`upstream`] → the areas
-//! ([`ops`], [`oauth`], [`api`]) → [`app`] (`scripts/check-layers.mjs` checks it).
+//! The layers point one way: [`config`] → [`telemetry`] → [`log`] → [`state`] →
+//! [`upstream`] → the areas ([`ops`], [`oauth`], [`api`]) → [`app`]
+//! (`scripts/check-layers.mjs` checks it).
 
 pub mod api;
 pub mod config;
@@ -15,6 +16,7 @@ pub mod log;
 pub mod oauth;
 pub mod ops;
 pub mod state;
+pub mod telemetry;
 pub mod upstream;
 
 use std::future::Future;
@@ -50,7 +52,10 @@ pub fn app(gw: Shared) -> Router {
         .merge(site)
         .layer(CatchPanicLayer::custom(panic_response));
     gifting_web::security::with_security_headers(router, config.tls)
-        .layer(from_fn_with_state(gw.log.clone(), log::request_log))
+        .layer(from_fn_with_state(
+            (gw.log.clone(), gw.telemetry.clone()),
+            log::request_log,
+        ))
         .with_state(gw)
 }
 
@@ -77,16 +82,40 @@ pub async fn serve(
         drain: gw.config.timeout + Duration::from_secs(5),
     };
     let log = gw.log.clone();
+    let telemetry = gw.telemetry.clone();
+    let head_timed_out = move || telemetry.closed_slow(telemetry::Slow::Head);
     let router = app(gw);
     let handle = move |req: axum::http::Request<hyper::body::Incoming>, peer: SocketAddr| {
         let mut req = req.map(Body::new);
         req.extensions_mut().insert(ConnectInfo(peer));
         router.clone().oneshot(req)
     };
-    let finished = gifting_web::serve::run(listener, handle, limits, shutdown).await?;
+    let finished =
+        gifting_web::serve::run_observed(listener, handle, limits, head_timed_out, shutdown)
+            .await?;
     if !finished {
         log.now(|| tracing::warn!("some requests did not finish in time after the stop signal"));
     }
+    Ok(())
+}
+
+/// Serves `GET /metrics` on `listener` (the `--metrics-addr` one, apart from the public
+/// listener) until `shutdown` resolves. It keeps answering while the public listener drains,
+/// so the last scrape sees the drain.
+pub async fn serve_metrics(
+    listener: TcpListener,
+    gw: Shared,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> io::Result<()> {
+    let limits = Limits {
+        header_read: gw.config.header_timeout,
+        drain: Duration::from_secs(1),
+    };
+    let router = telemetry::router(gw.telemetry.clone());
+    let handle = move |req: axum::http::Request<hyper::body::Incoming>, _: SocketAddr| {
+        router.clone().oneshot(req.map(Body::new))
+    };
+    gifting_web::serve::run(listener, handle, limits, shutdown).await?;
     Ok(())
 }
 

@@ -3,6 +3,7 @@
 //! (`/api/scim/v2/Users/{id}`), never the path or the query as sent, so no token, code,
 //! secret or user data reaches the log.
 
+use std::sync::Arc;
 use std::time::Instant;
 
 use axum::extract::{Request, State};
@@ -12,6 +13,8 @@ use axum::response::Response;
 use gifting_api::paths;
 use gifting_web::log::{Log, RequestLine};
 use rand::RngCore as _;
+
+use crate::telemetry::{Slow, Telemetry};
 
 pub const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 
@@ -47,14 +50,19 @@ fn new_request_id() -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// The request log, as middleware with the log as its state: everything the request's
-/// handlers log goes to the same log.
-pub async fn request_log(State(log): State<Log>, req: Request, next: Next) -> Response {
-    log.scope(logged(req, next)).await
+/// The request log and the request metrics, as middleware with the log and the metrics as
+/// its state: everything the request's handlers log goes to the same log.
+pub async fn request_log(
+    State((log, telemetry)): State<(Log, Arc<Telemetry>)>,
+    req: Request,
+    next: Next,
+) -> Response {
+    log.scope(logged(&telemetry, req, next)).await
 }
 
-async fn logged(mut req: Request, next: Next) -> Response {
+async fn logged(telemetry: &Telemetry, mut req: Request, next: Next) -> Response {
     let start = Instant::now();
+    let in_flight = telemetry.in_flight();
     let id = new_request_id();
     let method = req.method().clone();
     let route = route_label(req.uri().path());
@@ -72,6 +80,12 @@ async fn logged(mut req: Request, next: Next) -> Response {
         upstream: res.extensions().get::<UpstreamFailure>().map(|u| u.0),
     }
     .write();
+    telemetry.request(route, res.status().as_u16(), start.elapsed());
+    // Only a body that did not arrive in time is answered 408 (and its connection closed).
+    if res.status() == axum::http::StatusCode::REQUEST_TIMEOUT {
+        telemetry.closed_slow(Slow::Body);
+    }
+    drop(in_flight);
     res
 }
 

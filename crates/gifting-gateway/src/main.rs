@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use clap::Parser as _;
 use gifting_gateway::config::SECRET_ENV;
-use gifting_gateway::{serve, Config, Flags, Gateway, Log};
+use gifting_gateway::{serve, serve_metrics, Config, Flags, Gateway, Log};
 use tokio::net::TcpListener;
 
 fn fail(message: &str) -> ExitCode {
@@ -28,6 +28,13 @@ async fn main() -> ExitCode {
         Ok(a) => a,
         Err(e) => return fail(&e.to_string()),
     };
+    let metrics = match config.metrics_addr {
+        Some(at) => match TcpListener::bind(at).await {
+            Ok(l) => Some(l),
+            Err(e) => return fail(&format!("cannot listen on --metrics-addr {at}: {e}")),
+        },
+        None => None,
+    };
     let log = Log::stderr();
     log.install_as_default();
     for warning in &config.warnings {
@@ -37,6 +44,17 @@ async fn main() -> ExitCode {
         Ok(g) => g,
         Err(e) => return fail(&format!("cannot set up the platform client: {e}")),
     };
+    if let Some(listener) = metrics {
+        if let Ok(at) = listener.local_addr() {
+            tracing::info!(metrics = %format!("http://{at}/metrics"), "serving metrics");
+        }
+        // Ends with the process: scrapes keep working while the public listener drains.
+        tokio::spawn(serve_metrics(
+            listener,
+            gateway.clone(),
+            std::future::pending(),
+        ));
+    }
     // stdout carries only this line (scripts and tests wait for it); the log goes to stderr.
     let mut out = std::io::stdout().lock();
     let _ = writeln!(out, "gifting-gateway listening on http://{addr}");

@@ -29,6 +29,7 @@ use gifting_web::security::answers_policy;
 use crate::config::Config;
 use crate::log::RequestId;
 use crate::state::{Gateway, Shared};
+use crate::telemetry::{TokenOp, TokenOutcome};
 use crate::upstream::{read_request_body, send, BodyRefused, Unanswered};
 
 /// The realm a refused client authentication names.
@@ -124,6 +125,15 @@ fn is_own_form_post(config: &Config, headers: &HeaderMap) -> Result<(), OAuthFai
     Ok(())
 }
 
+/// What a request to `path` is for, before its body is read.
+fn operation_of(path: &str) -> TokenOp {
+    if path == paths::OAUTH_REVOKE {
+        TokenOp::Revoke
+    } else {
+        TokenOp::Token
+    }
+}
+
 async fn own_form_posts(State(gw): State<Shared>, req: Request, next: Next) -> Response {
     if req.method() != axum::http::Method::POST {
         // Answered by the method fallback (405), counted by nobody.
@@ -131,7 +141,16 @@ async fn own_form_posts(State(gw): State<Shared>, req: Request, next: Next) -> R
     }
     match is_own_form_post(&gw.config, req.headers()) {
         Ok(()) => next.run(req).await,
-        Err(refused) => refused.into_response(),
+        Err(refused) => {
+            let outcome = if refused.status == StatusCode::FORBIDDEN {
+                TokenOutcome::RefusedOrigin
+            } else {
+                TokenOutcome::RefusedType
+            };
+            gw.telemetry
+                .token_relay(operation_of(req.uri().path()), outcome);
+            refused.into_response()
+        }
     }
 }
 
@@ -165,6 +184,9 @@ async fn rate_limit(State(gw): State<Shared>, req: Request, next: Next) -> Respo
     match verdict {
         Ok(()) => next.run(req).await,
         Err(seconds) => {
+            gw.telemetry.rate_limited();
+            gw.telemetry
+                .token_relay(operation_of(req.uri().path()), TokenOutcome::RefusedLimit);
             let mut res = OAuthFailure::unavailable(
                 StatusCode::TOO_MANY_REQUESTS,
                 format!("Too many sign-in requests from this address; try again in {seconds} s."),
@@ -309,15 +331,38 @@ async fn relay(gw: &Gateway, request: reqwest::RequestBuilder) -> Response {
         .unwrap_or_else(|_| unanswered(Unanswered::TimedOut))
 }
 
-async fn token(State(gw): State<Shared>, req: Request) -> Result<Response, Response> {
+/// Counts how a token relay request ended: relayed (by the status the browser gets), or
+/// refused by the gateway (`Err`).
+fn counted(gw: &Gateway, op: TokenOp, answer: Result<Response, Response>) -> Response {
+    let outcome = match &answer {
+        Ok(res) => TokenOutcome::of_status(res.status().as_u16()),
+        Err(_) => TokenOutcome::RefusedInvalid,
+    };
+    gw.telemetry.token_relay(op, outcome);
+    answer.unwrap_or_else(|refused| refused)
+}
+
+async fn token(State(gw): State<Shared>, req: Request) -> Response {
+    let mut op = TokenOp::Token;
+    let answer = exchange(&gw, req, &mut op).await;
+    counted(&gw, op, answer)
+}
+
+/// The code exchange or refresh; `op` says which once the body is read.
+async fn exchange(gw: &Gateway, req: Request, op: &mut TokenOp) -> Result<Response, Response> {
     let id = req.extensions().get::<RequestId>().cloned();
-    let body = read_body(&gw, req).await?;
+    let body = read_body(gw, req).await?;
     let refused = |failure: OAuthFailure| failure.into_response();
     let incoming = form_token_request(&body).map_err(|_| {
         refused(OAuthFailure::invalid_request(
             "The body is not a token request.",
         ))
     })?;
+    *op = match incoming.grant_type.as_str() {
+        "authorization_code" => TokenOp::Code,
+        "refresh_token" => TokenOp::Refresh,
+        _ => TokenOp::Token,
+    };
     let outgoing = relayed_token_request(&gw.config, &incoming).map_err(refused)?;
     let request = gw
         .http
@@ -329,7 +374,7 @@ async fn token(State(gw): State<Shared>, req: Request) -> Result<Response, Respo
             id.as_ref(),
         ))
         .body(outgoing.to_form());
-    Ok(relay(&gw, request).await)
+    Ok(relay(gw, request).await)
 }
 
 /// A form body as a token request (the contract's parser: `+` is a space, `%XX` decoded).
@@ -345,9 +390,14 @@ fn form_token_request(body: &[u8]) -> Result<TokenRequest, ()> {
 /// RFC 7009 revocation: the token from the form body (never the URL, which proxies and logs
 /// keep); toward the platform in the query, as the platform documents it. The browser's own
 /// client authentication is replaced by this deployment's.
-async fn revoke(
-    State(gw): State<Shared>,
-    RawQuery(query): RawQuery,
+async fn revoke(State(gw): State<Shared>, RawQuery(query): RawQuery, req: Request) -> Response {
+    let answer = revocation(&gw, query, req).await;
+    counted(&gw, TokenOp::Revoke, answer)
+}
+
+async fn revocation(
+    gw: &Gateway,
+    query: Option<String>,
     req: Request,
 ) -> Result<Response, Response> {
     let token_in = |text: &str| {
@@ -363,7 +413,7 @@ async fn revoke(
         .into_response());
     }
     let id = req.extensions().get::<RequestId>().cloned();
-    let body = read_body(&gw, req).await?;
+    let body = read_body(gw, req).await?;
     let token = std::str::from_utf8(&body)
         .ok()
         .and_then(token_in)
@@ -384,5 +434,5 @@ async fn revoke(
             &HeaderMap::new(),
             id.as_ref(),
         ));
-    Ok(relay(&gw, request).await)
+    Ok(relay(gw, request).await)
 }

@@ -12,12 +12,15 @@ use gifting_web::log::Log;
 use gifting_web::security::Csp;
 
 use crate::config::Config;
+use crate::telemetry::Telemetry;
 
 pub struct Gateway {
     pub config: Config,
     /// Connections to the platform, kept alive and reused.
     pub http: reqwest::Client,
     pub log: Log,
+    /// What the gateway counts, served on `--metrics-addr`.
+    pub telemetry: Arc<Telemetry>,
     /// The console's policy: calls only to this origin, images from it and the platform's CDN.
     pub csp: String,
     limiter: Mutex<RateLimiter<IpAddr>>,
@@ -53,6 +56,7 @@ impl Gateway {
             config,
             http,
             log,
+            telemetry: Arc::new(Telemetry::new()),
             csp,
             limiter: Mutex::new(limiter),
             ready: tokio::sync::Mutex::new(None),

@@ -11,6 +11,7 @@ use axum::response::Response;
 
 use crate::log::{RequestId, UpstreamFailure, REQUEST_ID};
 use crate::state::Gateway;
+use crate::telemetry::Upstream;
 
 /// What the browser's request may carry on to the platform.
 const TO_PLATFORM: [HeaderName; 5] = [
@@ -132,12 +133,18 @@ pub async fn send(
     gw: &Gateway,
     request: reqwest::RequestBuilder,
 ) -> Result<reqwest::Response, Unanswered> {
-    match tokio::time::timeout(gw.config.timeout, request.send()).await {
+    let answer = match tokio::time::timeout(gw.config.timeout, request.send()).await {
         Err(_) => Err(Unanswered::TimedOut),
         Ok(Err(e)) if e.is_timeout() => Err(Unanswered::TimedOut),
         Ok(Err(_)) => Err(Unanswered::Unreachable),
         Ok(Ok(res)) => Ok(res),
-    }
+    };
+    gw.telemetry.upstream(match answer {
+        Ok(_) => Upstream::Answered,
+        Err(Unanswered::TimedOut) => Upstream::Timeout,
+        Err(Unanswered::Unreachable) => Upstream::Unreachable,
+    });
+    answer
 }
 
 /// The platform's answer as the browser gets it: status and allowed headers unchanged, the

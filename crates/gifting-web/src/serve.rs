@@ -45,6 +45,23 @@ where
     F: Future<Output = Result<Response<Body>, E>> + Send + 'static,
     E: Into<Box<dyn StdError + Send + Sync>>,
 {
+    run_observed(listener, handle, limits, || {}, shutdown).await
+}
+
+/// [`run`], calling `head_timed_out()` each time a connection is closed because a request
+/// head did not arrive within `limits.header_read` (for a metric).
+pub async fn run_observed<H, F, E>(
+    listener: TcpListener,
+    handle: H,
+    limits: Limits,
+    head_timed_out: impl Fn() + Clone + Send + 'static,
+    shutdown: impl Future<Output = ()>,
+) -> io::Result<bool>
+where
+    H: Fn(Request<Incoming>, SocketAddr) -> F + Clone + Send + Sync + 'static,
+    F: Future<Output = Result<Response<Body>, E>> + Send + 'static,
+    E: Into<Box<dyn StdError + Send + Sync>>,
+{
     let graceful = GracefulShutdown::new();
     let mut shutdown = std::pin::pin!(shutdown);
     loop {
@@ -68,9 +85,15 @@ where
             .header_read_timeout(limits.header_read)
             .serve_connection(TokioIo::new(stream), service);
         let conn = graceful.watch(conn);
+        let head_timed_out = head_timed_out.clone();
         tokio::spawn(async move {
-            // Errors here are clients going away, timeouts or drops on purpose.
-            let _ = conn.await;
+            // Errors here are clients going away, timeouts or drops on purpose; only the
+            // header-read timeout is the server's doing.
+            if let Err(e) = conn.await {
+                if e.is_timeout() {
+                    head_timed_out();
+                }
+            }
         });
     }
     drop(listener);
