@@ -6,25 +6,10 @@
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { consoleFixture, openCopy, scimUsers, signedInPage, unexpectedErrors } from "./harness.mjs";
+import { consoleFixture, openCopy, signedInPage, unexpectedErrors } from "./harness.mjs";
+import { activeAdmins, allUsers, ME, put, SCIM, usersRow } from "./admins.mjs";
 
 const VISIBLE = { state: "visible", timeout: 30_000 };
-const SCIM = "/api/scim/v2/Users";
-const ME = "admin@example.com";
-
-const allUsers = (env) => scimUsers(env.sandbox.url, env.token);
-const activeAdmins = (users) => users.filter((u) => u.active && u.userType === "admin");
-
-/** Writes `body` to user `id` straight through the API, as another admin would. */
-async function put(env, id, body) {
-  const response = await fetch(`${env.sandbox.url}${SCIM}/${id}`, {
-    method: "PUT",
-    headers: { Authorization: `Bearer ${env.token}`, "Content-Type": "application/scim+json" },
-    body: JSON.stringify(body),
-  });
-  assert.equal(response.status, 200, `PUT ${id}`);
-}
-
 /**
  * Leaves exactly two active admins, you and one other, for the duration of `run(me, other)`;
  * every admin demoted for it is an admin again afterwards, whatever the test did.
@@ -44,8 +29,7 @@ async function withTwoAdmins(env, run) {
 }
 
 const main = (page) => page.locator("main#main");
-const rowOf = (page, email) =>
-  page.locator("table.users-table tbody tr", { has: page.locator("td", { hasText: new RegExp(`^${email.replace(/[.+]/g, "\\$&")}$`) }) });
+const rowOf = usersRow;
 
 /** On Users: selects `emails` and starts "Make N users `role`". */
 async function bulkRole(page, url, emails, role) {

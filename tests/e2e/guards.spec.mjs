@@ -5,29 +5,12 @@
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { consoleFixture, platformGet, scimUsers, unexpectedErrors, waitFor } from "./harness.mjs";
+import { consoleFixture, platformGet, unexpectedErrors, waitFor } from "./harness.mjs";
+import { activeAdmins, allUsers, ME, put, SCIM, usersRow } from "./admins.mjs";
 
 const VISIBLE = { state: "visible", timeout: 30_000 };
-const SCIM = "/api/scim/v2/Users";
-const ME = "admin@example.com";
-
-const allUsers = (env) => scimUsers(env.sandbox.url, env.token);
-
-const activeAdmins = (users) => users.filter((u) => u.active && u.userType === "admin");
-
-/** Writes `body` to user `id` straight through the API, as another admin would. */
-async function put(env, id, body) {
-  const response = await fetch(`${env.sandbox.url}${SCIM}/${id}`, {
-    method: "PUT",
-    headers: { Authorization: `Bearer ${env.token}`, "Content-Type": "application/scim+json" },
-    body: JSON.stringify(body),
-  });
-  assert.equal(response.status, 200, `PUT ${id}`);
-}
-
 const main = (env) => env.page.locator("main#main");
-const rowOf = (env, email) =>
-  env.page.locator("table.users-table tbody tr", { has: env.page.locator("td", { hasText: new RegExp(`^${email.replace(/[.+]/g, "\\$&")}$`) }) });
+const rowOf = (env, email) => usersRow(env.page, email);
 
 async function openUsers(env) {
   await env.page.goto(`${env.sandbox.url}/users?count=100`);

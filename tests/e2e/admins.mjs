@@ -1,0 +1,27 @@
+// What the guard specs share: the platform's users and admins read and written straight
+// through the API (as another admin would), and a row of the users list.
+
+import assert from "node:assert/strict";
+import { scimUsers } from "./harness.mjs";
+
+export const SCIM = "/api/scim/v2/Users";
+export const ME = "admin@example.com";
+
+/** Every SCIM user, read with the fixture's token. */
+export const allUsers = (env) => scimUsers(env.sandbox.url, env.token);
+
+export const activeAdmins = (users) => users.filter((u) => u.active && u.userType === "admin");
+
+/** Writes `body` to user `id` straight through the API, as another admin would. */
+export async function put(env, id, body) {
+  const response = await fetch(`${env.sandbox.url}${SCIM}/${id}`, {
+    method: "PUT",
+    headers: { Authorization: `Bearer ${env.token}`, "Content-Type": "application/scim+json" },
+    body: JSON.stringify(body),
+  });
+  assert.equal(response.status, 200, `PUT ${id}`);
+}
+
+/** The users list's row of `email` on `page`. */
+export const usersRow = (page, email) =>
+  page.locator("table.users-table tbody tr", { has: page.locator("td", { hasText: new RegExp(`^${email.replace(/[.+]/g, "\\$&")}$`) }) });
