@@ -313,9 +313,8 @@ impl GuardHost for PageHost {
     fn yours_question(&self, what: &str, remaining: usize) -> Question {
         Question {
             text: format!(
-                "This is your own account: you {what}, and with it the right to administer \
-                 users in this console; {} then.",
-                guard::admins_remain(remaining)
+                "This is your own account: {}",
+                guard::losing_yours(what, remaining)
             ),
             yes: "Change my own account".into(),
             no: "Cancel".into(),

@@ -18,7 +18,7 @@ use crate::jobs::{JobEnd, JobState};
 mod runner;
 
 pub(crate) use runner::{
-    admins_remain, can_remove, run, GuardHost, Guarded, NotSent, Target, World, Writer,
+    can_remove, losing_yours, run, GuardHost, Guarded, NotSent, Target, World, Writer,
 };
 
 /// What an undo puts back on one user, if the user still holds what the run wrote. `id` is

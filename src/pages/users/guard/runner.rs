@@ -62,9 +62,8 @@ pub(crate) trait GuardHost {
     fn yours_question(&self, what: &str, remaining: usize) -> Question {
         Question {
             text: format!(
-                "Your own account is next: you {what}, and with it the right to administer \
-                 users in this console; {} then. Change your own account too?",
-                admins_remain(remaining)
+                "Your own account is next: {} Change your own account too?",
+                losing_yours(what, remaining)
             ),
             yes: "Change my account too".into(),
             no: "Leave my account as it is".into(),
@@ -85,6 +84,14 @@ impl<R> GuardHost for JobCtx<R> {
     async fn ask(&self, question: Question) -> Option<bool> {
         JobCtx::ask(self, question).await
     }
+}
+
+/// What the signed-in admin loses with their own account, and the admins who stay.
+pub(crate) fn losing_yours(what: &str, remaining: usize) -> String {
+    format!(
+        "you {what}, and with it the right to administer users in this console; {} then.",
+        admins_remain(remaining)
+    )
 }
 
 /// "1 admin remains", "3 admins remain".
