@@ -65,7 +65,7 @@ struct Editor {
     /// What the guard is doing while a change waits for it ("Waiting: another run …").
     progress: RwSignal<Option<String>>,
     /// Where the answer to that question goes.
-    answer: StoredValue<Option<oneshot::Sender<bool>>, LocalStorage>,
+    answer: StoredValue<Option<oneshot::Sender<bool>>>,
     /// For a few seconds after a save: what puts the user back, and what the save wrote.
     undo: RwSignal<Option<(ReplaceUser, ReplaceUser)>>,
 }
@@ -84,7 +84,7 @@ impl Editor {
             outcome: RwSignal::new(None),
             yours: RwSignal::new(None),
             progress: RwSignal::new(None),
-            answer: StoredValue::new_local(None),
+            answer: StoredValue::new(None),
             undo: RwSignal::new(None),
         }
     }
