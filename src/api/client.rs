@@ -15,7 +15,7 @@ use super::status::NetStatus;
 use crate::auth::{Auth, SessionEnd};
 use crate::browser::{navigator_online, now_ms, sleep};
 use crate::http::cancel::CancelScope;
-use crate::http::pacing::{busy_wait_ms, note_answered, Pacer};
+use crate::http::pacing::{busy_wait_ms, token_pacer, Lane};
 use crate::http::retry::{
     parse_retry_after, Decision, Outcome, RequestKind, RetryPolicy, REQUEST_TIMEOUT_MS,
 };
@@ -67,38 +67,44 @@ impl ApiClient {
     ) -> Result<ApiResponse<T>, ApiError> {
         let (method, path) = method_and_path(&call, Method::GET)?;
         let raw = self
-            .request(method.clone(), path, None, RetryPolicy::default())
+            .request(
+                method.clone(),
+                path,
+                None,
+                RetryPolicy::default(),
+                Turn::Own,
+            )
             .await?;
         decode(method, path, raw)
     }
 
-    /// A read under `pacer` (see [`crate::http::pacing`]): it waits for its turn, is tried
+    /// A read in `lane` (see [`crate::http::pacing`]): it waits for its turn, is tried
     /// once by the request layer, and is tried again here after a busy answer (as long as
     /// the platform asked) or a lost one (network, 5xx: backing off), up to [`PACED_READ_TRIES`]
-    /// lost answers. `Cancelled` once the pacer is stopped.
+    /// lost answers. `Cancelled` once the lane is stopped.
     pub(crate) async fn get_paced<T: DeserializeOwned>(
         &self,
-        pacer: &Pacer,
+        lane: &Lane,
         call: Call,
     ) -> Result<T, ApiError> {
         let mut lost = 0;
         loop {
-            let Some(started) = pacer.turn().await else {
+            let Some(started) = lane.turn().await else {
                 return Err(ApiError::Cancelled);
             };
             match self.get_json_once::<T>(call.clone()).await {
                 Ok(body) => {
-                    pacer.answered(started);
+                    lane.answered(started);
                     return Ok(body);
                 }
                 Err(ApiError::Busy { retry_after }) => {
-                    if pacer.refused(started, retry_after).is_none() {
+                    if lane.refused(started, retry_after).is_none() {
                         return Err(ApiError::Busy { retry_after });
                     }
                 }
                 Err(error) if error.is_transient() && lost + 1 < PACED_READ_TRIES => {
                     lost += 1;
-                    pacer.hold(busy_wait_ms(None, lost).unwrap_or(1000));
+                    lane.hold(busy_wait_ms(None, lost).unwrap_or(1000));
                 }
                 Err(error) => return Err(error),
             }
@@ -113,16 +119,10 @@ impl ApiClient {
             retry_busy: false,
             ..RetryPolicy::default()
         };
-        self.get_json_with(call, policy).await
-    }
-
-    async fn get_json_with<T: DeserializeOwned>(
-        &self,
-        call: Call,
-        policy: RetryPolicy,
-    ) -> Result<T, ApiError> {
         let (method, path) = method_and_path(&call, Method::GET)?;
-        let raw = self.request(method.clone(), path, None, policy).await?;
+        let raw = self
+            .request(method.clone(), path, None, policy, Turn::Lane)
+            .await?;
         decode(method, path, raw).map(|r| r.body)
     }
 
@@ -134,7 +134,17 @@ impl ApiClient {
         body: &B,
     ) -> Result<ApiResponse<T>, ApiError> {
         let (method, path) = method_and_path(&call, Method::POST)?;
-        self.write(method, path, body).await
+        self.write(method, path, body, Turn::Own).await
+    }
+
+    /// As [`ApiClient::post_json`], its turn taken in the caller's lane (a job's write).
+    pub(crate) async fn post_json_in_lane<B: Serialize + ?Sized, T: DeserializeOwned>(
+        &self,
+        call: Call,
+        body: &B,
+    ) -> Result<ApiResponse<T>, ApiError> {
+        let (method, path) = method_and_path(&call, Method::POST)?;
+        self.write(method, path, body, Turn::Lane).await
     }
 
     /// PUT a JSON body. Never retried automatically, as [`ApiClient::post_json`].
@@ -144,7 +154,17 @@ impl ApiClient {
         body: &B,
     ) -> Result<ApiResponse<T>, ApiError> {
         let (method, path) = method_and_path(&call, Method::PUT)?;
-        self.write(method, path, body).await
+        self.write(method, path, body, Turn::Own).await
+    }
+
+    /// As [`ApiClient::put_json`], its turn taken in the caller's lane (a job's write).
+    pub(crate) async fn put_json_in_lane<B: Serialize + ?Sized, T: DeserializeOwned>(
+        &self,
+        call: Call,
+        body: &B,
+    ) -> Result<ApiResponse<T>, ApiError> {
+        let (method, path) = method_and_path(&call, Method::PUT)?;
+        self.write(method, path, body, Turn::Lane).await
     }
 
     async fn write<B: Serialize + ?Sized, T: DeserializeOwned>(
@@ -152,25 +172,34 @@ impl ApiClient {
         method: Method,
         path: &str,
         body: &B,
+        turn: Turn,
     ) -> Result<ApiResponse<T>, ApiError> {
         let json = serde_json::to_string(body).map_err(|e| ApiError::Decode {
             endpoint: endpoint_name(&method, path),
             detail: format!("the request could not be encoded: {e}"),
         })?;
         let raw = self
-            .request(method.clone(), path, Some(json), RetryPolicy::default())
+            .request(
+                method.clone(),
+                path,
+                Some(json),
+                RetryPolicy::default(),
+                turn,
+            )
             .await?;
         decode(method, path, raw)
     }
 
-    /// Sends until success or a final error: bearer token (refreshed ahead of expiry), one
-    /// refresh-and-retry on 401, and for reads the retry policy.
+    /// Sends until success or a final error: each try in its turn on the token (see
+    /// [`Turn`]), bearer token (refreshed ahead of expiry), one refresh-and-retry on 401, and
+    /// for reads the retry policy.
     async fn request(
         &self,
         method: Method,
         path: &str,
         body: Option<String>,
         policy: RetryPolicy,
+        turn: Turn,
     ) -> Result<RawResponse, ApiError> {
         let Some(scope) = self.scope.try_get_value().map(SendWrapper::take) else {
             return Err(ApiError::Cancelled);
@@ -181,23 +210,38 @@ impl ApiClient {
             RequestKind::Write
         };
         let url = self.auth.config().api_url(path);
+        let pacer = token_pacer();
         let mut tries = 0;
         let mut refreshed_after_401 = false;
         loop {
             if scope.is_cancelled() {
                 return Err(ApiError::Cancelled);
             }
+            let started = match turn {
+                Turn::Own => pacer
+                    .turn(|| scope.is_cancelled(), |_| {})
+                    .await
+                    .ok_or(ApiError::Cancelled)?,
+                Turn::Lane => now_ms() as f64,
+            };
             let token = self.auth.access_token().await?;
             let outgoing = outgoing(&method, &url, path, &token, body.clone());
             tries += 1;
-            let started = now_ms() as f64;
             let sent = send_once(outgoing, &scope, REQUEST_TIMEOUT_MS).await;
             if let Ok(response) = &sent {
                 self.net.note_answered();
                 if response.status != 429 {
-                    // The platform counted it against the token's allowance: jobs' pacing
-                    // learns from it (see `pacing::note_answered`).
-                    note_answered(started);
+                    // The platform counted it against the token's allowance: the pace is
+                    // learned from every request of the tab.
+                    pacer.note_answered(started);
+                } else if turn == Turn::Own {
+                    // A lane tells its own refusals; this one every other request must know.
+                    let retry_after = response
+                        .headers
+                        .get("Retry-After")
+                        .and_then(|v| parse_retry_after(&v, now_ms()))
+                        .map(|ms| ms.div_ceil(1000));
+                    let _ = pacer.refused(started, retry_after);
                 }
             }
             let (outcome, response) = match sent {
@@ -260,6 +304,15 @@ impl ApiClient {
             }),
         }
     }
+}
+
+/// Who takes a request's turn on the token ([`crate::http::pacing`]).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Turn {
+    /// The request layer, for each try: a screen's read or write.
+    Own,
+    /// The caller's lane, before it asked (a job's paced request, tried once).
+    Lane,
 }
 
 /// The method a call is sent with (the endpoint's own: a read of a write endpoint is a bug) and

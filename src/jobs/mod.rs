@@ -25,7 +25,7 @@ use wasm_bindgen::JsCast;
 
 use crate::api::{api_with_scope, ApiClient, CancelScope};
 use crate::auth::session::on_session_end;
-use crate::http::pacing::Pacer;
+use crate::http::pacing::{token_pacer, Lane};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum JobKind {
@@ -100,11 +100,11 @@ pub(crate) struct JobEnd {
     pub(crate) note: String,
 }
 
-/// What a job's work may touch: its client and pacer (both the job's own) and its result.
+/// What a job's work may touch: its client, its lane in the token's queue and its result.
 pub(crate) struct JobCtx<R: 'static> {
     pub(crate) id: u64,
     pub(crate) api: ApiClient,
-    pub(crate) pacer: Rc<Pacer>,
+    pub(crate) lane: Rc<Lane>,
     pub(crate) result: ArcRwSignal<R>,
 }
 
@@ -128,7 +128,7 @@ impl<R> JobCtx<R> {
     }
 
     pub(crate) fn cancelled(&self) -> bool {
-        self.pacer.stopped()
+        self.lane.stopped()
     }
 
     /// Asks `question` (shown by the jobs indicator and the job's screen) and waits for the
@@ -180,7 +180,7 @@ struct Entry {
     id: u64,
     kind: JobKind,
     running: bool,
-    pacer: Rc<Pacer>,
+    lane: Rc<Lane>,
     scope: CancelScope,
     /// The job's `ArcRwSignal<R>`.
     result: Rc<dyn Any>,
@@ -277,7 +277,7 @@ pub(crate) fn start<I: 'static, R: Default + Send + Sync + 'static>(
 ) -> JobHandle<R> {
     watch();
     let scope = CancelScope::new();
-    let pacer = Rc::new(Pacer::default());
+    let lane = Rc::new(Lane::default());
     let result = ArcRwSignal::new(R::default());
     let (id, owner) = REGISTRY.with(|r| {
         let mut r = r.borrow_mut();
@@ -287,7 +287,7 @@ pub(crate) fn start<I: 'static, R: Default + Send + Sync + 'static>(
             id,
             kind,
             running: true,
-            pacer: pacer.clone(),
+            lane: lane.clone(),
             scope: scope.clone(),
             result: Rc::new(result.clone()),
             answer: None,
@@ -309,13 +309,13 @@ pub(crate) fn start<I: 'static, R: Default + Send + Sync + 'static>(
             state: JobState::Running,
         })
     });
-    pacer.on_hold(move |s| update(id, |status| status.waiting_s = Some(s)));
+    lane.on_hold(move |s| update(id, |status| status.waiting_s = Some(s)));
     let job_owner = owner.unwrap_or_default().with(Owner::new);
     let api = job_owner.with(|| api_with_scope(scope));
     let ctx = JobCtx {
         id,
         api,
-        pacer,
+        lane,
         result: result.clone(),
     };
     // Not Leptos's spawn: the work runs under no owner at all (nothing of a screen's).
@@ -342,7 +342,7 @@ pub(crate) fn start<I: 'static, R: Default + Send + Sync + 'static>(
 pub(crate) fn cancel(id: u64) {
     REGISTRY.with(|r| {
         if let Some(entry) = r.borrow().entries.iter().find(|e| e.id == id) {
-            entry.pacer.stop();
+            entry.lane.stop();
             if !entry.kind.writes() {
                 entry.scope.cancel();
             }
@@ -418,6 +418,8 @@ pub(crate) fn cancel_all() {
 /// The session ended: every job stops and its results, platform data, are forgotten.
 fn forget_all() {
     cancel_all();
+    // The next session's token starts from nothing learned.
+    token_pacer().forget();
     REGISTRY.with(|r| r.borrow_mut().entries.clear());
     list().set(Vec::new());
 }

@@ -90,7 +90,7 @@ async fn work(only: Option<String>, ctx: JobCtx<Figures>) -> JobEnd {
         let call = endpoint::LIST_SENDS
             .call(&[])
             .query(&query.to_query_string());
-        let body: SendPage = match ctx.api.get_paced(&ctx.pacer, call).await {
+        let body: SendPage = match ctx.api.get_paced(&ctx.lane, call).await {
             Ok(body) => body,
             Err(error) => {
                 show(&ctx, report);

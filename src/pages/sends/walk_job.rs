@@ -121,7 +121,7 @@ async fn work(loaded: ArcRwSignal<LoadedSends>, walk: Walk, ctx: JobCtx<WalkRun>
         let call = endpoint::LIST_SENDS
             .call(&[])
             .query(&query.to_query_string());
-        let body: SendPage = match ctx.api.get_paced(&ctx.pacer, call).await {
+        let body: SendPage = match ctx.api.get_paced(&ctx.lane, call).await {
             Ok(body) => body,
             Err(ApiError::Cancelled) => return stopped(&ctx, &loaded, page, None),
             Err(error) => return stopped(&ctx, &loaded, page, Some(error.user_message())),

@@ -330,16 +330,16 @@ async fn change_one(
     body: &ReplaceUser,
 ) -> Option<Result<ScimUser, ApiError>> {
     loop {
-        let started = ctx.pacer.turn().await?;
+        let started = ctx.lane.turn().await?;
         let call = endpoint::REPLACE_SCIM_USER.call(&[id]);
-        match ctx.api.put_json::<_, ScimUser>(call, body).await {
+        match ctx.api.put_json_in_lane::<_, ScimUser>(call, body).await {
             Err(ApiError::Busy { retry_after }) => {
-                if ctx.pacer.refused(started, retry_after).is_none() {
+                if ctx.lane.refused(started, retry_after).is_none() {
                     return Some(Err(ApiError::Busy { retry_after }));
                 }
             }
             answer => {
-                ctx.pacer.answered(started);
+                ctx.lane.answered(started);
                 return Some(answer.map(|r| r.body));
             }
         }

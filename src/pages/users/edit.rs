@@ -17,7 +17,7 @@ use crate::api::{use_api, ApiClient, ApiError};
 use crate::components::Breadcrumb;
 use crate::components::{ConfirmDialog, Notice, Tone};
 use crate::components::{FailedNotice, LeaveGuard, ScreenHeading};
-use crate::http::pacing::Pacer;
+use crate::http::pacing::Lane;
 use crate::jobs::{JobState, Question};
 use crate::routes;
 
@@ -152,7 +152,7 @@ impl Editor {
         spawn_local(async move {
             let host = PageHost {
                 editor: self,
-                pacer: Pacer::default(),
+                lane: Lane::default(),
             };
             let target = Target::User {
                 id,
@@ -282,19 +282,19 @@ impl Editor {
     }
 }
 
-/// The page as the guard's host: its own client, a pacer of its own, and the own-account
+/// The page as the guard's host: its own client, a lane of its own, and the own-account
 /// question asked in a dialog.
 struct PageHost {
     editor: Editor,
-    pacer: Pacer,
+    lane: Lane,
 }
 
 impl GuardHost for PageHost {
     fn api(&self) -> ApiClient {
         self.editor.api
     }
-    fn pacer(&self) -> &Pacer {
-        &self.pacer
+    fn lane(&self) -> &Lane {
+        &self.lane
     }
     fn say(&self, note: String) {
         self.editor.progress.try_set(Some(note));

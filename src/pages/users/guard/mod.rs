@@ -12,7 +12,7 @@ use gifting_api::Role;
 
 use super::bulk::Picked;
 use crate::api::{ApiClient, ApiError};
-use crate::http::pacing::Pacer;
+use crate::http::pacing::Lane;
 use crate::jobs::{JobEnd, JobState};
 
 mod runner;
@@ -184,8 +184,8 @@ fn capitalise(text: &str) -> String {
 }
 
 /// The signed-in user (`/api/v3/me`), read before a run: without it, the run does not start.
-pub(crate) async fn read_me(api: ApiClient, pacer: &Pacer) -> Result<CurrentUser, ApiError> {
-    api.get_paced(pacer, endpoint::ME.call(&[])).await
+pub(crate) async fn read_me(api: ApiClient, lane: &Lane) -> Result<CurrentUser, ApiError> {
+    api.get_paced(lane, endpoint::ME.call(&[])).await
 }
 
 /// The signed-in admin among `directory` (SCIM `userName` is the email, compared without case).
@@ -195,11 +195,11 @@ pub(crate) fn you<'a>(directory: &'a [ScimUser], me: &CurrentUser) -> Option<&'a
         .find(|u| u.user_name.eq_ignore_ascii_case(&me.email))
 }
 
-/// Every user, a page of [`MAX_COUNT`] at a time under `pacer`; `read(read, total)` after
+/// Every user, a page of [`MAX_COUNT`] at a time under `lane`; `read(read, total)` after
 /// each page.
 pub(crate) async fn read_directory(
     api: ApiClient,
-    pacer: &Pacer,
+    lane: &Lane,
     read: impl Fn(usize, u64),
 ) -> Result<Vec<ScimUser>, ApiError> {
     let mut found: Vec<ScimUser> = Vec::new();
@@ -213,7 +213,7 @@ pub(crate) async fn read_directory(
         let call = endpoint::LIST_SCIM_USERS
             .call(&[])
             .query(&query.to_query_string());
-        let page: ListResponse = api.get_paced(pacer, call).await?;
+        let page: ListResponse = api.get_paced(lane, call).await?;
         let got = page.resources.len() as u64;
         found.extend(page.resources);
         read(found.len(), page.total_results);
@@ -221,7 +221,7 @@ pub(crate) async fn read_directory(
         if got == 0 || start > page.total_results {
             return Ok(found);
         }
-        if pacer.stopped() {
+        if lane.stopped() {
             return Err(ApiError::Cancelled);
         }
     }

@@ -31,7 +31,7 @@ use gifting_api::scim::{ReplaceUser, ScimUser};
 use super::{admin_after, count_admins, is_admin, read_directory, read_me, you, AdminCount};
 use crate::api::{ApiClient, ApiError};
 use crate::browser::{exclusive_lock, LockWait};
-use crate::http::pacing::{Pacer, MAX_IN_FLIGHT};
+use crate::http::pacing::{Lane, MAX_IN_FLIGHT};
 use crate::jobs::{JobCtx, JobEnd, JobState, Question};
 
 /// The Web Lock every tab's guarded runs take in turn.
@@ -44,7 +44,7 @@ const MAX_ASKS: usize = 3;
 /// What runs guarded writes and answers for them: a job, or one user's page.
 pub(crate) trait GuardHost {
     fn api(&self) -> ApiClient;
-    fn pacer(&self) -> &Pacer;
+    fn lane(&self) -> &Lane;
     /// How far the run is, in words.
     fn say(&self, note: String);
     /// Asks `question` and waits for the answer; `None` when the run is stopped first.
@@ -75,8 +75,8 @@ impl<R> GuardHost for JobCtx<R> {
     fn api(&self) -> ApiClient {
         self.api
     }
-    fn pacer(&self) -> &Pacer {
-        &self.pacer
+    fn lane(&self) -> &Lane {
+        &self.lane
     }
     fn say(&self, note: String) {
         JobCtx::say(self, note);
@@ -205,7 +205,7 @@ async fn take_lock(host: &impl GuardHost) -> Result<Option<crate::browser::HeldL
                 .into(),
         )
     };
-    match exclusive_lock(ADMINS_LOCK, LOCK_WAIT, || host.pacer().stopped(), waiting).await {
+    match exclusive_lock(ADMINS_LOCK, LOCK_WAIT, || host.lane().stopped(), waiting).await {
         LockWait::Held(held) => Ok(Some(held)),
         LockWait::Unsupported => Ok(None),
         LockWait::Stopped => Err(cancelled()),
@@ -234,7 +234,7 @@ fn failed(note: String) -> JobEnd {
 /// Who is signed in and every user, read now.
 pub(crate) async fn read_world(host: &impl GuardHost) -> Result<World, JobEnd> {
     host.say("Reading who is signed in".into());
-    let me = read_me(host.api(), host.pacer())
+    let me = read_me(host.api(), host.lane())
         .await
         .map_err(|e| super::no_identity(&e))?;
     let directory = read_all(host).await?;
@@ -242,7 +242,7 @@ pub(crate) async fn read_world(host: &impl GuardHost) -> Result<World, JobEnd> {
 }
 
 async fn read_all(host: &impl GuardHost) -> Result<Vec<ScimUser>, JobEnd> {
-    match read_directory(host.api(), host.pacer(), |r, of| host.reading(r, of)).await {
+    match read_directory(host.api(), host.lane(), |r, of| host.reading(r, of)).await {
         Ok(found) => Ok(found),
         Err(ApiError::Cancelled) => Err(cancelled()),
         Err(error) => Err(failed(format!(
@@ -422,7 +422,7 @@ async fn send_all<W>(
 ) {
     futures::stream::iter(batch)
         .for_each_concurrent(MAX_IN_FLIGHT, |g| async move {
-            if host.pacer().stopped() {
+            if host.lane().stopped() {
                 return writer.not_sent(g.write, NotSent::Cancelled);
             }
             let promoted = target_id(&g).map(str::to_owned);
@@ -445,7 +445,7 @@ async fn lose_one<W>(
     writer: &impl Writer<W>,
 ) -> Option<String> {
     let id = target_id(&g).unwrap_or_default().to_owned();
-    if host.pacer().stopped() {
+    if host.lane().stopped() {
         writer.not_sent(g.write, NotSent::Cancelled);
         return None;
     }
@@ -555,7 +555,7 @@ async fn witness(
     };
     for candidate in candidates {
         let call = endpoint::READ_SCIM_USER.call(&[&candidate]);
-        match host.api().get_paced::<ScimUser>(host.pacer(), call).await {
+        match host.api().get_paced::<ScimUser>(host.lane(), call).await {
             Ok(user) if is_admin(&user) => return Ok(()),
             Ok(_) | Err(ApiError::NotFound { .. }) => {
                 admins.borrow_mut().known.retain(|k| *k != candidate);

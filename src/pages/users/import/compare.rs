@@ -11,7 +11,7 @@ use gifting_api::scim::{ListResponse, ListUsersQuery, ScimUser, MAX_COUNT};
 
 use crate::api::{ApiClient, ApiError};
 use crate::components::format::count;
-use crate::http::pacing::Pacer;
+use crate::http::pacing::Lane;
 
 /// What the console knows of the platform's users, by lower-case email.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -74,7 +74,7 @@ fn list_call(start_index: u64) -> Call {
 /// Brings `known` up to date for `keys` (lower-case emails of the file).
 pub(crate) async fn compare(
     api: ApiClient,
-    pacer: &Pacer,
+    lane: &Lane,
     mut known: Known,
     keys: &[String],
     need_all: bool,
@@ -84,7 +84,7 @@ pub(crate) async fn compare(
     }
     let mut requests = 0u64;
     if known.total.is_none() {
-        let first: ListResponse = api.get_paced(pacer, list_call(1)).await?;
+        let first: ListResponse = api.get_paced(lane, list_call(1)).await?;
         requests += 1;
         known.total = Some(first.total_results);
         known.complete = first.total_results <= first.resources.len() as u64;
@@ -98,9 +98,8 @@ pub(crate) async fn compare(
         _ if known.complete => {}
         Strategy::List { requests: pages } => {
             for page in 1..=pages {
-                let list: ListResponse = api
-                    .get_paced(pacer, list_call(page * MAX_COUNT + 1))
-                    .await?;
+                let list: ListResponse =
+                    api.get_paced(lane, list_call(page * MAX_COUNT + 1)).await?;
                 known.take(list.resources);
             }
             requests += pages;
@@ -108,7 +107,7 @@ pub(crate) async fn compare(
         }
         Strategy::Lookup { requests: n } => {
             for key in unsettled {
-                let found = lookup(api, pacer, key).await?;
+                let found = lookup(api, lane, key).await?;
                 known.take(found.into_iter().collect());
                 known.looked_up.insert(key.clone());
             }
@@ -122,7 +121,7 @@ pub(crate) async fn compare(
 /// The user with this email, if any (`userName eq`, as the user form asks before a resend).
 pub(crate) async fn lookup(
     api: ApiClient,
-    pacer: &Pacer,
+    lane: &Lane,
     email: &str,
 ) -> Result<Option<ScimUser>, ApiError> {
     let filter = gifting_api::scim::UserFilter::user_name_eq(email);
@@ -134,7 +133,7 @@ pub(crate) async fn lookup(
     let call = endpoint::LIST_SCIM_USERS
         .call(&[])
         .query(&query.to_query_string());
-    let list: ListResponse = api.get_paced(pacer, call).await?;
+    let list: ListResponse = api.get_paced(lane, call).await?;
     Ok(list
         .resources
         .into_iter()

@@ -194,9 +194,9 @@ impl ImportWriter<'_> {
 
 impl Writer<(usize, Write)> for ImportWriter<'_> {
     async fn send(&self, (index, write): (usize, Write)) -> bool {
-        let (outcome, stop_all) = write_one(self.ctx.api, &self.ctx.pacer, &write).await;
+        let (outcome, stop_all) = write_one(self.ctx.api, &self.ctx.lane, &write).await;
         if stop_all {
-            self.ctx.pacer.stop();
+            self.ctx.lane.stop();
         }
         let landed = matches!(
             outcome,

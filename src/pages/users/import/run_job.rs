@@ -13,7 +13,7 @@ use gifting_api::scim::{CreateUser, ReplaceUser, ScimUser};
 use super::compare::lookup;
 use super::fate::{changes, Wanted};
 use crate::api::{ApiClient, ApiError};
-use crate::http::pacing::{busy_wait_ms, Pacer};
+use crate::http::pacing::{busy_wait_ms, Lane};
 
 /// Sends of one write at most (each after checking the last one did not land).
 pub(crate) const MAX_SENDS: u32 = 4;
@@ -116,11 +116,11 @@ fn e_text(error: &ApiError) -> String {
 async fn send(api: ApiClient, job: &Write) -> Sent {
     let answer = match job {
         Write::Create { body, .. } => api
-            .post_json::<_, ScimUser>(endpoint::CREATE_SCIM_USER.call(&[]), body)
+            .post_json_in_lane::<_, ScimUser>(endpoint::CREATE_SCIM_USER.call(&[]), body)
             .await
             .map(|_| Outcome::Created("Created.".into())),
         Write::Update { id, body, .. } => api
-            .put_json::<_, ScimUser>(endpoint::REPLACE_SCIM_USER.call(&[id]), body)
+            .put_json_in_lane::<_, ScimUser>(endpoint::REPLACE_SCIM_USER.call(&[id]), body)
             .await
             .map(|_| Outcome::Updated("Updated.".into())),
         Write::Deactivate { id } => {
@@ -128,7 +128,7 @@ async fn send(api: ApiClient, job: &Write) -> Sent {
                 active: Some(false),
                 ..ReplaceUser::default()
             };
-            api.put_json::<_, ScimUser>(endpoint::REPLACE_SCIM_USER.call(&[id]), &body)
+            api.put_json_in_lane::<_, ScimUser>(endpoint::REPLACE_SCIM_USER.call(&[id]), &body)
                 .await
                 .map(|_| Outcome::Deactivated)
         }
@@ -140,17 +140,17 @@ async fn send(api: ApiClient, job: &Write) -> Sent {
 }
 
 /// Whether the write whose answer was lost did land (asked, never assumed).
-async fn landed(api: ApiClient, pacer: &Pacer, job: &Write) -> Result<Option<Outcome>, ApiError> {
+async fn landed(api: ApiClient, lane: &Lane, job: &Write) -> Result<Option<Outcome>, ApiError> {
     // Reads: each is paced, and tried again while the platform is busy or silent.
     let checked = match job {
-        Write::Create { wanted, .. } => lookup(api, pacer, &wanted.email).await?.map(|_| {
+        Write::Create { wanted, .. } => lookup(api, lane, &wanted.email).await?.map(|_| {
             Outcome::Created(
                 "Created (the first answer was lost; the platform confirmed it).".into(),
             )
         }),
         Write::Update { id, wanted, .. } => {
             let user: ScimUser = api
-                .get_paced(pacer, endpoint::READ_SCIM_USER.call(&[id]))
+                .get_paced(lane, endpoint::READ_SCIM_USER.call(&[id]))
                 .await?;
             changes(wanted, &user).is_empty().then(|| {
                 Outcome::Updated(
@@ -160,7 +160,7 @@ async fn landed(api: ApiClient, pacer: &Pacer, job: &Write) -> Result<Option<Out
         }
         Write::Deactivate { id } => {
             let user: ScimUser = api
-                .get_paced(pacer, endpoint::READ_SCIM_USER.call(&[id]))
+                .get_paced(lane, endpoint::READ_SCIM_USER.call(&[id]))
                 .await?;
             (!user.active).then_some(Outcome::Deactivated)
         }
@@ -169,34 +169,34 @@ async fn landed(api: ApiClient, pacer: &Pacer, job: &Write) -> Result<Option<Out
 }
 
 /// One job to its end: sent, checked after a lost answer, sent again only if it did not land.
-pub(crate) async fn write_one(api: ApiClient, pacer: &Pacer, job: &Write) -> (Outcome, bool) {
+pub(crate) async fn write_one(api: ApiClient, lane: &Lane, job: &Write) -> (Outcome, bool) {
     let mut lost = 0;
     while lost < MAX_SENDS {
-        if pacer.stopped() {
+        if lane.stopped() {
             return (stopped_outcome(lost > 0), false);
         }
         if lost > 0 {
-            match landed(api, pacer, job).await {
+            match landed(api, lane, job).await {
                 Ok(Some(outcome)) => return (outcome, false),
                 Ok(None) => {}
                 Err(ApiError::Cancelled) => return (stopped_outcome(true), false),
                 Err(error) => return (unknown(&error), false),
             }
         }
-        let Some(started) = pacer.turn().await else {
+        let Some(started) = lane.turn().await else {
             return (stopped_outcome(lost > 0), false);
         };
         match send(api, job).await {
             Sent::Done(outcome) => {
-                pacer.answered(started);
+                lane.answered(started);
                 return (outcome, false);
             }
             Sent::Stop(outcome) => return (outcome, true),
             Sent::Lost { busy, retry_after } => {
                 lost += 1;
-                let waited = busy.then(|| pacer.refused(started, retry_after)).flatten();
+                let waited = busy.then(|| lane.refused(started, retry_after)).flatten();
                 if waited.is_none() {
-                    pacer.hold(busy_wait_ms(retry_after, lost).unwrap_or(1000));
+                    lane.hold(busy_wait_ms(retry_after, lost).unwrap_or(1000));
                 }
             }
         }

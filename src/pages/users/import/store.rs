@@ -17,7 +17,7 @@ use super::preview::{build, keys, Shared};
 use super::run_job::{Outcome, Write};
 use crate::api::{use_api, use_current_user, use_team_groups, ApiClient, TeamGroups};
 use crate::browser::sleep;
-use crate::http::pacing::Pacer;
+use crate::http::pacing::Lane;
 use crate::jobs::{self, JobHandle, JobKind};
 use crate::pages::users::form::Field;
 
@@ -233,8 +233,8 @@ impl Import {
         self.comparing.set(true);
         self.compare_error.set(None);
         spawn_local(async move {
-            let pacer = Pacer::default();
-            match compare(self.api, &pacer, known, &wanted, need_all).await {
+            let lane = Lane::default();
+            match compare(self.api, &lane, known, &wanted, need_all).await {
                 Ok(known) => {
                     self.known.try_set(Some(Arc::new(known)));
                 }
