@@ -15,6 +15,7 @@
 mod client;
 mod current_user;
 mod error;
+pub(crate) mod sends_walk;
 mod status;
 mod team_groups;
 

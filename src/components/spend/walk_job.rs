@@ -1,5 +1,5 @@
 //! The walk behind the home figures, as a job ([`crate::jobs`]): the sends list read from its
-//! newest send, a page of 100 at a time under the console's pacing, until the first send older
+//! newest send ([`walk_sends`]), until the first send older
 //! than the month before. Each page is counted into the [`Report`] as it arrives, so the first
 //! figures show after one request and fill as the rest come; only sums are kept. The result
 //! stays for the tab's session (Home and Teams read it) until refreshed. The header's jobs
@@ -10,19 +10,15 @@
 use std::collections::HashSet;
 
 use futures::future::LocalBoxFuture;
-use gifting_api::paths::endpoint;
-use gifting_api::rest::{PageQuery, SendPage};
 use leptos::prelude::{Update, WithUntracked};
 
 use super::report::Report;
+use crate::api::sends_walk::{walk_sends, Flow, WalkEnd};
 use crate::api::ApiError;
 use crate::browser::now_ms;
 use crate::components::format::count;
 use crate::jobs::{self, JobCtx, JobEnd, JobHandle, JobKind, JobState};
 use crate::routes;
-
-/// The most a page holds: fewest requests.
-const PER_PAGE: u32 = 100;
 
 /// The figures as the screens read them.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -84,19 +80,8 @@ async fn work(only: Option<String>, ctx: JobCtx<Figures>) -> JobEnd {
     let mut seen: HashSet<u64> = HashSet::new();
     let mut report: Option<Report> = None;
     let mut shown_at = 0;
-    let mut page: u32 = 1;
-    loop {
-        let query = PageQuery::new(page, PER_PAGE);
-        let call = endpoint::LIST_SENDS
-            .call(&[])
-            .query(&query.to_query_string());
-        let body: SendPage = match ctx.api.get_paced(&ctx.lane, call).await {
-            Ok(body) => body,
-            Err(error) => {
-                show(&ctx, report);
-                return stopped(&ctx, &error);
-            }
-        };
+    let mut reached = false;
+    let end = walk_sends(ctx.api, &ctx.lane, 1, |page, body| {
         let fresh: Vec<_> = body
             .sends
             .into_iter()
@@ -104,28 +89,40 @@ async fn work(only: Option<String>, ctx: JobCtx<Figures>) -> JobEnd {
             .collect();
         let counted =
             report.get_or_insert_with(|| Report::new(started / 1000, fresh.first(), only.clone()));
-        let stop = counted.add(&fresh);
-        let at_end = u64::from(page) * u64::from(PER_PAGE) >= body.total_count;
-        let done = stop || at_end || ctx.cancelled();
-        if done || now_ms() - shown_at >= SHOW_EVERY_MS {
+        reached = counted.add(&fresh);
+        if reached || now_ms() - shown_at >= SHOW_EVERY_MS {
             shown_at = now_ms();
             show(&ctx, report.clone());
         }
-        let line = ctx
-            .result
-            .with_untracked(Figures::progress_line)
-            .unwrap_or_default();
-        ctx.progress(u64::from(page), None, line.clone());
-        if done {
-            let state = if ctx.cancelled() && !stop && !at_end {
+        ctx.progress(u64::from(page), None, progress_line(&ctx));
+        if reached || ctx.cancelled() {
+            Flow::Stop
+        } else {
+            Flow::Next
+        }
+    })
+    .await;
+    show(&ctx, report);
+    match end {
+        WalkEnd::Stopped { error, .. } => stopped(&ctx, &error),
+        WalkEnd::Finished { at_end, .. } => {
+            let state = if ctx.cancelled() && !reached && !at_end {
                 JobState::Cancelled
             } else {
                 JobState::Done
             };
-            return JobEnd { state, note: line };
+            JobEnd {
+                state,
+                note: progress_line(&ctx),
+            }
         }
-        page = page.saturating_add(1);
     }
+}
+
+fn progress_line(ctx: &JobCtx<Figures>) -> String {
+    ctx.result
+        .with_untracked(Figures::progress_line)
+        .unwrap_or_default()
 }
 
 /// Puts the figures counted so far on screen.

@@ -1,4 +1,4 @@
-//! "Load all pages" as a job ([`crate::jobs`]): walks the whole send history at 100 a request
+//! "Load all pages" as a job ([`crate::jobs`]): walks the whole send history ([`walk_sends`])
 //! into the session's loaded sends ([`super::memory`]), going on when the admin leaves the
 //! screen, under the console's one pacing policy ([`crate::http::pacing`]).
 //!
@@ -13,22 +13,19 @@
 //! Job work: plain data in, the job's own client and result out; nothing of a screen.
 
 use futures::future::LocalBoxFuture;
-use gifting_api::paths::endpoint;
-use gifting_api::rest::{page_count, PageQuery, SendPage};
+use gifting_api::rest::page_count;
 use leptos::prelude::{ArcRwSignal, Notify, Update, UpdateUntracked, WithUntracked};
 
 use crate::components::format::count;
 
 use super::filter::day_number;
 use super::loaded::LoadedSends;
+use crate::api::sends_walk::{walk_sends, Flow, WalkEnd, PER_PAGE};
 use crate::api::ApiError;
 use crate::browser::now_ms;
 use crate::components::jobs_indicator;
 use crate::jobs::{self, JobCtx, JobEnd, JobHandle, JobKind, JobState};
 use crate::routes;
-
-/// The largest `per_page` the platform allows: fewest requests for the whole history.
-pub(crate) const WALK_PER_PAGE: u32 = gifting_api::rest::MAX_PER_PAGE;
 
 /// How often a running walk shows what it loaded so far: redrawing the overview and filters
 /// (thousands of sender options) ten times a second would slow the walk.
@@ -101,57 +98,74 @@ fn run(
 }
 
 async fn work(loaded: ArcRwSignal<LoadedSends>, walk: Walk, ctx: JobCtx<WalkRun>) -> JobEnd {
-    let mut page = match walk {
-        Walk::From(page) => page.max(1),
+    let from = match walk {
+        Walk::From(page) => page.clamp(1, u64::from(u32::MAX)) as u32,
         Walk::Newest | Walk::Since(_) => 1,
     };
+    if ctx
+        .result
+        .with_untracked(|r| r.pages.is_some_and(|p| u64::from(from) > p))
+    {
+        return done(&ctx, &loaded);
+    }
+    reading(&ctx, u64::from(from));
     let mut shown_at = now_ms();
-    loop {
-        let pages = ctx.result.with_untracked(|r| r.pages);
-        if pages.is_some_and(|p| page > p) {
-            return done(&ctx, &loaded);
-        }
-        ctx.result.update(|r| r.page = page);
-        ctx.progress(
-            page.saturating_sub(1),
-            pages,
-            format!("Loading {}…", progress_text(page, pages)),
-        );
-        let query = PageQuery::new(page.min(u64::from(u32::MAX)) as u32, WALK_PER_PAGE);
-        let call = endpoint::LIST_SENDS
-            .call(&[])
-            .query(&query.to_query_string());
-        let body: SendPage = match ctx.api.get_paced(&ctx.lane, call).await {
-            Ok(body) => body,
-            Err(ApiError::Cancelled) => return stopped(&ctx, &loaded, page, None),
-            Err(error) => return stopped(&ctx, &loaded, page, Some(error.user_message())),
-        };
-        let total = body.total_count;
+    let mut since_reached = false;
+    let end = walk_sends(ctx.api, &ctx.lane, from, |page, body| {
         let new = loaded.update_untracked(|l| {
-            l.insert_page(body.current_page, body.per_page, total, &body.sends)
+            l.insert_page(
+                body.current_page,
+                body.per_page,
+                body.total_count,
+                &body.sends,
+            )
         });
-        ctx.result.update(|r| {
-            r.pages = Some(page_count(total, WALK_PER_PAGE));
-        });
+        ctx.result
+            .update(|r| r.pages = Some(page_count(body.total_count, PER_PAGE)));
         if now_ms() - shown_at >= SHOW_EVERY_MS {
             shown_at = now_ms();
             loaded.notify();
         }
-        let short = body.sends.len() < WALK_PER_PAGE as usize;
-        if let Walk::Since(day) = walk {
-            let passed = body
-                .sends
-                .last()
-                .and_then(|s| day_number(&s.created_at))
-                .is_some_and(|d| d < day);
-            if passed || short {
-                return reached(&ctx, &loaded, day);
+        let stop = match walk {
+            Walk::Since(day) => {
+                since_reached = body
+                    .sends
+                    .last()
+                    .and_then(|s| day_number(&s.created_at))
+                    .is_some_and(|d| d < day);
+                since_reached
             }
-        } else if short || (walk == Walk::Newest && new < body.sends.len()) {
-            return done(&ctx, &loaded);
+            Walk::Newest => new < body.sends.len(),
+            Walk::From(_) => false,
+        };
+        if stop {
+            return Flow::Stop;
         }
-        page += 1;
+        reading(&ctx, u64::from(page) + 1);
+        Flow::Next
+    })
+    .await;
+    match (end, walk) {
+        (WalkEnd::Stopped { page, error }, _) => {
+            let failure = (error != ApiError::Cancelled).then(|| error.user_message());
+            stopped(&ctx, &loaded, u64::from(page), failure)
+        }
+        (WalkEnd::Finished { at_end, .. }, Walk::Since(day)) if since_reached || at_end => {
+            reached(&ctx, &loaded, day)
+        }
+        (WalkEnd::Finished { .. }, _) => done(&ctx, &loaded),
     }
+}
+
+/// Shows that `page` is being read.
+fn reading(ctx: &JobCtx<WalkRun>, page: u64) {
+    let pages = ctx.result.with_untracked(|r| r.pages);
+    ctx.result.update(|r| r.page = page);
+    ctx.progress(
+        page.saturating_sub(1),
+        pages,
+        format!("Loading {}…", progress_text(page, pages)),
+    );
 }
 
 /// A walk back to `day` reached it: the loaded sends hold every send since (not the whole
