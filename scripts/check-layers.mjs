@@ -79,6 +79,21 @@ for (const krate of CRATES) {
   }
 }
 
+// No screen imports another screen's modules: what two screens share moves down a layer.
+const PAGES = path.join(ROOT, "src/pages");
+for (const screen of readdirSync(PAGES).filter((e) => e !== "mod.rs").map((e) => e.replace(/\.rs$/, ""))) {
+  const entries = readdirSync(PAGES).filter((e) => e === screen || e === `${screen}.rs`);
+  for (const file of entries.flatMap((entry) => filesOf(PAGES, entry))) {
+    const text = stripComments(readFileSync(file, "utf8"));
+    for (const [, used] of text.matchAll(/\bcrate::pages::([a-z_][a-z0-9_]*)/g)) {
+      if (used !== screen) {
+        console.log(`${path.relative(ROOT, file)}: the screen \`${screen}\` uses \`crate::pages::${used}\`, another screen's`);
+        failures += 1;
+      }
+    }
+  }
+}
+
 // Long work is a job (src/jobs): its work, in `src/jobs/` and every `*job.rs` of the pages, is
 // started from a plain `fn` with plain data, and may hold only reference-counted reactive
 // state (`ArcRwSignal`). A screen's arena-owned state (a signal, memo, callback or stored
@@ -118,7 +133,7 @@ if (jobs.length < 5) {
 }
 
 if (failures > 0) {
-  console.log(`layers: ${failures} upward import(s) or screen state in job work`);
+  console.log(`layers: ${failures} upward or screen-to-screen import(s), or screen state in job work`);
   process.exit(1);
 }
 console.log(`layers: every import points down (${CRATES.map((c) => c.name).join(", ")}); ${jobs.length} job files hold no screen state`);

@@ -14,7 +14,6 @@ use crate::auth::flow::CallbackParams;
 use crate::auth::use_auth;
 use crate::components::Loading;
 use crate::components::ScreenHeading;
-use crate::pages::signin::SignIn;
 
 thread_local! {
     static PARAMS: RefCell<Option<CallbackParams>> = const { RefCell::new(None) };
@@ -43,12 +42,10 @@ fn Callback(params: Option<CallbackParams>) -> impl IntoView {
     };
 
     let Some(params) = params else {
-        // Nothing came back (a reload or a bookmark of this address).
-        if auth.is_signed_in() {
-            // After this render, not during it.
-            leptos::task::spawn_local(async move { navigate("/", replace) });
-        }
-        return Either::Left(view! { <SignIn /> });
+        // Nothing came back (a reload or a bookmark of this address): home, which is the
+        // sign-in screen when signed out. After this render, not during it.
+        leptos::task::spawn_local(async move { navigate("/", replace) });
+        return Either::Left(view! { <Loading /> });
     };
 
     leptos::task::spawn_local(async move {
