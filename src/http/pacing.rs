@@ -58,6 +58,8 @@ pub struct Pacer {
     /// Start times of the tab's answered requests (not "busy") of the last two windows,
     /// oldest first.
     answered: RefCell<VecDeque<f64>>,
+    /// The tab's pacer keeps what it learned in the tab's session storage ([`PACE_KEY`]).
+    kept: bool,
 }
 
 fn now() -> f64 {
@@ -81,7 +83,38 @@ impl Pacer {
     /// The paced request started at `started` was answered.
     pub fn answered(&self, started: f64) {
         self.busy_in_a_row.set(0);
+        let before = self.pace.borrow().learned();
         self.pace.borrow_mut().answered(started);
+        self.keep(before);
+    }
+
+    /// The tab's pacer, with what the tab learned before a reload: the token is the same, and
+    /// so is its limit, which a fresh pacer would learn again at the cost of a refusal.
+    fn restored() -> Self {
+        let kept = crate::browser::session_storage()
+            .and_then(|s| s.get_item(PACE_KEY).ok().flatten())
+            .and_then(|text| Learned::parse(&text));
+        let pacer = Self {
+            kept: true,
+            ..Self::default()
+        };
+        if let Some(learned) = kept {
+            pacer.pace.borrow_mut().resume(learned, now());
+        }
+        pacer
+    }
+
+    /// Keeps what the pace learned, when it changed from `before`.
+    fn keep(&self, before: Option<Learned>) {
+        if !self.kept {
+            return;
+        }
+        let now = self.pace.borrow().learned();
+        if now != before {
+            if let (Some(store), Some(learned)) = (crate::browser::session_storage(), now) {
+                let _ = store.set_item(PACE_KEY, &learned.text());
+            }
+        }
     }
 
     /// The platform answered a request of the tab (anything but "busy") started at `started`:
@@ -122,10 +155,12 @@ impl Pacer {
             self.busy_in_a_row.get().max(1)
         } else {
             let token_answered = self.answered_in_window_before(started);
+            let before = self.pace.borrow().learned();
             extra = self
                 .pace
                 .borrow_mut()
                 .refused_among(started, Some(token_answered));
+            self.keep(before);
             self.busy_in_a_row.get() + 1
         };
         self.busy_in_a_row.set(in_a_row);
@@ -177,11 +212,17 @@ impl Pacer {
         self.busy_in_a_row.set(0);
         self.refusal_seen_at.set(0.0);
         self.answered.borrow_mut().clear();
+        if let Some(store) = crate::browser::session_storage() {
+            let _ = store.remove_item(PACE_KEY);
+        }
     }
 }
 
+/// Where the tab's pacer keeps what it learned: a few numbers, nothing of the token.
+const PACE_KEY: &str = "gifting-console.pace";
+
 thread_local! {
-    static TOKEN_PACER: Rc<Pacer> = Rc::new(Pacer::default());
+    static TOKEN_PACER: Rc<Pacer> = Rc::new(Pacer::restored());
 }
 
 /// The tab's one pacer: every request on the session's token takes its turn from it.
@@ -313,7 +354,44 @@ pub struct Pace {
     changed_at: f64,
 }
 
+/// What a [`Pace`] learned of the limit, kept across a reload: its rate, the pace refused and
+/// the pace first learned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Learned(u32, u32, u32);
+
+impl Learned {
+    fn text(self) -> String {
+        format!("{} {} {}", self.0, self.1, self.2)
+    }
+
+    fn parse(text: &str) -> Option<Self> {
+        let mut numbers = text.split(' ').map(|n| n.parse::<u32>().ok());
+        let learned = Learned(numbers.next()??, numbers.next()??, numbers.next()??);
+        (learned.0 > 0).then_some(learned)
+    }
+}
+
 impl Pace {
+    /// What it learned, once it did.
+    fn learned(&self) -> Option<Learned> {
+        self.rate
+            .map(|rate| Learned(rate, self.refused_at, self.learned))
+    }
+
+    /// Goes on at `at` from what a pace learned before. A pace never refused while paced
+    /// would try one more a window every [`RECOVER_MS`]; resumed, it holds: the same token's
+    /// limit was measured, and trying past it costs a refusal.
+    fn resume(&mut self, Learned(rate, refused_at, learned): Learned, at: f64) {
+        self.rate = Some(rate);
+        self.refused_at = if refused_at == 0 {
+            rate.saturating_add(1)
+        } else {
+            refused_at
+        };
+        self.learned = learned;
+        self.changed_at = at;
+    }
+
     /// The learned rate, requests per [`WINDOW_MS`].
     #[cfg(test)]
     pub fn rate(&self) -> Option<u32> {
@@ -630,6 +708,27 @@ mod tests {
             let ratio = took / floor_ms(216, 10);
             assert!(ratio <= 1.1, "phase {phase}: {ratio}");
         }
+    }
+
+    #[wasm_bindgen_test]
+    fn what_a_pace_learned_is_kept_as_three_numbers_and_anything_else_is_ignored() {
+        let mut pace = learned(10);
+        let kept = pace.learned().expect("learned");
+        assert_eq!(Learned::parse(&kept.text()), Some(kept));
+        for bad in ["", "10", "10 11", "a b c", "0 0 0", "-1 2 3"] {
+            assert_eq!(Learned::parse(bad), None, "{bad:?}");
+        }
+        // Resumed after a reload, it goes on at the rate learned and does not try past it.
+        let mut resumed = Pace::default();
+        resumed.resume(kept, 50_000.0);
+        assert_eq!(resumed.interval_ms(), pace.interval_ms());
+        assert_eq!(climbs(&mut resumed, 50_000.0, 3), vec![10, 10, 10]);
+        pace.answered(50_000.0);
+        assert_eq!(
+            pace.rate(),
+            Some(11),
+            "never refused while paced, a fresh one tries"
+        );
     }
 
     #[wasm_bindgen_test]

@@ -186,6 +186,8 @@ struct Entry {
     result: Rc<dyn Any>,
     /// Where the answer to the question it asks goes.
     answer: Option<futures::channel::oneshot::Sender<bool>>,
+    /// Dismissed as soon as it ends ([`cancel_and_forget`]).
+    forget_when_ended: bool,
 }
 
 #[derive(Default)]
@@ -291,6 +293,7 @@ pub(crate) fn start<I: 'static, R: Default + Send + Sync + 'static>(
             scope: scope.clone(),
             result: Rc::new(result.clone()),
             answer: None,
+            forget_when_ended: false,
         });
         (id, r.owner.clone())
     });
@@ -321,16 +324,22 @@ pub(crate) fn start<I: 'static, R: Default + Send + Sync + 'static>(
     // Not Leptos's spawn: the work runs under no owner at all (nothing of a screen's).
     wasm_bindgen_futures::spawn_local(async move {
         let end = work(input, ctx).await;
-        REGISTRY.with(|r| {
-            if let Some(entry) = r.borrow_mut().entries.iter_mut().find(|e| e.id == id) {
+        let forget = REGISTRY.with(|r| {
+            let mut r = r.borrow_mut();
+            let entry = r.entries.iter_mut().find(|e| e.id == id);
+            entry.is_some_and(|entry| {
                 entry.running = false;
-            }
+                entry.forget_when_ended
+            })
         });
         update(id, |s| {
             s.state = end.state;
             s.note = end.note;
             s.waiting_s = None;
         });
+        if forget {
+            dismiss(id);
+        }
         drop(job_owner);
     });
     JobHandle { id, result }
@@ -348,6 +357,18 @@ pub(crate) fn cancel(id: u64) {
             }
         }
     });
+}
+
+/// Cancels job `id` and forgets it once it has stopped: a job replaced by a fresh one (a
+/// Refresh), whose ending nobody needs to see.
+pub(crate) fn cancel_and_forget(id: u64) {
+    cancel(id);
+    REGISTRY.with(|r| {
+        if let Some(entry) = r.borrow_mut().entries.iter_mut().find(|e| e.id == id) {
+            entry.forget_when_ended = true;
+        }
+    });
+    dismiss(id);
 }
 
 /// Answers the question job `id` asks (see [`JobCtx::ask`]).
@@ -556,6 +577,20 @@ mod tests {
         until("it stops", || state_of(job.id) == Some(JobState::Cancelled)).await;
         assert!(job.result.get_untracked() < 1_000_000);
         assert!(!writing());
+        // Replaced by a fresh one: cancelled, and gone once it has stopped.
+        let replaced = app.with(|| {
+            start(
+                JobKind::SpendFigures,
+                "count".into(),
+                "/".into(),
+                1_000_000,
+                count_to,
+            )
+        });
+        until("it has started", || replaced.result.get_untracked() > 3).await;
+        cancel_and_forget(replaced.id);
+        until("it is forgotten", || state_of(replaced.id).is_none()).await;
+        assert!(latest::<u32>(JobKind::SpendFigures).is_none());
         // The session's end forgets every job.
         forget_all();
         assert!(list().with_untracked(Vec::is_empty));

@@ -52,8 +52,7 @@ impl Walk {
     /// Reads everything again, from the newest send.
     fn refresh(self, only: Option<String>) {
         if let Some(old) = self.job.get_untracked() {
-            jobs::cancel(old.id);
-            jobs::dismiss(old.id);
+            jobs::cancel_and_forget(old.id);
         }
         self.job.set(Some(walk_job::start(only)));
     }
