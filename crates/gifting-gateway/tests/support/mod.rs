@@ -12,10 +12,11 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 use axum::Router;
+use gifting_api::oauth::TokenResponse;
 use gifting_gateway::{spawn, Config, Log, RunningGateway};
 use gifting_sandbox::{CLIENT_ID, CLIENT_SECRET};
-use reqwest::Client;
-use sandbox::Server;
+use reqwest::{Client, StatusCode};
+use sandbox::{Answer, Sandbox, Server, VERIFIER};
 use tokio::net::TcpListener;
 
 pub const INDEX: &str = "<!doctype html><title>Gifting Console</title>";
@@ -60,6 +61,21 @@ impl Rig {
     pub fn log_lines(&self) -> Vec<String> {
         self.log.lock().expect("log lock").clone()
     }
+
+    /// `/healthz` answers 200: the process is alive, whatever its platform or clients do.
+    pub async fn assert_alive(&self) {
+        let health = self.get_req("/healthz").answer().await;
+        assert_eq!(health.status(), StatusCode::OK);
+    }
+
+    /// The platform is out of reach: `/readyz` says 503 (take this gateway out of rotation)
+    /// while `/healthz` still says 200 (do not restart it: a restart cannot bring the
+    /// platform back).
+    pub async fn assert_alive_not_ready(&self) {
+        let ready = self.get_req("/readyz").answer().await;
+        assert_eq!(ready.status(), StatusCode::SERVICE_UNAVAILABLE);
+        self.assert_alive().await;
+    }
 }
 
 pub fn client() -> Client {
@@ -94,6 +110,30 @@ pub async fn gateway(platform_url: &str, extra: &[&str]) -> Rig {
         log,
         http: client(),
     }
+}
+
+/// The sandbox playing a platform that demands the client secret, as the gateway's relay is
+/// meant to face: only the gateway holds the secret, so a sign-in works only through it.
+pub async fn secret_platform() -> Sandbox {
+    sandbox::start_with(|c| c.require_client_secret = true).await
+}
+
+/// A PKCE sign-in as the console makes it: consent at the platform, exchange at the gateway.
+/// The code (now spent) and the tokens; the exchange is never stored by a cache.
+pub async fn sign_in(s: &Sandbox, g: &Rig) -> (String, TokenResponse) {
+    let code = s.code_pkce("admin@example.com", "scim marketplace").await;
+    let res = g
+        .token_form(&[
+            ("grant_type", "authorization_code"),
+            ("code", code.as_str()),
+            ("redirect_uri", s.redirect_uri().as_str()),
+            ("client_id", CLIENT_ID),
+            ("code_verifier", VERIFIER),
+        ])
+        .await;
+    assert_eq!(res.status(), StatusCode::OK);
+    assert_eq!(res.headers()["cache-control"], "no-store");
+    (code, res.json().await.expect("token response"))
 }
 
 /// Serves `router` on a free loopback port in the background; returns its URL.
