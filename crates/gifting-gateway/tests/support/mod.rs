@@ -9,6 +9,7 @@
 pub mod sandbox;
 
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use axum::Router;
@@ -24,9 +25,14 @@ pub const HASHED_JS: &str = "gifting-console-3f2a9c0b1d4e5f67.js";
 /// The policy of every answer that is data, not a page.
 pub const ANSWER_CSP: &str = gifting_web::security::ANSWER_CSP;
 
-/// A `dist/` with index.html, a hashed script and its brotli copy.
+/// A `dist/` with index.html, a hashed script and its brotli copy, in a directory of its own:
+/// the tests of one binary run at once, and rewriting a shared index.html while another
+/// test's gateway read it served that test an empty page.
 pub fn dist(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("gifting-gateway-{name}-{}", std::process::id()));
+    static MADE: AtomicUsize = AtomicUsize::new(0);
+    let n = MADE.fetch_add(1, Ordering::Relaxed);
+    let dir =
+        std::env::temp_dir().join(format!("gifting-gateway-{name}-{}-{n}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dist");
     std::fs::write(dir.join("index.html"), INDEX).expect("index.html");
     std::fs::write(dir.join(HASHED_JS), "export function start() {}\n").expect("script");
