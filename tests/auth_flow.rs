@@ -184,15 +184,6 @@ fn return_routes_never_leave_the_site() {
 }
 
 #[wasm_bindgen_test]
-fn callback_parameters_are_split_from_the_rest_of_the_query() {
-    let (p, rest) = CallbackParams::split_query("?code=c%2F1&state=s&keep=1").expect("found");
-    assert_eq!(p.code.as_deref(), Some("c/1"));
-    assert_eq!(p.state.as_deref(), Some("s"));
-    assert_eq!(rest, "?keep=1");
-    assert!(CallbackParams::split_query("").is_none());
-}
-
-#[wasm_bindgen_test]
 fn token_answers_are_read_as_token_refusal_or_try_again() {
     use gifting_console::auth::token_endpoint::{read_token_answer, TokenFailure};
     let token = r#"{"access_token":"a","token_type":"bearer","expires_in":7200,

@@ -76,9 +76,9 @@ async fn concurrent_callers_share_one_refresh() {
     store.clear();
 }
 
-/// `callers` refreshes at once against a token endpoint that fails with `error`: each caller
-/// must be told `error`; returns how many requests the endpoint got.
-async fn refresh_failing_with(store: SessionStore, error: RefreshError, callers: usize) -> u32 {
+/// `callers` refreshes at once against a token endpoint that fails with `error`: the endpoint
+/// must get one request for them all, and each caller must be told `error`.
+async fn refresh_failing_with(store: SessionStore, error: RefreshError, callers: usize) {
     let calls = Rc::new(Cell::new(0));
     let seen = Rc::new(std::cell::RefCell::new(Vec::new()));
     let answer = Err(error.clone());
@@ -86,15 +86,20 @@ async fn refresh_failing_with(store: SessionStore, error: RefreshError, callers:
     let results = join_all((0..callers).map(|_| refresher.refresh(store))).await;
     assert_eq!(results.len(), callers);
     assert!(results.iter().all(|r| r.as_ref().err() == Some(&error)));
-    calls.get()
+    assert_eq!(calls.get(), 1, "one refresh request for {callers} callers");
+}
+
+/// The failed refresh left the session in place, with the refresh token it had (`rt-0`):
+/// `why` it must stay.
+fn assert_session_kept(store: SessionStore, why: &str) {
+    let kept = store.current().map(|s| s.refresh_token);
+    assert_eq!(kept, Some("rt-0".into()), "{why}");
 }
 
 #[wasm_bindgen_test]
 async fn a_refused_refresh_ends_the_session_for_everyone() {
     let store = signed_in_store();
-    let calls = refresh_failing_with(store, RefreshError::Rejected, 5).await;
-
-    assert_eq!(calls, 1);
+    refresh_failing_with(store, RefreshError::Rejected, 5).await;
     assert_eq!(store.current(), None, "the session is cleared");
     assert_eq!(load_session(), None, "and gone from sessionStorage");
 }
@@ -102,26 +107,18 @@ async fn a_refused_refresh_ends_the_session_for_everyone() {
 #[wasm_bindgen_test]
 async fn an_unreachable_token_endpoint_keeps_the_session() {
     let store = signed_in_store();
-    let calls = refresh_failing_with(store, RefreshError::Unavailable, 3).await;
-
-    assert_eq!(calls, 1);
-    assert_eq!(
-        store.current().map(|s| s.refresh_token),
-        Some("rt-0".into()),
-        "kept for a later try"
-    );
+    refresh_failing_with(store, RefreshError::Unavailable, 3).await;
+    assert_session_kept(store, "kept for a later try");
     store.clear();
 }
 
 #[wasm_bindgen_test]
 async fn a_lost_answer_is_never_presented_again_not_even_after_a_reload() {
     let store = signed_in_store();
-    let calls = refresh_failing_with(store, RefreshError::Lost, 3).await;
-    assert_eq!(calls, 1);
-    assert_eq!(
-        store.current().map(|s| s.refresh_token),
-        Some("rt-0".into()),
-        "kept: its access token may still work, and the tab is not signed out"
+    refresh_failing_with(store, RefreshError::Lost, 3).await;
+    assert_session_kept(
+        store,
+        "kept: its access token may still work, and the tab is not signed out",
     );
 
     // Asked again, in this page or in the next one after a reload (a new store and refresher
@@ -151,8 +148,7 @@ async fn a_lost_answer_is_never_presented_again_not_even_after_a_reload() {
 #[wasm_bindgen_test]
 async fn a_busy_answer_leaves_the_token_to_present_again() {
     let store = signed_in_store();
-    let calls = refresh_failing_with(store, RefreshError::Unavailable, 2).await;
-    assert_eq!(calls, 1);
+    refresh_failing_with(store, RefreshError::Unavailable, 2).await;
     let again = Rc::new(Cell::new(0));
     let seen = Rc::new(std::cell::RefCell::new(Vec::new()));
     let refresher = Refresher::new(counting_transport(again.clone(), seen.clone(), Ok(())));

@@ -218,11 +218,13 @@ mod tests {
 
     #[wasm_bindgen_test]
     fn split_query_takes_only_the_oauth_parameters() {
-        let (p, rest) = CallbackParams::split_query("?code=abc&state=s%2B1&page=2").expect("found");
-        assert_eq!(p.code.as_deref(), Some("abc"));
+        let (p, rest) =
+            CallbackParams::split_query("?code=c%2F1&state=s%2B1&page=2").expect("found");
+        assert_eq!(p.code.as_deref(), Some("c/1"));
         assert_eq!(p.state.as_deref(), Some("s+1"));
         assert_eq!(rest, "?page=2");
         assert!(CallbackParams::split_query("?page=2").is_none());
+        assert!(CallbackParams::split_query("").is_none());
         let (p, rest) = CallbackParams::split_query("error=access_denied&state=x").expect("found");
         assert_eq!(p.error.as_deref(), Some("access_denied"));
         assert_eq!(rest, "");

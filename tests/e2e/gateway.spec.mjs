@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import {
   CLIENT_SECRET,
   SESSION_KEY,
+  assertSilentRefresh,
   consoleFixture,
   expireSession,
   platformGet,
@@ -132,17 +133,7 @@ describe("the console through the gateway", () => {
   });
 
   test("an expired token is refreshed through the relay without a new sign-in", async () => {
-    const before = await sessionToken(env.page);
-    const refreshesBefore = (await env.sandbox.stats()).token_refreshes;
-    await expireSession(env.sandbox, [env.page]); // as if past the 5-second lifetime
-    assert.equal((await platformGet(env.sandbox.url, before, "/api/v3/me")).status, 401, "the old token expired");
-    await env.page.goto(`${env.gateway.url}/teams`);
-    await main().locator("table tbody tr").first().waitFor(VISIBLE);
-    assert.notEqual(await sessionToken(env.page), before, "a new access token");
-    const stats = await env.sandbox.stats();
-    assert.ok(stats.token_refreshes > refreshesBefore, "the console refreshed");
-    assert.equal(stats.token_refresh_failures, 0);
-    assert.equal(stats.authorization_codes_exchanged, 1, "no second sign-in");
+    await assertSilentRefresh(env.sandbox, env.page, env.gateway.url, VISIBLE);
   });
 
   test("sign-out revokes the refresh token, in a form body: the whole grant ends at the platform", async () => {

@@ -7,7 +7,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { consoleFixture, openCopy, signedInPage, unexpectedErrors } from "./harness.mjs";
-import { activeAdmins, allUsers, ME, put, SCIM, usersRow } from "./admins.mjs";
+import { activeAdmins, allUsers, ME, plainUsers, put, SCIM, usersRow } from "./admins.mjs";
 
 const VISIBLE = { state: "visible", timeout: 30_000 };
 /**
@@ -167,8 +167,7 @@ describe("the guard counts again right before it writes", () => {
 
   test("a user page loaded before a promotion elsewhere sends only the changed name, no role", async () => {
     const before = await allUsers(env);
-    const plain = /^[A-Za-z' -]{1,40}$/;
-    const user = before.find((u) => u.active && u.userType === "manager" && plain.test(u.name.givenName) && plain.test(u.name.familyName));
+    const [user] = plainUsers(before, "manager");
     await openUser(env.page, env.sandbox.url, user);
     // Promoted elsewhere after the page loaded.
     await put(env, user.id, { userType: "admin" });

@@ -5,8 +5,8 @@
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { consoleFixture, platformGet, unexpectedErrors, waitFor } from "./harness.mjs";
-import { activeAdmins, allUsers, ME, put, SCIM, usersRow } from "./admins.mjs";
+import { consoleFixture, unexpectedErrors, waitFor } from "./harness.mjs";
+import { activeAdmins, allGroups, allUsers, ME, plainUsers, put, SCIM, usersRow } from "./admins.mjs";
 
 const VISIBLE = { state: "visible", timeout: 30_000 };
 const main = (env) => env.page.locator("main#main");
@@ -130,9 +130,8 @@ describe("one user's page: no lock-out, and undo for a few seconds", () => {
 
   test("a save offers Undo, which puts the user back", async () => {
     const before = await allUsers(env);
-    const plain = /^[A-Za-z' -]{1,40}$/;
-    const user = before.find((u) => u.active && u.userType === "sender" && plain.test(u.name.givenName) && plain.test(u.name.familyName));
-    const groups = (await platformGet(env.sandbox.url, env.token, "/api/v3/groups?page=1&per_page=100")).body.groups;
+    const [user] = plainUsers(before, "sender");
+    const groups = await allGroups(env);
     const team = groups.find((g) => g.name !== user.division).name;
     await openUser(user.id, `${user.name.givenName} ${user.name.familyName}`);
     await main(env).getByLabel("Team").selectOption(team);
@@ -148,9 +147,8 @@ describe("one user's page: no lock-out, and undo for a few seconds", () => {
 
   test("a second save's Undo is offered its own 10 seconds, not the rest of the first's", async () => {
     const before = await allUsers(env);
-    const plain = /^[A-Za-z' -]{1,40}$/;
-    const user = before.find((u) => u.active && u.userType === "sender" && plain.test(u.name.givenName) && plain.test(u.name.familyName));
-    const groups = (await platformGet(env.sandbox.url, env.token, "/api/v3/groups?page=1&per_page=100")).body.groups;
+    const [user] = plainUsers(before, "sender");
+    const groups = await allGroups(env);
     const [first, second] = groups.filter((g) => g.name !== user.division).map((g) => g.name);
     // The page's clock, moved by the test instead of waited out.
     await env.page.clock.install();
@@ -210,7 +208,7 @@ describe("undo", () => {
   test("a bulk change of every user is undone exactly, a user changed since is listed and left alone", async () => {
     const before = await allUsers(env);
     const target = "Undo Test Team";
-    const groups = (await platformGet(env.sandbox.url, env.token, "/api/v3/groups?page=1&per_page=100")).body.groups;
+    const groups = await allGroups(env);
     const team = groups.find((g) => before.some((u) => u.division !== g.name))?.name ?? target;
     await openUsers(env);
     await main(env).getByLabel("Select all users on this page").check();
@@ -245,13 +243,11 @@ describe("undo", () => {
   test("an import of 40 rows is undone exactly: the created deactivated, the updated put back", async () => {
     const before = await allUsers(env);
     const stamp = Date.now().toString(36);
-    // Seeded senders with plain names (the seed also holds hostile ones, refused as too long).
-    const plain = /^[A-Za-z' -]{1,40}$/;
-    const senders = before
-      .filter((u) => u.active && u.userType === "sender" && u.userName !== ME && plain.test(u.name.givenName) && plain.test(u.name.familyName))
+    const senders = plainUsers(before, "sender")
+      .filter((u) => u.userName !== ME)
       .slice(0, 10);
     assert.equal(senders.length, 10);
-    const groups = (await platformGet(env.sandbox.url, env.token, "/api/v3/groups?page=1&per_page=100")).body.groups;
+    const groups = await allGroups(env);
     const teamFor = (u) => groups.find((g) => g.name !== u.division).name;
     const cell = (text) => (/[,"\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text);
     const rows = ["Email,First name,Last name,Role,Team"];

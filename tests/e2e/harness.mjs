@@ -4,6 +4,7 @@
 // and drives Debian's Chromium through playwright-core. Nothing here mocks the
 // console or the sandbox: a spec talks to the real release build in dist/.
 
+import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -493,6 +494,26 @@ export async function platformGet(base, token, path) {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(`GET ${path} kept failing: ${last}`);
+}
+
+/**
+ * The console renews an expired access token by itself: the platform ends `page`'s tokens (as
+ * if their lifetime ran out), `page` opens `${url}/teams`, and the teams table shows with a new
+ * access token, after a refresh that did not fail and without a second sign-in. `visible` is
+ * the spec's wait for the table.
+ */
+export async function assertSilentRefresh(sandbox, page, url, visible) {
+  const before = await sessionToken(page);
+  const refreshesBefore = (await sandbox.stats()).token_refreshes;
+  await expireSession(sandbox, [page]);
+  assert.equal((await platformGet(sandbox.url, before, "/api/v3/me")).status, 401, "the old token expired");
+  await page.goto(`${url}/teams`);
+  await page.locator("main#main table tbody tr").first().waitFor(visible);
+  assert.notEqual(await sessionToken(page), before, "a new access token");
+  const stats = await sandbox.stats();
+  assert.ok(stats.token_refreshes > refreshesBefore, "the console refreshed");
+  assert.equal(stats.token_refresh_failures, 0);
+  assert.equal(stats.authorization_codes_exchanged, 1, "no second sign-in");
 }
 
 /**

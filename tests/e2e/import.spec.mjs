@@ -257,6 +257,21 @@ describe("import users at the platform's pace (--rate-limit 10 --latency-ms 1000
     return `email,first name,last name,role,team\n${emails.map((e) => `${e},${name},Hire,sender,${team}`).join("\n")}\n`;
   }
 
+  /**
+   * Imports `count` new users (`${prefix}-…@example.org`, first name `name`) from a file named
+   * `file`: previewed, run, and under way (some written) when it returns their emails.
+   */
+  async function startHiring(file, prefix, name, count) {
+    const emails = Array.from({ length: count }, (_, i) => `${prefix}-${stamp}-${i}@example.org`);
+    await openImport(env);
+    await choose(env, file, await hires(emails, name));
+    await previewReady(env);
+    await env.page.locator("[data-testid=import-run]").click();
+    const underWay = new RegExp(`^[1-9]\\d* of ${count}`);
+    await env.page.locator("[data-testid=import-progress]").filter({ hasText: underWay }).waitFor(VISIBLE);
+    return emails;
+  }
+
   test("a new file chosen while the last one is compared gets its own preview", async () => {
     const first = [1, 2].map((i) => `slow-${stamp}-${i}@example.org`);
     const second = [1, 2, 3].map((i) => `next-${stamp}-${i}@example.org`);
@@ -273,13 +288,7 @@ describe("import users at the platform's pace (--rate-limit 10 --latency-ms 1000
   });
 
   test("a column cannot be changed while the import runs; the run ends whole", async () => {
-    const emails = Array.from({ length: 40 }, (_, i) => `mid-${stamp}-${i}@example.org`);
-    await openImport(env);
-    await choose(env, "hires.csv", await hires(emails, "Mid"));
-    await previewReady(env);
-    await env.page.locator("[data-testid=import-run]").click();
-    const progress = env.page.locator("[data-testid=import-progress]");
-    await progress.filter({ hasText: /^[1-9]\d* of 40/ }).waitFor(VISIBLE);
+    const emails = await startHiring("hires.csv", "mid", "Mid", 40);
     const last = env.page.locator("fieldset.import-columns select").last();
     assert.ok(await last.isDisabled(), "the column selects are disabled while it runs");
     assert.ok(await env.page.locator("#import-file").isDisabled(), "so is the file input");
@@ -296,12 +305,7 @@ describe("import users at the platform's pace (--rate-limit 10 --latency-ms 1000
   });
 
   test("an import runs on as a job while the admin is elsewhere; back on Import, its results are there", async () => {
-    const emails = Array.from({ length: 30 }, (_, i) => `away-${stamp}-${i}@example.org`);
-    await openImport(env);
-    await choose(env, "away.csv", await hires(emails, "Away"));
-    await previewReady(env);
-    await env.page.locator("[data-testid=import-run]").click();
-    await env.page.locator("[data-testid=import-progress]").filter({ hasText: /^[1-9]\d* of 30/ }).waitFor(VISIBLE);
+    const emails = await startHiring("away.csv", "away", "Away", 30);
     const nav = env.page.getByRole("navigation", { name: "Main" });
     await nav.getByRole("link", { name: "Teams", exact: true }).click();
     await env.page.locator("main#main table tbody tr").first().waitFor(VISIBLE);

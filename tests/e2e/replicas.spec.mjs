@@ -12,7 +12,7 @@ import assert from "node:assert/strict";
 import {
   CLIENT_SECRET,
   assertNoCrash,
-  expireSession,
+  assertSilentRefresh,
   freePort,
   launchBrowser,
   newPage,
@@ -85,6 +85,22 @@ describe("three gateway replicas behind HAProxy, one killed and one rolled mid-j
   const servers = (method, path) =>
     env.lb.served().filter((r) => r.method === method && r.path.startsWith(path)).map((r) => r.server);
 
+  /**
+   * Holds the eighth `method` request to `pattern` in the browser (the earlier and later ones
+   * pass), so a replica is killed or rolled mid-run whatever the machine's speed: `held()`
+   * waits until that request is held, `release()` lets it go on.
+   */
+  async function holdEighth(method, pattern, what) {
+    let release;
+    const gate = new Promise((resolve) => (release = resolve));
+    let seen = 0;
+    await env.page.route(pattern, async (route) => {
+      if (route.request().method() === method && ++seen === 8) await gate;
+      await route.continue();
+    });
+    return { held: () => waitFor(() => seen >= 8, { timeout: 30_000, what }), release };
+  }
+
   test("sign-in and every screen through the balancer", async () => {
     await signIn(env.page, env.url);
     // The balancer logs a request once it is over; the console may be quicker.
@@ -125,16 +141,10 @@ describe("three gateway replicas behind HAProxy, one killed and one rolled mid-j
     // The eighth change is held in the browser until the run is under way, so the kill lands
     // mid-run whatever the machine's speed; released just before it, that change is in flight
     // (to the dying replica or another) when the replica dies.
-    let release;
-    const gate = new Promise((resolve) => (release = resolve));
-    let puts = 0;
-    await env.page.route("**/api/scim/v2/Users/*", async (route) => {
-      if (route.request().method() === "PUT" && ++puts === 8) await gate;
-      await route.continue();
-    });
+    const eighth = await holdEighth("PUT", "**/api/scim/v2/Users/*", "the eighth change");
     await main().getByRole("button", { name: `Move ${N} users to ${target}` }).click();
-    await waitFor(() => puts >= 8, { timeout: 30_000, what: "the eighth change" });
-    release();
+    await eighth.held();
+    eighth.release();
     await env.gateways[env.codeServer].process.kill("SIGKILL");
     await env.page.getByTestId("bulk-summary").getByText(`Changed ${N} of ${N} users.`).waitFor({ state: "visible", timeout: 90_000 });
     await env.page.unroute("**/api/scim/v2/Users/*");
@@ -157,18 +167,12 @@ describe("three gateway replicas behind HAProxy, one killed and one rolled mid-j
     await env.page.locator("#import-file").setInputFiles({ name: "replicas.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
     await env.page.locator("[data-testid=import-how]").filter({ hasText: "Compared" }).waitFor(VISIBLE);
     assert.equal(await env.page.locator("[data-testid=import-count-create]").textContent(), String(N));
-    let release;
-    const gate = new Promise((resolve) => (release = resolve));
-    let posts = 0;
-    await env.page.route("**/api/scim/v2/Users", async (route) => {
-      if (route.request().method() === "POST" && ++posts === 8) await gate;
-      await route.continue();
-    });
+    const eighth = await holdEighth("POST", "**/api/scim/v2/Users", "the eighth create");
     await env.page.locator("[data-testid=import-run]").click();
-    await waitFor(() => posts >= 8, { timeout: 30_000, what: "the eighth create" });
+    await eighth.held();
     // The roll: SIGTERM (the replica drains what it holds and exits 0), then the same replica
     // started again; the held create goes out as it begins.
-    release();
+    eighth.release();
     await env.gateways[rolled].process.stop();
     await startReplica(rolled);
     const summary = env.page.locator("[data-testid=import-summary]");
@@ -184,16 +188,7 @@ describe("three gateway replicas behind HAProxy, one killed and one rolled mid-j
   });
 
   test("a token refresh lands on a replica other than the code's", async () => {
-    const before = await sessionToken(env.page);
-    const refreshesBefore = (await env.sandbox.stats()).token_refreshes;
-    await expireSession(env.sandbox, [env.page]);
-    await env.page.goto(`${env.url}/teams`);
-    await main().locator("table tbody tr").first().waitFor(VISIBLE);
-    assert.notEqual(await sessionToken(env.page), before, "a new access token");
-    const stats = await env.sandbox.stats();
-    assert.ok(stats.token_refreshes > refreshesBefore, "the console refreshed");
-    assert.equal(stats.token_refresh_failures, 0);
-    assert.equal(stats.authorization_codes_exchanged, 1, "no second sign-in");
+    await assertSilentRefresh(env.sandbox, env.page, env.url, VISIBLE);
     const tokenServers = servers("POST", "/oauth/token");
     assert.ok(tokenServers.length >= 2, tokenServers.join(" "));
     assert.notEqual(tokenServers.at(-1), env.codeServer, "the refresh went to another replica");

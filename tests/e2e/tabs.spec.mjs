@@ -64,6 +64,21 @@ function intrude(page) {
   }, CHANNEL);
 }
 
+/**
+ * A signed-in console tab showing the teams table, the session it keeps then, and beside it
+ * (same context, same origin) a page that is not the console: the app's own script served as a
+ * page, made an intruder on the tabs' channel (see `intrude`).
+ */
+async function consoleAndIntruder(browser, url) {
+  const consoleTab = await signedInPage(browser, url);
+  await teamsLoaded(consoleTab, url);
+  const session = await storedSession(consoleTab);
+  const intruder = await openTab(consoleTab.context());
+  await intruder.goto(`${url}/boot.js`);
+  await intrude(intruder);
+  return { consoleTab, session, intruder };
+}
+
 /** A planted session, in the form the console's messages had before the channel was sealed. */
 function planted(replaces) {
   const now = Date.now();
@@ -273,12 +288,7 @@ describe("tabs of one browser share the session (--token-ttl 5)", () => {
     await tab.context().close();
   });
   test("a same-origin page that is not the console hears no token, asking or while a tab refreshes", async () => {
-    const consoleTab = await signedInPage(env.browser, env.sandbox.url);
-    await teamsLoaded(consoleTab, env.sandbox.url);
-    const before = await storedSession(consoleTab);
-    const intruder = await openTab(consoleTab.context());
-    await intruder.goto(`${env.sandbox.url}/boot.js`);
-    await intrude(intruder);
+    const { consoleTab, session: before, intruder } = await consoleAndIntruder(env.browser, env.sandbox.url);
     await intruder.evaluate(() => window.__channel.postMessage('"ask"'));
     // The console tab refreshes while the intruder listens (and counts as an open tab, so the
     // console also asks it whether the refresh token was replaced already).
@@ -302,12 +312,7 @@ describe("tabs of one browser share the session (--token-ttl 5)", () => {
   });
 
   test("a same-origin page that is not the console cannot plant a session, in a signed-in tab or a new one", async () => {
-    const consoleTab = await signedInPage(env.browser, env.sandbox.url);
-    await teamsLoaded(consoleTab, env.sandbox.url);
-    const mine = await storedSession(consoleTab);
-    const intruder = await openTab(consoleTab.context());
-    await intruder.goto(`${env.sandbox.url}/boot.js`);
-    await intrude(intruder);
+    const { consoleTab, session: mine, intruder } = await consoleAndIntruder(env.browser, env.sandbox.url);
     // Whatever it posts, then an ask: the console tab takes messages of one sender in order, so
     // its answer to the ask comes after it dealt with the plants. Even knowing the refresh token.
     await intruder.evaluate(

@@ -27,10 +27,14 @@ pub struct ScimName {
 impl ScimName {
     /// "Given Family", without stray spaces when one part is empty.
     pub fn full(&self) -> String {
-        format!("{} {}", self.given_name, self.family_name)
-            .trim()
-            .to_owned()
+        full_name(&self.given_name, &self.family_name)
     }
+}
+
+/// "Given Family", without stray spaces when one part is empty: a SCIM name's parts, or a REST
+/// user's `first_name` and `last_name`, shown alike on every screen.
+pub fn full_name(given: &str, family: &str) -> String {
+    format!("{given} {family}").trim().to_owned()
 }
 
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]

@@ -68,6 +68,15 @@ fn panic_response(_: Box<dyn std::any::Any + Send + 'static>) -> Response {
     .into_response()
 }
 
+/// Both listeners give a client the same `--header-timeout-secs` to send a request head;
+/// only how long they drain after the stop signal differs.
+fn limits(gw: &Shared, drain: Duration) -> Limits {
+    Limits {
+        header_read: gw.config.header_timeout,
+        drain,
+    }
+}
+
 /// Serves until `shutdown` resolves, then stops accepting and lets the requests in flight
 /// finish: up to the platform timeout and a little more, after which it returns anyway. A
 /// client gets `--header-timeout-secs` to send each request head; the handlers that read a
@@ -77,10 +86,7 @@ pub async fn serve(
     gw: Shared,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> io::Result<()> {
-    let limits = Limits {
-        header_read: gw.config.header_timeout,
-        drain: gw.config.timeout + Duration::from_secs(5),
-    };
+    let limits = limits(&gw, gw.config.timeout + Duration::from_secs(5));
     let log = gw.log.clone();
     let telemetry = gw.telemetry.clone();
     let head_timed_out = move || telemetry.closed_slow(telemetry::Slow::Head);
@@ -91,8 +97,7 @@ pub async fn serve(
         router.clone().oneshot(req)
     };
     let finished =
-        gifting_web::serve::run_observed(listener, handle, limits, head_timed_out, shutdown)
-            .await?;
+        gifting_web::serve::run(listener, handle, limits, head_timed_out, shutdown).await?;
     if !finished {
         log.now(|| tracing::warn!("some requests did not finish in time after the stop signal"));
     }
@@ -107,15 +112,12 @@ pub async fn serve_metrics(
     gw: Shared,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> io::Result<()> {
-    let limits = Limits {
-        header_read: gw.config.header_timeout,
-        drain: Duration::from_secs(1),
-    };
+    let limits = limits(&gw, Duration::from_secs(1));
     let router = telemetry::router(gw.telemetry.clone());
     let handle = move |req: axum::http::Request<hyper::body::Incoming>, _: SocketAddr| {
         router.clone().oneshot(req.map(Body::new))
     };
-    gifting_web::serve::run(listener, handle, limits, shutdown).await?;
+    gifting_web::serve::run(listener, handle, limits, || {}, shutdown).await?;
     Ok(())
 }
 

@@ -231,12 +231,7 @@ async fn an_unreachable_platform_is_a_502_in_each_familys_body() {
         token.json::<OAuthError>().await.unwrap().error,
         "temporarily_unavailable"
     );
-    let ready = g.get_req("/readyz").answer().await;
-    assert_eq!(ready.status(), StatusCode::SERVICE_UNAVAILABLE);
-    assert_eq!(
-        g.get_req("/healthz").answer().await.status(),
-        StatusCode::OK
-    );
+    g.assert_alive_not_ready().await;
 }
 
 #[tokio::test]

@@ -13,7 +13,7 @@ use axum::routing::get;
 use axum::Router;
 use gifting_api::oauth::revocation_form;
 use support::sandbox::{self, Answer, Server};
-use support::{fake_platform, gateway};
+use support::{fake_platform, gateway, Rig};
 use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
 use tokio::net::TcpStream;
 
@@ -66,10 +66,7 @@ async fn a_client_that_never_finishes_its_headers_is_cut_off() {
     assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
     assert!(after < Duration::from_secs(3), "{after:?}");
     // Meanwhile a normal request is served.
-    assert_eq!(
-        g.get_req("/healthz").answer().await.status(),
-        StatusCode::OK
-    );
+    g.assert_alive().await;
 }
 
 #[tokio::test]
@@ -108,16 +105,18 @@ async fn a_body_trickled_slower_than_the_body_timeout_is_refused_and_the_connect
     }
 }
 
+/// A gateway behind a proxy that appends each client's address to `X-Forwarded-For`, with
+/// `extra` flags after that one.
+async fn behind_proxy(platform_url: &str, extra: &[&str]) -> Rig {
+    let mut flags = vec!["--client-ip-header", "X-Forwarded-For"];
+    flags.extend_from_slice(extra);
+    gateway(platform_url, &flags).await
+}
+
 #[tokio::test]
 async fn the_rate_limit_counts_the_last_forwarded_line_not_a_forged_first_one() {
     let s = sandbox::start().await;
-    let limit = [
-        "--token-rate-limit",
-        "3",
-        "--client-ip-header",
-        "X-Forwarded-For",
-    ];
-    let g = gateway(&s.url, &limit).await;
+    let g = behind_proxy(&s.url, &["--token-rate-limit", "3"]).await;
     let mut statuses = Vec::new();
     for i in 0..6 {
         // The client's own (forged, changing) line first; the proxy's appended line last.
@@ -149,7 +148,7 @@ async fn the_rate_limit_counts_the_last_forwarded_line_not_a_forged_first_one() 
 }
 
 /// Token relay statuses for one request per `X-Forwarded-For` value, in order.
-async fn relayed_from(g: &support::Rig, entries: &[&str]) -> Vec<StatusCode> {
+async fn relayed_from(g: &Rig, entries: &[&str]) -> Vec<StatusCode> {
     let mut statuses = Vec::new();
     for entry in entries {
         let req = g.post_req("/oauth/token").header("x-forwarded-for", *entry);
@@ -162,13 +161,7 @@ async fn relayed_from(g: &support::Rig, entries: &[&str]) -> Vec<StatusCode> {
 #[tokio::test]
 async fn forwarded_entries_with_a_port_count_per_client_not_per_proxy() {
     let s = sandbox::start().await;
-    let flags = [
-        "--token-rate-limit",
-        "2",
-        "--client-ip-header",
-        "X-Forwarded-For",
-    ];
-    let g = gateway(&s.url, &flags).await;
+    let g = behind_proxy(&s.url, &["--token-rate-limit", "2"]).await;
     let (bad, busy) = (StatusCode::BAD_REQUEST, StatusCode::TOO_MANY_REQUESTS);
     // One client from three source ports: one budget, spent after two.
     let one = [
@@ -194,8 +187,7 @@ async fn forwarded_entries_with_a_port_count_per_client_not_per_proxy() {
 #[tokio::test]
 async fn a_client_address_header_that_never_parses_is_logged_once() {
     let s = sandbox::start().await;
-    let flags = ["--client-ip-header", "X-Forwarded-For"];
-    let g = gateway(&s.url, &flags).await;
+    let g = behind_proxy(&s.url, &[]).await;
     let entries = ["unknown", "_hidden-proxy", "203.0.113.9:port"];
     assert_eq!(
         relayed_from(&g, &entries).await,

@@ -9,31 +9,11 @@ use std::time::Duration;
 
 use gifting_api::oauth::{revocation_form, TokenResponse};
 use gifting_gateway::telemetry;
-use gifting_sandbox::CLIENT_ID;
 use reqwest::StatusCode;
-use support::sandbox::{self, Answer, Sandbox, Server, VERIFIER};
-use support::{closed_port, gateway, Rig};
+use support::sandbox::{self, Answer, Server};
+use support::{closed_port, gateway, secret_platform, sign_in, Rig};
 use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
 use tower::ServiceExt as _;
-
-async fn platform() -> Sandbox {
-    sandbox::start_with(|c| c.require_client_secret = true).await
-}
-
-async fn sign_in(s: &Sandbox, g: &Rig) -> (String, TokenResponse) {
-    let code = s.code_pkce("admin@example.com", "scim marketplace").await;
-    let res = g
-        .token_form(&[
-            ("grant_type", "authorization_code"),
-            ("code", code.as_str()),
-            ("redirect_uri", s.redirect_uri().as_str()),
-            ("client_id", CLIENT_ID),
-            ("code_verifier", VERIFIER),
-        ])
-        .await;
-    assert_eq!(res.status(), StatusCode::OK);
-    (code, res.json().await.expect("token response"))
-}
 
 /// What `GET /metrics` on the metrics router answers for `g`.
 async fn scrape(g: &Rig) -> String {
@@ -61,7 +41,7 @@ fn assert_has(text: &str, series: &[&str]) {
 
 #[tokio::test]
 async fn a_session_and_its_refusals_are_counted_by_template_and_outcome() {
-    let s = platform().await;
+    let s = secret_platform().await;
     let g = gateway(&s.url, &["--token-rate-limit", "5"]).await;
     let (code, t) = sign_in(&s, &g).await;
     let me = g

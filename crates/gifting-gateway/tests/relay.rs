@@ -8,35 +8,13 @@ use gifting_api::oauth::{revocation_form, OAuthError, TokenResponse};
 use gifting_api::rest::RestError;
 use gifting_api::scim::{CreateUser, ReplaceUser, ScimError, ScimUser};
 use gifting_api::Role;
-use gifting_sandbox::CLIENT_ID;
 use reqwest::StatusCode;
-use support::sandbox::{self, basic, header, Answer, Sandbox, Server, VERIFIER};
-use support::{assert_no_secret, dump, gateway, Rig};
-
-async fn platform() -> Sandbox {
-    sandbox::start_with(|c| c.require_client_secret = true).await
-}
-
-/// A PKCE sign-in as the console makes it: consent at the platform, exchange at the gateway.
-async fn sign_in(s: &Sandbox, g: &Rig) -> TokenResponse {
-    let code = s.code_pkce("admin@example.com", "scim marketplace").await;
-    let res = g
-        .token_form(&[
-            ("grant_type", "authorization_code"),
-            ("code", code.as_str()),
-            ("redirect_uri", s.redirect_uri().as_str()),
-            ("client_id", CLIENT_ID),
-            ("code_verifier", VERIFIER),
-        ])
-        .await;
-    assert_eq!(res.status(), StatusCode::OK);
-    assert_eq!(res.headers()["cache-control"], "no-store");
-    res.json().await.expect("token response")
-}
+use support::sandbox::{basic, header, Answer, Server, VERIFIER};
+use support::{assert_no_secret, dump, gateway, secret_platform, sign_in};
 
 #[tokio::test]
 async fn sign_in_refresh_and_revoke_through_the_relay() {
-    let s = platform().await;
+    let s = secret_platform().await;
     let g = gateway(&s.url, &[]).await;
     let authorize = g
         .get_req("/oauth/authorize?client_id=gifting-console&state=st4te&scope=scim")
@@ -51,7 +29,7 @@ async fn sign_in_refresh_and_revoke_through_the_relay() {
         )
         .as_str()
     );
-    let t = sign_in(&s, &g).await;
+    let (_, t) = sign_in(&s, &g).await;
     let me = |token: String| {
         let http = g.http.clone();
         let url = g.at("/api/v3/me");
@@ -93,9 +71,10 @@ async fn sign_in_refresh_and_revoke_through_the_relay() {
 
 #[tokio::test]
 async fn scim_writes_and_their_errors_pass_through_unchanged() {
-    let s = platform().await;
+    let s = secret_platform().await;
     let g = gateway(&s.url, &[]).await;
-    let token = sign_in(&s, &g).await.access_token;
+    let (_, t) = sign_in(&s, &g).await;
+    let token = t.access_token;
     let body = CreateUser::new(
         "relay.user@example.com",
         "Relay",
@@ -151,7 +130,7 @@ async fn scim_writes_and_their_errors_pass_through_unchanged() {
 
 #[tokio::test]
 async fn only_the_consoles_grants_paths_and_methods_are_relayed() {
-    let s = platform().await;
+    let s = secret_platform().await;
     let g = gateway(&s.url, &[]).await;
     let before = s.stats().await;
     let huge = "x".repeat(20_000);
@@ -295,7 +274,7 @@ async fn only_the_consoles_grants_paths_and_methods_are_relayed() {
 
 #[tokio::test]
 async fn the_token_relay_is_rate_limited_per_client_address() {
-    let s = platform().await;
+    let s = secret_platform().await;
     let g = gateway(&s.url, &["--token-rate-limit", "3"]).await;
     let attempt = || g.token_form(&[("grant_type", "password")]);
     for _ in 0..3 {
@@ -322,9 +301,9 @@ async fn the_token_relay_is_rate_limited_per_client_address() {
 
 #[tokio::test]
 async fn the_secret_appears_in_no_response_and_no_log_line() {
-    let s = platform().await;
+    let s = secret_platform().await;
     let g = gateway(&s.url, &["--image-origin", "http://127.0.0.1:1"]).await;
-    let t = sign_in(&s, &g).await;
+    let (_, t) = sign_in(&s, &g).await;
     let code = s.code_pkce("admin@example.com", "scim").await;
     let redirect = s.redirect_uri();
     let exchange = [

@@ -79,22 +79,14 @@ async fn behind_tls_it_sends_hsts_and_names_the_public_origin() {
 async fn ready_only_while_the_platform_answers() {
     let s = sandbox::start().await;
     let g = gateway(&s.url, &[]).await;
-    assert_eq!(
-        g.get_req("/healthz").answer().await.status(),
-        StatusCode::OK
-    );
+    g.assert_alive().await;
     let ready = g.get_req("/readyz").answer().await;
     assert_eq!(ready.status(), StatusCode::OK);
     assert_eq!(ready.headers()["cache-control"], "no-store");
     s.running.stop().await.unwrap();
     // The last answer is reused for a moment (the platform is not asked on every check).
     tokio::time::sleep(gifting_gateway::ops::READY_CACHED_FOR).await;
-    let gone = g.get_req("/readyz").answer().await;
-    assert_eq!(gone.status(), StatusCode::SERVICE_UNAVAILABLE);
-    assert_eq!(
-        g.get_req("/healthz").answer().await.status(),
-        StatusCode::OK
-    );
+    g.assert_alive_not_ready().await;
 }
 
 /// `/config.json`, `/healthz` and `/readyz` (the platform down: 503) are data, not pages: each

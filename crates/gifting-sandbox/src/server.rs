@@ -82,7 +82,7 @@ pub async fn run(
     shutdown: impl Future<Output = ()>,
 ) -> io::Result<()> {
     let handle = move |req, _peer| handle(router.clone(), req);
-    if !gifting_web::serve::run(listener, handle, LIMITS, shutdown).await? {
+    if !gifting_web::serve::run(listener, handle, LIMITS, || {}, shutdown).await? {
         tracing::warn!("some connections did not finish in time");
     }
     Ok(())

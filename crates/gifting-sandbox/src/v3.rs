@@ -94,6 +94,19 @@ fn slice<T>(items: impl Iterator<Item = T>, page: u32, per_page: u32) -> Vec<T> 
         .collect()
 }
 
+/// The size of a filtered collection and its page, converted: `matching()` is walked once to
+/// count and once to the page, so only the page's items are converted (cloned, rendered).
+fn filtered_page<T, I: Iterator<Item = T>, U>(
+    matching: impl Fn() -> I,
+    page: u32,
+    per_page: u32,
+    convert: impl FnMut(T) -> U,
+) -> (u64, Vec<U>) {
+    let total = matching().count() as u64;
+    let items = slice(matching(), page, per_page);
+    (total, items.into_iter().map(convert).collect())
+}
+
 fn rest_user(u: &UserRecord) -> RestUser {
     RestUser {
         id: u.id,
@@ -157,14 +170,12 @@ async fn users(State(app): State<Shared>, RawQuery(q): RawQuery) -> Result<Respo
     let body = {
         let world = app.read();
         let active = || world.db.users.values().filter(|u| u.active);
+        let (total_users, users) = filtered_page(active, page, per_page, rest_user);
         UserPage {
             current_page: page,
             per_page,
-            total_users: active().count() as u64,
-            users: slice(active(), page, per_page)
-                .into_iter()
-                .map(rest_user)
-                .collect(),
+            total_users,
+            users,
         }
     };
     Ok(Json(body).into_response())
@@ -224,14 +235,12 @@ async fn touches(State(app): State<Shared>, RawQuery(q): RawQuery) -> Result<Res
                 .iter()
                 .filter(|t| delivery.as_ref().is_none_or(|d| &t.delivery_type == d))
         };
+        let (total_posts, touches) = filtered_page(matching, page, per_page, Clone::clone);
         TouchPage {
             current_page: page,
             per_page,
-            total_posts: matching().count() as u64,
-            touches: slice(matching(), page, per_page)
-                .into_iter()
-                .cloned()
-                .collect(),
+            total_posts,
+            touches,
         }
     };
     Ok(Json(body).into_response())

@@ -34,23 +34,9 @@ pub struct Limits {
 /// Serves connections from `listener` with `handle(request, peer)` until `shutdown`
 /// resolves; then stops accepting, lets requests in flight finish (closing idle connections
 /// at once) for at most `limits.drain`, and returns `true` if everything finished in time.
+/// `head_timed_out()` is called each time a connection is closed because a request head did
+/// not arrive within `limits.header_read` (for a metric; `|| {}` where none is kept).
 pub async fn run<H, F, E>(
-    listener: TcpListener,
-    handle: H,
-    limits: Limits,
-    shutdown: impl Future<Output = ()>,
-) -> io::Result<bool>
-where
-    H: Fn(Request<Incoming>, SocketAddr) -> F + Clone + Send + Sync + 'static,
-    F: Future<Output = Result<Response<Body>, E>> + Send + 'static,
-    E: Into<Box<dyn StdError + Send + Sync>>,
-{
-    run_observed(listener, handle, limits, || {}, shutdown).await
-}
-
-/// [`run`], calling `head_timed_out()` each time a connection is closed because a request
-/// head did not arrive within `limits.header_read` (for a metric).
-pub async fn run_observed<H, F, E>(
     listener: TcpListener,
     handle: H,
     limits: Limits,

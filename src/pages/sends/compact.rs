@@ -54,6 +54,12 @@ impl<K: Hash + Eq + Clone> Interner<K> {
     pub(crate) fn values(&self) -> &[K] {
         &self.values
     }
+
+    /// `f` of each value, by the same index: a filter decides once per distinct value, and
+    /// each row then looks its answer up.
+    pub(crate) fn map<T>(&self, f: impl FnMut(&K) -> T) -> Vec<T> {
+        self.values.iter().map(f).collect()
+    }
 }
 
 /// A sender as sends name it: id, name, email, team id, team name.

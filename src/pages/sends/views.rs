@@ -13,7 +13,7 @@ use gifting_api::attention::attention;
 use gifting_api::money::Decimal;
 use gifting_api::rest::StatusGroup;
 
-use super::compact::{cents_text, Row};
+use super::compact::{cents_text, Row, SenderKey, TouchKey};
 use super::filter::{day_number, Choice, SendFilter};
 use super::loaded::LoadedSends;
 use super::summary::{CurrencySpend, Summary};
@@ -64,12 +64,7 @@ fn by_text_folded(a: &str, b: &str) -> Ordering {
 
 impl LoadedSends {
     fn group_of(&self) -> Vec<StatusGroup> {
-        self.rows
-            .statuses
-            .values()
-            .iter()
-            .map(|s| s.group())
-            .collect()
+        self.rows.statuses.map(|s| s.group())
     }
 
     /// The rows the filter keeps, in the platform's order.
@@ -78,23 +73,12 @@ impl LoadedSends {
         let groups = self.group_of();
         let senders: Vec<bool> = rows
             .senders
-            .values()
-            .iter()
-            .map(|s| filter.sender.is_none_or(|id| s.0 == id))
-            .collect();
+            .map(|s| filter.sender.is_none_or(|id| s.0 == id));
         let touches: Vec<bool> = rows
             .touches
-            .values()
-            .iter()
-            .map(|t| filter.campaign.is_none_or(|id| t.0 == id))
-            .collect();
+            .map(|t| filter.campaign.is_none_or(|id| t.0 == id));
         let needle = filter.search.trim().to_lowercase();
-        let strings_match: Vec<bool> = rows
-            .strings
-            .values()
-            .iter()
-            .map(|s| contains_folded(s, &needle))
-            .collect();
+        let strings_match: Vec<bool> = rows.strings.map(|s| contains_folded(s, &needle));
         let since = |row: &Row| {
             filter
                 .since
@@ -103,10 +87,7 @@ impl LoadedSends {
         // Whether a status can need attention at all: only those rows are read whole.
         let maybe: Vec<bool> = rows
             .statuses
-            .values()
-            .iter()
-            .map(|s| filter.attention.is_none_or(|a| a.status() == *s))
-            .collect();
+            .map(|s| filter.attention.is_none_or(|a| a.status() == *s));
         let now = crate::browser::now_ms() / 1000;
         let needs = |at: u32| {
             filter.attention.is_none_or(|a| {
@@ -316,28 +297,36 @@ impl LoadedSends {
         counts
     }
 
-    /// The senders among the loaded sends ("Sam Lee (Sales)"), by label.
-    pub(crate) fn sender_choices(&self) -> Vec<Choice> {
-        let values = self.rows.senders.values();
-        let counts = self.counts(|r| r.sender as usize, values.len());
+    /// The choices of one interned column among the loaded sends: `of` names a row's value in
+    /// `values`, `id` a value's id and `label` its text (made only for a value a send names).
+    fn choices_of<K>(
+        &self,
+        values: &[K],
+        of: impl Fn(&Row) -> usize,
+        id: impl Fn(&K) -> u64,
+        label: impl Fn(&K) -> String,
+    ) -> Vec<Choice> {
+        let counts = self.counts(of, values.len());
         choices(
             values
                 .iter()
                 .zip(counts)
-                .map(|(s, c)| (s.0, c, || format!("{} ({})", s.1, s.4))),
+                .map(|(v, c)| (id(v), c, || label(v))),
         )
+    }
+
+    /// The senders among the loaded sends ("Sam Lee (Sales)"), by label.
+    pub(crate) fn sender_choices(&self) -> Vec<Choice> {
+        let senders = self.rows.senders.values();
+        let label = |s: &SenderKey| format!("{} ({})", s.1, s.4);
+        self.choices_of(senders, |r| r.sender as usize, |s| s.0, label)
     }
 
     /// The campaigns among the loaded sends, by name.
     pub(crate) fn campaign_choices(&self) -> Vec<Choice> {
-        let values = self.rows.touches.values();
-        let counts = self.counts(|r| r.touch as usize, values.len());
-        choices(
-            values
-                .iter()
-                .zip(counts)
-                .map(|(t, c)| (t.0, c, || t.1.clone())),
-        )
+        let touches = self.rows.touches.values();
+        let label = |t: &TouchKey| t.1.clone();
+        self.choices_of(touches, |r| r.touch as usize, |t| t.0, label)
     }
 
     /// Loaded sends per status group, for the status select's labels.

@@ -3,6 +3,7 @@
 use gifting_api::enums::Role;
 use gifting_api::paths::endpoint;
 use gifting_api::rest::{Member, DEFAULT_PER_PAGE};
+use gifting_api::scim::full_name;
 use leptos::prelude::*;
 
 use crate::api::{use_current_user, use_team_groups};
@@ -72,9 +73,7 @@ fn member_order(key: &str) -> Option<Compare<Member>> {
 }
 
 fn member_name(m: &Member) -> String {
-    format!("{} {}", m.first_name, m.last_name)
-        .trim()
-        .to_owned()
+    full_name(&m.first_name, &m.last_name)
 }
 
 /// The platform sends every member at once (a sales team can be thousands): they are sorted

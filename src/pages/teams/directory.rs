@@ -2,6 +2,7 @@
 
 use gifting_api::paths::endpoint;
 use gifting_api::rest::{RestUser, UserPage};
+use gifting_api::scim::full_name;
 use leptos::prelude::*;
 
 use crate::api::{use_api, use_team_groups, TeamGroups};
@@ -52,16 +53,14 @@ const DIRECTORY_COLUMNS: &[Column] = &[text("Name").sorts("name"), text("Email")
 
 fn directory_order(key: &str) -> Option<Compare<RestUser>> {
     Some(match key {
-        "name" => |a, b| by_text(&full_name(a), &full_name(b)),
+        "name" => |a, b| by_text(&user_name(a), &user_name(b)),
         "email" => |a, b| by_text(&a.email, &b.email),
         _ => return None,
     })
 }
 
-fn full_name(u: &RestUser) -> String {
-    format!("{} {}", u.first_name, u.last_name)
-        .trim()
-        .to_owned()
+fn user_name(u: &RestUser) -> String {
+    full_name(&u.first_name, &u.last_name)
 }
 
 #[component]
@@ -85,7 +84,7 @@ fn directory_row(u: RestUser, groups: TeamGroups) -> AnyView {
     };
     view! {
         <tr>
-            <th scope="row">{full_name(&u)}</th>
+            <th scope="row">{user_name(&u)}</th>
             <td>{u.email}</td>
             <td>
                 <a href=routes::team(team_id)>{team}</a>

@@ -299,6 +299,7 @@ mod tests {
     use wasm_bindgen_test::wasm_bindgen_test;
 
     use super::*;
+    use crate::pages::users::test_users::ada;
 
     fn result(order: usize, ok: bool) -> BulkResult {
         BulkResult {
@@ -351,15 +352,6 @@ mod tests {
         assert_eq!(none.range_text(true), "Failed 0\u{2013}0 of 0");
     }
 
-    fn user(role: &str, team: &str, active: bool) -> ScimUser {
-        serde_json::from_value(serde_json::json!({
-            "id": "7", "userName": "a@example.com", "active": active,
-            "name": {"givenName": "A", "familyName": "B"},
-            "userType": role, "division": team
-        }))
-        .unwrap()
-    }
-
     #[wasm_bindgen_test]
     fn each_action_sends_only_its_attribute() {
         let role = BulkAction::SetRole(Role::Manager).body();
@@ -406,29 +398,13 @@ mod tests {
     #[wasm_bindgen_test]
     fn summaries_count_failures() {
         assert_eq!(
-            answer_summary(&user("manager", "Sales", true)),
+            answer_summary(&ada("manager", "Sales", true)),
             "manager · Sales · active"
         );
         assert_eq!(
-            answer_summary(&user("sender", "", false)),
+            answer_summary(&ada("sender", "", false)),
             "sender · no team · inactive"
         );
-        let who = Picked {
-            name: "A".into(),
-            email: "a@example.com".into(),
-        };
-        let result = |order, ok: bool| BulkResult {
-            order,
-            id: order.to_string(),
-            who: who.clone(),
-            outcome: if ok {
-                Outcome::Changed("x".into())
-            } else {
-                Outcome::Failed("y".into())
-            },
-            before: None,
-            wrote: None,
-        };
         assert_eq!(
             results_summary(&[result(0, true), result(1, false), result(2, true)], 3),
             "Changed 2 of 3 users. 1 failed and stays selected for another try."

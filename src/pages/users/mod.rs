@@ -14,6 +14,8 @@ pub(crate) mod list;
 pub(crate) mod new;
 pub(crate) mod paging;
 pub(crate) mod present;
+#[cfg(test)]
+pub(crate) mod test_users;
 pub(crate) mod user_form;
 
 pub(crate) use edit::UserPage;

@@ -9,13 +9,15 @@
 pub mod sandbox;
 
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use axum::Router;
+use gifting_api::oauth::TokenResponse;
 use gifting_gateway::{spawn, Config, Log, RunningGateway};
 use gifting_sandbox::{CLIENT_ID, CLIENT_SECRET};
-use reqwest::Client;
-use sandbox::Server;
+use reqwest::{Client, StatusCode};
+use sandbox::{Answer, Sandbox, Server, VERIFIER};
 use tokio::net::TcpListener;
 
 pub const INDEX: &str = "<!doctype html><title>Gifting Console</title>";
@@ -23,9 +25,14 @@ pub const HASHED_JS: &str = "gifting-console-3f2a9c0b1d4e5f67.js";
 /// The policy of every answer that is data, not a page.
 pub const ANSWER_CSP: &str = gifting_web::security::ANSWER_CSP;
 
-/// A `dist/` with index.html, a hashed script and its brotli copy.
+/// A `dist/` with index.html, a hashed script and its brotli copy, in a directory of its own:
+/// the tests of one binary run at once, and rewriting a shared index.html while another
+/// test's gateway read it served that test an empty page.
 pub fn dist(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("gifting-gateway-{name}-{}", std::process::id()));
+    static MADE: AtomicUsize = AtomicUsize::new(0);
+    let n = MADE.fetch_add(1, Ordering::Relaxed);
+    let dir =
+        std::env::temp_dir().join(format!("gifting-gateway-{name}-{}-{n}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dist");
     std::fs::write(dir.join("index.html"), INDEX).expect("index.html");
     std::fs::write(dir.join(HASHED_JS), "export function start() {}\n").expect("script");
@@ -59,6 +66,21 @@ impl Rig {
 
     pub fn log_lines(&self) -> Vec<String> {
         self.log.lock().expect("log lock").clone()
+    }
+
+    /// `/healthz` answers 200: the process is alive, whatever its platform or clients do.
+    pub async fn assert_alive(&self) {
+        let health = self.get_req("/healthz").answer().await;
+        assert_eq!(health.status(), StatusCode::OK);
+    }
+
+    /// The platform is out of reach: `/readyz` says 503 (take this gateway out of rotation)
+    /// while `/healthz` still says 200 (do not restart it: a restart cannot bring the
+    /// platform back).
+    pub async fn assert_alive_not_ready(&self) {
+        let ready = self.get_req("/readyz").answer().await;
+        assert_eq!(ready.status(), StatusCode::SERVICE_UNAVAILABLE);
+        self.assert_alive().await;
     }
 }
 
@@ -94,6 +116,30 @@ pub async fn gateway(platform_url: &str, extra: &[&str]) -> Rig {
         log,
         http: client(),
     }
+}
+
+/// The sandbox playing a platform that demands the client secret, as the gateway's relay is
+/// meant to face: only the gateway holds the secret, so a sign-in works only through it.
+pub async fn secret_platform() -> Sandbox {
+    sandbox::start_with(|c| c.require_client_secret = true).await
+}
+
+/// A PKCE sign-in as the console makes it: consent at the platform, exchange at the gateway.
+/// The code (now spent) and the tokens; the exchange is never stored by a cache.
+pub async fn sign_in(s: &Sandbox, g: &Rig) -> (String, TokenResponse) {
+    let code = s.code_pkce("admin@example.com", "scim marketplace").await;
+    let res = g
+        .token_form(&[
+            ("grant_type", "authorization_code"),
+            ("code", code.as_str()),
+            ("redirect_uri", s.redirect_uri().as_str()),
+            ("client_id", CLIENT_ID),
+            ("code_verifier", VERIFIER),
+        ])
+        .await;
+    assert_eq!(res.status(), StatusCode::OK);
+    assert_eq!(res.headers()["cache-control"], "no-store");
+    (code, res.json().await.expect("token response"))
 }
 
 /// Serves `router` on a free loopback port in the background; returns its URL.

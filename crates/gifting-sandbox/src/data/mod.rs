@@ -2,6 +2,9 @@
 
 pub mod campaigns;
 pub mod catalog;
+#[cfg(test)]
+#[path = "../../tests/common/coverage.rs"]
+mod coverage;
 pub mod people;
 pub mod present;
 pub mod prng;
@@ -152,7 +155,6 @@ pub fn world(seed: u64, size: &WorldSize, today: i64) -> Seeded {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use gifting_api::{SendStatus, SendSubtype, SendType};
 
     #[test]
     fn money_is_exact_text() {
@@ -200,15 +202,7 @@ mod tests {
         assert_eq!(d.touches.len(), 40);
         assert_eq!(d.sends.len(), 300);
         assert_eq!(d.products.len(), 300);
-        for s in SendStatus::KNOWN {
-            assert!(d.sends.iter().any(|x| &x.status == s), "status {s}");
-        }
-        for s in SendSubtype::KNOWN {
-            assert!(d.sends.iter().any(|x| &x.subtype == s), "subtype {s}");
-        }
-        for t in SendType::KNOWN {
-            assert!(d.sends.iter().any(|x| &x.kind == t), "type {t}");
-        }
+        coverage::assert_every_status_subtype_and_type(&d.sends);
         for u in &d.users {
             assert!(
                 gifting_api::validate::email(&u.email).is_ok(),

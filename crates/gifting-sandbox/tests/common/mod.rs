@@ -2,6 +2,8 @@
 //! client that does not follow redirects, and the real OAuth sign-in flow.
 #![allow(dead_code)]
 
+pub mod coverage;
+
 use std::future::Future;
 
 use gifting_api::oauth::{basic_auth_header, code_challenge_s256, TokenResponse};

@@ -367,6 +367,7 @@ pub(crate) fn update_body(w: &Wanted, user: &ScimUser) -> ReplaceUser {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::pages::users::test_users::ada;
     use wasm_bindgen_test::wasm_bindgen_test;
 
     fn teams() -> Vec<String> {
@@ -385,15 +386,6 @@ mod tests {
         }
     }
 
-    fn user(role: &str, team: &str, active: bool) -> ScimUser {
-        serde_json::from_value(serde_json::json!({
-            "id": "7", "userName": "ada@example.com", "active": active,
-            "name": {"givenName": "Ada", "familyName": "Lovelace"},
-            "userType": role, "division": team
-        }))
-        .unwrap()
-    }
-
     #[wasm_bindgen_test]
     fn each_fate_and_its_reason() {
         let names = teams();
@@ -401,17 +393,17 @@ mod tests {
         let w = wanted("ada@example.com", "manager", "Sales");
         assert_eq!(fate(&w, None, &t, None), Fate::Create);
         assert_eq!(
-            fate(&w, Some(&user("manager", "Sales", true)), &t, None),
+            fate(&w, Some(&ada("manager", "Sales", true)), &t, None),
             Fate::Unchanged
         );
-        let Fate::Update(id, changes) = fate(&w, Some(&user("sender", "Sales", true)), &t, None)
+        let Fate::Update(id, changes) = fate(&w, Some(&ada("sender", "Sales", true)), &t, None)
         else {
             panic!("an update");
         };
         assert_eq!(id, "7");
         assert_eq!(changes.len(), 1);
         assert_eq!(changes[0].field, "Role");
-        let reactivated = fate(&w, Some(&user("manager", "Sales", false)), &t, None);
+        let reactivated = fate(&w, Some(&ada("manager", "Sales", false)), &t, None);
         assert!(reactivated
             .detail()
             .contains("Status: deactivated → active"));
@@ -434,7 +426,7 @@ mod tests {
     fn a_blank_cell_keeps_the_users_value() {
         let mut w = wanted("ADA@example.com", "", "");
         w.given_name.clear();
-        let u = user("admin", "Sales", true);
+        let u = ada("admin", "Sales", true);
         assert_eq!(
             fate(&w, Some(&u), &TeamNames::new(&teams()), None),
             Fate::Unchanged

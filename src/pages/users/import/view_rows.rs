@@ -1,6 +1,7 @@
 //! The preview table (a page of rows at a time, filtered by fate) and the run panel: options,
 //! the confirmation before deactivating, progress, cancel, the summary and the results file.
 
+use gifting_api::scim::full_name;
 use leptos::prelude::*;
 
 use super::fate::{Fate, FateKind};
@@ -132,9 +133,7 @@ fn PreviewRow(import: Import, index: usize) -> impl IntoView {
     let (fate_text, fate_tone) = fate_badge(&fate);
     let detail = fate.detail();
     let outcome = move || import.outcome(index);
-    let name = format!("{} {}", wanted.given_name, wanted.family_name)
-        .trim()
-        .to_owned();
+    let name = full_name(&wanted.given_name, &wanted.family_name);
     view! {
         <tr data-fate=fate.kind().key() data-row=number.to_string() data-outcome=move || outcome().map(|o| o.word())>
             <th scope="row">{number}</th>
