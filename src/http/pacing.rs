@@ -154,8 +154,8 @@ impl Pacer {
         let in_a_row = if stale {
             self.busy_in_a_row.get().max(1)
         } else {
-            let token_answered = self.answered_in_window_before(started);
             let before = self.pace.borrow().learned();
+            let token_answered = self.answered_in_window_before(started);
             extra = self
                 .pace
                 .borrow_mut()
@@ -326,6 +326,10 @@ pub const MARGIN: f64 = 0.02;
 /// a job slowed while the admin's screens shared the allowance is back to speed within seconds
 /// of them going quiet, and one refusal brings it down again if they did not.
 pub const RECOVER_MS: f64 = 3_000.0;
+/// After this long without a refusal, a pace never refused while paced tries one more a window:
+/// it may be short of the limit by the requests in flight when it was learned, and a refusal at
+/// one past the limit costs a moment of a long walk, while a short walk is spared it.
+pub const PROBE_MS: f64 = 15_000.0;
 /// A pace measuring the limit again starts this much later than the platform asked: see
 /// [`Pace::refused_among`].
 pub const MEASURE_LATER_MS: u64 = 500;
@@ -379,7 +383,7 @@ impl Pace {
     }
 
     /// Goes on at `at` from what a pace learned before. A pace never refused while paced
-    /// would try one more a window every [`RECOVER_MS`]; resumed, it holds: the same token's
+    /// would try one more a window after [`PROBE_MS`]; resumed, it holds: the same token's
     /// limit was measured, and trying past it costs a refusal.
     fn resume(&mut self, Learned(rate, refused_at, learned): Learned, at: f64) {
         self.rate = Some(rate);
@@ -411,17 +415,24 @@ impl Pace {
         self.recent.push_back(started);
         self.since_refusal = self.since_refusal.saturating_add(1);
         if let Some(rate) = self.rate {
-            if started - self.changed_at >= RECOVER_MS {
+            // Never refused while paced, the pace counted every request of the token in its
+            // window; only one still in flight when the refusal came can be missing from it.
+            let quiet = if self.refused_at == 0 {
+                PROBE_MS
+            } else {
+                RECOVER_MS
+            };
+            if started - self.changed_at >= quiet {
                 self.rate = Some(self.climb(rate));
                 self.changed_at = started;
             }
         }
     }
 
-    /// The pace after [`RECOVER_MS`] without a refusal. Never refused while paced, the pace may
-    /// be short of the limit (the first refusal's window also held requests the tab does not
-    /// know of: another tab on the token, the page before a reload): it tries one more a
-    /// window, and one refusal at one over the limit settles it. Lowered by a refusal while
+    /// The pace after a quiet spell. Never refused while paced, the pace may be short of the
+    /// limit (the first refusal's window also held requests whose answers had not come yet):
+    /// after [`PROBE_MS`] it tries one more a window, and one refusal at one over the limit
+    /// settles it. Lowered by a refusal while
     /// paced: it doubles back, up to one under the pace that was refused, or half the pace
     /// first learned if that is more (refusals while the admin's screens shared the allowance
     /// can take the pace refused down to 1).
