@@ -155,8 +155,12 @@ pub fn open_tab(url: &str) {
 pub async fn sleep(duration: Duration) {
     let ms = duration.as_millis().min(i32::MAX as u128) as i32;
     let promise = js_sys::Promise::new(&mut |resolve, _reject| {
-        if let Some(window) = web_sys::window() {
-            let _ = window.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms);
+        // The global scope's `setTimeout`: a window's, or Node's where unit tests of timed work
+        // run (a window's method alone would never resolve there).
+        let global = js_sys::global();
+        let set_timeout = js_sys::Reflect::get(&global, &"setTimeout".into());
+        if let Ok(set_timeout) = set_timeout.and_then(|f| f.dyn_into::<js_sys::Function>()) {
+            let _ = set_timeout.call2(&global, &resolve, &ms.into());
         }
     });
     let _ = JsFuture::from(promise).await;

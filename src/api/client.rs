@@ -126,54 +126,37 @@ impl ApiClient {
         decode(method, path, raw).map(|r| r.body)
     }
 
-    /// POST a JSON body. Never retried automatically: a create is not idempotent, so the page
-    /// reports the error and keeps the user's input for a resend.
-    pub(crate) async fn post_json<B: Serialize + ?Sized, T: DeserializeOwned>(
+    /// POST or PUT (the call's own method) a JSON body. Never retried automatically: a create
+    /// is not idempotent, so the page reports the error and keeps the user's input for a
+    /// resend.
+    pub(crate) async fn write_json<B: Serialize + ?Sized, T: DeserializeOwned>(
         &self,
         call: Call,
         body: &B,
     ) -> Result<ApiResponse<T>, ApiError> {
-        let (method, path) = method_and_path(&call, Method::POST)?;
-        self.write(method, path, body, Turn::Own).await
+        self.write(call, body, Turn::Own).await
     }
 
-    /// As [`ApiClient::post_json`], its turn taken in the caller's lane (a job's write).
-    pub(crate) async fn post_json_in_lane<B: Serialize + ?Sized, T: DeserializeOwned>(
+    /// As [`ApiClient::write_json`], its turn taken in the caller's lane (a job's write).
+    pub(crate) async fn write_json_in_lane<B: Serialize + ?Sized, T: DeserializeOwned>(
         &self,
         call: Call,
         body: &B,
     ) -> Result<ApiResponse<T>, ApiError> {
-        let (method, path) = method_and_path(&call, Method::POST)?;
-        self.write(method, path, body, Turn::Lane).await
-    }
-
-    /// PUT a JSON body. Never retried automatically, as [`ApiClient::post_json`].
-    pub(crate) async fn put_json<B: Serialize + ?Sized, T: DeserializeOwned>(
-        &self,
-        call: Call,
-        body: &B,
-    ) -> Result<ApiResponse<T>, ApiError> {
-        let (method, path) = method_and_path(&call, Method::PUT)?;
-        self.write(method, path, body, Turn::Own).await
-    }
-
-    /// As [`ApiClient::put_json`], its turn taken in the caller's lane (a job's write).
-    pub(crate) async fn put_json_in_lane<B: Serialize + ?Sized, T: DeserializeOwned>(
-        &self,
-        call: Call,
-        body: &B,
-    ) -> Result<ApiResponse<T>, ApiError> {
-        let (method, path) = method_and_path(&call, Method::PUT)?;
-        self.write(method, path, body, Turn::Lane).await
+        self.write(call, body, Turn::Lane).await
     }
 
     async fn write<B: Serialize + ?Sized, T: DeserializeOwned>(
         &self,
-        method: Method,
-        path: &str,
+        call: Call,
         body: &B,
         turn: Turn,
     ) -> Result<ApiResponse<T>, ApiError> {
+        let asked = match call.method() {
+            paths::Method::Post => Method::POST,
+            _ => Method::PUT,
+        };
+        let (method, path) = method_and_path(&call, asked)?;
         let json = serde_json::to_string(body).map_err(|e| ApiError::Decode {
             endpoint: endpoint_name(&method, path),
             detail: format!("the request could not be encoded: {e}"),

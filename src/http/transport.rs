@@ -32,6 +32,22 @@ pub(crate) struct Outgoing<'a> {
     pub body: Option<String>,
 }
 
+/// A platform played by a unit test: the answer to a method and URL (the status and body).
+#[cfg(test)]
+pub(crate) type FakePlatform = std::rc::Rc<dyn Fn(&Method, &str) -> (u16, String)>;
+
+#[cfg(test)]
+thread_local! {
+    /// Answers every request instead of the network while set ([`fake_platform`]).
+    static FAKE: std::cell::RefCell<Option<FakePlatform>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Answers every request of this thread with `platform` (none: the network again).
+#[cfg(test)]
+pub(crate) fn fake_platform(platform: Option<FakePlatform>) {
+    FAKE.with(|f| *f.borrow_mut() = platform);
+}
+
 /// Sends `request` once; aborted after `timeout_ms` or when `scope` is cancelled.
 pub(crate) async fn send_once(
     request: Outgoing<'_>,
@@ -39,6 +55,20 @@ pub(crate) async fn send_once(
     timeout_ms: u32,
 ) -> Result<RawResponse, SendError> {
     let flight = scope.enter().ok_or(SendError::Cancelled)?;
+    #[cfg(test)]
+    if let Some(platform) = FAKE.with(|f| f.borrow().clone()) {
+        drop(flight);
+        let (status, body) = platform(&request.method, request.url);
+        let headers = Headers::new();
+        if status == 429 {
+            headers.set("Retry-After", "1");
+        }
+        return Ok(RawResponse {
+            status,
+            headers,
+            body,
+        });
+    }
     let timed_out = Rc::new(Cell::new(false));
     let _timer = {
         let timed_out = timed_out.clone();

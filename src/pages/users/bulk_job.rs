@@ -332,7 +332,7 @@ async fn change_one(
     loop {
         let started = ctx.lane.turn().await?;
         let call = endpoint::REPLACE_SCIM_USER.call(&[id]);
-        match ctx.api.put_json_in_lane::<_, ScimUser>(call, body).await {
+        match ctx.api.write_json_in_lane::<_, ScimUser>(call, body).await {
             Err(ApiError::Busy { retry_after }) => {
                 if ctx.lane.refused(started, retry_after).is_none() {
                     return Some(Err(ApiError::Busy { retry_after }));

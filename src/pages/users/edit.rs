@@ -182,7 +182,7 @@ impl Editor {
         let before = self.current.get_untracked();
         let answer = self
             .api
-            .put_json::<_, ScimUser>(endpoint::REPLACE_SCIM_USER.call(&[&before.id]), &body)
+            .write_json::<_, ScimUser>(endpoint::REPLACE_SCIM_USER.call(&[&before.id]), &body)
             .await;
         match answer {
             Ok(answer) => {

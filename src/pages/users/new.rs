@@ -115,7 +115,7 @@ impl NewUser {
     async fn create(self, draft: &UserDraft, navigate: impl Fn(&str, NavigateOptions)) {
         let answer = self
             .api
-            .post_json::<_, ScimUser>(endpoint::CREATE_SCIM_USER.call(&[]), &draft.create_body())
+            .write_json::<_, ScimUser>(endpoint::CREATE_SCIM_USER.call(&[]), &draft.create_body())
             .await;
         match answer {
             Ok(created) => {

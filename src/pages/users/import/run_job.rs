@@ -116,11 +116,11 @@ fn e_text(error: &ApiError) -> String {
 async fn send(api: ApiClient, job: &Write) -> Sent {
     let answer = match job {
         Write::Create { body, .. } => api
-            .post_json_in_lane::<_, ScimUser>(endpoint::CREATE_SCIM_USER.call(&[]), body)
+            .write_json_in_lane::<_, ScimUser>(endpoint::CREATE_SCIM_USER.call(&[]), body)
             .await
             .map(|_| Outcome::Created("Created.".into())),
         Write::Update { id, body, .. } => api
-            .put_json_in_lane::<_, ScimUser>(endpoint::REPLACE_SCIM_USER.call(&[id]), body)
+            .write_json_in_lane::<_, ScimUser>(endpoint::REPLACE_SCIM_USER.call(&[id]), body)
             .await
             .map(|_| Outcome::Updated("Updated.".into())),
         Write::Deactivate { id } => {
@@ -128,7 +128,7 @@ async fn send(api: ApiClient, job: &Write) -> Sent {
                 active: Some(false),
                 ..ReplaceUser::default()
             };
-            api.put_json_in_lane::<_, ScimUser>(endpoint::REPLACE_SCIM_USER.call(&[id]), &body)
+            api.write_json_in_lane::<_, ScimUser>(endpoint::REPLACE_SCIM_USER.call(&[id]), &body)
                 .await
                 .map(|_| Outcome::Deactivated)
         }
