@@ -152,6 +152,28 @@ mod tests {
         (app, api)
     }
 
+    /// Walks from `from` (stopping after page `stop_after`), the fake platform gone after: how
+    /// it ended and the ids of the sends read.
+    async fn walk(
+        api: ApiClient,
+        lane: &Lane,
+        from: u32,
+        stop_after: Option<u32>,
+    ) -> (WalkEnd, Vec<u64>) {
+        let mut ids = Vec::new();
+        let end = walk_sends(api, lane, from, |page, body| {
+            ids.extend(body.sends.iter().map(|s| s.id));
+            if Some(page) == stop_after {
+                Flow::Stop
+            } else {
+                Flow::Next
+            }
+        })
+        .await;
+        fake_platform(None);
+        (end, ids)
+    }
+
     /// One test: the fake platform is the thread's, and tests may run interleaved.
     #[wasm_bindgen_test]
     async fn walks_against_a_fake_platform() {
@@ -165,46 +187,28 @@ mod tests {
         // 300 sends: the third page is full, and the last by the total.
         platform(300, asked.clone(), |_| None);
         let (_app, api) = client();
-        let mut ids = Vec::new();
-        let end = walk_sends(api, &Lane::default(), 1, |_, page| {
-            ids.extend(page.sends.iter().map(|s| s.id));
-            Flow::Next
-        })
-        .await;
-        fake_platform(None);
-        assert_eq!(
-            end,
-            WalkEnd::Finished {
-                page: 3,
-                at_end: true
-            }
-        );
+        let (end, ids) = walk(api, &Lane::default(), 1, None).await;
+        let finished = WalkEnd::Finished {
+            page: 3,
+            at_end: true,
+        };
+        assert_eq!(end, finished);
         assert_eq!(*asked.borrow(), vec![1, 2, 3], "no page past the total");
-        assert_eq!(ids.len(), 300);
-        assert_eq!(ids.first(), Some(&300));
+        assert_eq!((ids.len(), ids.first()), (300, Some(&300)));
     }
 
     async fn a_walk_stops_where_its_caller_says_or_resumes_from_a_page() {
         let asked = Rc::new(RefCell::new(Vec::new()));
         platform(1_000, asked.clone(), |_| None);
         let (_app, api) = client();
-        let end = walk_sends(api, &Lane::default(), 4, |page, _| {
-            if page == 5 {
-                Flow::Stop
-            } else {
-                Flow::Next
-            }
-        })
-        .await;
-        fake_platform(None);
-        assert_eq!(
-            end,
-            WalkEnd::Finished {
-                page: 5,
-                at_end: false
-            }
-        );
+        let (end, ids) = walk(api, &Lane::default(), 4, Some(5)).await;
+        let stopped = WalkEnd::Finished {
+            page: 5,
+            at_end: false,
+        };
+        assert_eq!(end, stopped);
         assert_eq!(*asked.borrow(), vec![4, 5]);
+        assert_eq!(ids.first(), Some(&700), "page 4 begins at the 301st newest");
     }
 
     async fn a_walk_refused_waits_and_goes_on_and_a_failure_says_where_it_stopped() {
@@ -219,8 +223,7 @@ mod tests {
         });
         let (_app, api) = client();
         let lane = Lane::new(Rc::new(crate::http::pacing::Pacer::default()));
-        let end = walk_sends(api, &lane, 1, |_, _| Flow::Next).await;
-        fake_platform(None);
+        let (end, _) = walk(api, &lane, 1, None).await;
         assert!(*refused.borrow());
         assert_eq!(
             *asked.borrow(),
@@ -237,8 +240,7 @@ mod tests {
         asked.borrow_mut().clear();
         platform(1_000, asked.clone(), |_| None);
         lane.stop();
-        let end = walk_sends(api, &lane, 7, |_, _| Flow::Next).await;
-        fake_platform(None);
+        let (end, _) = walk(api, &lane, 7, None).await;
         assert_eq!(
             end,
             WalkEnd::Stopped {
