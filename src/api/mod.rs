@@ -18,6 +18,8 @@ mod error;
 pub(crate) mod sends_walk;
 mod status;
 mod team_groups;
+#[cfg(test)]
+pub(crate) mod testing;
 
 pub(crate) use crate::http::cancel::CancelScope;
 pub(crate) use client::ApiClient;

@@ -48,6 +48,34 @@ pub(crate) fn fake_platform(platform: Option<FakePlatform>) {
     FAKE.with(|f| *f.borrow_mut() = platform);
 }
 
+#[cfg(test)]
+thread_local! {
+    static FAKE_TAKEN: Cell<bool> = const { Cell::new(false) };
+}
+
+/// A test's hold on the fake platform: async tests may run interleaved, and the platform is
+/// the thread's. Dropped, the platform is gone and the next test may take it.
+#[cfg(test)]
+pub(crate) struct FakeTurn;
+
+#[cfg(test)]
+impl Drop for FakeTurn {
+    fn drop(&mut self) {
+        fake_platform(None);
+        FAKE_TAKEN.with(|t| t.set(false));
+    }
+}
+
+/// Waits until no other test plays the platform, then holds it.
+#[cfg(test)]
+pub(crate) async fn take_fake_platform() -> FakeTurn {
+    while FAKE_TAKEN.with(Cell::get) {
+        crate::browser::sleep(std::time::Duration::from_millis(5)).await;
+    }
+    FAKE_TAKEN.with(|t| t.set(true));
+    FakeTurn
+}
+
 /// Sends `request` once; aborted after `timeout_ms` or when `scope` is cancelled.
 pub(crate) async fn send_once(
     request: Outgoing<'_>,

@@ -447,15 +447,10 @@ fn forget_all() {
 
 #[cfg(test)]
 mod tests {
-    use std::sync::Arc;
 
     use wasm_bindgen_test::wasm_bindgen_test;
 
     use super::*;
-    use crate::api::NetStatus;
-    use crate::auth::refresh::{RefreshError, RefreshTransport};
-    use crate::auth::Auth;
-    use crate::config::parse_config;
 
     /// Lets other tasks run once (a resolved promise: no timer, so it runs in Node too).
     async fn yield_now() {
@@ -475,18 +470,8 @@ mod tests {
 
     /// The app: its owner, with what a job's client needs.
     fn app() -> Owner {
-        let app = Owner::new();
-        app.with(|| {
-            let config = parse_config(
-                r#"{"base_url":"http://127.0.0.1:9","auth_url":"http://127.0.0.1:9","client_id":"c"}"#,
-            )
-            .expect("config");
-            let transport: RefreshTransport =
-                Rc::new(|_| Box::pin(async { Err(RefreshError::Unavailable) }));
-            provide_context(Auth::with_transport(Arc::new(config), transport));
-            provide_context(NetStatus::new());
-            init();
-        });
+        let app = crate::api::testing::signed_in_app();
+        app.with(init);
         app
     }
 

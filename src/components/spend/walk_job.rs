@@ -144,3 +144,76 @@ fn stopped(ctx: &JobCtx<Figures>, error: &ApiError) -> JobEnd {
     ctx.result.update(|f| f.problem = Some(note.clone()));
     JobEnd { state, note }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::cell::RefCell;
+    use std::rc::Rc;
+
+    use leptos::prelude::*;
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    use super::*;
+    use crate::api::testing::{platform, signed_in_app};
+    use crate::http::transport::take_fake_platform;
+
+    /// Waits (a few ms at a time) until the job `job` has ended; its status then.
+    async fn ended(job: &JobHandle<Figures>) -> jobs::JobStatus {
+        for _ in 0..2_000 {
+            match job.status() {
+                Some(status) if !status.running() => return status,
+                _ => crate::browser::sleep(std::time::Duration::from_millis(5)).await,
+            }
+        }
+        panic!("the walk never ended");
+    }
+
+    #[wasm_bindgen_test]
+    async fn the_figures_walk_ends_done_failed_or_cancelled() {
+        let _platform = take_fake_platform().await;
+        let app = signed_in_app();
+        app.with(jobs::init);
+        let asked = Rc::new(RefCell::new(Vec::new()));
+
+        // Every send is older than the month before: one page, and the figures are complete.
+        platform(300, asked.clone(), |_| None);
+        let job = app.with(|| start(None));
+        let status = ended(&job).await;
+        assert_eq!((status.state, asked.take()), (JobState::Done, vec![1]));
+        assert!(job
+            .result
+            .with_untracked(|f| f.report.is_some() && f.problem.is_none()));
+
+        // Refused for good (403): failed, in words, the figures saying so.
+        platform(300, asked.clone(), |_| {
+            Some((403, r#"{"error":"no"}"#.into()))
+        });
+        let job = app.with(|| start(None));
+        let status = ended(&job).await;
+        assert_eq!(status.state, JobState::Failed);
+        assert!(
+            status.note.starts_with("The sends could not all be read: "),
+            "{}",
+            status.note
+        );
+        assert_eq!(
+            job.result.with_untracked(|f| f.problem.clone()),
+            Some(status.note)
+        );
+
+        // Cancelled while it waits out a "busy": stopped, partial.
+        platform(300, asked.clone(), |_| {
+            Some((429, r#"{"error":"busy"}"#.into()))
+        });
+        let job = app.with(|| start(None));
+        while asked.borrow().is_empty() {
+            crate::browser::sleep(std::time::Duration::from_millis(5)).await;
+        }
+        jobs::cancel(job.id);
+        let status = ended(&job).await;
+        assert_eq!(status.state, JobState::Cancelled);
+        assert_eq!(status.note, "Stopped: the figures are partial.");
+        // The refusals taught the tab's pacer a limit of 1: later tests start afresh.
+        crate::http::pacing::token_pacer().forget();
+    }
+}
