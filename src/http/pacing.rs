@@ -301,11 +301,6 @@ impl Lane {
         }
     }
 
-    /// Waits until `at` (ms since the epoch), returning early once stopped.
-    pub async fn wait_until(&self, at: f64) {
-        wait_until(at, &|| self.stopped()).await;
-    }
-
     /// No request starts after this; waits end within [`CANCEL_CHECK_MS`].
     pub fn stop(&self) {
         self.stopped.set(true);
