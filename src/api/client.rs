@@ -219,11 +219,7 @@ impl ApiClient {
                     pacer.note_answered(started);
                 } else if turn == Turn::Own {
                     // A lane tells its own refusals; this one every other request must know.
-                    let retry_after = response
-                        .headers
-                        .get("Retry-After")
-                        .and_then(|v| parse_retry_after(&v, now_ms()))
-                        .map(|ms| ms.div_ceil(1000));
+                    let retry_after = retry_after_ms(response).map(|ms| ms.div_ceil(1000));
                     let _ = pacer.refused(started, retry_after);
                 }
             }
@@ -263,10 +259,7 @@ impl ApiClient {
         (kind, tries, outcome): (RequestKind, u32, Outcome),
         response: Option<RawResponse>,
     ) -> Result<(), ApiError> {
-        let retry_after_ms = response
-            .as_ref()
-            .and_then(|r| r.headers.get("Retry-After"))
-            .and_then(|v| parse_retry_after(&v, now_ms()));
+        let retry_after_ms = response.as_ref().and_then(retry_after_ms);
         match policy.decide(kind, tries, outcome, retry_after_ms, js_sys::Math::random()) {
             Decision::Retry { delay_ms, busy } => {
                 if busy {
@@ -296,6 +289,12 @@ enum Turn {
     Own,
     /// The caller's lane, before it asked (a job's paced request, tried once).
     Lane,
+}
+
+/// How long an answer asks the client to wait (`Retry-After`, seconds or a date), in ms.
+fn retry_after_ms(response: &RawResponse) -> Option<u64> {
+    let value = response.headers.get("Retry-After")?;
+    parse_retry_after(&value, now_ms())
 }
 
 /// The method a call is sent with (the endpoint's own: a read of a write endpoint is a bug) and
