@@ -15,9 +15,10 @@ const CRATES = [
   {
     name: "the console",
     src: "src",
-    // browser helpers → HTTP (transport, cancel, retry) → auth → the API client → the screens'
-    // route table → shared components → pages → the shell around them → the app.
-    order: ["browser", "config", "panic", "http", "auth", "api", "jobs", "routes", "components", "pages", "shell", "app"],
+    // browser helpers → HTTP (transport, cancel, retry) → auth → the API client → jobs → the
+    // screens' route table → shared components → the domain (the organisation's spend, which
+    // two screens show) → pages → the shell around them → the app.
+    order: ["browser", "config", "panic", "http", "auth", "api", "jobs", "routes", "components", "spend", "pages", "shell", "app"],
   },
   {
     name: "the sandbox",
@@ -94,7 +95,7 @@ for (const screen of readdirSync(PAGES).filter((e) => e !== "mod.rs").map((e) =>
   }
 }
 
-// Long work is a job (src/jobs): its work, in `src/jobs/` and every `*job.rs` of the pages, is
+// Long work is a job (src/jobs): its work, in `src/jobs/` and every `*job.rs` of the console, is
 // started from a plain `fn` with plain data, and may hold only reference-counted reactive
 // state (`ArcRwSignal`). A screen's arena-owned state (a signal, memo, callback or stored
 // value, disposed when the admin leaves) held there would be touched after the screen is
@@ -110,7 +111,7 @@ function jobFiles(dir) {
 // The guard runner is job work too: bulk changes, imports and undo run it inside their jobs.
 const jobs = [
   ...filesOf(path.join(ROOT, "src"), "jobs"),
-  ...jobFiles(path.join(ROOT, "src/pages")),
+  ...jobFiles(path.join(ROOT, "src")).filter((f) => !f.startsWith(path.join(ROOT, "src", "jobs") + path.sep)),
   ...filesOf(path.join(ROOT, "src/pages/users"), "guard"),
 ];
 for (const file of jobs) {

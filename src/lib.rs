@@ -49,3 +49,4 @@ pub(crate) mod pages;
 pub mod panic;
 pub(crate) mod routes;
 pub(crate) mod shell;
+pub(crate) mod spend;

@@ -1,5 +1,6 @@
-//! Long work that outlives its screen: a bulk change, an import's writes, the sends walk and
-//! the sends export run as jobs owned by the app, not by the screen that started them.
+//! Long or multi-request work: a bulk change and its undo, an import's comparison, writes and
+//! undo, the sends walk, the sends export and the home figures run as jobs owned by the app,
+//! not by the screen that started them.
 //!
 //! A screen starts a job with [`start`], giving plain data and a plain `fn` (a function
 //! pointer captures nothing, so the work cannot reach the screen's signals, callbacks or
@@ -35,18 +36,28 @@ pub(crate) enum JobKind {
     SendsExport,
     /// The home screen's figures: spend against budgets, sends needing attention.
     SpendFigures,
+    /// The import's comparison of a file with the platform's users.
+    Comparison,
+    /// A guarded change to one user, from the user's page.
+    UserChange,
 }
 
 impl JobKind {
     /// Whether the header's jobs indicator lists it: the home figures' walk is a background
     /// read its screens show themselves, not work the admin started.
     pub(crate) fn listed(self) -> bool {
-        self != JobKind::SpendFigures
+        !matches!(
+            self,
+            JobKind::SpendFigures | JobKind::Comparison | JobKind::UserChange
+        )
     }
 
     /// Whether the job writes to the platform: closing the tab or signing out asks first.
     pub(crate) fn writes(self) -> bool {
-        matches!(self, JobKind::BulkChange | JobKind::Import)
+        matches!(
+            self,
+            JobKind::BulkChange | JobKind::Import | JobKind::UserChange
+        )
     }
 }
 
@@ -117,6 +128,15 @@ impl<R> JobCtx<R> {
             s.note = note;
             s.waiting_s = None;
         });
+    }
+
+    /// Its steps done, and of how many (when known), as last shown.
+    pub(crate) fn steps(&self) -> (u64, Option<u64>) {
+        list().with_untracked(|all| {
+            all.iter()
+                .find(|s| s.id == self.id)
+                .map_or((0, None), |s| (s.done, s.of))
+        })
     }
 
     /// Says how far the job is, in words, keeping its step count.
@@ -261,12 +281,19 @@ fn watch() {
 
 /// Whether a job that writes to the platform is running.
 pub(crate) fn writing() -> bool {
-    REGISTRY.with(|r| {
+    writer().is_some()
+}
+
+/// The running job that writes to the platform, if one does.
+pub(crate) fn writer() -> Option<JobStatus> {
+    let id = REGISTRY.with(|r| {
         r.borrow()
             .entries
             .iter()
-            .any(|e| e.running && e.kind.writes())
-    })
+            .find(|e| e.running && e.kind.writes())
+            .map(|e| e.id)
+    })?;
+    list().with_untracked(|all| all.iter().find(|s| s.id == id).cloned())
 }
 
 /// Starts `work(input, ctx)` as a job of `kind`, shown as `title` with its results at `href`.

@@ -6,7 +6,7 @@ use gifting_api::money::Decimal;
 use leptos::prelude::*;
 
 use crate::components::format;
-use crate::components::spend::report::Report;
+use crate::spend::report::Report;
 
 /// The bar's scale: 150 % of the budget fills it.
 const FULL: i128 = 150;

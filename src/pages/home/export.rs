@@ -6,7 +6,7 @@ use gifting_api::attention::Attention;
 use gifting_api::csv::{push_row, BOM};
 
 use crate::components::download::download_parts;
-use crate::components::spend::report::{BudgetRow, Report};
+use crate::spend::report::{BudgetRow, Report};
 
 /// The report's text.
 pub(crate) fn report_csv(report: &Report, rows: &[BudgetRow]) -> String {

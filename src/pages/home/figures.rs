@@ -2,7 +2,7 @@
 //! (with last month beside it and the organisation's total), a small trend of the two months,
 //! and the sends needing attention by reason, each a link to exactly those sends. A sender
 //! sees their own sends. The figures come from a walk of the newest sends
-//! ([`crate::components::spend::walk_job`]) and fill as its pages arrive.
+//! ([`crate::spend::walk_job`]) and fill as its pages arrive.
 
 use gifting_api::attention::Attention;
 use gifting_api::money::Decimal;
@@ -14,47 +14,45 @@ use super::charts::{BudgetBar, SpendTrend};
 use super::export::download_report;
 use crate::api::{use_current_user, use_team_groups};
 use crate::components::format;
-use crate::components::spend::report::{Band, BudgetRow, Report};
-use crate::components::spend::walk_job::{self, Figures};
 use crate::components::Tone;
-use crate::jobs::{self, JobHandle};
+use crate::components::{use_job, UseJob};
+use crate::jobs::JobKind;
 use crate::routes;
+use crate::spend::report::{Band, BudgetRow, Report};
+use crate::spend::walk_job::{self, Figures};
 
 /// The figures' job, found again or started, and how to start it afresh.
 #[derive(Clone, Copy)]
 struct Walk {
-    job: RwSignal<Option<JobHandle<Figures>>>,
+    job: UseJob<Figures>,
 }
 
 impl Walk {
     fn for_user(me: &CurrentUser) -> Walk {
         let only = (me.role == Role::Sender).then(|| me.email.clone());
-        let found = walk_job::latest().filter(|j| {
-            j.result
-                .with_untracked(|f| f.report.as_ref().map(|r| r.only.clone()))
-                .is_none_or(|o| o == only.as_ref().map(|e| e.to_lowercase()))
-        });
-        let job = found.unwrap_or_else(|| walk_job::start(only));
-        Walk {
-            job: RwSignal::new(Some(job)),
+        let job = use_job::<Figures>(JobKind::SpendFigures);
+        // Another user's figures (a sender's own, or the organisation's) are read afresh.
+        let theirs = job
+            .with_untracked(|f| f.report.as_ref().map(|r| r.only.clone()))
+            .flatten()
+            .is_none_or(|o| o == only.as_ref().map(|e| e.to_lowercase()));
+        if !job.shown() || !theirs {
+            job.restart(|| walk_job::start(only));
         }
+        Walk { job }
     }
 
     fn with<T>(self, f: impl FnOnce(&Figures) -> T) -> Option<T> {
-        self.job.with(|j| j.as_ref().map(|j| j.result.with(f)))
+        self.job.with(f)
     }
 
     fn running(self) -> bool {
-        self.job
-            .with(|j| j.as_ref().is_some_and(JobHandle::running))
+        self.job.running()
     }
 
     /// Reads everything again, from the newest send.
     fn refresh(self, only: Option<String>) {
-        if let Some(old) = self.job.get_untracked() {
-            jobs::cancel_and_forget(old.id);
-        }
-        self.job.set(Some(walk_job::start(only)));
+        self.job.restart(|| walk_job::start(only));
     }
 }
 

@@ -4,51 +4,33 @@
 
 use leptos::prelude::*;
 
-use super::export_job::{self, ExportRun};
+use super::export_job;
 use super::memory;
 use super::store::SendsStore;
-use crate::jobs::{self, JobHandle, JobKind, JobState};
+use crate::components::use_job;
+use crate::jobs::{JobKind, JobState};
 
 #[derive(Clone, Debug, PartialEq)]
 enum Export {
-    Running { done: usize, of: usize },
+    Running { done: u64, of: u64 },
     Failed(String),
 }
 
 /// "Export CSV" of the loaded sends (or those matching the filters), with its note.
 #[component]
 pub(crate) fn ExportCsv(store: SendsStore) -> impl IntoView {
-    let job: RwSignal<Option<JobHandle<ExportRun>>> =
-        RwSignal::new(jobs::latest(JobKind::SendsExport));
-    let status = move || job.with(|j| j.as_ref().and_then(JobHandle::status));
-    let running = move || status().is_some_and(|s| s.running());
-    let cancel = move || {
-        if let Some(id) = job.with_untracked(|j| j.as_ref().map(|j| j.id)) {
-            jobs::cancel(id);
-        }
-    };
+    let job = use_job::<()>(JobKind::SendsExport);
     let on_export = move |_| {
-        if running() {
-            return;
-        }
-        if let Some(old) = job.get_untracked() {
-            jobs::dismiss(old.id);
-        }
-        job.set(Some(export_job::start(
-            memory::loaded(),
-            store.export_rows(),
-        )));
+        // Refused only while an export runs, and the button is disabled then.
+        let _ = job.start(|| export_job::start(memory::loaded(), store.export_rows()));
     };
     let state = Signal::derive(move || {
-        let status = status()?;
+        let status = job.status()?;
         match status.state {
-            JobState::Running => {
-                let run = job.with(|j| j.as_ref().map(|j| j.result.get()))?;
-                Some(Export::Running {
-                    done: run.done,
-                    of: run.of.max(store.export_count()),
-                })
-            }
+            JobState::Running => Some(Export::Running {
+                done: status.done,
+                of: status.of.unwrap_or(0).max(store.export_count() as u64),
+            }),
             JobState::Failed => Some(Export::Failed(status.note)),
             _ => None,
         }
@@ -59,12 +41,12 @@ pub(crate) fn ExportCsv(store: SendsStore) -> impl IntoView {
                 type="button"
                 class="button"
                 on:click=on_export
-                disabled=move || running() || store.export_count() == 0
+                disabled={move || job.running() || store.export_count() == 0}
                 data-testid="export-csv"
             >
                 {move || store.export_label()}
             </button>
-            <ExportProgress state cancel=Callback::new(move |()| cancel()) />
+            <ExportProgress state cancel=Callback::new(move |()| job.cancel()) />
             <p class="field__hint">
                 "One row per send, status history in one column. Cells starting with = + - or @ get a leading ' so spreadsheets do not run them as formulas."
             </p>

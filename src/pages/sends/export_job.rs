@@ -9,7 +9,7 @@
 use std::time::Duration;
 
 use futures::future::LocalBoxFuture;
-use leptos::prelude::{ArcRwSignal, Set, WithUntracked};
+use leptos::prelude::{ArcRwSignal, WithUntracked};
 
 use super::csv::{file_name, head, CsvSlices};
 use super::loaded::LoadedSends;
@@ -23,15 +23,9 @@ use crate::routes;
 /// it afterwards the task stays under the 50 ms that makes a long task.
 const SLICE_MS: i64 = 15;
 
-/// An export as its screen shows it: rows written, of how many.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) struct ExportRun {
-    pub(crate) done: usize,
-    pub(crate) of: usize,
-}
-
-/// Starts writing `rows` (of `loaded`, in this order) to a file, as a job.
-pub(crate) fn start(loaded: ArcRwSignal<LoadedSends>, rows: Vec<u32>) -> JobHandle<ExportRun> {
+/// Starts writing `rows` (of `loaded`, in this order) to a file, as a job. It keeps no result:
+/// the file is the browser's download; its progress is the job's (rows written, of how many).
+pub(crate) fn start(loaded: ArcRwSignal<LoadedSends>, rows: Vec<u32>) -> JobHandle<()> {
     let title = format!(
         "Export of {} sends",
         crate::components::format::count(rows.len() as u64)
@@ -48,7 +42,7 @@ pub(crate) fn start(loaded: ArcRwSignal<LoadedSends>, rows: Vec<u32>) -> JobHand
 
 fn run(
     (loaded, rows): (ArcRwSignal<LoadedSends>, Vec<u32>),
-    ctx: JobCtx<ExportRun>,
+    ctx: JobCtx<()>,
 ) -> LocalBoxFuture<'static, JobEnd> {
     Box::pin(work(loaded, rows, ctx))
 }
@@ -60,7 +54,7 @@ fn blob_of(text: String) -> wasm_bindgen::JsValue {
     web_sys::Blob::new_with_str_sequence(&js_sys::Array::of1(&text)).map_or(text, Into::into)
 }
 
-async fn work(loaded: ArcRwSignal<LoadedSends>, rows: Vec<u32>, ctx: JobCtx<ExportRun>) -> JobEnd {
+async fn work(loaded: ArcRwSignal<LoadedSends>, rows: Vec<u32>, ctx: JobCtx<()>) -> JobEnd {
     let mut slices = CsvSlices::new(rows);
     let parts = js_sys::Array::of1(&blob_of(head()));
     loop {
@@ -72,7 +66,6 @@ async fn work(loaded: ArcRwSignal<LoadedSends>, rows: Vec<u32>, ctx: JobCtx<Expo
         };
         parts.push(&blob_of(slice));
         let (done, of) = slices.progress();
-        ctx.result.set(ExportRun { done, of });
         ctx.progress(
             done as u64,
             Some(of as u64),

@@ -9,64 +9,48 @@ use super::loaded::LoadedSends;
 use super::memory;
 use super::walk_job::{self, progress_text, Walk, WalkRun};
 use crate::components::format::count;
-use crate::jobs::{self, JobHandle, JobKind, JobState, JobStatus};
+use crate::components::{use_job, UseJob};
+use crate::jobs::{JobKind, JobState};
 
 /// The control's view-model: the latest walk (a job the screen only reads) and its status.
 #[derive(Clone, Copy)]
 struct Walker {
     loaded: RwSignal<LoadedSends>,
-    job: RwSignal<Option<JobHandle<WalkRun>>>,
+    job: UseJob<WalkRun>,
 }
 
 impl Walker {
     fn new(loaded: RwSignal<LoadedSends>) -> Self {
         Walker {
             loaded,
-            job: RwSignal::new(jobs::latest(JobKind::SendsWalk)),
+            job: use_job(JobKind::SendsWalk),
         }
-    }
-
-    fn with_run<T>(self, f: impl FnOnce(&WalkRun) -> T) -> Option<T> {
-        self.job
-            .with(|job| job.as_ref().map(|job| job.result.with(f)))
-    }
-
-    fn status(self) -> Option<JobStatus> {
-        self.job
-            .with(|job| job.as_ref().and_then(JobHandle::status))
     }
 
     fn is_running(self) -> bool {
-        self.job
-            .with(|job| job.as_ref().is_some_and(JobHandle::running))
+        self.job.running()
     }
 
     fn start(self, walk: Walk) {
-        if self.is_running() {
-            return;
-        }
-        if let Some(old) = self.job.get_untracked() {
-            jobs::dismiss(old.id);
-        }
-        self.job.set(Some(walk_job::start(memory::loaded(), walk)));
+        // Refused only while a walk runs, and the button is disabled then.
+        let _ = self.job.start(|| walk_job::start(memory::loaded(), walk));
     }
 
-    fn cancel(self) {
-        if let Some(id) = self.job.with_untracked(|j| j.as_ref().map(|j| j.id)) {
-            jobs::cancel(id);
-        }
+    /// The page being read and how many there are: the job's steps are the pages done.
+    fn page(self) -> Option<(u64, Option<u64>)> {
+        self.job.status().map(|s| (s.done + 1, s.of))
     }
 
     fn resume_page(self) -> Option<u64> {
         if self.is_running() {
             return None;
         }
-        self.with_run(|r| r.resume_page).flatten()
+        self.job.with(|r| r.resume_page).flatten()
     }
 
     /// Sends on the platform that are not loaded, after a walk that reached the end.
     fn newer(self) -> u64 {
-        let ended = self.status().is_some_and(|s| s.state == JobState::Done);
+        let ended = self.job.state() == Some(JobState::Done);
         if !ended {
             return 0;
         }
@@ -76,8 +60,8 @@ impl Walker {
 
     /// The status line under the buttons.
     fn status_text(self) -> Option<String> {
-        let status = self.status()?;
-        let (page, pages) = self.with_run(|r| (r.page, r.pages))?;
+        let status = self.job.status()?;
+        let (page, pages) = self.page()?;
         Some(match status.state {
             JobState::Running => match status.waiting_s {
                 Some(s) => format!(
@@ -86,7 +70,7 @@ impl Walker {
                 ),
                 None => format!("Loading {}…", progress_text(page.max(1), pages)),
             },
-            JobState::Done if self.with_run(|r| r.since_loaded).flatten().is_some() => status.note,
+            JobState::Done if self.job.with(|r| r.since_loaded).flatten().is_some() => status.note,
             JobState::Done => {
                 let (held, total) = self
                     .loaded
@@ -125,7 +109,10 @@ pub(crate) fn LoadAll(loaded: RwSignal<LoadedSends>, since: Signal<Option<u32>>)
             return;
         };
         let covered = untrack(|| {
-            walker.with_run(|r| r.since_loaded.is_some_and(|d| d <= day)) == Some(true)
+            walker
+                .job
+                .with(|r| r.since_loaded.is_some_and(|d| d <= day))
+                == Some(true)
                 || loaded.with(LoadedSends::is_whole)
         });
         if !covered && !untrack(|| walker.is_running()) && started_for.get_value() != Some(day) {
@@ -154,7 +141,7 @@ pub(crate) fn LoadAll(loaded: RwSignal<LoadedSends>, since: Signal<Option<u32>>)
                 </button>
             </Show>
             <Show when=move || walker.is_running()>
-                <button type="button" class="button button--danger" on:click=move |_| walker.cancel()>
+                <button type="button" class="button button--danger" on:click=move |_| walker.job.cancel()>
                     "Cancel loading"
                 </button>
             </Show>
@@ -179,7 +166,7 @@ fn WalkBar(walker: Walker) -> impl IntoView {
         if !walker.is_running() {
             return None;
         }
-        let (page, pages) = walker.with_run(|r| (r.page, r.pages))?;
+        let (page, pages) = walker.page()?;
         Some(match pages {
             Some(pages) => view! {
                 <progress

@@ -55,9 +55,6 @@ pub(crate) fn day_text(day: u32) -> String {
 /// A walk as its screen shows it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct WalkRun {
-    /// The page being read, and how many there are (once known).
-    pub(crate) page: u64,
-    pub(crate) pages: Option<u64>,
     /// Where "Resume" starts, after a cancel or a failure.
     pub(crate) resume_page: Option<u64>,
     pub(crate) failure: Option<String>,
@@ -102,13 +99,8 @@ async fn work(loaded: ArcRwSignal<LoadedSends>, walk: Walk, ctx: JobCtx<WalkRun>
         Walk::From(page) => page.clamp(1, u64::from(u32::MAX)) as u32,
         Walk::Newest | Walk::Since(_) => 1,
     };
-    if ctx
-        .result
-        .with_untracked(|r| r.pages.is_some_and(|p| u64::from(from) > p))
-    {
-        return done(&ctx, &loaded);
-    }
-    reading(&ctx, u64::from(from));
+    let mut pages = None;
+    reading(&ctx, u64::from(from), pages);
     let mut shown_at = now_ms();
     let mut since_reached = false;
     let end = walk_sends(ctx.api, &ctx.lane, from, |page, body| {
@@ -120,8 +112,7 @@ async fn work(loaded: ArcRwSignal<LoadedSends>, walk: Walk, ctx: JobCtx<WalkRun>
                 &body.sends,
             )
         });
-        ctx.result
-            .update(|r| r.pages = Some(page_count(body.total_count, PER_PAGE)));
+        pages = Some(page_count(body.total_count, PER_PAGE));
         if now_ms() - shown_at >= SHOW_EVERY_MS {
             shown_at = now_ms();
             loaded.notify();
@@ -141,14 +132,14 @@ async fn work(loaded: ArcRwSignal<LoadedSends>, walk: Walk, ctx: JobCtx<WalkRun>
         if stop {
             return Flow::Stop;
         }
-        reading(&ctx, u64::from(page) + 1);
+        reading(&ctx, u64::from(page) + 1, pages);
         Flow::Next
     })
     .await;
     match (end, walk) {
         (WalkEnd::Stopped { page, error }, _) => {
             let failure = (error != ApiError::Cancelled).then(|| error.user_message());
-            stopped(&ctx, &loaded, u64::from(page), failure)
+            stopped(&ctx, &loaded, (u64::from(page), pages), failure)
         }
         (WalkEnd::Finished { at_end, .. }, Walk::Since(day)) if since_reached || at_end => {
             reached(&ctx, &loaded, day)
@@ -157,10 +148,8 @@ async fn work(loaded: ArcRwSignal<LoadedSends>, walk: Walk, ctx: JobCtx<WalkRun>
     }
 }
 
-/// Shows that `page` is being read.
-fn reading(ctx: &JobCtx<WalkRun>, page: u64) {
-    let pages = ctx.result.with_untracked(|r| r.pages);
-    ctx.result.update(|r| r.page = page);
+/// Shows that `page` of `pages` is being read: the pages done before it are the job's steps.
+fn reading(ctx: &JobCtx<WalkRun>, page: u64, pages: Option<u64>) {
     ctx.progress(
         page.saturating_sub(1),
         pages,
@@ -207,11 +196,10 @@ fn done(ctx: &JobCtx<WalkRun>, loaded: &ArcRwSignal<LoadedSends>) -> JobEnd {
 fn stopped(
     ctx: &JobCtx<WalkRun>,
     loaded: &ArcRwSignal<LoadedSends>,
-    page: u64,
+    (page, pages): (u64, Option<u64>),
     failure: Option<String>,
 ) -> JobEnd {
     loaded.notify();
-    let pages = ctx.result.with_untracked(|r| r.pages);
     ctx.result.update(|r| {
         r.resume_page = Some(page);
         r.failure = failure.clone();

@@ -9,7 +9,6 @@ use leptos::prelude::*;
 use crate::api::{use_current_user, use_team_groups};
 use crate::components::format;
 use crate::components::sort::{by_amount, by_text, Compare};
-use crate::components::spend::cells::MemberShare;
 use crate::components::table::{number, text};
 use crate::components::ScreenHeading;
 use crate::components::{
@@ -17,6 +16,7 @@ use crate::components::{
     ShownPage, Tone,
 };
 use crate::routes;
+use crate::spend::cells::MemberShare;
 
 #[component]
 pub(crate) fn TeamPage() -> impl IntoView {

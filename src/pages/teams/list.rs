@@ -8,13 +8,13 @@ use leptos::prelude::*;
 use crate::api::use_api;
 use crate::components::format;
 use crate::components::sort::{by_amount, by_text, by_time, Compare};
-use crate::components::spend::cells::GroupSpent;
 use crate::components::table::{number, text};
 use crate::components::ScreenHeading;
 use crate::components::{
     use_paged_list, use_shown_page, Column, DataTable, Loaded, Pager, ShownPage,
 };
 use crate::routes;
+use crate::spend::cells::GroupSpent;
 
 #[component]
 pub(crate) fn TeamsPage() -> impl IntoView {

@@ -15,7 +15,8 @@ use crate::api::TeamGroups;
 use crate::components::download::{download_parts, local_date};
 use crate::components::options::{options, same_label};
 use crate::components::{jobs_indicator, Badge, ConfirmDialog, Tone};
-use crate::jobs::{self, JobHandle, JobKind};
+use crate::components::{use_job, UseJob};
+use crate::jobs::JobKind;
 
 /// The panel's state and its actions, apart from the view. The run itself is a job
 /// ([`super::bulk_job`]): the panel starts it, shows it, and finds it again when the admin
@@ -33,7 +34,7 @@ struct Panel {
     team: RwSignal<String>,
     form_error: RwSignal<Option<String>>,
     /// The latest bulk change, running or ended and not dismissed.
-    job: RwSignal<Option<JobHandle<BulkRun>>>,
+    job: UseJob<BulkRun>,
     /// "Cancel" was pressed for the running job.
     cancelling: RwSignal<bool>,
     confirm_open: RwSignal<bool>,
@@ -53,7 +54,7 @@ impl Panel {
             role: RwSignal::new(String::new()),
             team: RwSignal::new(String::new()),
             form_error: RwSignal::new(None),
-            job: RwSignal::new(jobs::latest(JobKind::BulkChange)),
+            job: use_job(JobKind::BulkChange),
             cancelling: RwSignal::new(false),
             confirm_open: RwSignal::new(false),
         };
@@ -71,13 +72,11 @@ impl Panel {
 
     /// Reads the run shown, tracked.
     fn with_run<T>(self, f: impl FnOnce(&BulkRun) -> T) -> Option<T> {
-        self.job
-            .with(|job| job.as_ref().map(|job| job.result.with(f)))
+        self.job.with(f)
     }
 
     fn running(self) -> bool {
-        self.job
-            .with(|job| job.as_ref().is_some_and(JobHandle::running))
+        self.job.running()
     }
 
     fn count(self) -> usize {
@@ -94,7 +93,7 @@ impl Panel {
 
     /// Shown while anything is selected, running or reported.
     fn visible(self) -> bool {
-        self.count() > 0 || self.job.with(Option::is_some)
+        self.count() > 0 || self.job.shown()
     }
 
     fn blocked(self) -> bool {
@@ -137,19 +136,22 @@ impl Panel {
             return;
         };
         let count = self.count();
-        if count == 0 || self.running() {
+        if count == 0 {
             return;
         }
         let targets = match self.matching.get_untracked() {
             Some(all) => Targets::Matching { email: all.email },
             None => Targets::Picked(self.selection.get_untracked().into_iter().collect()),
         };
-        self.dismiss();
-        self.cancelling.set(false);
-        self.job.set(Some(bulk_job::start(
-            Change::Action(action, targets),
-            count,
-        )));
+        self.launch(Change::Action(action, targets), count);
+    }
+
+    /// Starts `change` as the job shown; refused in words while another run writes.
+    fn launch(self, change: Change, count: usize) {
+        match self.job.start(|| bulk_job::start(change, count)) {
+            Ok(()) => self.cancelling.set(false),
+            Err(reason) => self.form_error.set(Some(reason)),
+        }
     }
 
     /// Puts back what the run shown changed, as a job of its own (the same guards; a user
@@ -166,9 +168,7 @@ impl Panel {
             return;
         }
         let count = reversals.len();
-        self.cancelling.set(false);
-        self.job
-            .set(Some(bulk_job::start(Change::Undo(reversals), count)));
+        self.launch(Change::Undo(reversals), count);
     }
 
     /// Whether the run shown changed anyone it could put back.
@@ -184,10 +184,8 @@ impl Panel {
     }
 
     fn cancel(self) {
-        if let Some(id) = self.job.with_untracked(|j| j.as_ref().map(|j| j.id)) {
-            self.cancelling.set(true);
-            jobs::cancel(id);
-        }
+        self.cancelling.set(true);
+        self.job.cancel();
     }
 
     /// The run's results as a file.
@@ -202,27 +200,20 @@ impl Panel {
 
     /// Forgets the ended run's results.
     fn dismiss(self) {
-        if let Some(job) = self.job.get_untracked() {
-            jobs::dismiss(job.id);
-        }
-        self.job.set(None);
+        self.job.dismiss();
     }
 
     /// The run ended: the users it changed leave the selection (a run over every matching
     /// user leaves the others selected, by id), and the list is read again.
     fn finish(self) {
-        let Some((asked, changed)) = self.job.with_untracked(|job| {
-            job.as_ref().map(|job| {
-                job.result.with_untracked(|r| {
-                    let changed: std::collections::HashSet<String> = r
-                        .results
-                        .iter()
-                        .filter(|x| x.outcome.changed())
-                        .map(|x| x.id.clone())
-                        .collect();
-                    (r.asked.clone(), changed)
-                })
-            })
+        let Some((asked, changed)) = self.job.with_untracked(|r| {
+            let changed: std::collections::HashSet<String> = r
+                .results
+                .iter()
+                .filter(|x| x.outcome.changed())
+                .map(|x| x.id.clone())
+                .collect();
+            (r.asked.clone(), changed)
         }) else {
             return;
         };
@@ -376,7 +367,7 @@ fn BulkSelect(
 #[component]
 fn BulkProgress(run: Panel) -> impl IntoView {
     let line = move || {
-        let status = run.job.with(|j| j.as_ref().and_then(|j| j.status()))?;
+        let status = run.job.status()?;
         Some(match status.of {
             // While the users are read (or another tab's run is waited for): in words.
             None => (0, 1, status.note),
@@ -384,7 +375,7 @@ fn BulkProgress(run: Panel) -> impl IntoView {
         })
     };
     let question = move || {
-        let status = run.job.with(|j| j.as_ref().and_then(|j| j.status()))?;
+        let status = run.job.status()?;
         Some(jobs_indicator::question_view(status.id, status.question?))
     };
     move || {
@@ -455,17 +446,14 @@ fn BulkResults(run: Panel) -> impl IntoView {
             return None;
         }
         // A run refused or stopped before any write says why in its job's note.
-        let note = move || {
-            run.job
-                .with(|j| j.as_ref().and_then(|j| j.status()).map(|s| s.note))
-        };
+        let note = move || run.job.status().map(|s| s.note);
         run.with_run(BulkRun::summary).flatten().or_else(note)
     };
     let failed_only = RwSignal::new(false);
     let page = RwSignal::new(0usize);
     // A new run starts at its first page, with every result.
     Effect::new(move |_| {
-        run.job.with(|j| j.as_ref().map(|j| j.id));
+        run.job.id();
         page.set(0);
         failed_only.set(false);
     });

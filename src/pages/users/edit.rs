@@ -2,7 +2,6 @@
 //! Every change is a SCIM PUT, and the page then shows the platform's answer, not what it
 //! asked for.
 
-use futures::channel::oneshot;
 use gifting_api::paths::endpoint;
 use gifting_api::scim::{ReplaceUser, ScimUser};
 use leptos::prelude::*;
@@ -10,15 +9,16 @@ use leptos::task::spawn_local;
 use leptos_router::hooks::use_params_map;
 
 use super::access::ScimLoaded;
-use super::guard::{self, GuardHost, Guarded, NotSent, Target, Writer};
+use super::change_job::{self, Change, Changed};
+use super::guard;
 use super::present::{display_name, status_badge};
 use super::user_form::{draft_of, UserFields, UserForm};
 use crate::api::{use_api, ApiClient, ApiError};
 use crate::components::Breadcrumb;
+use crate::components::{use_job, UseJob};
 use crate::components::{ConfirmDialog, Notice, Tone};
 use crate::components::{FailedNotice, LeaveGuard, ScreenHeading};
-use crate::http::pacing::Lane;
-use crate::jobs::{JobState, Question};
+use crate::jobs::{self, JobKind, JobState, Question};
 use crate::routes;
 
 #[component]
@@ -60,12 +60,10 @@ struct Editor {
     current: RwSignal<ScimUser>,
     form: UserForm,
     outcome: RwSignal<Option<Outcome>>,
-    /// The guard's question about the signed-in admin's own account, while it waits on it.
-    yours: RwSignal<Option<String>>,
-    /// What the guard is doing while a change waits for it ("Waiting: another run …").
-    progress: RwSignal<Option<String>>,
-    /// Where the answer to that question goes.
-    answer: StoredValue<Option<oneshot::Sender<bool>>>,
+    /// A change that can take the admin role away: a job, with the guard in it.
+    change: UseJob<Changed>,
+    /// What the page says when that change lands.
+    done: StoredValue<Option<Done>>,
     /// For a few seconds after a save: what puts the user back, and what the save wrote.
     undo: RwSignal<Option<(ReplaceUser, ReplaceUser)>>,
 }
@@ -82,11 +80,62 @@ impl Editor {
             form: UserForm::new(draft_of(&user)),
             current: RwSignal::new(user),
             outcome: RwSignal::new(None),
-            yours: RwSignal::new(None),
-            progress: RwSignal::new(None),
-            answer: StoredValue::new(None),
+            change: use_job(JobKind::UserChange),
+            done: StoredValue::new(None),
             undo: RwSignal::new(None),
         }
+        .watching_changes()
+    }
+
+    /// A guarded change that ends is shown as a save is; one still running when the admin
+    /// leaves is cancelled (a write already sent lands).
+    fn watching_changes(self) -> Self {
+        // A change left by an earlier visit (to this user or another) is not this page's.
+        self.change.cancel();
+        self.change.dismiss();
+        Effect::new(move |_| {
+            if matches!(self.change.state(), None | Some(JobState::Running)) {
+                return;
+            }
+            untrack(|| self.changed());
+        });
+        let change = self.change;
+        on_cleanup(move || change.cancel());
+        self
+    }
+
+    /// The guarded change ended: the platform's answer, the guard's refusal, or why it stopped.
+    fn changed(self) {
+        let ran = self.change.with_untracked(Clone::clone);
+        let note = self.change.status().map(|s| (s.state, s.note));
+        self.change.dismiss();
+        self.form.pending.set(false);
+        let (Some(ran), Some((state, note))) = (ran, note) else {
+            return;
+        };
+        let done = self.done.get_value();
+        match (ran.answer, done) {
+            (Some(answer), Some(done)) => {
+                self.answered(ran.body, answer, done);
+            }
+            _ if state == JobState::Failed => self.outcome.set(Some(Outcome::Failed(note))),
+            // Cancelled, or the admin kept their own account: the form keeps the change.
+            _ => {}
+        }
+    }
+
+    /// The question the guard asks about the signed-in admin's own account, while it waits.
+    fn question(self) -> Option<(u64, Question)> {
+        let status = self.change.status()?;
+        Some((status.id, status.question?))
+    }
+
+    /// What the guard is doing while a change waits for it ("Waiting: another run …").
+    fn progress(self) -> Option<String> {
+        self.change
+            .status()
+            .filter(|s| s.running() && s.question.is_none())
+            .map(|s| s.note)
     }
 
     /// Puts back what the last save changed, if the user is still as it left them (read
@@ -143,55 +192,51 @@ impl Editor {
             });
             return;
         }
-        let id = self.current.with_untracked(|u| u.id.clone());
+        let (id, name) = self
+            .current
+            .with_untracked(|u| (u.id.clone(), display_name(u)));
         let what = if body.active == Some(false) {
             "are deactivated"
         } else {
             "lose the admin role"
         };
-        spawn_local(async move {
-            let host = PageHost {
-                editor: self,
-                lane: Lane::default(),
-            };
-            let target = Target::User {
-                id,
-                body: Box::new(body.clone()),
-            };
-            let plan = move |_: &guard::World| {
-                vec![Guarded {
-                    target,
-                    write: (body, done),
-                }]
-            };
-            let ran = guard::run(&host, true, what, plan, &self).await;
-            self.progress.try_set(None);
-            if let Err(end) = &ran {
-                if end.state != JobState::Cancelled {
-                    self.outcome
-                        .try_set(Some(Outcome::Failed(end.note.clone())));
-                }
-            }
-            self.form.pending.try_set(false);
-        });
+        self.done.set_value(Some(done));
+        let change = Change {
+            id,
+            name,
+            body,
+            what,
+        };
+        if let Err(reason) = self.change.start(|| change_job::start(change)) {
+            self.outcome.set(Some(Outcome::Failed(reason)));
+            self.form.pending.set(false);
+        }
     }
 
     /// PUTs `body`; on success the page and the form show the platform's answer, and `done`
     /// says what changed. Whether it landed.
     async fn put(self, body: ReplaceUser, done: Done) -> bool {
-        let before = self.current.get_untracked();
+        let id = self.current.with_untracked(|u| u.id.clone());
         let answer = self
             .api
-            .write_json::<_, ScimUser>(endpoint::REPLACE_SCIM_USER.call(&[&before.id]), &body)
-            .await;
+            .write_json::<_, ScimUser>(endpoint::REPLACE_SCIM_USER.call(&[&id]), &body)
+            .await
+            .map(|a| a.body);
+        self.answered(body, answer, done)
+    }
+
+    /// The platform answered `body`: the page and the form show what it now has, or the
+    /// error. Whether it landed.
+    fn answered(self, body: ReplaceUser, answer: Result<ScimUser, ApiError>, done: Done) -> bool {
+        let Some(before) = self.current.try_get_untracked() else {
+            return answer.is_ok();
+        };
         match answer {
-            Ok(answer) => {
-                let text = done(&answer.body);
+            Ok(now) => {
+                let text = done(&now);
                 // After an answer, the form starts again from what the platform now has.
-                if self.current.try_get_untracked().is_some() {
-                    self.form.fill(&answer.body);
-                    self.current.set(answer.body);
-                }
+                self.form.fill(&now);
+                self.current.set(now);
                 self.outcome.try_set(Some(Outcome::Saved(text)));
                 self.offer_undo(guard::restore(&before, &body), body);
                 true
@@ -282,60 +327,6 @@ impl Editor {
     }
 }
 
-/// The page as the guard's host: its own client, a lane of its own, and the own-account
-/// question asked in a dialog.
-struct PageHost {
-    editor: Editor,
-    lane: Lane,
-}
-
-impl GuardHost for PageHost {
-    fn api(&self) -> ApiClient {
-        self.editor.api
-    }
-    fn lane(&self) -> &Lane {
-        &self.lane
-    }
-    fn say(&self, note: String) {
-        self.editor.progress.try_set(Some(note));
-    }
-    async fn ask(&self, question: Question) -> Option<bool> {
-        let (tx, rx) = oneshot::channel();
-        self.editor.answer.try_set_value(Some(tx));
-        self.editor.yours.try_set(Some(question.text));
-        let answer = rx.await.ok();
-        self.editor.yours.try_set(None);
-        answer
-    }
-    fn asks_about_others(&self) -> bool {
-        false
-    }
-    fn yours_question(&self, what: &str, remaining: usize) -> Question {
-        Question {
-            text: format!(
-                "This is your own account: {}",
-                guard::losing_yours(what, remaining)
-            ),
-            yes: "Change my own account".into(),
-            no: "Cancel".into(),
-        }
-    }
-}
-
-/// The page's one write, as the guard hands it over.
-impl Writer<(ReplaceUser, Done)> for Editor {
-    async fn send(&self, (body, done): (ReplaceUser, Done)) -> bool {
-        self.put(body, done).await
-    }
-
-    fn not_sent(&self, _: (ReplaceUser, Done), why: NotSent) {
-        // Kept or stopped: the form keeps the change, nothing to say.
-        if let NotSent::Refused(refusal) = why {
-            self.outcome.try_set(Some(Outcome::Failed(refusal)));
-        }
-    }
-}
-
 #[component]
 fn UserEditor(user: ScimUser) -> impl IntoView {
     let editor = Editor::new(user);
@@ -373,22 +364,23 @@ fn UndoOffer(editor: Editor) -> impl IntoView {
 #[component]
 fn YourOwnAccount(editor: Editor) -> impl IntoView {
     let open = RwSignal::new(false);
+    let asked = Memo::new(move |_| editor.question());
     let answer = move |yes: bool| {
-        if let Some(tx) = editor.answer.try_update_value(Option::take).flatten() {
-            let _ = tx.send(yes);
+        if let Some((id, _)) = asked.get_untracked() {
+            jobs::answer(id, yes);
         }
     };
     // Each side is set only when it changes: a set notifies even when equal, and the two
     // effects would otherwise wake each other forever.
     Effect::new(move |_| {
-        let asked = editor.yours.with(Option::is_some);
+        let asked = asked.with(Option::is_some);
         if asked != open.get_untracked() {
             open.set(asked);
         }
     });
     // Closed without confirming: the change is not made, the form keeps it.
     Effect::new(move |_| {
-        if !open.get() && editor.yours.with_untracked(Option::is_some) {
+        if !open.get() && asked.with_untracked(Option::is_some) {
             answer(false);
         }
     });
@@ -399,7 +391,7 @@ fn YourOwnAccount(editor: Editor) -> impl IntoView {
             confirm_label="Change my own account"
             on_confirm=Callback::new(move |()| answer(true))
         >
-            <p>{move || editor.yours.get().unwrap_or_default()}</p>
+            <p>{move || asked.get().map(|(_, q)| q.text).unwrap_or_default()}</p>
         </ConfirmDialog>
     }
 }
@@ -474,7 +466,7 @@ fn DetailsForm(editor: Editor) -> impl IntoView {
                 <button type="submit" class="button button--primary" disabled=form.disabled()>
                     {move || if pending.get() { "Saving…" } else { "Save changes" }}
                 </button>
-                <span role="status" data-testid="user-progress">{move || editor.progress.get()}</span>
+                <span role="status" data-testid="user-progress">{move || editor.progress()}</span>
             </div>
         </form>
     }

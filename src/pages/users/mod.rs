@@ -5,6 +5,7 @@ pub(crate) mod access;
 pub(crate) mod bulk;
 pub(crate) mod bulk_job;
 pub(crate) mod bulk_panel;
+mod change_job;
 pub(crate) mod edit;
 pub(crate) mod fields;
 pub(crate) mod form;

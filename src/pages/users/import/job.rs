@@ -43,8 +43,6 @@ pub(crate) struct ImportRun {
     pub(crate) outcomes: Vec<Option<Outcome>>,
     /// Absent users the run deactivated or tried to: (email, outcome).
     pub(crate) absent_outcomes: Vec<(String, Outcome)>,
-    /// (ended, to write).
-    pub(crate) progress: (usize, usize),
     /// What "Undo this import" puts back: one per write that landed.
     pub(crate) reversals: Vec<Reversal>,
     /// The user before and after each write that landed, by row (then absent user, in the
@@ -92,7 +90,6 @@ async fn work(source: Source, plan: Plan, ctx: JobCtx<ImportRun>) -> JobEnd {
         *r = ImportRun {
             source,
             outcomes,
-            progress: (0, to_write),
             ..ImportRun::default()
         }
     });
@@ -232,7 +229,6 @@ fn record(
         outcome,
         Outcome::Created(_) | Outcome::Updated(_) | Outcome::Deactivated
     );
-    let to_write = ctx.result.with_untracked(|r| r.progress.1);
     ctx.result.update(|r| {
         // Rows by index; absent users in the order they ended, after the rows.
         let at = if index < rows {
@@ -251,13 +247,13 @@ fn record(
         } else if let Some((_, email)) = absent.get(index - rows) {
             r.absent_outcomes.push((email.clone(), outcome));
         }
-        r.progress.0 += 1;
     });
-    let done = ctx.result.with_untracked(|r| r.progress.0);
+    let (done, to_write) = ctx.steps();
+    let done = done + 1;
     ctx.progress(
-        done as u64,
-        Some(to_write as u64),
-        format!("{done} of {to_write} writes"),
+        done,
+        to_write,
+        format!("{done} of {} writes", to_write.unwrap_or(done)),
     );
 }
 

@@ -5,6 +5,7 @@
 
 pub(crate) mod columns;
 pub(crate) mod compare;
+mod compare_job;
 pub(crate) mod fate;
 mod job;
 pub(crate) mod parse;

@@ -9,21 +9,21 @@ use leptos::task::spawn_local;
 use wasm_bindgen_futures::JsFuture;
 
 use super::columns::{recall, remember, slot, Mapping};
-use super::compare::{compare, Known};
+use super::compare::Known;
+use super::compare_job::{self, Asked, Compared};
 use super::fate::{create_body, update_body, Fate, FateKind};
 use super::job::{self, ImportRun, Plan, Source};
 use super::parse::{check_size, decode, Reader, Table, SLICE_ROWS};
 use super::preview::{build, keys, Shared};
 use super::run_job::{Outcome, Write};
-use crate::api::{use_api, use_current_user, use_team_groups, ApiClient, TeamGroups};
+use crate::api::{use_current_user, use_team_groups, TeamGroups};
 use crate::browser::sleep;
-use crate::http::pacing::Lane;
-use crate::jobs::{self, JobHandle, JobKind};
+use crate::components::{use_job, UseJob};
+use crate::jobs::{JobKind, JobState, JobStatus};
 use crate::pages::users::form::Field;
 
 #[derive(Clone, Copy)]
 pub(crate) struct Import {
-    api: ApiClient,
     groups: TeamGroups,
     pub(crate) file_name: RwSignal<String>,
     /// "Reading… 4,000 rows", while the file is read.
@@ -33,6 +33,8 @@ pub(crate) struct Import {
     pub(crate) mapping: RwSignal<Mapping>,
     pub(crate) known: RwSignal<Option<Arc<Known>>>,
     pub(crate) comparing: RwSignal<bool>,
+    /// The comparison's read, a job of its own.
+    comparison: UseJob<Compared>,
     /// Asked to compare while a comparison ran (a new file, another email column, the
     /// deactivate option): it compares again, with what is current, when that one ends.
     compare_again: RwSignal<bool>,
@@ -44,7 +46,7 @@ pub(crate) struct Import {
     pub(crate) deactivate: RwSignal<bool>,
     pub(crate) confirm_open: RwSignal<bool>,
     /// The latest run: a job the screen reads (running, or ended and not dismissed).
-    job: RwSignal<Option<JobHandle<ImportRun>>>,
+    job: UseJob<ImportRun>,
 }
 
 impl Import {
@@ -68,7 +70,6 @@ impl Import {
             Some(Shared(Arc::new(built)))
         });
         Import {
-            api: use_api(),
             groups,
             file_name: RwSignal::new(String::new()),
             reading: RwSignal::new(None),
@@ -77,6 +78,7 @@ impl Import {
             mapping,
             known,
             comparing: RwSignal::new(false),
+            comparison: use_job(JobKind::Comparison),
             compare_again: RwSignal::new(false),
             compare_error: RwSignal::new(None),
             preview,
@@ -85,48 +87,76 @@ impl Import {
             update_too: RwSignal::new(true),
             deactivate: RwSignal::new(false),
             confirm_open: RwSignal::new(false),
-            job: RwSignal::new(None),
+            job: use_job(JobKind::Import),
         }
         .shown_again()
+        .comparing_watched()
+    }
+
+    /// A comparison that ends is taken in (or its error shown), then the one asked for
+    /// meanwhile starts; one still running when the admin leaves is cancelled, since the
+    /// file it compares goes with the screen.
+    fn comparing_watched(self) -> Self {
+        // A comparison left by an earlier visit is not this file's.
+        self.comparison.cancel();
+        self.comparison.dismiss();
+        Effect::new(move |_| {
+            if matches!(self.comparison.state(), None | Some(JobState::Running)) {
+                return;
+            }
+            untrack(|| self.compared());
+        });
+        let job = self.comparison;
+        on_cleanup(move || job.cancel());
+        self
+    }
+
+    fn compared(self) {
+        match self.comparison.with_untracked(Clone::clone).flatten() {
+            Some(Ok(known)) => self.known.set(Some(known)),
+            Some(Err(message)) => self.compare_error.set(Some(message)),
+            None => {}
+        }
+        self.comparison.dismiss();
+        self.comparing.set(false);
+        if self.compare_again.get_untracked() {
+            self.compare_again.set(false);
+            self.compare();
+        }
     }
 
     /// The screen shown while (or after) a run goes on: the run's file, mapping and
     /// comparison are shown again, with its results as they stand.
     fn shown_again(self) -> Self {
-        let Some(job) = jobs::latest::<ImportRun>(JobKind::Import) else {
+        let Some(source) = self.job.with_untracked(|r| r.source.clone()) else {
             return self;
         };
-        let source = job.result.with_untracked(|r| r.source.clone());
         self.file_name.set(source.file_name);
         self.table.set(source.table);
         self.mapping.set(source.mapping);
         self.known.set(source.known);
         self.update_too.set(source.update_too);
         self.deactivate.set(source.deactivate);
-        self.job.set(Some(job));
         self
     }
 
     /// Reads the run shown, tracked.
     pub(crate) fn with_run<T>(self, f: impl FnOnce(&ImportRun) -> T) -> Option<T> {
-        self.job
-            .with(|job| job.as_ref().map(|job| job.result.with(f)))
+        self.job.with(f)
     }
 
     /// The run shown's status in the jobs list, tracked.
-    pub(crate) fn status(self) -> Option<crate::jobs::JobStatus> {
-        self.job
-            .with(|job| job.as_ref().and_then(JobHandle::status))
+    pub(crate) fn status(self) -> Option<JobStatus> {
+        self.job.status()
     }
 
     pub(crate) fn running(self) -> bool {
-        self.job
-            .with(|job| job.as_ref().is_some_and(JobHandle::running))
+        self.job.running()
     }
 
-    /// (ended, to write) in the run shown.
-    pub(crate) fn progress(self) -> (usize, usize) {
-        self.with_run(|r| r.progress).unwrap_or_default()
+    /// Writes ended, and to write once the run has planned them, in the run shown.
+    pub(crate) fn progress(self) -> (u64, Option<u64>) {
+        self.status().map_or((0, None), |s| (s.done, s.of))
     }
 
     /// Row `index`'s outcome in the run shown.
@@ -137,10 +167,7 @@ impl Import {
 
     /// Forgets the ended run's results (a new file, another mapping, a new comparison).
     fn dismiss(self) {
-        if let Some(job) = self.job.get_untracked() {
-            jobs::dismiss(job.id);
-        }
-        self.job.set(None);
+        self.job.dismiss();
     }
 
     pub(crate) fn groups_failed(self) -> bool {
@@ -232,23 +259,15 @@ impl Import {
         let need_all = self.deactivate.get_untracked();
         self.comparing.set(true);
         self.compare_error.set(None);
-        spawn_local(async move {
-            let lane = Lane::default();
-            match compare(self.api, &lane, known, &wanted, need_all).await {
-                Ok(known) => {
-                    self.known.try_set(Some(Arc::new(known)));
-                }
-                Err(error) => {
-                    self.compare_error.try_set(Some(error.user_message()));
-                }
-            }
-            self.comparing.try_set(false);
-            // (None: the screen is gone, and nobody waits for a comparison.)
-            if self.compare_again.try_get_untracked() == Some(true) {
-                self.compare_again.set(false);
-                self.compare();
-            }
-        });
+        let asked = Asked {
+            known,
+            emails: wanted,
+            need_all,
+        };
+        if let Err(reason) = self.comparison.start(|| compare_job::start(asked)) {
+            self.comparing.set(false);
+            self.compare_error.set(Some(reason));
+        }
     }
 
     /// The comparison again from nothing (after a run: the platform changed).
@@ -362,15 +381,14 @@ impl Import {
             outcomes,
             absent,
         };
-        self.dismiss();
-        self.job.set(Some(job::start(source, plan)));
+        if let Err(reason) = self.job.start(|| job::start(source, plan)) {
+            self.compare_error.set(Some(reason));
+        }
     }
 
     /// Stops starting writes; those in flight end and report.
     pub(crate) fn cancel(self) {
-        if let Some(id) = self.job.with_untracked(|j| j.as_ref().map(|j| j.id)) {
-            jobs::cancel(id);
-        }
+        self.job.cancel();
     }
 }
 

@@ -11,9 +11,10 @@ use super::store::Import;
 use super::view::FateFilter;
 use crate::components::download::{download_parts, local_date};
 use crate::components::format::count;
+use crate::components::use_job;
 use crate::components::{jobs_indicator, Badge, ConfirmDialog, Tone};
-use crate::jobs::JobState;
-use crate::pages::users::bulk_job::{self, Change};
+use crate::jobs::{JobKind, JobState};
+use crate::pages::users::bulk_job::{self, BulkRun, Change};
 use crate::routes;
 use leptos_router::components::A;
 
@@ -215,9 +216,17 @@ fn RunProgress(import: Import) -> impl IntoView {
     move || {
         let (done, total) = import.progress();
         let status = status()?;
+        // Until the writes are planned (the users are read first) the bar cannot say how far.
+        let bar = match total {
+            Some(total) => {
+                view! { <progress max=total.to_string() value=done.to_string()></progress> }
+                    .into_any()
+            }
+            None => view! { <progress></progress> }.into_any(),
+        };
         status.running().then(|| view! {
             <div class="bulk__progress" role="status" data-testid="import-progress">
-                <progress max=total.to_string() value=done.to_string()></progress>
+                {bar}
                 <span>{status.note.clone()}</span>
                 <button type="button" class="button" on:click=move |_| import.cancel()>"Cancel"</button>
             </div>
@@ -288,12 +297,20 @@ fn RunSummary(import: Import) -> impl IntoView {
         }
     };
     let undo_started = RwSignal::new(false);
+    // The undo is a bulk change: the users screen finds it again, and it waits for no other.
+    let undo_job = use_job::<BulkRun>(JobKind::BulkChange);
+    let undo_refused = RwSignal::new(None::<String>);
     let undo = move |_| {
         let reversals = untrack(|| import.with_run(|r| r.reversals.clone())).unwrap_or_default();
         if !reversals.is_empty() {
             let n = reversals.len();
-            bulk_job::start(Change::Undo(reversals), n);
-            undo_started.set(true);
+            match undo_job.start(|| bulk_job::start(Change::Undo(reversals), n)) {
+                Ok(()) => {
+                    undo_refused.set(None);
+                    undo_started.set(true);
+                }
+                Err(reason) => undo_refused.set(Some(reason)),
+            }
         }
     };
     let undoable = move || {
@@ -328,6 +345,7 @@ fn RunSummary(import: Import) -> impl IntoView {
                     " "
                     <button type="button" class="button" data-testid="import-undo" disabled=move || undo_started.get() on:click=undo>"Undo this import"</button>
                 </Show>
+                {move || undo_refused.get().map(|reason| view! { <p class="field__error" role="alert">{reason}</p> })}
                 <Show when=move || undo_started.get()>
                     <p data-testid="import-undo-started">
                         "The undo runs as a job: follow it under Jobs; its results are on "
