@@ -51,6 +51,9 @@ pub struct Pacer {
     next: Cell<f64>,
     /// Nothing starts before this (the platform said "busy", or an answer was lost).
     held_until: Cell<f64>,
+    /// When the last turn was given: a turn given late (the page was busy) must not bring the
+    /// next one, reserved before, closer than the pace, or one window gets a request too many.
+    last_given: Cell<f64>,
     busy_in_a_row: Cell<u32>,
     /// When the last refusal arrived: a request that started before it was already in flight
     /// when the pace changed, and its refusal tells nothing new.
@@ -197,9 +200,22 @@ impl Pacer {
             }
             // A refusal that came while this one waited held the token: a turn after the hold,
             // spaced as the others, not all at once the moment it ends.
-            let now = now();
-            if self.held_until.get() <= now {
-                return Some(now);
+            loop {
+                let now = now();
+                if self.held_until.get() > now {
+                    break;
+                }
+                let interval = self.pace.borrow().interval_ms();
+                let spaced = self.last_given.get() + interval;
+                if now >= spaced {
+                    self.last_given.set(now);
+                    self.next.set(self.next.get().max(now + interval));
+                    return Some(now);
+                }
+                wait_until(spaced, &stopped).await;
+                if stopped() {
+                    return None;
+                }
             }
         }
     }
@@ -209,6 +225,7 @@ impl Pacer {
         *self.pace.borrow_mut() = Pace::default();
         self.next.set(0.0);
         self.held_until.set(0.0);
+        self.last_given.set(0.0);
         self.busy_in_a_row.set(0);
         self.refusal_seen_at.set(0.0);
         self.answered.borrow_mut().clear();
@@ -570,6 +587,31 @@ mod tests {
     use wasm_bindgen_test::wasm_bindgen_test;
 
     use super::*;
+
+    #[wasm_bindgen_test]
+    async fn a_turn_given_late_keeps_the_next_one_a_pace_apart() {
+        let pacer = Pacer::default();
+        pacer.pace.borrow_mut().resume(Learned(10, 11, 10), now());
+        let interval = pacer.pace.borrow().interval_ms();
+        assert!(interval > 100.0);
+        let now_given = pacer.turn(|| false, |_| {});
+        let first = pacer.turn(|| false, |_| {});
+        let second = pacer.turn(|| false, |_| {});
+        futures::pin_mut!(now_given, first, second);
+        // Each reserves its turn, a pace apart; the first of them is given at once.
+        assert!(futures::poll!(&mut now_given).is_ready());
+        assert!(futures::poll!(&mut first).is_pending());
+        assert!(futures::poll!(&mut second).is_pending());
+        // The page was busy: the next turn is taken half a pace late.
+        sleep(Duration::from_millis((interval * 1.5) as u64)).await;
+        let first_at = first.await.expect("given");
+        let second_at = second.await.expect("given");
+        assert!(
+            second_at - first_at >= interval - 1.0,
+            "the second started {:.0} ms after the first, under the pace of {interval:.0} ms",
+            second_at - first_at
+        );
+    }
 
     /// Requests of one piece of work in the simulation: `requests` of them, `in_flight` out at
     /// once, the first asked at `from_ms`; a screen's reads are not in a lane (their answers
