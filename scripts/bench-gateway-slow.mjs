@@ -1,4 +1,4 @@
-// The gateway under slow clients (issue 27), run by scripts/bench-gateway-slow.sh in `make bench`.
+// The gateway under slow clients, run by scripts/bench-gateway-slow.sh in `make bench`.
 //
 // Starts the release sandbox (as the platform) and the release gateway on loopback with short
 // timeouts (--header-timeout-secs 4, --body-timeout-secs 5), measures a normal client against

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The gateway under 500 slow-head and 500 slow-body connections (issue 27): a normal
+# The gateway under 500 slow-head and 500 slow-body connections: a normal
 # client's p50/p99 against the idle gateway's, and the slow connections dropped after the
 # configured timeouts. See scripts/bench-gateway-slow.mjs for the targets. Needs the release
 # build (make bench builds it) and about 2,100 file descriptors (1,000 connections on each

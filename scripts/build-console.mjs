@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The console's release build, split by route (issue 14): the first load carries the core
+// The console's release build, split by route: the first load carries the core
 // (shell, sign-in, home), and each area's screens arrive as a wasm chunk on first visit.
 // Trunk cannot split (trunk-rs/trunk#1022), so Trunk builds the HTML, CSS and icon from
 // index.html without its Rust step, and this script builds the wasm:

@@ -19,7 +19,7 @@ mod figures;
 
 // The figures (the walk of the sends, the report, its charts and export) are most of the
 // screen's code: a chunk of their own, fetched once the rest of home is up, so the first paint
-// after sign-in waits only for the small part above (issue 36).
+// after sign-in waits only for the small part above.
 lazy_screen!(home_figures in home_figures => super::figures::HomeFigures);
 
 #[component]

@@ -1,4 +1,4 @@
-// The catalog at the size of an enterprise's marketplace (issue 28), in headless Chromium
+// The catalog at the size of an enterprise's marketplace, in headless Chromium
 // against the release build and the sandbox's large world (10,000 products), signed in, at
 // 1280x800. Run by `make bench`. Scrolls from the top to the end of the catalog, half a screen
 // every other frame, the grid loading its pages as it goes, and prints beside their budgets:

@@ -1,4 +1,4 @@
-// Catalog performance (issue 7), in headless Chromium against the sandbox, signed in, with a
+// Catalog performance, in headless Chromium against the sandbox, signed in, with a
 // 1280x800 viewport. Run by `make bench` (node tests/bench/catalog.mjs) after the release build.
 //
 //   1. time to the first 24 thumbnails painted: from navigation start to the frame after all

@@ -1,4 +1,4 @@
-// The home screen's figures at enterprise size (issue 36), in headless Chromium against the
+// The home screen's figures at enterprise size, in headless Chromium against the
 // release build and the sandbox's large world (100,000 sends over 18 months), at
 // `--rate-limit 10`, signed in as an admin. Run by `make bench`. Prints each figure beside its
 // budget and exits non-zero when one is over:

@@ -1,4 +1,4 @@
-// Import users from CSV (issue 29), in headless Chromium against the release build and the
+// Import users from CSV, in headless Chromium against the release build and the
 // sandbox on loopback, signed in (run by `make bench` after the release build):
 //   1. parse and preview 10,000 rows: the renderer's main-thread work from the file being
 //      chosen to the preview on screen (Chrome's own TaskDuration metric, which counts every

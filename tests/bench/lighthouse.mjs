@@ -1,4 +1,4 @@
-// Lighthouse 13 (issue 16): performance score and cumulative layout shift of the signed-out page,
+// Lighthouse 13: performance score and cumulative layout shift of the signed-out page,
 // /sends and /catalog signed in, desktop preset, no throttling, against the sandbox on loopback.
 // Run by `make bench` after the release build; exits 1 when a page scores under 90 or shifts
 // more than 0.05.

@@ -1,4 +1,4 @@
-// Sends at the size of an enterprise (issue 28), in headless Chromium against the release build
+// Sends at the size of an enterprise, in headless Chromium against the release build
 // and the sandbox's large world (100,000 sends), signed in. Run by `make bench`. Prints each
 // figure beside its budget and exits non-zero when one is over:
 //   1. "Load all pages" at `--rate-limit 10` against its floor (requests ÷ 10 a second; the

@@ -1,4 +1,4 @@
-// The gift catalog at scale (issue 28), in a real Chromium against the real sandbox: a file of
+// The gift catalog at scale, in a real Chromium against the real sandbox: a file of
 // its own, so that node's per-file timeout bounds it apart from catalog.spec.mjs (scrolling
 // 1,500 products takes most of a minute on a loaded machine).
 

@@ -1,4 +1,4 @@
-//! The gateway under hostile traffic (issue 27): slow clients that would hold connections,
+//! The gateway under hostile traffic: slow clients that would hold connections,
 //! a forged `X-Forwarded-For` line, cross-site posts to the token relay, a token in a URL,
 //! and relayed answers that must not render on the console's origin.
 
