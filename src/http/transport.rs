@@ -50,6 +50,18 @@ pub(crate) fn fake_platform(platform: Option<FakePlatform>) {
 
 #[cfg(test)]
 thread_local! {
+    /// The body of the request the fake platform is answering, while it answers.
+    static FAKE_BODY: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
+}
+
+/// The body of the request being answered: for a fake platform that keeps what was written.
+#[cfg(test)]
+pub(crate) fn fake_request_body() -> Option<String> {
+    FAKE_BODY.with(|b| b.borrow().clone())
+}
+
+#[cfg(test)]
+thread_local! {
     static FAKE_TAKEN: Cell<bool> = const { Cell::new(false) };
 }
 
@@ -86,6 +98,7 @@ pub(crate) async fn send_once(
     #[cfg(test)]
     if let Some(platform) = FAKE.with(|f| f.borrow().clone()) {
         drop(flight);
+        FAKE_BODY.with(|b| *b.borrow_mut() = request.body.clone());
         let (status, body) = platform(&request.method, request.url);
         let headers = Headers::new();
         if status == 429 {
