@@ -758,6 +758,38 @@ mod tests {
     }
 
     #[wasm_bindgen_test]
+    async fn an_answer_given_to_numbers_that_changed_meanwhile_is_asked_again() {
+        let _turn = take_fake_platform().await;
+        let (platform, job) = demoting(org(), as_is(), &["a2"]);
+        let first = asked(&job).await.expect("asked");
+        assert_eq!(first.text, "1 admin loses the admin role; 2 remain.");
+        // While the question is open, another admin takes the role from a3.
+        if let Some(a3) = platform.borrow_mut().user_mut("a3") {
+            a3.user_type = Role::Sender;
+        }
+        jobs::answer(job.id, true);
+        let asked_again = || {
+            job.status()
+                .and_then(|s| s.question)
+                .filter(|q| q.text != first.text)
+        };
+        crate::api::testing::until("asked again", || asked_again().is_some()).await;
+        assert_eq!(
+            asked_again().map(|q| q.text),
+            Some(
+                "The admins changed while you were asked; now: 1 admin loses the admin role; 1 \
+                 remains."
+                    .to_owned()
+            )
+        );
+        assert!(platform.borrow().writes().is_empty(), "nothing written yet");
+        jobs::answer(job.id, true);
+        let status = ended(&job).await;
+        assert_eq!(status.state, JobState::Done);
+        assert_eq!(role(&platform, "a2"), Role::Sender);
+    }
+
+    #[wasm_bindgen_test]
     async fn a_change_that_leaves_no_admin_is_refused_before_anything_is_written() {
         let _turn = take_fake_platform().await;
         let two = vec![
