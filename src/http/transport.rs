@@ -50,7 +50,21 @@ pub(crate) fn fake_platform(platform: Option<FakePlatform>) {
 
 #[cfg(test)]
 thread_local! {
+    /// The body of the request the fake platform is answering, while it answers.
+    static FAKE_BODY: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
+}
+
+/// The body of the request being answered: for a fake platform that keeps what was written.
+#[cfg(test)]
+pub(crate) fn fake_request_body() -> Option<String> {
+    FAKE_BODY.with(|b| b.borrow().clone())
+}
+
+#[cfg(test)]
+thread_local! {
     static FAKE_TAKEN: Cell<bool> = const { Cell::new(false) };
+    /// When the test that holds the platform took it.
+    static FAKE_TAKEN_AT: Cell<f64> = const { Cell::new(0.0) };
 }
 
 /// A test's hold on the fake platform: async tests may run interleaved, and the platform is
@@ -66,13 +80,22 @@ impl Drop for FakeTurn {
     }
 }
 
-/// Waits until no other test plays the platform, then holds it.
+/// Waits until no other test plays the platform, then holds it. A test that fails while it
+/// holds it never lets go (a panic in wasm unwinds nothing): once it has held it for a minute,
+/// far longer than any test takes, every waiting test fails at once, naming why, rather than
+/// the whole run waiting for ever.
 #[cfg(test)]
 pub(crate) async fn take_fake_platform() -> FakeTurn {
     while FAKE_TAKEN.with(Cell::get) {
+        let held_ms = js_sys::Date::now() - FAKE_TAKEN_AT.with(Cell::get);
+        assert!(
+            held_ms < 60_000.0,
+            "the fake platform was never let go: a test that held it failed"
+        );
         crate::browser::sleep(std::time::Duration::from_millis(5)).await;
     }
     FAKE_TAKEN.with(|t| t.set(true));
+    FAKE_TAKEN_AT.with(|t| t.set(js_sys::Date::now()));
     FakeTurn
 }
 
@@ -86,6 +109,7 @@ pub(crate) async fn send_once(
     #[cfg(test)]
     if let Some(platform) = FAKE.with(|f| f.borrow().clone()) {
         drop(flight);
+        FAKE_BODY.with(|b| *b.borrow_mut() = request.body.clone());
         let (status, body) = platform(&request.method, request.url);
         let headers = Headers::new();
         if status == 429 {

@@ -92,3 +92,73 @@ async fn work(loaded: ArcRwSignal<LoadedSends>, rows: Vec<u32>, ctx: JobCtx<()>)
         },
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use leptos::prelude::Owner;
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    use super::*;
+    use crate::api::testing::{signed_in_app, until};
+    use crate::http::transport::take_fake_platform;
+    use crate::jobs::JobStatus;
+    use crate::pages::sends::loaded::tests::send;
+
+    /// `n` sends loaded, and the rows of all of them.
+    fn loaded(n: u64) -> (ArcRwSignal<LoadedSends>, Vec<u32>) {
+        let mut loaded = LoadedSends::default();
+        let sends: Vec<_> = (1..=n).rev().map(send).collect();
+        loaded.insert_page(1, n as u32, n, &sends);
+        let rows = loaded.order().collect();
+        (ArcRwSignal::new(loaded), rows)
+    }
+
+    fn app() -> Owner {
+        let app = signed_in_app();
+        app.with(jobs::init);
+        app
+    }
+
+    async fn ended(job: &JobHandle<ExportRun>) -> JobStatus {
+        until("the export ends", || {
+            job.status().is_some_and(|s| !s.running())
+        })
+        .await;
+        job.status().expect("kept until dismissed")
+    }
+
+    #[wasm_bindgen_test]
+    async fn an_export_writes_every_row_then_hands_the_file_over_or_says_why_not() {
+        // No request is sent; the turn keeps the jobs of other tests from crowding this one's.
+        let _turn = take_fake_platform().await;
+        let app = app();
+        let (sends, rows) = loaded(300);
+        let job = app.with(|| start(sends, rows));
+        let status = ended(&job).await;
+        assert_eq!(
+            (status.done, status.of),
+            (300, Some(300)),
+            "every row written"
+        );
+        // Node has no page to hand a download to: the job fails and says so, saving nothing.
+        assert_eq!(
+            (status.state, status.note.as_str()),
+            (JobState::Failed, "no document")
+        );
+    }
+
+    #[wasm_bindgen_test]
+    async fn an_export_cancelled_saves_no_file() {
+        let _turn = take_fake_platform().await;
+        let app = app();
+        let (sends, rows) = loaded(300);
+        let job = app.with(|| start(sends, rows));
+        // Cancelled before its first slice: it stops after that slice.
+        jobs::cancel(job.id);
+        let status = ended(&job).await;
+        assert_eq!(
+            (status.state, status.note.as_str()),
+            (JobState::Cancelled, "Export cancelled: no file was saved.")
+        );
+    }
+}

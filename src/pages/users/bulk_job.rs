@@ -345,3 +345,231 @@ async fn change_one(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::cell::{Cell, RefCell};
+    use std::rc::Rc;
+
+    use gifting_api::Role;
+    use leptos::prelude::{Owner, WithUntracked};
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    use super::*;
+    use crate::api::testing::{as_is, scim_platform, scim_user, signed_in_app, Scim, Twist};
+    use crate::http::pacing::token_pacer;
+    use crate::http::transport::take_fake_platform;
+    use crate::pages::users::bulk::users_word;
+    use crate::pages::users::test_users::jobs::ended;
+
+    const ME: &str = "me@example.com";
+
+    /// The signed-in admin and `n` senders s1…sn, all in Sales.
+    fn org(n: usize) -> Vec<ScimUser> {
+        let mut users = vec![scim_user("me", ME, "admin", "Sales", true)];
+        for i in 1..=n {
+            users.push(scim_user(
+                &format!("s{i}"),
+                &format!("s{i}@example.com"),
+                "sender",
+                "Sales",
+                true,
+            ));
+        }
+        users
+    }
+
+    /// Every sender of `platform`, picked.
+    fn senders(platform: &Rc<RefCell<Scim>>) -> Targets {
+        let platform = platform.borrow();
+        let picked = platform.users.iter().filter(|u| u.id != "me");
+        Targets::Picked(picked.map(|u| (u.id.clone(), Picked::of(u))).collect())
+    }
+
+    /// A fresh platform of `users` and an app to run jobs in.
+    fn fresh(users: Vec<ScimUser>, twist: Twist) -> (Rc<RefCell<Scim>>, Owner) {
+        token_pacer().forget();
+        let platform = scim_platform(ME, users, twist);
+        let app = signed_in_app();
+        app.with(jobs::init);
+        (platform, app)
+    }
+
+    fn team(platform: &Rc<RefCell<Scim>>, id: &str) -> String {
+        let platform = platform.borrow();
+        platform.user(id).expect("a user").division.clone()
+    }
+
+    /// The writes asked since `from`: (method and path, body).
+    fn writes_since(platform: &Rc<RefCell<Scim>>, from: usize) -> Vec<(String, serde_json::Value)> {
+        let platform = platform.borrow();
+        platform.asked[from..]
+            .iter()
+            .filter(|a| a.writes())
+            .map(|a| {
+                let body = a.body.clone().unwrap_or_default();
+                (format!("{} {}", a.method, a.path), body)
+            })
+            .collect()
+    }
+
+    #[wasm_bindgen_test]
+    async fn a_bulk_change_writes_only_its_attribute_and_its_undo_puts_back_what_still_holds() {
+        let _turn = take_fake_platform().await;
+        let (platform, app) = fresh(org(3), as_is());
+        let move_all = Change::Action(
+            BulkAction::MoveToTeam("Engineering".into()),
+            senders(&platform),
+        );
+        let job = app.with(|| start(move_all, 3));
+        let status = ended(&job).await;
+        assert_eq!(
+            (status.state, status.note.as_str()),
+            (JobState::Done, "Changed 3 of 3 users.")
+        );
+        let moved = serde_json::json!({"division": "Engineering"});
+        let mut sent = writes_since(&platform, 0);
+        sent.sort_by(|a, b| a.0.cmp(&b.0));
+        assert_eq!(
+            sent,
+            (1..=3)
+                .map(|i| (format!("PUT /api/scim/v2/Users/s{i}"), moved.clone()))
+                .collect::<Vec<_>>(),
+            "one PUT per user, of the team only"
+        );
+        assert_eq!(team(&platform, "s2"), "Engineering");
+
+        // Someone else moves s3 on; the undo puts back s1 and s2 and leaves s3 alone.
+        if let Some(s3) = platform.borrow_mut().user_mut("s3") {
+            s3.division = "Marketing".into();
+        }
+        let asked_before = platform.borrow().asked.len();
+        let reversals = job.result.with_untracked(BulkRun::reversals);
+        let undo = app.with(|| start(Change::Undo(reversals), 3));
+        let status = ended(&undo).await;
+        assert_eq!(
+            (status.state, status.note.as_str()),
+            (JobState::Done, "Changed 2 of 3 users. 1 user left alone.")
+        );
+        let back = serde_json::json!({"division": "Sales"});
+        let mut sent = writes_since(&platform, asked_before);
+        sent.sort_by(|a, b| a.0.cmp(&b.0));
+        assert_eq!(
+            sent,
+            vec![
+                ("PUT /api/scim/v2/Users/s1".to_owned(), back.clone()),
+                ("PUT /api/scim/v2/Users/s2".to_owned(), back),
+            ]
+        );
+        let teams = ["s1", "s2", "s3"].map(|id| team(&platform, id));
+        assert_eq!(teams, ["Sales", "Sales", "Marketing"].map(String::from));
+        assert!(undo.result.with_untracked(|r| r.undo));
+    }
+
+    #[wasm_bindgen_test]
+    async fn a_cancelled_bulk_change_sends_nothing_after_the_cancel() {
+        let _turn = take_fake_platform().await;
+        // The admin cancels while the second write is on its way.
+        let job_id = Rc::new(Cell::new(0));
+        let cancel_at = job_id.clone();
+        let puts = Rc::new(Cell::new(0));
+        let counted = puts.clone();
+        let twist: Twist = Box::new(move |asked, _| {
+            if asked.method == "PUT" {
+                counted.set(counted.get() + 1);
+                if counted.get() == 2 {
+                    jobs::cancel(cancel_at.get());
+                }
+            }
+            None
+        });
+        let (platform, app) = fresh(org(8), twist);
+        let promote = Change::Action(BulkAction::SetRole(Role::Manager), senders(&platform));
+        let job = app.with(|| start(promote, 8));
+        job_id.set(job.id);
+        let status = ended(&job).await;
+        assert_eq!(status.state, JobState::Cancelled);
+        let sent = puts.get();
+        assert!((2..8).contains(&sent), "{sent} of 8 sent");
+        // What was sent landed and is reported; the rest is said not changed.
+        let changed = platform
+            .borrow()
+            .users
+            .iter()
+            .filter(|u| u.user_type == Role::Manager)
+            .count();
+        assert_eq!(changed, sent);
+        assert_eq!(
+            status.note,
+            format!(
+                "Changed {sent} of 8 users. Cancelled: {} not changed, still selected.",
+                users_word(8 - sent)
+            )
+        );
+    }
+
+    #[wasm_bindgen_test]
+    async fn a_bulk_change_fails_when_the_users_cannot_be_read_and_reports_a_write_that_failed() {
+        let _turn = take_fake_platform().await;
+        let forbidden: Twist = Box::new(|asked, _| {
+            asked
+                .path
+                .starts_with("/api/scim/v2/Users?")
+                .then(|| (403, r#"{"message":"not allowed"}"#.to_owned()))
+        });
+        let (platform, app) = fresh(org(2), forbidden);
+        let job = app.with(|| {
+            start(
+                Change::Action(BulkAction::Deactivate, senders(&platform)),
+                2,
+            )
+        });
+        let status = ended(&job).await;
+        assert_eq!(status.state, JobState::Failed);
+        assert!(
+            status
+                .note
+                .starts_with("Nothing was changed: the users could not be read"),
+            "{}",
+            status.note
+        );
+        assert!(platform.borrow().writes().is_empty());
+
+        // s2 is removed from the platform after the run read the users: its write fails, in
+        // words, and the run goes on.
+        let removed: Twist = Box::new(|asked, platform| {
+            if asked.is("PUT", "/api/scim/v2/Users/s2") {
+                platform.users.retain(|u| u.id != "s2");
+            }
+            None
+        });
+        let (platform, app) = fresh(org(2), removed);
+        let job = app.with(|| {
+            start(
+                Change::Action(BulkAction::Deactivate, senders(&platform)),
+                2,
+            )
+        });
+        let status = ended(&job).await;
+        assert_eq!(
+            (status.state, status.note.as_str()),
+            (
+                JobState::Done,
+                "Changed 1 of 2 users. 1 failed and stays selected for another try."
+            )
+        );
+        let outcomes = job.result.with_untracked(|r| {
+            r.results
+                .iter()
+                .map(|r| r.outcome.clone())
+                .collect::<Vec<_>>()
+        });
+        assert_eq!(
+            outcomes[1],
+            Outcome::Failed(
+                "This user no longer exists on the platform (it may have been removed).".into()
+            )
+        );
+        assert!(!platform.borrow().user("s1").expect("s1").active);
+    }
+}

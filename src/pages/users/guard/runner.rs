@@ -592,3 +592,299 @@ fn refusal_now(directory: &[ScimUser], admins: &RefCell<Admins>, id: &str, what:
          the admin role away."
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use std::cell::RefCell;
+    use std::rc::Rc;
+
+    use futures::future::LocalBoxFuture;
+    use gifting_api::Role;
+    use leptos::prelude::{GetUntracked, Update};
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    use super::*;
+    use crate::api::testing::{as_is, scim_platform, scim_user, signed_in_app, Scim, Twist};
+    use crate::http::pacing::token_pacer;
+    use crate::http::transport::take_fake_platform;
+    use crate::jobs::{self, JobHandle};
+    use crate::pages::users::test_users::jobs::{asked, ended};
+
+    const ME: &str = "a1@example.com";
+
+    /// Three active admins (a1 signed in) and a sender.
+    fn org() -> Vec<ScimUser> {
+        vec![
+            scim_user("a1", ME, "admin", "Sales", true),
+            scim_user("a2", "a2@example.com", "admin", "Sales", true),
+            scim_user("a3", "a3@example.com", "admin", "Sales", true),
+            scim_user("s1", "s1@example.com", "sender", "Sales", true),
+        ]
+    }
+
+    fn demote() -> ReplaceUser {
+        ReplaceUser {
+            user_type: Some(Role::Sender),
+            ..ReplaceUser::default()
+        }
+    }
+
+    /// The guarded writes as the runner hands them over: each PUT sent, or why not, in words.
+    struct Puts<'a>(&'a JobCtx<Vec<String>>);
+
+    impl Writer<(String, ReplaceUser)> for Puts<'_> {
+        async fn send(&self, (id, body): (String, ReplaceUser)) -> bool {
+            let call = endpoint::REPLACE_SCIM_USER.call(&[&id]);
+            let sent = self.0.api.write_json_in_lane::<_, ScimUser>(call, &body);
+            let landed = sent.await.is_ok();
+            self.0
+                .result
+                .update(|r| r.push(format!("{id}: landed {landed}")));
+            landed
+        }
+
+        fn not_sent(&self, (id, _): (String, ReplaceUser), why: NotSent) {
+            self.0.result.update(|r| r.push(format!("{id}: {why:?}")));
+        }
+    }
+
+    /// A job that runs `writes` (a PUT each) under the guard.
+    fn guarded(
+        writes: Vec<(String, ReplaceUser)>,
+        ctx: JobCtx<Vec<String>>,
+    ) -> LocalBoxFuture<'static, JobEnd> {
+        Box::pin(async move {
+            let plan = |_: &World| {
+                writes
+                    .into_iter()
+                    .map(|(id, body)| Guarded {
+                        target: Target::User {
+                            id: id.clone(),
+                            body: Box::new(body.clone()),
+                        },
+                        write: (id, body),
+                    })
+                    .collect()
+            };
+            match run(&ctx, true, "lose the admin role", plan, &Puts(&ctx)).await {
+                Err(end) => end,
+                Ok(Some(refusal)) => failed(refusal),
+                Ok(None) => JobEnd {
+                    state: JobState::Done,
+                    note: "written".into(),
+                },
+            }
+        })
+    }
+
+    /// A fresh platform of `users` and a guarded job demoting `who`.
+    fn demoting(
+        users: Vec<ScimUser>,
+        twist: Twist,
+        who: &[&str],
+    ) -> (Rc<RefCell<Scim>>, JobHandle<Vec<String>>) {
+        token_pacer().forget();
+        let platform = scim_platform(ME, users, twist);
+        let app = signed_in_app();
+        app.with(jobs::init);
+        let writes = who.iter().map(|id| ((*id).to_owned(), demote())).collect();
+        let job = app.with(|| {
+            jobs::start(
+                jobs::JobKind::BulkChange,
+                "demote".into(),
+                "/users".into(),
+                writes,
+                guarded,
+            )
+        });
+        (platform, job)
+    }
+
+    fn role(platform: &Rc<RefCell<Scim>>, id: &str) -> Role {
+        let platform = platform.borrow();
+        platform.user(id).expect("a user").user_type.clone()
+    }
+
+    #[wasm_bindgen_test]
+    async fn the_guard_asks_before_taking_the_role_from_others_and_no_changes_nobody() {
+        let _turn = take_fake_platform().await;
+        let (platform, job) = demoting(org(), as_is(), &["a2", "a3"]);
+        let question = asked(&job).await.expect("asked before any write");
+        assert_eq!(question.text, "2 admins lose the admin role; 1 remains.");
+        jobs::answer(job.id, false);
+        let status = ended(&job).await;
+        assert_eq!(status.state, JobState::Cancelled);
+        assert_eq!(
+            status.note,
+            "Stopped before any change: nobody was changed."
+        );
+        assert!(platform.borrow().writes().is_empty(), "nothing written");
+        assert_eq!(
+            (role(&platform, "a2"), role(&platform, "a3")),
+            (Role::Admin, Role::Admin)
+        );
+    }
+
+    #[wasm_bindgen_test]
+    async fn a_yes_writes_each_loss_right_after_reading_an_admin_who_stays() {
+        let _turn = take_fake_platform().await;
+        let (platform, job) = demoting(org(), as_is(), &["a2", "a3"]);
+        asked(&job).await.expect("asked before any write");
+        jobs::answer(job.id, true);
+        let status = ended(&job).await;
+        assert_eq!(
+            (status.state, status.note.as_str()),
+            (JobState::Done, "written")
+        );
+        assert_eq!(
+            (role(&platform, "a2"), role(&platform, "a3")),
+            (Role::Sender, Role::Sender)
+        );
+        let platform = platform.borrow();
+        let puts: Vec<usize> = (0..platform.asked.len())
+            .filter(|&i| platform.asked[i].writes())
+            .collect();
+        assert_eq!(puts.len(), 2);
+        for at in puts {
+            let put = &platform.asked[at];
+            assert_eq!(put.body, Some(serde_json::json!({"userType": "sender"})));
+            // The witness: the one admin who stays, read from the platform just before.
+            let before = &platform.asked[at - 1];
+            assert!(
+                before.is("GET", "/api/scim/v2/Users/a1"),
+                "{put:?} came after {before:?}"
+            );
+        }
+    }
+
+    #[wasm_bindgen_test]
+    async fn an_answer_given_to_numbers_that_changed_meanwhile_is_asked_again() {
+        let _turn = take_fake_platform().await;
+        let (platform, job) = demoting(org(), as_is(), &["a2"]);
+        let first = asked(&job).await.expect("asked");
+        assert_eq!(first.text, "1 admin loses the admin role; 2 remain.");
+        // While the question is open, another admin takes the role from a3.
+        if let Some(a3) = platform.borrow_mut().user_mut("a3") {
+            a3.user_type = Role::Sender;
+        }
+        jobs::answer(job.id, true);
+        let asked_again = || {
+            job.status()
+                .and_then(|s| s.question)
+                .filter(|q| q.text != first.text)
+        };
+        crate::api::testing::until("asked again", || asked_again().is_some()).await;
+        assert_eq!(
+            asked_again().map(|q| q.text),
+            Some(
+                "The admins changed while you were asked; now: 1 admin loses the admin role; 1 \
+                 remains."
+                    .to_owned()
+            )
+        );
+        assert!(platform.borrow().writes().is_empty(), "nothing written yet");
+        jobs::answer(job.id, true);
+        let status = ended(&job).await;
+        assert_eq!(status.state, JobState::Done);
+        assert_eq!(role(&platform, "a2"), Role::Sender);
+    }
+
+    #[wasm_bindgen_test]
+    async fn a_change_that_leaves_no_admin_is_refused_before_anything_is_written() {
+        let _turn = take_fake_platform().await;
+        let two = vec![
+            scim_user("a1", ME, "admin", "Sales", true),
+            scim_user("a2", "a2@example.com", "admin", "Sales", true),
+        ];
+        let (platform, job) = demoting(two, as_is(), &["a1", "a2"]);
+        assert_eq!(asked(&job).await, None, "refused, not asked");
+        let status = ended(&job).await;
+        assert_eq!(status.state, JobState::Failed);
+        assert!(
+            status.note.starts_with(
+                "Refused: this change would leave the organisation without an admin. 2 admins \
+                 lose the admin role, you among them; none remains."
+            ),
+            "{}",
+            status.note
+        );
+        assert!(platform.borrow().writes().is_empty(), "nothing written");
+    }
+
+    #[wasm_bindgen_test]
+    async fn the_last_admin_rule_is_checked_again_right_before_the_write() {
+        let _turn = take_fake_platform().await;
+        let two = vec![
+            scim_user("a1", ME, "admin", "Sales", true),
+            scim_user("a2", "a2@example.com", "admin", "Sales", true),
+        ];
+        // Asked and answered with two admins; then, just before a2's write, another admin
+        // (elsewhere) takes the role from a1.
+        let twist: Twist = Box::new(|asked, platform| {
+            if asked.is("GET", "/api/scim/v2/Users/a1") {
+                if let Some(a1) = platform.user_mut("a1") {
+                    a1.user_type = Role::Sender;
+                }
+            }
+            None
+        });
+        let (platform, job) = demoting(two, twist, &["a2"]);
+        let question = asked(&job).await.expect("asked");
+        assert_eq!(question.text, "1 admin loses the admin role; 1 remains.");
+        jobs::answer(job.id, true);
+        let status = ended(&job).await;
+        assert_eq!(status.state, JobState::Failed);
+        assert!(
+            status
+                .note
+                .starts_with("Refused right before writing: this change would now leave"),
+            "{}",
+            status.note
+        );
+        assert!(platform.borrow().writes().is_empty(), "a2 was not written");
+        assert_eq!(role(&platform, "a2"), Role::Admin);
+        let said = job.result.get_untracked();
+        assert_eq!(said.len(), 1);
+        assert!(said[0].starts_with("a2: Refused("), "{said:?}");
+    }
+
+    #[wasm_bindgen_test]
+    async fn the_signed_in_admin_is_asked_last_and_on_their_own_and_may_keep_their_account() {
+        let _turn = take_fake_platform().await;
+        let (platform, job) = demoting(org(), as_is(), &["a1", "a2"]);
+        let others = asked(&job).await.expect("asked about the others first");
+        assert!(
+            others
+                .text
+                .starts_with("2 admins lose the admin role, you among them; 1 remains."),
+            "{}",
+            others.text
+        );
+        jobs::answer(job.id, true);
+        // a2's write lands before the question about a1's own account.
+        let asked_then = || {
+            job.status()
+                .and_then(|s| s.question)
+                .filter(|q| q.text != others.text)
+        };
+        crate::api::testing::until("asked about your own account", || asked_then().is_some()).await;
+        assert_eq!(role(&platform, "a2"), Role::Sender);
+        let yours = asked_then().expect("asked");
+        assert_eq!(
+            yours.text,
+            "Your own account is next: you lose the admin role, and with it the right to \
+             administer users in this console; 1 admin remains then. Change your own account \
+             too?"
+        );
+        jobs::answer(job.id, false);
+        let status = ended(&job).await;
+        assert_eq!(status.state, JobState::Done);
+        assert_eq!(role(&platform, "a1"), Role::Admin, "kept, as chosen");
+        assert_eq!(platform.borrow().writes().len(), 1);
+        let said = job.result.get_untracked();
+        assert_eq!(
+            said,
+            vec!["a2: landed true".to_owned(), "a1: KeptYours".to_owned()]
+        );
+    }
+}

@@ -366,3 +366,309 @@ fn summary(run: &ImportRun) -> String {
         format!("{}.", parts.join(", "))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::cell::{Cell, RefCell};
+    use std::rc::Rc;
+
+    use leptos::prelude::{Owner, WithUntracked};
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    use super::*;
+    use crate::api::testing::{as_is, scim_platform, scim_user, signed_in_app, Scim, Twist};
+    use crate::http::pacing::token_pacer;
+    use crate::http::transport::take_fake_platform;
+    use crate::pages::users::bulk_job::{self, Change};
+    use crate::pages::users::import::fate::{create_body, update_body, Wanted};
+    use crate::pages::users::test_users::jobs::ended;
+
+    const ME: &str = "me@example.com";
+
+    /// The signed-in admin, Ada (u7) and Bob (u8), senders in Sales.
+    fn org() -> Vec<ScimUser> {
+        vec![
+            scim_user("me", ME, "admin", "Sales", true),
+            scim_user("u7", "ada@example.com", "sender", "Sales", true),
+            scim_user("u8", "bob@example.com", "sender", "Sales", true),
+        ]
+    }
+
+    /// A row of the file (names as [`scim_user`] gives them: the email's name, "Test").
+    fn wanted(email: &str, role: &str) -> Wanted {
+        Wanted {
+            email: email.into(),
+            given_name: email.split('@').next().unwrap_or_default().into(),
+            family_name: "Test".into(),
+            role: role.into(),
+            team: "Sales".into(),
+        }
+    }
+
+    fn create(email: &str) -> Write {
+        let wanted = wanted(email, "sender");
+        let body = create_body(&wanted);
+        Write::Create { wanted, body }
+    }
+
+    fn update(platform: &Rc<RefCell<Scim>>, id: &str, role: &str) -> Write {
+        let user = platform.borrow().user(id).cloned().expect("a user");
+        let wanted = wanted(&user.user_name, role);
+        let body = update_body(&wanted, &user);
+        Write::Update {
+            id: id.into(),
+            wanted,
+            body,
+        }
+    }
+
+    /// A fresh platform of `users` and an app to run jobs in.
+    fn fresh(users: Vec<ScimUser>, twist: Twist) -> (Rc<RefCell<Scim>>, Owner) {
+        token_pacer().forget();
+        let platform = scim_platform(ME, users, twist);
+        let app = signed_in_app();
+        app.with(jobs::init);
+        (platform, app)
+    }
+
+    /// Starts an import of `rows` rows: `writes` by row (absent users after the rows).
+    fn import(
+        app: &Owner,
+        writes: Vec<(usize, Write)>,
+        outcomes: Vec<Option<Outcome>>,
+        absent: Vec<(String, String)>,
+    ) -> JobHandle<ImportRun> {
+        let source = Source {
+            file_name: "staff.csv".into(),
+            ..Source::default()
+        };
+        let plan = Plan {
+            writes,
+            outcomes,
+            absent,
+        };
+        app.with(|| start(source, plan))
+    }
+
+    /// How many times `method` reached `path` with a body naming `email` (or any body).
+    fn sent(platform: &Rc<RefCell<Scim>>, method: &str, path: &str, email: Option<&str>) -> usize {
+        let platform = platform.borrow();
+        let names = |a: &crate::api::testing::Asked| {
+            email.is_none_or(|e| {
+                a.body
+                    .as_ref()
+                    .and_then(|b| b.get("userName"))
+                    .and_then(|n| n.as_str())
+                    == Some(e)
+            })
+        };
+        platform
+            .asked
+            .iter()
+            .filter(|a| a.is(method, path) && names(a))
+            .count()
+    }
+
+    #[wasm_bindgen_test]
+    async fn an_import_creates_updates_deactivates_and_its_undo_puts_it_all_back() {
+        let _turn = take_fake_platform().await;
+        let (platform, app) = fresh(org(), as_is());
+        let writes = vec![
+            (0, create("carl@example.com")),
+            (1, update(&platform, "u7", "manager")),
+            // Bob is absent from the file: deactivated.
+            (3, Write::Deactivate { id: "u8".into() }),
+        ];
+        let outcomes = vec![None, None, Some(Outcome::Unchanged)];
+        let absent = vec![("u8".to_owned(), "bob@example.com".to_owned())];
+        let job = import(&app, writes.clone(), outcomes, absent);
+        let status = ended(&job).await;
+        assert_eq!(
+            (status.state, status.note.as_str()),
+            (
+                JobState::Done,
+                "1 created, 1 updated, 1 unchanged, 1 deactivated."
+            )
+        );
+        // Each write sent once, with only what the file sets.
+        let Write::Create { body: created, .. } = &writes[0].1 else {
+            unreachable!()
+        };
+        let Write::Update { body: updated, .. } = &writes[1].1 else {
+            unreachable!()
+        };
+        let mut bodies: Vec<(String, serde_json::Value)> = platform
+            .borrow()
+            .writes()
+            .into_iter()
+            .map(|a| {
+                (
+                    format!("{} {}", a.method, a.path),
+                    a.body.unwrap_or_default(),
+                )
+            })
+            .collect();
+        bodies.sort_by(|a, b| a.0.cmp(&b.0));
+        let (created, updated) = (
+            serde_json::to_value(created).expect("JSON"),
+            serde_json::to_value(updated).expect("JSON"),
+        );
+        assert_eq!(
+            bodies,
+            vec![
+                ("POST /api/scim/v2/Users".to_owned(), created),
+                ("PUT /api/scim/v2/Users/u7".to_owned(), updated),
+                (
+                    "PUT /api/scim/v2/Users/u8".to_owned(),
+                    serde_json::json!({"active": false})
+                ),
+            ]
+        );
+        let state = |email: &str| {
+            let platform = platform.borrow();
+            let user = platform.by_email(email).expect("a user");
+            (user.user_type.to_string(), user.active)
+        };
+        assert_eq!(state("carl@example.com"), ("sender".to_owned(), true));
+        assert_eq!(state("ada@example.com"), ("manager".to_owned(), true));
+        assert_eq!(state("bob@example.com"), ("sender".to_owned(), false));
+
+        // Undo: the created user deactivated (found by email), the update and the
+        // deactivation put back.
+        let reversals = job.result.with_untracked(|r| r.reversals.clone());
+        assert_eq!(reversals.len(), 3);
+        let undo = app.with(|| bulk_job::start(Change::Undo(reversals), 3));
+        let status = ended(&undo).await;
+        assert_eq!(
+            (status.state, status.note.as_str()),
+            (JobState::Done, "Changed 3 of 3 users.")
+        );
+        assert_eq!(state("carl@example.com"), ("sender".to_owned(), false));
+        assert_eq!(state("ada@example.com"), ("sender".to_owned(), true));
+        assert_eq!(state("bob@example.com"), ("sender".to_owned(), true));
+        assert_eq!(sent(&platform, "POST", "/api/scim/v2/Users", None), 1);
+    }
+
+    #[wasm_bindgen_test]
+    async fn a_lost_answer_is_checked_and_the_write_sent_again_only_if_it_did_not_land() {
+        let _turn = take_fake_platform().await;
+        // The first answer to each of these writes is lost (502): Carl's create and Ada's
+        // update had landed, Dora's create had not.
+        let mut seen: Vec<String> = Vec::new();
+        let twist: Twist = Box::new(move |asked, platform| {
+            if !asked.writes() {
+                return None;
+            }
+            let named = asked.body.as_ref().and_then(|b| b.get("userName"));
+            let who = named
+                .and_then(|n| n.as_str())
+                .map_or_else(|| asked.path.clone(), str::to_owned);
+            if seen.contains(&who) {
+                return None;
+            }
+            seen.push(who.clone());
+            match who.as_str() {
+                "carl@example.com" | "/api/scim/v2/Users/u7" => {
+                    let _ = platform.answer(asked);
+                    Some((502, String::new()))
+                }
+                "dora@example.com" => Some((502, String::new())),
+                _ => None,
+            }
+        });
+        let (platform, app) = fresh(org(), twist);
+        let writes = vec![
+            (0, create("carl@example.com")),
+            (1, create("dora@example.com")),
+            (2, update(&platform, "u7", "manager")),
+        ];
+        let job = import(&app, writes, vec![None; 3], Vec::new());
+        let status = ended(&job).await;
+        assert_eq!(
+            (status.state, status.note.as_str()),
+            (JobState::Done, "2 created, 1 updated.")
+        );
+        let confirmed = "(the first answer was lost; the platform confirmed it).";
+        assert_eq!(
+            job.result.with_untracked(|r| r.outcomes.clone()),
+            vec![
+                Some(Outcome::Created(format!("Created {confirmed}"))),
+                Some(Outcome::Created("Created.".into())),
+                Some(Outcome::Updated(format!("Updated {confirmed}"))),
+            ]
+        );
+        let users = "/api/scim/v2/Users";
+        assert_eq!(sent(&platform, "POST", users, Some("carl@example.com")), 1);
+        assert_eq!(sent(&platform, "POST", users, Some("dora@example.com")), 2);
+        assert_eq!(sent(&platform, "PUT", "/api/scim/v2/Users/u7", None), 1);
+        let platform = platform.borrow();
+        let dora = platform
+            .users
+            .iter()
+            .filter(|u| u.user_name == "dora@example.com");
+        assert_eq!(dora.count(), 1);
+        assert_eq!(
+            platform
+                .by_email("ada@example.com")
+                .map(|u| u.user_type.to_string()),
+            Some("manager".to_owned())
+        );
+    }
+
+    #[wasm_bindgen_test]
+    async fn a_cancelled_import_leaves_the_rest_not_run() {
+        let _turn = take_fake_platform().await;
+        // The admin cancels while the first create is on its way.
+        let job_id = Rc::new(Cell::new(0));
+        let cancel_at = job_id.clone();
+        let twist: Twist = Box::new(move |asked, _| {
+            if asked.method == "POST" {
+                jobs::cancel(cancel_at.get());
+            }
+            None
+        });
+        let (platform, app) = fresh(org(), twist);
+        let writes = (0..6)
+            .map(|i| (i, create(&format!("new{i}@example.com"))))
+            .collect();
+        let job = import(&app, writes, vec![None; 6], Vec::new());
+        job_id.set(job.id);
+        let status = ended(&job).await;
+        assert_eq!(status.state, JobState::Cancelled);
+        let posts = sent(&platform, "POST", "/api/scim/v2/Users", None);
+        assert!((1..6).contains(&posts), "{posts} of 6 sent");
+        assert_eq!(
+            platform.borrow().users.len(),
+            3 + posts,
+            "each one sent landed"
+        );
+        assert_eq!(
+            status.note,
+            format!("{posts} created, {} not run.", 6 - posts)
+        );
+    }
+
+    #[wasm_bindgen_test]
+    async fn an_import_that_would_deactivate_the_last_admin_is_refused_and_writes_nothing() {
+        let _turn = take_fake_platform().await;
+        let (platform, app) = fresh(org(), as_is());
+        // The signed-in admin, the only one, is absent from the file.
+        let writes = vec![
+            (0, create("carl@example.com")),
+            (1, Write::Deactivate { id: "me".into() }),
+        ];
+        let absent = vec![("me".to_owned(), ME.to_owned())];
+        let job = import(&app, writes, vec![None], absent);
+        let status = ended(&job).await;
+        assert_eq!(status.state, JobState::Failed);
+        assert!(
+            status
+                .note
+                .starts_with("Refused: this change would leave the organisation without an admin."),
+            "{}",
+            status.note
+        );
+        assert!(platform.borrow().writes().is_empty(), "not even the create");
+        assert!(platform.borrow().user("me").expect("me").active);
+    }
+}
