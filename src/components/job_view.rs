@@ -167,8 +167,8 @@ mod tests {
         list().with_untracked(|all| all.iter().any(|s| Some(s.id) == id))
     }
 
-    fn any_of(kind: JobKind) -> bool {
-        list().with_untracked(|all| all.iter().any(|s| s.kind == kind))
+    fn running(kind: JobKind) -> bool {
+        list().with_untracked(|all| all.iter().any(|s| s.kind == kind && s.running()))
     }
 
     #[wasm_bindgen_test]
@@ -199,7 +199,7 @@ mod tests {
             "an import while a bulk change writes is refused in words: {refused:?}"
         );
         assert!(!import.shown(), "and nothing was started");
-        assert!(!any_of(JobKind::Import));
+        assert!(!running(JobKind::Import));
         bulk.cancel();
         until("it stops", || bulk.state() == Some(JobState::Cancelled)).await;
         // Ended: the next start replaces it, and the ended one is forgotten.

@@ -119,7 +119,7 @@ mod tests {
         app
     }
 
-    async fn ended(job: &JobHandle<ExportRun>) -> JobStatus {
+    async fn ended(job: &JobHandle<()>) -> JobStatus {
         until("the export ends", || {
             job.status().is_some_and(|s| !s.running())
         })

@@ -13,18 +13,48 @@ pub(crate) const KEY_STATUS: &str = "status";
 pub(crate) const KEY_SENDER: &str = "sender";
 pub(crate) const KEY_CAMPAIGN: &str = "campaign";
 pub(crate) const KEY_SEARCH: &str = "q";
-/// Why a send needs attention (`gifting_api::attention`), and the day from which sends count
-/// (`2026-10-01`): the home screen links to exactly the sends it counted.
+/// Why a send needs attention (`gifting_api::attention`, or `any` reason), and the days from
+/// and to which sends count (`2026-10-01`, `2026-10-31`): the home screen links to exactly the
+/// sends it counted, month by month.
 pub(crate) const KEY_ATTENTION: &str = "attention";
 pub(crate) const KEY_SINCE: &str = "since";
-pub(crate) const KEYS: [&str; 6] = [
+pub(crate) const KEY_UNTIL: &str = "until";
+/// `attention=any`: a send needing attention for any reason.
+pub(crate) const ANY_REASON: &str = "any";
+pub(crate) const KEYS: [&str; 7] = [
     KEY_STATUS,
     KEY_SENDER,
     KEY_CAMPAIGN,
     KEY_SEARCH,
     KEY_ATTENTION,
     KEY_SINCE,
+    KEY_UNTIL,
 ];
+
+/// Which sends needing attention a filter keeps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum NeedsAttention {
+    Any,
+    For(Attention),
+}
+
+impl NeedsAttention {
+    /// Whether a send needing attention for `reason` (if any) is kept.
+    pub(crate) fn keeps(self, reason: Option<Attention>) -> bool {
+        match self {
+            NeedsAttention::Any => reason.is_some(),
+            NeedsAttention::For(a) => reason == Some(a),
+        }
+    }
+
+    /// Whether a send in `status` can be kept at all (only those are read whole).
+    pub(crate) fn may_keep(self, status: &gifting_api::SendStatus) -> bool {
+        match self {
+            NeedsAttention::Any => Attention::ALL.iter().any(|a| a.status() == *status),
+            NeedsAttention::For(a) => a.status() == *status,
+        }
+    }
+}
 
 /// `2026-10-01` as `20261001`, the first ten characters of a timestamp likewise: days compare
 /// as numbers, in the organisation's local calendar the platform writes.
@@ -45,9 +75,11 @@ pub(crate) struct SendFilter {
     pub(crate) campaign: Option<u64>,
     /// Matched case-insensitively against the recipient's name, email and company.
     pub(crate) search: String,
-    pub(crate) attention: Option<Attention>,
+    pub(crate) attention: Option<NeedsAttention>,
     /// Only sends created on this day or later ([`day_number`]).
     pub(crate) since: Option<u32>,
+    /// Only sends created on this day or earlier.
+    pub(crate) until: Option<u32>,
     /// Parameters present in the address but not understood, to say so instead of
     /// silently showing everything.
     pub(crate) ignored: Vec<String>,
@@ -76,19 +108,27 @@ impl SendFilter {
         let sender = id(KEY_SENDER, "sender");
         let campaign = id(KEY_CAMPAIGN, "campaign");
         let attention = get(KEY_ATTENTION).filter(|v| !v.is_empty()).and_then(|v| {
-            let reason = Attention::from_slug(&v);
+            let reason = if v == ANY_REASON {
+                Some(NeedsAttention::Any)
+            } else {
+                Attention::from_slug(&v).map(NeedsAttention::For)
+            };
             if reason.is_none() {
                 ignored.push(format!("attention “{v}”"));
             }
             reason
         });
-        let since = get(KEY_SINCE).filter(|v| !v.is_empty()).and_then(|v| {
-            let day = day_number(v.trim()).filter(|_| v.trim().len() == 10);
-            if day.is_none() {
-                ignored.push(format!("since “{v}”"));
-            }
-            day
-        });
+        let mut day = |key: &str| {
+            get(key).filter(|v| !v.is_empty()).and_then(|v| {
+                let day = day_number(v.trim()).filter(|_| v.trim().len() == 10);
+                if day.is_none() {
+                    ignored.push(format!("{key} “{v}”"));
+                }
+                day
+            })
+        };
+        let since = day(KEY_SINCE);
+        let until = day(KEY_UNTIL);
         SendFilter {
             group,
             sender,
@@ -96,14 +136,24 @@ impl SendFilter {
             search: get(KEY_SEARCH).unwrap_or_default(),
             attention,
             since,
+            until,
             ignored,
         }
+    }
+
+    /// Whether a send created on `day` is within `since` and `until`.
+    pub(crate) fn in_range(&self, day: Option<u32>) -> bool {
+        let Some(day) = day else {
+            return self.since.is_none() && self.until.is_none();
+        };
+        self.since.is_none_or(|d| day >= d) && self.until.is_none_or(|d| day <= d)
     }
 
     pub(crate) fn is_active(&self) -> bool {
         self.group.is_some()
             || self.attention.is_some()
             || self.since.is_some()
+            || self.until.is_some()
             || self.sender.is_some()
             || self.campaign.is_some()
             || !self.search.trim().is_empty()
@@ -120,10 +170,8 @@ impl SendFilter {
             self.group.is_none_or(|g| send.status.group() == g)
                 && self
                     .attention
-                    .is_none_or(|a| gifting_api::attention::attention(send, now) == Some(a))
-                && self
-                    .since
-                    .is_none_or(|d| day_number(&send.created_at).is_some_and(|c| c >= d))
+                    .is_none_or(|a| a.keeps(gifting_api::attention::attention(send, now)))
+                && self.in_range(day_number(&send.created_at))
                 && self.sender.is_none_or(|id| send.sender.id == id)
                 && self.campaign.is_none_or(|id| send.touch.id == id)
                 && (needle.is_empty() || recipient_matches(send, &needle))
@@ -270,8 +318,20 @@ mod tests {
             ("since", "2999-01-01")
         ]))
         .is_empty());
-        let odd = filter(&[("attention", "lost"), ("since", "last week")]);
-        assert_eq!(odd.ignored, vec!["attention “lost”", "since “last week”"]);
+        assert_eq!(ids(&filter(&[("attention", "any")])), vec![2]);
+        let march = [("since", "2026-03-01"), ("until", "2026-03-31")];
+        assert_eq!(ids(&filter(&march)), vec![1, 2, 3]);
+        assert!(ids(&filter(&[("until", "2026-02-28")])).is_empty());
+        assert!(ids(&filter(&[("since", "2026-03-02")])).is_empty());
+        let odd = filter(&[
+            ("attention", "lost"),
+            ("since", "last week"),
+            ("until", "2026"),
+        ]);
+        assert_eq!(
+            odd.ignored,
+            vec!["attention “lost”", "since “last week”", "until “2026”"]
+        );
         assert_eq!(day_number("2026-10-01T00:00:00-05:00"), Some(20261001));
     }
 

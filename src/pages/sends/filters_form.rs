@@ -8,7 +8,8 @@ use leptos_router::params::ParamsMap;
 use leptos_router::NavigateOptions;
 
 use super::filter::{
-    Choice, SendFilter, KEYS, KEY_ATTENTION, KEY_CAMPAIGN, KEY_SEARCH, KEY_SENDER, KEY_STATUS,
+    Choice, NeedsAttention, SendFilter, ANY_REASON, KEYS, KEY_ATTENTION, KEY_CAMPAIGN, KEY_SEARCH,
+    KEY_SENDER, KEY_STATUS,
 };
 use super::loaded::LoadedSends;
 use super::walk_job::day_text;
@@ -135,12 +136,24 @@ pub(crate) fn SendFilters(
             </Show>
         </form>
         <IgnoredNotice filter />
-        {move || filter.with(|f| f.since).map(|day| view! {
-            <p class="notice" role="status" data-testid="send-filter-since">
-                {format!("Only sends created on {} or later.", day_text(day))}
-            </p>
+        {move || filter.with(range_text).map(|text| view! {
+            <p class="notice" role="status" data-testid="send-filter-since">{text}</p>
         })}
     }
+}
+
+/// "Only sends created from 2026-10-01 to 2026-10-31.", when the address limits the days.
+fn range_text(filter: &SendFilter) -> Option<String> {
+    Some(match (filter.since, filter.until) {
+        (Some(since), Some(until)) => format!(
+            "Only sends created from {} to {}.",
+            day_text(since),
+            day_text(until)
+        ),
+        (Some(since), None) => format!("Only sends created on {} or later.", day_text(since)),
+        (None, Some(until)) => format!("Only sends created on {} or earlier.", day_text(until)),
+        (None, None) => return None,
+    })
 }
 
 /// "Any reason", then each reason a send can need attention for, in the platform's words.
@@ -151,10 +164,11 @@ fn AttentionOptions(filter: Memo<SendFilter>) -> impl IntoView {
         let chosen = chosen.get();
         let reasons = Attention::ALL
             .into_iter()
-            .map(|a| view! { <option value=a.slug() selected=chosen == Some(a)>{a.label()}</option> })
+            .map(|a| view! { <option value=a.slug() selected=chosen == Some(NeedsAttention::For(a))>{a.label()}</option> })
             .collect_view();
         view! {
             <option value="" selected=chosen.is_none()>"Any or none"</option>
+            <option value=ANY_REASON selected=chosen == Some(NeedsAttention::Any)>"Any reason"</option>
             {reasons}
         }
     }

@@ -79,20 +79,16 @@ impl LoadedSends {
             .map(|t| filter.campaign.is_none_or(|id| t.0 == id));
         let needle = filter.search.trim().to_lowercase();
         let strings_match: Vec<bool> = rows.strings.map(|s| contains_folded(s, &needle));
-        let since = |row: &Row| {
-            filter
-                .since
-                .is_none_or(|d| day_number(rows.created_at(row)).is_some_and(|c| c >= d))
-        };
+        let since = |row: &Row| filter.in_range(day_number(rows.created_at(row)));
         // Whether a status can need attention at all: only those rows are read whole.
         let maybe: Vec<bool> = rows
             .statuses
-            .map(|s| filter.attention.is_none_or(|a| a.status() == *s));
+            .map(|s| filter.attention.is_none_or(|a| a.may_keep(s)));
         let now = crate::browser::now_ms() / 1000;
         let needs = |at: u32| {
             filter.attention.is_none_or(|a| {
                 rows.send(at)
-                    .is_some_and(|send| attention(&send, now) == Some(a))
+                    .is_some_and(|send| a.keeps(attention(&send, now)))
             })
         };
         let keep = |row: &Row| {
