@@ -73,6 +73,13 @@ pub(crate) struct SenderSpend {
     pub(crate) spend: Spend,
 }
 
+/// A campaign's sends this month and what they cost (money returned not counted).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct CampaignSpend {
+    pub(crate) sends: u32,
+    pub(crate) spend: Spend,
+}
+
 /// What the walk has counted so far.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Report {
@@ -90,7 +97,10 @@ pub(crate) struct Report {
     pub(crate) senders: BTreeMap<u64, SenderSpend>,
     /// USD spent per day of the month, for the trend: `[0]` this month.
     pub(crate) daily: [BTreeMap<u32, Decimal>; 2],
-    pub(crate) attention: BTreeMap<Attention, u32>,
+    /// Sends needing attention by reason, per month: `[0]` this month.
+    pub(crate) attention: [BTreeMap<Attention, u32>; 2],
+    /// By campaign (touch) id, this month only.
+    pub(crate) campaigns: BTreeMap<u64, CampaignSpend>,
     /// Sends read (the ones counted) per month.
     pub(crate) read: [u32; 2],
     /// The oldest creation time read (Unix seconds), for the estimate of the month's size.
@@ -114,7 +124,8 @@ impl Report {
             groups: BTreeMap::new(),
             senders: BTreeMap::new(),
             daily: [BTreeMap::new(), BTreeMap::new()],
-            attention: BTreeMap::new(),
+            attention: [BTreeMap::new(), BTreeMap::new()],
+            campaigns: BTreeMap::new(),
             read: [0, 0],
             oldest: None,
             complete: false,
@@ -146,7 +157,10 @@ impl Report {
             let m = usize::from(month < self.months[0]);
             self.read[m] += 1;
             if let Some(reason) = attention(send, self.now) {
-                *self.attention.entry(reason).or_default() += 1;
+                *self.attention[m].entry(reason).or_default() += 1;
+            }
+            if m == 0 {
+                self.campaigns.entry(send.touch.id).or_default().sends += 1;
             }
             if money_returned(&send.status) {
                 continue;
@@ -175,6 +189,9 @@ impl Report {
             *sum = sum.checked_add(cost).unwrap_or(*sum);
         }
         if m == 0 {
+            if let Some(campaign) = self.campaigns.get_mut(&send.touch.id) {
+                campaign.spend.add(&send.currency, cost);
+            }
             let sender = self
                 .senders
                 .entry(send.sender.id)
@@ -210,6 +227,11 @@ impl Report {
             .get(&id)
             .or_else(|| self.groups.values().find(|g| g.name == name))
             .map_or(Decimal::ZERO, |g| g.months[0].usd)
+    }
+
+    /// Sends needing attention in month `m` (`0`: this month), for any reason.
+    pub(crate) fn attention_total(&self, m: usize) -> u32 {
+        self.attention[m].values().sum()
     }
 
     /// The organisation's spend per month.
@@ -486,8 +508,14 @@ mod tests {
         assert!(report.add(&older), "September ends the walk");
         assert_eq!(report.read, [4, 2]);
         assert_eq!(report.this_month_estimate(), (4, true));
-        assert_eq!(report.attention.get(&Attention::Undeliverable), Some(&1));
-        assert_eq!(report.attention.get(&Attention::Bounced), Some(&1));
+        assert_eq!(report.attention[0].get(&Attention::Undeliverable), Some(&1));
+        assert_eq!(report.attention[0].get(&Attention::Bounced), Some(&1));
+        assert_eq!(report.attention_total(0), 2);
+        assert_eq!(report.attention_total(1), 0, "October's sends went well");
+        let campaign = &report.campaigns[&1];
+        assert_eq!(campaign.sends, 4, "this month's sends of the campaign, returned or not");
+        assert_eq!(campaign.spend.usd.to_string(), "950.00");
+        assert_eq!(campaign.spend.other_text(), "EUR 120.00 in 1 send");
 
         let rows = report.rows(&[group(1, "1000", false), group(2, "500", true)]);
         assert_eq!(rows.len(), 3, "two groups and the sends of no known group");
@@ -534,7 +562,7 @@ mod tests {
         let mut mine = Report::new(now, page.first(), Some("S1@example.com".into()));
         mine.add(&page);
         assert_eq!(mine.read, [1, 0]);
-        assert_eq!(mine.attention.get(&Attention::Failed), Some(&1));
+        assert_eq!(mine.attention[0].get(&Attention::Failed), Some(&1));
         let mut all = Report::new(now, page.first(), None);
         all.add(&page);
         // 2 sends over the last 10 days of a month 25 days old: about 5.

@@ -67,10 +67,20 @@ pub(crate) fn report_csv(report: &Report, rows: &[BudgetRow]) -> String {
         ],
     );
     push_row(&mut out, ["", ""]);
-    push_row(&mut out, ["needs attention", "sends"]);
+    push_row(
+        &mut out,
+        [
+            "needs attention".to_owned(),
+            format!("sends {}", report.months[0].key()),
+            format!("sends {}", report.months[1].key()),
+        ],
+    );
     for reason in Attention::ALL {
-        let n = report.attention.get(&reason).copied().unwrap_or(0);
-        push_row(&mut out, [reason.label().to_owned(), n.to_string()]);
+        let n = |m: usize| report.attention[m].get(&reason).copied().unwrap_or(0);
+        push_row(
+            &mut out,
+            [reason.label().to_owned(), n(0).to_string(), n(1).to_string()],
+        );
     }
     out
 }
@@ -102,7 +112,7 @@ mod tests {
             lines[0]
         );
         assert!(lines[1].starts_with("Organisation,,,,0,"), "{}", lines[1]);
-        assert_eq!(lines[3], "needs attention,sends");
-        assert_eq!(lines[4], "Undeliverable,0");
+        assert_eq!(lines[3], "needs attention,sends 2026-11,sends 2026-10");
+        assert_eq!(lines[4], "Undeliverable,0,0");
     }
 }
