@@ -31,6 +31,7 @@ use std::rc::Rc;
 use std::time::Duration;
 
 use crate::browser::{now_ms, sleep};
+use crate::http::retry::{backoff_ms, retry_after_wait};
 
 /// How often a wait looks whether the work was cancelled.
 pub const CANCEL_CHECK_MS: f64 = 100.0;
@@ -147,7 +148,13 @@ impl Pacer {
     /// work should stop and say so). A refusal of a request that started before the previous
     /// refusal arrived (several in flight at once) is waited out but changes neither the pace
     /// nor the count.
-    pub fn refused_at(&self, started: f64, retry_after_s: Option<u64>, now: f64) -> Option<u64> {
+    pub fn refused_at(
+        &self,
+        started: f64,
+        retry_after_s: Option<u64>,
+        now: f64,
+        jitter: f64,
+    ) -> Option<u64> {
         let stale = started < self.refusal_seen_at.get();
         self.refusal_seen_at.set(now);
         let mut extra = 0;
@@ -164,14 +171,14 @@ impl Pacer {
             self.busy_in_a_row.get() + 1
         };
         self.busy_in_a_row.set(in_a_row);
-        let wait = busy_wait_ms(retry_after_s, in_a_row)? + extra;
+        let wait = busy_wait_ms(retry_after_s, in_a_row, jitter)? + extra;
         self.hold_at(wait, now);
         Some(wait)
     }
 
     /// As [`Pacer::refused_at`], now.
     pub fn refused(&self, started: f64, retry_after_s: Option<u64>) -> Option<u64> {
-        self.refused_at(started, retry_after_s, now())
+        self.refused_at(started, retry_after_s, now(), js_sys::Math::random())
     }
 
     /// No request starts for `ms` from `now`.
@@ -542,7 +549,7 @@ pub fn floor_ms(requests: u64, rate: u32) -> f64 {
     requests as f64 * WINDOW_MS / f64::from(rate.max(1))
 }
 
-/// Waits after "busy" answers without a `Retry-After`: 1 s, 2 s, 4 s… up to this.
+/// Waits after "busy" answers without a `Retry-After`: 1–2 s, 2–4 s, 4–8 s… up to this.
 pub const MAX_BACKOFF_MS: u64 = 30_000;
 /// A `Retry-After` longer than this is still honoured, but only up to this long per wait.
 pub const MAX_WAIT_MS: u64 = 120_000;
@@ -550,18 +557,18 @@ pub const MAX_WAIT_MS: u64 = 120_000;
 pub const MAX_BUSY_IN_A_ROW: u32 = 30;
 
 /// The wait after the `busy_in_a_row`-th "busy" answer in a row (1-based), given the
-/// platform's `Retry-After` in seconds if it sent one. `None`: stop and let the user resume.
-pub fn busy_wait_ms(retry_after_s: Option<u64>, busy_in_a_row: u32) -> Option<u64> {
+/// platform's `Retry-After` in seconds if it sent one: the request policy's one `Retry-After`
+/// rule ([`retry_after_wait`]: at least a second, as "Retry-After: 0" from a busy server would
+/// otherwise spin, and at most [`MAX_WAIT_MS`] per wait) and its one backoff ([`backoff_ms`],
+/// `jitter` in `[0, 1)`). `None`: stop and let the user resume.
+pub fn busy_wait_ms(retry_after_s: Option<u64>, busy_in_a_row: u32, jitter: f64) -> Option<u64> {
     if busy_in_a_row == 0 || busy_in_a_row > MAX_BUSY_IN_A_ROW {
         return None;
     }
-    let backoff = 1000u64
-        .saturating_mul(1 << (busy_in_a_row - 1).min(16))
-        .min(MAX_BACKOFF_MS);
     Some(match retry_after_s {
-        // At least a second: "Retry-After: 0" from a busy server would otherwise spin.
-        Some(s) => s.saturating_mul(1000).clamp(1000, MAX_WAIT_MS),
-        None => backoff,
+        Some(s) => retry_after_wait(Some(s.saturating_mul(1000)), 1000, MAX_WAIT_MS)
+            .unwrap_or_else(|longest| longest),
+        None => backoff_ms(2 * 1000, MAX_BACKOFF_MS, busy_in_a_row, jitter),
     })
 }
 
@@ -652,7 +659,7 @@ mod tests {
                         done += 1;
                         last = at;
                     } else {
-                        let waited = pacer.refused_at(started, Some(1), at);
+                        let waited = pacer.refused_at(started, Some(1), at, 0.5);
                         assert!(waited.is_some() || works[i].screen, "gave up");
                         asked[i] -= 1;
                     }
@@ -824,14 +831,16 @@ mod tests {
 
     #[wasm_bindgen_test]
     fn waits_out_retry_after_and_backs_off_without_it() {
-        assert_eq!(busy_wait_ms(Some(2), 1), Some(2_000));
-        assert_eq!(busy_wait_ms(Some(0), 1), Some(1_000));
-        assert_eq!(busy_wait_ms(Some(3_600), 1), Some(MAX_WAIT_MS));
-        assert_eq!(busy_wait_ms(None, 1), Some(1_000));
-        assert_eq!(busy_wait_ms(None, 3), Some(4_000));
-        assert_eq!(busy_wait_ms(None, 20), Some(MAX_BACKOFF_MS));
-        assert_eq!(busy_wait_ms(Some(1), MAX_BUSY_IN_A_ROW), Some(1_000));
-        assert_eq!(busy_wait_ms(Some(1), MAX_BUSY_IN_A_ROW + 1), None);
+        assert_eq!(busy_wait_ms(Some(2), 1, 0.0), Some(2_000));
+        assert_eq!(busy_wait_ms(Some(0), 1, 0.0), Some(1_000));
+        assert_eq!(busy_wait_ms(Some(3_600), 1, 0.0), Some(MAX_WAIT_MS));
+        // Without one, the policy's backoff: equal jitter, from 1–2 s.
+        assert_eq!(busy_wait_ms(None, 1, 0.0), Some(1_000));
+        assert_eq!(busy_wait_ms(None, 1, 1.0), Some(2_000));
+        assert_eq!(busy_wait_ms(None, 3, 0.0), Some(4_000));
+        assert_eq!(busy_wait_ms(None, 20, 1.0), Some(MAX_BACKOFF_MS));
+        assert_eq!(busy_wait_ms(Some(1), MAX_BUSY_IN_A_ROW, 0.0), Some(1_000));
+        assert_eq!(busy_wait_ms(Some(1), MAX_BUSY_IN_A_ROW + 1, 0.0), None);
     }
 
     /// A pace that learned `n` a second: `n` answered in the first window, then refused.
