@@ -336,14 +336,34 @@ pub const PROBE_MS: f64 = 15_000.0;
 /// [`Pace::refused_among`].
 pub const MEASURE_LATER_MS: u64 = 500;
 
+/// What the pace knows of the platform's rate limit, and so how it goes on.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+enum Mode {
+    /// Never refused: as fast as answers come.
+    #[default]
+    Unknown,
+    /// Learned from a first refusal, never refused while paced: it may be short of the limit
+    /// (see [`Pace::climb`]), and tries one more a window after each [`PROBE_MS`].
+    Probing { rate: u32 },
+    /// Refused while paced at `refused` requests per window: a pace lowered below it (the
+    /// allowance was shared for a while) climbs back to one under it, never to it.
+    /// `lowered_alone`: once refused while paced with nothing else of the token read in the
+    /// window, and lowered to what got through: refused so again, it measures afresh (see
+    /// [`Pace::refused_among`]).
+    Paced {
+        rate: u32,
+        refused: u32,
+        lowered_alone: bool,
+    },
+    /// Refused alone twice: as fast as answers come again, to measure the limit afresh, under
+    /// the pace `refused`.
+    Remeasuring { refused: u32 },
+}
+
 /// What the walk learned about the platform's rate limit.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Pace {
-    /// Requests per window the platform lets through; `None` until it refused one.
-    rate: Option<u32>,
-    /// The pace in force when the platform last refused while paced: a pace lowered below it
-    /// (the allowance was shared for a while) climbs back to one under it, never to it.
-    refused_at: u32,
+    mode: Mode,
     /// The pace the first refusal taught: a pace lowered by refusals while others used the
     /// allowance climbs back to at least half of it, however low those refusals took it.
     learned: u32,
@@ -351,11 +371,6 @@ pub struct Pace {
     recent: VecDeque<f64>,
     /// Requests answered since the last refusal (or the start).
     since_refusal: u32,
-    /// Refused while paced with nothing else of the token read in the window, and lowered to
-    /// what got through: refused so again, it measures afresh (see [`Pace::refused_among`]).
-    lowered_alone: bool,
-    /// Going as fast as answers come again to measure the limit afresh.
-    remeasuring: bool,
     /// When the pace last changed.
     changed_at: f64,
 }
@@ -378,21 +393,44 @@ impl Learned {
 }
 
 impl Pace {
-    /// What it learned, once it did.
+    /// Requests per [`WINDOW_MS`] it goes at; `None` while as fast as answers come.
+    fn pace(&self) -> Option<u32> {
+        match self.mode {
+            Mode::Probing { rate } | Mode::Paced { rate, .. } => Some(rate),
+            Mode::Unknown | Mode::Remeasuring { .. } => None,
+        }
+    }
+
+    /// What it learned, once it did. Kept as three numbers: a pace never refused while paced
+    /// keeps 0 as the pace refused.
     fn learned(&self) -> Option<Learned> {
-        self.rate
-            .map(|rate| Learned(rate, self.refused_at, self.learned))
+        match self.mode {
+            Mode::Probing { rate } => Some(Learned(rate, 0, self.learned)),
+            Mode::Paced { rate, refused, .. } => Some(Learned(rate, refused, self.learned)),
+            Mode::Unknown | Mode::Remeasuring { .. } => None,
+        }
     }
 
     /// Goes on at `at` from what a pace learned before. A pace never refused while paced
     /// would try one more a window after [`PROBE_MS`]; resumed, it holds: the same token's
     /// limit was measured, and trying past it costs a refusal.
     fn resume(&mut self, Learned(rate, refused_at, learned): Learned, at: f64) {
-        self.rate = Some(rate);
-        self.refused_at = if refused_at == 0 {
+        let refused = if refused_at == 0 {
             rate.saturating_add(1)
         } else {
             refused_at
+        };
+        let lowered_alone = matches!(
+            self.mode,
+            Mode::Paced {
+                lowered_alone: true,
+                ..
+            }
+        );
+        self.mode = Mode::Paced {
+            rate,
+            refused,
+            lowered_alone,
         };
         self.learned = learned;
         self.changed_at = at;
@@ -401,12 +439,12 @@ impl Pace {
     /// The learned rate, requests per [`WINDOW_MS`].
     #[cfg(test)]
     pub fn rate(&self) -> Option<u32> {
-        self.rate
+        self.pace()
     }
 
     /// The time between request starts: none until a rate is learned.
     pub fn interval_ms(&self) -> f64 {
-        self.rate.map_or(0.0, |rate| {
+        self.pace().map_or(0.0, |rate| {
             WINDOW_MS / f64::from(rate.max(1)) * (1.0 + MARGIN)
         })
     }
@@ -416,18 +454,16 @@ impl Pace {
         self.forget_before(started - WINDOW_MS);
         self.recent.push_back(started);
         self.since_refusal = self.since_refusal.saturating_add(1);
-        if let Some(rate) = self.rate {
-            // Never refused while paced, the pace counted every request of the token in its
-            // window; only one still in flight when the refusal came can be missing from it.
-            let quiet = if self.refused_at == 0 {
-                PROBE_MS
-            } else {
-                RECOVER_MS
-            };
-            if started - self.changed_at >= quiet {
-                self.rate = Some(self.climb(rate));
-                self.changed_at = started;
-            }
+        // Never refused while paced, the pace counted every request of the token in its
+        // window; only one still in flight when the refusal came can be missing from it.
+        let quiet = match self.mode {
+            Mode::Probing { .. } => PROBE_MS,
+            Mode::Paced { .. } => RECOVER_MS,
+            Mode::Unknown | Mode::Remeasuring { .. } => return,
+        };
+        if started - self.changed_at >= quiet {
+            self.mode = self.climb();
+            self.changed_at = started;
         }
     }
 
@@ -438,16 +474,25 @@ impl Pace {
     /// paced: it doubles back, up to one under the pace that was refused, or half the pace
     /// first learned if that is more (refusals while the admin's screens shared the allowance
     /// can take the pace refused down to 1).
-    fn climb(&self, rate: u32) -> u32 {
-        if self.refused_at == 0 {
-            return rate.saturating_add(1);
+    fn climb(&self) -> Mode {
+        match self.mode {
+            Mode::Probing { rate } => Mode::Probing {
+                rate: rate.saturating_add(1),
+            },
+            Mode::Paced {
+                rate,
+                refused,
+                lowered_alone,
+            } => {
+                let ceiling = refused.saturating_sub(1).max(self.learned / 2).max(1);
+                Mode::Paced {
+                    rate: rate.max(rate.saturating_mul(2).min(ceiling)),
+                    refused,
+                    lowered_alone,
+                }
+            }
+            other => other,
         }
-        let ceiling = self
-            .refused_at
-            .saturating_sub(1)
-            .max(self.learned / 2)
-            .max(1);
-        rate.max(rate.saturating_mul(2).min(ceiling))
     }
 
     /// As [`Pace::refused_among`], not knowing what else of the token got through.
@@ -484,39 +529,61 @@ impl Pace {
         self.forget_before(started - WINDOW_MS);
         let own_in_window = self.recent.len() as u32;
         let got_through = own_in_window.min(self.since_refusal);
+        // One request of others is no share to speak of (and the API client notes a request
+        // a moment after the pacer gives it its turn).
+        let alone =
+            token_answered.is_some_and(|all| all <= own_in_window + 1) && self.since_refusal > 0;
         let mut extra = 0;
-        let rate = match self.rate {
-            None if self.remeasuring && self.since_refusal == 0 => None,
-            None => Some(self.learn(got_through.max(token_answered.unwrap_or(0)))),
-            // One request of others is no share to speak of (and the API client notes a
-            // request a moment after the pacer gives it its turn).
-            Some(rate)
-                if token_answered.is_some_and(|all| all <= own_in_window + 1)
-                    && self.since_refusal > 0 =>
-            {
-                if self.lowered_alone {
-                    self.remeasuring = true;
-                    self.refused_at = rate;
-                    extra = MEASURE_LATER_MS;
-                    None
-                } else {
-                    // Nobody else read: the limit is what got through, nothing to climb to.
-                    self.lowered_alone = true;
-                    let lowered = got_through.min(rate.saturating_sub(1)).max(1);
-                    self.refused_at = lowered.saturating_add(1);
-                    Some(lowered)
+        self.mode = match self.mode {
+            Mode::Remeasuring { .. } if self.since_refusal == 0 => self.mode,
+            Mode::Unknown | Mode::Remeasuring { .. } => {
+                self.learn(got_through.max(token_answered.unwrap_or(0)))
+            }
+            Mode::Paced {
+                rate,
+                lowered_alone: true,
+                ..
+            } if alone => {
+                extra = MEASURE_LATER_MS;
+                Mode::Remeasuring { refused: rate }
+            }
+            Mode::Probing { rate } | Mode::Paced { rate, .. } if alone => {
+                // Nobody else read: the limit is what got through, nothing to climb to.
+                let lowered = got_through.min(rate.saturating_sub(1)).max(1);
+                Mode::Paced {
+                    rate: lowered,
+                    refused: lowered.saturating_add(1),
+                    lowered_alone: true,
                 }
             }
-            Some(rate) => {
-                // A refusal right after another (nothing got through between) is the same
-                // full window: it lowers the pace, but the pace refused stays the first one.
+            // A refusal right after another (nothing got through between) is the same full
+            // window: it lowers the pace, but the pace refused stays the first one.
+            Mode::Probing { rate } => {
+                let lowered = got_through.min(rate).max(1);
                 if self.since_refusal > 0 {
-                    self.refused_at = rate;
+                    Mode::Paced {
+                        rate: lowered,
+                        refused: rate,
+                        lowered_alone: false,
+                    }
+                } else {
+                    Mode::Probing { rate: lowered }
                 }
-                Some(got_through.min(rate).max(1))
             }
+            Mode::Paced {
+                rate,
+                refused,
+                lowered_alone,
+            } => Mode::Paced {
+                rate: got_through.min(rate).max(1),
+                refused: if self.since_refusal > 0 {
+                    rate
+                } else {
+                    refused
+                },
+                lowered_alone,
+            },
         };
-        self.rate = rate;
         self.since_refusal = 0;
         self.changed_at = started;
         extra
@@ -524,16 +591,22 @@ impl Pace {
 
     /// The pace a refusal's window measured: `measured` got through. Measured again after
     /// refusals while paced alone, it is the limit, under the pace refused: nothing to climb to.
-    fn learn(&mut self, measured: u32) -> u32 {
+    fn learn(&mut self, measured: u32) -> Mode {
         let measured = measured.max(1);
-        if self.remeasuring {
-            self.remeasuring = false;
-            self.learned = measured.min(self.refused_at.saturating_sub(1)).max(1);
-            self.refused_at = self.learned.saturating_add(1);
-        } else {
-            self.learned = measured;
+        match self.mode {
+            Mode::Remeasuring { refused } => {
+                self.learned = measured.min(refused.saturating_sub(1)).max(1);
+                Mode::Paced {
+                    rate: self.learned,
+                    refused: self.learned.saturating_add(1),
+                    lowered_alone: true,
+                }
+            }
+            _ => {
+                self.learned = measured;
+                Mode::Probing { rate: measured }
+            }
         }
-        self.learned
     }
 
     fn forget_before(&mut self, t: f64) {
