@@ -178,7 +178,7 @@ impl ApiClient {
             let Some(started) = lane.turn().await else {
                 return Written::Stopped { pending };
             };
-            let error = match self.write_json_in_lane::<B, T>(call.clone(), body).await {
+            let error = match self.write::<B, T>(call.clone(), body, Turn::Lane).await {
                 Ok(answer) => {
                     lane.answered(started);
                     return Written::Answered(answer.body);
@@ -209,15 +209,6 @@ impl ApiClient {
         body: &B,
     ) -> Result<ApiResponse<T>, ApiError> {
         self.write(call, body, Turn::Own).await
-    }
-
-    /// As [`ApiClient::write_json`], its turn taken in the caller's lane (a job's write).
-    pub(crate) async fn write_json_in_lane<B: Serialize + ?Sized, T: DeserializeOwned>(
-        &self,
-        call: Call,
-        body: &B,
-    ) -> Result<ApiResponse<T>, ApiError> {
-        self.write(call, body, Turn::Lane).await
     }
 
     async fn write<B: Serialize + ?Sized, T: DeserializeOwned>(
