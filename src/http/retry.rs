@@ -23,7 +23,9 @@
 //! "equal jitter", half fixed and half random, so many tabs failing together do not come back
 //! in lockstep), and one `Retry-After` rule ([`retry_after_wait`]) honours what the platform
 //! asked. Writes a screen sends (the user form, the user page) are tried once by the request
-//! layer: the screen keeps the admin's input and says what happened.
+//! layer: the screen keeps the admin's input and says what happened. A 401 is no try of any
+//! kind: the request layer refreshes the token once and sends the same request again; a second
+//! 401 ends the session.
 
 /// Tries per screen read, the first one included.
 pub const MAX_TRIES: u32 = 3;
