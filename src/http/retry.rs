@@ -19,7 +19,7 @@
 //! undo alike: a PUT is sent again ([`RequestKind::IdempotentWrite`] says why), a POST is checked
 //! first.
 //!
-//! Every wait before another try is one backoff ([`RetryPolicy::backoff_ms`]: exponential, with
+//! Every wait before another try is one backoff ([`backoff_ms`]: exponential, with
 //! "equal jitter", half fixed and half random, so many tabs failing together do not come back
 //! in lockstep), and one `Retry-After` rule ([`retry_after_wait`]) honours what the platform
 //! asked. Writes a screen sends (the user form, the user page) are tried once by the request
