@@ -7,6 +7,7 @@ use gifting_api::rest::RestError;
 use gifting_api::scim::ScimError;
 
 use crate::auth::AuthError;
+use crate::http::retry::Outcome;
 
 /// A failed platform request. Pages match on it to decide what to offer (e.g. `Scim` with
 /// `scim_type == "uniqueness"` on a form) and show [`ApiError::user_message`] otherwise.
@@ -107,6 +108,19 @@ impl ApiError {
                 | ApiError::Busy { .. }
                 | ApiError::Server { .. }
         )
+    }
+
+    /// What the try ended with, as the request policy ([`crate::http::retry`]) sees it; `None`
+    /// when nothing was sent or the answer is final whatever the policy (cancelled, built
+    /// wrong, unreadable).
+    pub fn outcome(&self) -> Option<Outcome> {
+        match self {
+            ApiError::Offline | ApiError::Network => Some(Outcome::Network),
+            ApiError::Timeout => Some(Outcome::Timeout),
+            ApiError::Busy { .. } => Some(Outcome::Status(429)),
+            ApiError::Cancelled | ApiError::Unsendable(_) | ApiError::Decode { .. } => None,
+            other => other.status().map(Outcome::Status),
+        }
     }
 
     /// The HTTP status, when there was an answer.

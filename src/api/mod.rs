@@ -22,7 +22,7 @@ mod team_groups;
 pub(crate) mod testing;
 
 pub(crate) use crate::http::cancel::CancelScope;
-pub(crate) use client::ApiClient;
+pub(crate) use client::{ApiClient, Written};
 pub(crate) use current_user::{
     admin_allowed, display_name, provide_current_user, use_current_user,
 };

@@ -6,10 +6,12 @@ use std::time::Duration;
 use leptos::prelude::*;
 
 use crate::browser::{navigator_online, now_ms, sleep};
+use crate::http::retry::backoff_ms;
 use crate::http::transport::probe;
 
-/// The first look after the platform stopped answering; each next one waits twice as long,
-/// up to [`PROBE_MAX_MS`].
+/// The looks after the platform stopped answering back off as every retry does
+/// ([`backoff_ms`]): the first after at most this, each next one at most twice as long, up to
+/// [`PROBE_MAX_MS`], with jitter so many tabs do not look in lockstep.
 const PROBE_FIRST_MS: u64 = 2_000;
 const PROBE_MAX_MS: u64 = 30_000;
 const PROBE_TIMEOUT_MS: u32 = 5_000;
@@ -96,15 +98,17 @@ impl NetStatus {
         self.probing.set_value(true);
         let this = *self;
         leptos::task::spawn_local(async move {
-            let mut wait = PROBE_FIRST_MS;
+            let mut looks = 0;
             // try_*: the loop ends quietly if the app is torn down meanwhile.
             while this.unreachable.try_get_untracked() == Some(true) {
+                looks += 1;
+                let jitter = js_sys::Math::random();
+                let wait = backoff_ms(PROBE_FIRST_MS, PROBE_MAX_MS, looks, jitter);
                 sleep(Duration::from_millis(wait)).await;
                 // Offline is the browser's own banner; its `online` event ends that.
                 if navigator_online() && probe(&probe_url, PROBE_TIMEOUT_MS).await {
                     this.note_answered();
                 }
-                wait = (wait * 2).min(PROBE_MAX_MS);
             }
             this.probing.try_set_value(false);
         });

@@ -31,6 +31,7 @@ use std::rc::Rc;
 use std::time::Duration;
 
 use crate::browser::{now_ms, sleep};
+use crate::http::retry::{backoff_ms, retry_after_wait};
 
 /// How often a wait looks whether the work was cancelled.
 pub const CANCEL_CHECK_MS: f64 = 100.0;
@@ -150,7 +151,13 @@ impl Pacer {
     /// work should stop and say so). A refusal of a request that started before the previous
     /// refusal arrived (several in flight at once) is waited out but changes neither the pace
     /// nor the count.
-    pub fn refused_at(&self, started: f64, retry_after_s: Option<u64>, now: f64) -> Option<u64> {
+    pub fn refused_at(
+        &self,
+        started: f64,
+        retry_after_s: Option<u64>,
+        now: f64,
+        jitter: f64,
+    ) -> Option<u64> {
         let stale = started < self.refusal_seen_at.get();
         self.refusal_seen_at.set(now);
         let mut extra = 0;
@@ -167,14 +174,14 @@ impl Pacer {
             self.busy_in_a_row.get() + 1
         };
         self.busy_in_a_row.set(in_a_row);
-        let wait = busy_wait_ms(retry_after_s, in_a_row)? + extra;
+        let wait = busy_wait_ms(retry_after_s, in_a_row, jitter)? + extra;
         self.hold_at(wait, now);
         Some(wait)
     }
 
     /// As [`Pacer::refused_at`], now.
     pub fn refused(&self, started: f64, retry_after_s: Option<u64>) -> Option<u64> {
-        self.refused_at(started, retry_after_s, now())
+        self.refused_at(started, retry_after_s, now(), js_sys::Math::random())
     }
 
     /// No request starts for `ms` from `now`.
@@ -346,14 +353,34 @@ pub const PROBE_MS: f64 = 15_000.0;
 /// [`Pace::refused_among`].
 pub const MEASURE_LATER_MS: u64 = 500;
 
+/// What the pace knows of the platform's rate limit, and so how it goes on.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+enum Mode {
+    /// Never refused: as fast as answers come.
+    #[default]
+    Unknown,
+    /// Learned from a first refusal, never refused while paced: it may be short of the limit
+    /// (see [`Pace::climb`]), and tries one more a window after each [`PROBE_MS`].
+    Probing { rate: u32 },
+    /// Refused while paced at `refused` requests per window: a pace lowered below it (the
+    /// allowance was shared for a while) climbs back to one under it, never to it.
+    /// `lowered_alone`: once refused while paced with nothing else of the token read in the
+    /// window, and lowered to what got through: refused so again, it measures afresh (see
+    /// [`Pace::refused_among`]).
+    Paced {
+        rate: u32,
+        refused: u32,
+        lowered_alone: bool,
+    },
+    /// Refused alone twice: as fast as answers come again, to measure the limit afresh, under
+    /// the pace `refused`.
+    Remeasuring { refused: u32 },
+}
+
 /// What the walk learned about the platform's rate limit.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Pace {
-    /// Requests per window the platform lets through; `None` until it refused one.
-    rate: Option<u32>,
-    /// The pace in force when the platform last refused while paced: a pace lowered below it
-    /// (the allowance was shared for a while) climbs back to one under it, never to it.
-    refused_at: u32,
+    mode: Mode,
     /// The pace the first refusal taught: a pace lowered by refusals while others used the
     /// allowance climbs back to at least half of it, however low those refusals took it.
     learned: u32,
@@ -361,11 +388,6 @@ pub struct Pace {
     recent: VecDeque<f64>,
     /// Requests answered since the last refusal (or the start).
     since_refusal: u32,
-    /// Refused while paced with nothing else of the token read in the window, and lowered to
-    /// what got through: refused so again, it measures afresh (see [`Pace::refused_among`]).
-    lowered_alone: bool,
-    /// Going as fast as answers come again to measure the limit afresh.
-    remeasuring: bool,
     /// When the pace last changed.
     changed_at: f64,
 }
@@ -388,21 +410,44 @@ impl Learned {
 }
 
 impl Pace {
-    /// What it learned, once it did.
+    /// Requests per [`WINDOW_MS`] it goes at; `None` while as fast as answers come.
+    fn pace(&self) -> Option<u32> {
+        match self.mode {
+            Mode::Probing { rate } | Mode::Paced { rate, .. } => Some(rate),
+            Mode::Unknown | Mode::Remeasuring { .. } => None,
+        }
+    }
+
+    /// What it learned, once it did. Kept as three numbers: a pace never refused while paced
+    /// keeps 0 as the pace refused.
     fn learned(&self) -> Option<Learned> {
-        self.rate
-            .map(|rate| Learned(rate, self.refused_at, self.learned))
+        match self.mode {
+            Mode::Probing { rate } => Some(Learned(rate, 0, self.learned)),
+            Mode::Paced { rate, refused, .. } => Some(Learned(rate, refused, self.learned)),
+            Mode::Unknown | Mode::Remeasuring { .. } => None,
+        }
     }
 
     /// Goes on at `at` from what a pace learned before. A pace never refused while paced
     /// would try one more a window after [`PROBE_MS`]; resumed, it holds: the same token's
     /// limit was measured, and trying past it costs a refusal.
     fn resume(&mut self, Learned(rate, refused_at, learned): Learned, at: f64) {
-        self.rate = Some(rate);
-        self.refused_at = if refused_at == 0 {
+        let refused = if refused_at == 0 {
             rate.saturating_add(1)
         } else {
             refused_at
+        };
+        let lowered_alone = matches!(
+            self.mode,
+            Mode::Paced {
+                lowered_alone: true,
+                ..
+            }
+        );
+        self.mode = Mode::Paced {
+            rate,
+            refused,
+            lowered_alone,
         };
         self.learned = learned;
         self.changed_at = at;
@@ -411,12 +456,12 @@ impl Pace {
     /// The learned rate, requests per [`WINDOW_MS`].
     #[cfg(test)]
     pub fn rate(&self) -> Option<u32> {
-        self.rate
+        self.pace()
     }
 
     /// The time between request starts: none until a rate is learned.
     pub fn interval_ms(&self) -> f64 {
-        self.rate.map_or(0.0, |rate| {
+        self.pace().map_or(0.0, |rate| {
             WINDOW_MS / f64::from(rate.max(1)) * (1.0 + MARGIN)
         })
     }
@@ -426,18 +471,16 @@ impl Pace {
         self.forget_before(started - WINDOW_MS);
         self.recent.push_back(started);
         self.since_refusal = self.since_refusal.saturating_add(1);
-        if let Some(rate) = self.rate {
-            // Never refused while paced, the pace counted every request of the token in its
-            // window; only one still in flight when the refusal came can be missing from it.
-            let quiet = if self.refused_at == 0 {
-                PROBE_MS
-            } else {
-                RECOVER_MS
-            };
-            if started - self.changed_at >= quiet {
-                self.rate = Some(self.climb(rate));
-                self.changed_at = started;
-            }
+        // Never refused while paced, the pace counted every request of the token in its
+        // window; only one still in flight when the refusal came can be missing from it.
+        let quiet = match self.mode {
+            Mode::Probing { .. } => PROBE_MS,
+            Mode::Paced { .. } => RECOVER_MS,
+            Mode::Unknown | Mode::Remeasuring { .. } => return,
+        };
+        if started - self.changed_at >= quiet {
+            self.mode = self.climb();
+            self.changed_at = started;
         }
     }
 
@@ -448,16 +491,25 @@ impl Pace {
     /// paced: it doubles back, up to one under the pace that was refused, or half the pace
     /// first learned if that is more (refusals while the admin's screens shared the allowance
     /// can take the pace refused down to 1).
-    fn climb(&self, rate: u32) -> u32 {
-        if self.refused_at == 0 {
-            return rate.saturating_add(1);
+    fn climb(&self) -> Mode {
+        match self.mode {
+            Mode::Probing { rate } => Mode::Probing {
+                rate: rate.saturating_add(1),
+            },
+            Mode::Paced {
+                rate,
+                refused,
+                lowered_alone,
+            } => {
+                let ceiling = refused.saturating_sub(1).max(self.learned / 2).max(1);
+                Mode::Paced {
+                    rate: rate.max(rate.saturating_mul(2).min(ceiling)),
+                    refused,
+                    lowered_alone,
+                }
+            }
+            other => other,
         }
-        let ceiling = self
-            .refused_at
-            .saturating_sub(1)
-            .max(self.learned / 2)
-            .max(1);
-        rate.max(rate.saturating_mul(2).min(ceiling))
     }
 
     /// As [`Pace::refused_among`], not knowing what else of the token got through.
@@ -494,39 +546,61 @@ impl Pace {
         self.forget_before(started - WINDOW_MS);
         let own_in_window = self.recent.len() as u32;
         let got_through = own_in_window.min(self.since_refusal);
+        // One request of others is no share to speak of (and the API client notes a request
+        // a moment after the pacer gives it its turn).
+        let alone =
+            token_answered.is_some_and(|all| all <= own_in_window + 1) && self.since_refusal > 0;
         let mut extra = 0;
-        let rate = match self.rate {
-            None if self.remeasuring && self.since_refusal == 0 => None,
-            None => Some(self.learn(got_through.max(token_answered.unwrap_or(0)))),
-            // One request of others is no share to speak of (and the API client notes a
-            // request a moment after the pacer gives it its turn).
-            Some(rate)
-                if token_answered.is_some_and(|all| all <= own_in_window + 1)
-                    && self.since_refusal > 0 =>
-            {
-                if self.lowered_alone {
-                    self.remeasuring = true;
-                    self.refused_at = rate;
-                    extra = MEASURE_LATER_MS;
-                    None
-                } else {
-                    // Nobody else read: the limit is what got through, nothing to climb to.
-                    self.lowered_alone = true;
-                    let lowered = got_through.min(rate.saturating_sub(1)).max(1);
-                    self.refused_at = lowered.saturating_add(1);
-                    Some(lowered)
+        self.mode = match self.mode {
+            Mode::Remeasuring { .. } if self.since_refusal == 0 => self.mode,
+            Mode::Unknown | Mode::Remeasuring { .. } => {
+                self.learn(got_through.max(token_answered.unwrap_or(0)))
+            }
+            Mode::Paced {
+                rate,
+                lowered_alone: true,
+                ..
+            } if alone => {
+                extra = MEASURE_LATER_MS;
+                Mode::Remeasuring { refused: rate }
+            }
+            Mode::Probing { rate } | Mode::Paced { rate, .. } if alone => {
+                // Nobody else read: the limit is what got through, nothing to climb to.
+                let lowered = got_through.min(rate.saturating_sub(1)).max(1);
+                Mode::Paced {
+                    rate: lowered,
+                    refused: lowered.saturating_add(1),
+                    lowered_alone: true,
                 }
             }
-            Some(rate) => {
-                // A refusal right after another (nothing got through between) is the same
-                // full window: it lowers the pace, but the pace refused stays the first one.
+            // A refusal right after another (nothing got through between) is the same full
+            // window: it lowers the pace, but the pace refused stays the first one.
+            Mode::Probing { rate } => {
+                let lowered = got_through.min(rate).max(1);
                 if self.since_refusal > 0 {
-                    self.refused_at = rate;
+                    Mode::Paced {
+                        rate: lowered,
+                        refused: rate,
+                        lowered_alone: false,
+                    }
+                } else {
+                    Mode::Probing { rate: lowered }
                 }
-                Some(got_through.min(rate).max(1))
             }
+            Mode::Paced {
+                rate,
+                refused,
+                lowered_alone,
+            } => Mode::Paced {
+                rate: got_through.min(rate).max(1),
+                refused: if self.since_refusal > 0 {
+                    rate
+                } else {
+                    refused
+                },
+                lowered_alone,
+            },
         };
-        self.rate = rate;
         self.since_refusal = 0;
         self.changed_at = started;
         extra
@@ -534,16 +608,22 @@ impl Pace {
 
     /// The pace a refusal's window measured: `measured` got through. Measured again after
     /// refusals while paced alone, it is the limit, under the pace refused: nothing to climb to.
-    fn learn(&mut self, measured: u32) -> u32 {
+    fn learn(&mut self, measured: u32) -> Mode {
         let measured = measured.max(1);
-        if self.remeasuring {
-            self.remeasuring = false;
-            self.learned = measured.min(self.refused_at.saturating_sub(1)).max(1);
-            self.refused_at = self.learned.saturating_add(1);
-        } else {
-            self.learned = measured;
+        match self.mode {
+            Mode::Remeasuring { refused } => {
+                self.learned = measured.min(refused.saturating_sub(1)).max(1);
+                Mode::Paced {
+                    rate: self.learned,
+                    refused: self.learned.saturating_add(1),
+                    lowered_alone: true,
+                }
+            }
+            _ => {
+                self.learned = measured;
+                Mode::Probing { rate: measured }
+            }
         }
-        self.learned
     }
 
     fn forget_before(&mut self, t: f64) {
@@ -559,7 +639,7 @@ pub fn floor_ms(requests: u64, rate: u32) -> f64 {
     requests as f64 * WINDOW_MS / f64::from(rate.max(1))
 }
 
-/// Waits after "busy" answers without a `Retry-After`: 1 s, 2 s, 4 s… up to this.
+/// Waits after "busy" answers without a `Retry-After`: 1–2 s, 2–4 s, 4–8 s… up to this.
 pub const MAX_BACKOFF_MS: u64 = 30_000;
 /// A `Retry-After` longer than this is still honoured, but only up to this long per wait.
 pub const MAX_WAIT_MS: u64 = 120_000;
@@ -567,18 +647,18 @@ pub const MAX_WAIT_MS: u64 = 120_000;
 pub const MAX_BUSY_IN_A_ROW: u32 = 30;
 
 /// The wait after the `busy_in_a_row`-th "busy" answer in a row (1-based), given the
-/// platform's `Retry-After` in seconds if it sent one. `None`: stop and let the user resume.
-pub fn busy_wait_ms(retry_after_s: Option<u64>, busy_in_a_row: u32) -> Option<u64> {
+/// platform's `Retry-After` in seconds if it sent one: the request policy's one `Retry-After`
+/// rule ([`retry_after_wait`]: at least a second, as "Retry-After: 0" from a busy server would
+/// otherwise spin, and at most [`MAX_WAIT_MS`] per wait) and its one backoff ([`backoff_ms`],
+/// `jitter` in `[0, 1)`). `None`: stop and let the user resume.
+pub fn busy_wait_ms(retry_after_s: Option<u64>, busy_in_a_row: u32, jitter: f64) -> Option<u64> {
     if busy_in_a_row == 0 || busy_in_a_row > MAX_BUSY_IN_A_ROW {
         return None;
     }
-    let backoff = 1000u64
-        .saturating_mul(1 << (busy_in_a_row - 1).min(16))
-        .min(MAX_BACKOFF_MS);
     Some(match retry_after_s {
-        // At least a second: "Retry-After: 0" from a busy server would otherwise spin.
-        Some(s) => s.saturating_mul(1000).clamp(1000, MAX_WAIT_MS),
-        None => backoff,
+        Some(s) => retry_after_wait(Some(s.saturating_mul(1000)), 1000, MAX_WAIT_MS)
+            .unwrap_or_else(|longest| longest),
+        None => backoff_ms(2 * 1000, MAX_BACKOFF_MS, busy_in_a_row, jitter),
     })
 }
 
@@ -694,7 +774,7 @@ mod tests {
                         done += 1;
                         last = at;
                     } else {
-                        let waited = pacer.refused_at(started, Some(1), at);
+                        let waited = pacer.refused_at(started, Some(1), at, 0.5);
                         assert!(waited.is_some() || works[i].screen, "gave up");
                         asked[i] -= 1;
                     }
@@ -866,14 +946,16 @@ mod tests {
 
     #[wasm_bindgen_test]
     fn waits_out_retry_after_and_backs_off_without_it() {
-        assert_eq!(busy_wait_ms(Some(2), 1), Some(2_000));
-        assert_eq!(busy_wait_ms(Some(0), 1), Some(1_000));
-        assert_eq!(busy_wait_ms(Some(3_600), 1), Some(MAX_WAIT_MS));
-        assert_eq!(busy_wait_ms(None, 1), Some(1_000));
-        assert_eq!(busy_wait_ms(None, 3), Some(4_000));
-        assert_eq!(busy_wait_ms(None, 20), Some(MAX_BACKOFF_MS));
-        assert_eq!(busy_wait_ms(Some(1), MAX_BUSY_IN_A_ROW), Some(1_000));
-        assert_eq!(busy_wait_ms(Some(1), MAX_BUSY_IN_A_ROW + 1), None);
+        assert_eq!(busy_wait_ms(Some(2), 1, 0.0), Some(2_000));
+        assert_eq!(busy_wait_ms(Some(0), 1, 0.0), Some(1_000));
+        assert_eq!(busy_wait_ms(Some(3_600), 1, 0.0), Some(MAX_WAIT_MS));
+        // Without one, the policy's backoff: equal jitter, from 1–2 s.
+        assert_eq!(busy_wait_ms(None, 1, 0.0), Some(1_000));
+        assert_eq!(busy_wait_ms(None, 1, 1.0), Some(2_000));
+        assert_eq!(busy_wait_ms(None, 3, 0.0), Some(4_000));
+        assert_eq!(busy_wait_ms(None, 20, 1.0), Some(MAX_BACKOFF_MS));
+        assert_eq!(busy_wait_ms(Some(1), MAX_BUSY_IN_A_ROW, 0.0), Some(1_000));
+        assert_eq!(busy_wait_ms(Some(1), MAX_BUSY_IN_A_ROW + 1, 0.0), None);
     }
 
     /// A pace that learned `n` a second: `n` answered in the first window, then refused.

@@ -2,8 +2,10 @@
 //! the header's jobs indicator, and keeps its results until dismissed. One SCIM PUT per user,
 //! a few in flight, their starts under the console's one pacing policy
 //! ([`crate::http::pacing`]): when the platform says "busy" (429, 503) every request of the
-//! run waits as long as it asked, and the change is sent again (a PUT of one attribute is
-//! idempotent, so sending it twice changes nothing more). After a Cancel nothing more is sent.
+//! run waits as long as it asked, and the change is sent again, as it is after a lost answer
+//! (the request policy's idempotent write, [`crate::http::retry::RequestKind::IdempotentWrite`]:
+//! a PUT of the attributes changed, sent twice, changes nothing more). After a Cancel nothing
+//! more is sent.
 //!
 //! Job work: plain data in, the job's own client and result out; nothing of a screen.
 
@@ -18,7 +20,7 @@ use super::bulk::{
     answer_summary, insert_result, results_summary, BulkAction, BulkResult, Outcome, Picked,
 };
 use super::guard::{self, Guarded, NotSent, Reversal, Target, Writer};
-use crate::api::ApiError;
+use crate::api::{ApiError, Written};
 use crate::components::jobs_indicator;
 use crate::jobs::{self, JobCtx, JobEnd, JobHandle, JobKind, JobState};
 use crate::routes;
@@ -323,26 +325,25 @@ fn failure_text(error: &ApiError) -> String {
     }
 }
 
-/// One user's PUT, sent again while the platform says "busy"; `None` when cancelled first.
+/// One user's PUT in the job's lane, sent as every SCIM PUT of long work is
+/// ([`crate::api::ApiClient::put_in_lane`]): again after a busy or lost answer. `None` when
+/// cancelled before it was sent.
 async fn change_one(
     ctx: &JobCtx<BulkRun>,
     id: &str,
     body: &ReplaceUser,
 ) -> Option<Result<ScimUser, ApiError>> {
-    loop {
-        let started = ctx.lane.turn().await?;
-        let call = endpoint::REPLACE_SCIM_USER.call(&[id]);
-        match ctx.api.write_json_in_lane::<_, ScimUser>(call, body).await {
-            Err(ApiError::Busy { retry_after }) => {
-                if ctx.lane.refused(started, retry_after).is_none() {
-                    return Some(Err(ApiError::Busy { retry_after }));
-                }
-            }
-            answer => {
-                ctx.lane.answered(started);
-                return Some(answer.map(|r| r.body));
-            }
-        }
+    let call = endpoint::REPLACE_SCIM_USER.call(&[id]);
+    match ctx
+        .api
+        .put_in_lane::<_, ScimUser>(&ctx.lane, call, body)
+        .await
+    {
+        Written::Answered(user) | Written::Confirmed(user) => Some(Ok(user)),
+        Written::Failed { error, .. } | Written::Unchecked(error) => Some(Err(error)),
+        Written::Stopped { pending: false } => None,
+        // Sent, its answer lost, then cancelled: it may have landed, and the result says so.
+        Written::Stopped { pending: true } => Some(Err(ApiError::Cancelled)),
     }
 }
 

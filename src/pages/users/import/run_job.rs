@@ -1,22 +1,21 @@
 //! The writes of an import, the work of its job ([`super::job`]): one SCIM request per row
 //! that needs one, a few in flight, their starts under the console's one pacing policy
 //! ([`crate::http::pacing`]). A "busy" answer holds every request back as long as the
-//! platform asked (`Retry-After`). Nothing is sent
-//! again blindly: after a write whose answer was lost (no connection, timeout, 5xx, busy),
-//! the platform is asked first whether it landed (a create by `userName eq`, as the user form
-//! does; an update or deactivation by reading the user), and only a write that did not land
-//! is sent again. Running the same file again compares afresh, so it finishes the rest.
+//! platform asked (`Retry-After`). After a write whose answer was lost (no connection,
+//! timeout, 5xx, busy), the request policy ([`crate::http::retry`]) says what follows, the
+//! same for the bulk change and undo: a create is never sent again blindly (the platform is
+//! asked first whether it landed, by `userName eq` as the user form does, and only a create
+//! that did not land is sent again); an update or a deactivation, a SCIM PUT of the attributes
+//! changed, is sent again. Running the same file again compares afresh, so it finishes the rest.
 
 use gifting_api::paths::endpoint;
 use gifting_api::scim::{CreateUser, ReplaceUser, ScimUser};
 
 use super::compare::lookup;
-use super::fate::{changes, Wanted};
-use crate::api::{ApiClient, ApiError};
-use crate::http::pacing::{busy_wait_ms, Lane};
-
-/// Sends of one write at most (each after checking the last one did not land).
-pub(crate) const MAX_SENDS: u32 = 4;
+use super::fate::Wanted;
+use crate::api::{ApiClient, ApiError, Written};
+use crate::http::pacing::Lane;
+use crate::http::retry::MAX_SENDS;
 
 /// One write of the run.
 #[derive(Clone, Debug)]
@@ -27,6 +26,10 @@ pub(crate) enum Write {
     },
     Update {
         id: String,
+        /// The row as the file has it. A lost update is sent again, not compared with it
+        /// (see [`crate::http::retry::RequestKind::IdempotentWrite`]); kept for the comparison
+        /// that built the write.
+        #[expect(dead_code, reason = "a lost PUT is sent again, not compared")]
         wanted: Wanted,
         body: ReplaceUser,
     },
@@ -73,39 +76,26 @@ impl Outcome {
     }
 }
 
-/// What one send ended with.
-enum Sent {
-    Done(Outcome),
-    /// No clear answer: it may or may not have landed. `busy`: the platform said so, with
-    /// its wait if it gave one.
-    Lost {
-        busy: bool,
-        retry_after: Option<u64>,
-    },
-    /// The session ended, or the screen was left: the run stops.
-    Stop(Outcome),
-}
-
-fn after_error(error: ApiError, create: bool) -> Sent {
+/// How a write's error ends its row, and whether the run stops (the session ended, or the
+/// screen was left).
+fn after_error(error: ApiError, create: bool) -> (Outcome, bool) {
     match error {
-        ApiError::Busy { retry_after } => Sent::Lost {
-            busy: true,
-            retry_after,
-        },
-        e if e.is_transient() => Sent::Lost {
-            busy: false,
-            retry_after: None,
-        },
-        ApiError::Cancelled => Sent::Stop(Outcome::Failed(
-            "Stopped before the platform answered: run the file again, it checks first.".into(),
-        )),
-        ApiError::Unauthorized => Sent::Stop(Outcome::Failed(e_text(&ApiError::Unauthorized))),
-        ApiError::Scim { status: 409, .. } if create => Sent::Done(Outcome::Failed(
-            "A user with this email was created on the platform since the preview: run the \
-             file again to compare."
-                .into(),
-        )),
-        other => Sent::Done(Outcome::Failed(e_text(&other))),
+        ApiError::Cancelled => (
+            Outcome::Failed(
+                "Stopped before the platform answered: run the file again, it checks first.".into(),
+            ),
+            true,
+        ),
+        ApiError::Unauthorized => (Outcome::Failed(e_text(&ApiError::Unauthorized)), true),
+        ApiError::Scim { status: 409, .. } if create => (
+            Outcome::Failed(
+                "A user with this email was created on the platform since the preview: run \
+                 the file again to compare."
+                    .into(),
+            ),
+            false,
+        ),
+        other => (Outcome::Failed(e_text(&other)), false),
     }
 }
 
@@ -113,101 +103,66 @@ fn e_text(error: &ApiError) -> String {
     error.user_message()
 }
 
-async fn send(api: ApiClient, job: &Write) -> Sent {
-    let answer = match job {
-        Write::Create { body, .. } => api
-            .write_json_in_lane::<_, ScimUser>(endpoint::CREATE_SCIM_USER.call(&[]), body)
-            .await
-            .map(|_| Outcome::Created("Created.".into())),
-        Write::Update { id, body, .. } => api
-            .write_json_in_lane::<_, ScimUser>(endpoint::REPLACE_SCIM_USER.call(&[id]), body)
-            .await
-            .map(|_| Outcome::Updated("Updated.".into())),
+/// One write to its end, under the request policy ([`crate::http::retry`]): a create is
+/// checked after a lost answer and sent again only if it did not land; an update or a
+/// deactivation, a SCIM PUT, is sent again as the bulk change's are. The `bool`: the run stops.
+pub(crate) async fn write_one(api: ApiClient, lane: &Lane, job: &Write) -> (Outcome, bool) {
+    let deactivate = ReplaceUser {
+        active: Some(false),
+        ..ReplaceUser::default()
+    };
+    let (written, done) = match job {
+        Write::Create { wanted, body } => {
+            let call = endpoint::CREATE_SCIM_USER.call(&[]);
+            // Whether it landed is asked, never assumed: by `userName eq`, as the user form does.
+            let landed = || lookup(api, lane, &wanted.email);
+            let written = api.create_in_lane::<_, ScimUser, _, _>(lane, call, body, landed);
+            (
+                written.await.map(|_| ()),
+                Outcome::Created("Created.".into()),
+            )
+        }
+        Write::Update { id, body, .. } => {
+            let call = endpoint::REPLACE_SCIM_USER.call(&[id]);
+            let written = api.put_in_lane::<_, ScimUser>(lane, call, body).await;
+            (written.map(|_| ()), Outcome::Updated("Updated.".into()))
+        }
         Write::Deactivate { id } => {
-            let body = ReplaceUser {
-                active: Some(false),
-                ..ReplaceUser::default()
-            };
-            api.write_json_in_lane::<_, ScimUser>(endpoint::REPLACE_SCIM_USER.call(&[id]), &body)
-                .await
-                .map(|_| Outcome::Deactivated)
+            let call = endpoint::REPLACE_SCIM_USER.call(&[id]);
+            let written = api
+                .put_in_lane::<_, ScimUser>(lane, call, &deactivate)
+                .await;
+            (written.map(|_| ()), Outcome::Deactivated)
         }
     };
-    match answer {
-        Ok(outcome) => Sent::Done(outcome),
-        Err(error) => after_error(error, matches!(job, Write::Create { .. })),
-    }
-}
-
-/// Whether the write whose answer was lost did land (asked, never assumed).
-async fn landed(api: ApiClient, lane: &Lane, job: &Write) -> Result<Option<Outcome>, ApiError> {
-    // Reads: each is paced, and tried again while the platform is busy or silent.
-    let checked = match job {
-        Write::Create { wanted, .. } => lookup(api, lane, &wanted.email).await?.map(|_| {
+    let create = matches!(job, Write::Create { .. });
+    match written {
+        Written::Answered(()) => (done, false),
+        Written::Confirmed(()) => (
             Outcome::Created(
                 "Created (the first answer was lost; the platform confirmed it).".into(),
-            )
-        }),
-        Write::Update { id, wanted, .. } => {
-            let user: ScimUser = api
-                .get_paced(lane, endpoint::READ_SCIM_USER.call(&[id]))
-                .await?;
-            changes(wanted, &user).is_empty().then(|| {
-                Outcome::Updated(
-                    "Updated (the first answer was lost; the platform confirmed it).".into(),
-                )
-            })
-        }
-        Write::Deactivate { id } => {
-            let user: ScimUser = api
-                .get_paced(lane, endpoint::READ_SCIM_USER.call(&[id]))
-                .await?;
-            (!user.active).then_some(Outcome::Deactivated)
-        }
-    };
-    Ok(checked)
+            ),
+            false,
+        ),
+        Written::Failed { lost, .. } if lost >= MAX_SENDS => (gave_up(create), false),
+        Written::Failed { error, .. } => after_error(error, create),
+        Written::Unchecked(ApiError::Cancelled) => (stopped_outcome(true), false),
+        Written::Unchecked(error) => (unknown(&error), false),
+        Written::Stopped { pending } => (stopped_outcome(pending), false),
+    }
 }
 
-/// One job to its end: sent, checked after a lost answer, sent again only if it did not land.
-pub(crate) async fn write_one(api: ApiClient, lane: &Lane, job: &Write) -> (Outcome, bool) {
-    let mut lost = 0;
-    while lost < MAX_SENDS {
-        if lane.stopped() {
-            return (stopped_outcome(lost > 0), false);
-        }
-        if lost > 0 {
-            match landed(api, lane, job).await {
-                Ok(Some(outcome)) => return (outcome, false),
-                Ok(None) => {}
-                Err(ApiError::Cancelled) => return (stopped_outcome(true), false),
-                Err(error) => return (unknown(&error), false),
-            }
-        }
-        let Some(started) = lane.turn().await else {
-            return (stopped_outcome(lost > 0), false);
-        };
-        match send(api, job).await {
-            Sent::Done(outcome) => {
-                lane.answered(started);
-                return (outcome, false);
-            }
-            Sent::Stop(outcome) => return (outcome, true),
-            Sent::Lost { busy, retry_after } => {
-                lost += 1;
-                let waited = busy.then(|| lane.refused(started, retry_after)).flatten();
-                if waited.is_none() {
-                    lane.hold(busy_wait_ms(retry_after, lost).unwrap_or(1000));
-                }
-            }
-        }
-    }
-    (
-        Outcome::Failed(format!(
-            "The platform did not answer {MAX_SENDS} times (it was checked each time: nothing \
-             landed). Run the file again to finish this row."
-        )),
-        false,
-    )
+/// The row's words after [`MAX_SENDS`] lost answers.
+fn gave_up(create: bool) -> Outcome {
+    let checked = if create {
+        " (it was checked each time: nothing landed)"
+    } else {
+        ""
+    };
+    Outcome::Failed(format!(
+        "The platform did not answer {MAX_SENDS} times{checked}. Run the file again to finish \
+         this row."
+    ))
 }
 
 fn stopped_outcome(sent_before: bool) -> Outcome {
