@@ -375,6 +375,15 @@ impl<T> Written<T> {
             Written::Stopped { pending } => Written::Stopped { pending },
         }
     }
+
+    /// What was answered or found, or the error; stopped first reads as cancelled.
+    pub(crate) fn into_result(self) -> Result<T, ApiError> {
+        match self {
+            Written::Answered(t) | Written::Confirmed(t) => Ok(t),
+            Written::Failed { error, .. } | Written::Unchecked(error) => Err(error),
+            Written::Stopped { .. } => Err(ApiError::Cancelled),
+        }
+    }
 }
 
 /// In a lane, after the request started at `started` failed with `error`: tells the pacer a

@@ -79,7 +79,11 @@ pub(crate) fn report_csv(report: &Report, rows: &[BudgetRow]) -> String {
         let n = |m: usize| report.attention[m].get(&reason).copied().unwrap_or(0);
         push_row(
             &mut out,
-            [reason.label().to_owned(), n(0).to_string(), n(1).to_string()],
+            [
+                reason.label().to_owned(),
+                n(0).to_string(),
+                n(1).to_string(),
+            ],
         );
     }
     out

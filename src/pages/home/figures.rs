@@ -297,7 +297,16 @@ fn AttentionCounts(report: Memo<Option<Report>>, sender: bool) -> impl IntoView 
             Some(
                 Attention::ALL
                     .iter()
-                    .map(|a| (*a, r.attention.iter().map(|m| m.get(a).copied().unwrap_or(0)).sum::<u32>(), since.clone()))
+                    .map(|a| {
+                        (
+                            *a,
+                            r.attention
+                                .iter()
+                                .map(|m| m.get(a).copied().unwrap_or(0))
+                                .sum::<u32>(),
+                            since.clone(),
+                        )
+                    })
                     .collect::<Vec<_>>(),
             )
         })

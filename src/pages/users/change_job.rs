@@ -135,9 +135,13 @@ impl Writer<ReplaceUser> for Put<'_> {
         let answer = self
             .ctx
             .api
-            .write_json_in_lane::<_, ScimUser>(endpoint::REPLACE_SCIM_USER.call(&[&self.id]), &body)
+            .put_in_lane::<_, ScimUser>(
+                &self.ctx.lane,
+                endpoint::REPLACE_SCIM_USER.call(&[&self.id]),
+                &body,
+            )
             .await
-            .map(|a| a.body);
+            .into_result();
         let landed = answer.is_ok();
         self.ctx.result.update(|c| c.answer = Some(answer));
         landed

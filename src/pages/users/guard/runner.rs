@@ -635,8 +635,11 @@ mod tests {
     impl Writer<(String, ReplaceUser)> for Puts<'_> {
         async fn send(&self, (id, body): (String, ReplaceUser)) -> bool {
             let call = endpoint::REPLACE_SCIM_USER.call(&[&id]);
-            let sent = self.0.api.write_json_in_lane::<_, ScimUser>(call, &body);
-            let landed = sent.await.is_ok();
+            let sent = self
+                .0
+                .api
+                .put_in_lane::<_, ScimUser>(&self.0.lane, call, &body);
+            let landed = sent.await.into_result().is_ok();
             self.0
                 .result
                 .update(|r| r.push(format!("{id}: landed {landed}")));
