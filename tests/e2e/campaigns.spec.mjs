@@ -3,9 +3,7 @@
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { consoleFixture, errorsOf, localMoney } from "./harness.mjs";
-
-const VISIBLE = { state: "visible", timeout: 15_000 };
+import { VISIBLE, consoleFixture, errorsOf, localMoney } from "./harness.mjs";
 
 async function apiGet(base, token, path, expectStatus = 200) {
   const response = await fetch(`${base}${path}`, { headers: { Authorization: `Bearer ${token}` } });

@@ -4,9 +4,8 @@
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { consoleFixture, seriousAxeViolations, unexpectedErrors as unexpectedErrorsOf } from "./harness.mjs";
+import { VISIBLE, consoleFixture, seriousAxeViolations, unexpectedErrors as unexpectedErrorsOf } from "./harness.mjs";
 
-const VISIBLE = { state: "visible", timeout: 15_000 };
 const PRODUCTS = "/api/v3/marketplace/products";
 
 // Issue 28: a catalog of 1,500 products (63 pages, many windows' worth at 1280x800) scrolled,

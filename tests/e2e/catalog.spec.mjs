@@ -5,6 +5,7 @@
 import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import {
+  VISIBLE,
   consoleFixture,
   localMoney,
   newPage,
@@ -15,7 +16,6 @@ import {
   unexpectedErrors as unexpectedErrorsOf,
 } from "./harness.mjs";
 
-const VISIBLE = { state: "visible", timeout: 15_000 };
 const PRODUCTS = "/api/v3/marketplace/products";
 const END = /You've reached the end: (\d+) products?/;
 

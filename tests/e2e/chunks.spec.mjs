@@ -5,9 +5,8 @@
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { consoleFixture, openCopy, openTab, signIn, unexpectedErrors } from "./harness.mjs";
+import { VISIBLE, consoleFixture, openCopy, openTab, signIn, unexpectedErrors } from "./harness.mjs";
 
-const VISIBLE = { state: "visible", timeout: 15_000 };
 const CHUNK = /\/split_[^/]*\.wasm$/;
 
 describe("screens downloaded on first visit", () => {

@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import {
   CLIENT_SECRET,
   SESSION_KEY,
+  VISIBLE,
   assertSilentRefresh,
   consoleFixture,
   expireSession,
@@ -17,8 +18,6 @@ import {
   signIn,
   unexpectedErrors,
 } from "./harness.mjs";
-
-const VISIBLE = { state: "visible", timeout: 15_000 };
 
 /** The session the signed-in tab keeps (both tokens). */
 const sessionOf = (page) => page.evaluate((key) => JSON.parse(sessionStorage.getItem(key) ?? "null"), SESSION_KEY);

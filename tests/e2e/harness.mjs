@@ -225,13 +225,19 @@ export async function startGatewayTopology(sandboxArgs = [], gatewayArgs = []) {
 // How often `waitFor` asks again: the one polling interval of the specs.
 const POLL_MS = 50;
 
+// How long a spec waits for a fact unless it says otherwise.
+const WAIT_MS = 15_000;
+
+/** The options of a locator's `waitFor` for an element to show, within the specs' usual wait. */
+export const VISIBLE = Object.freeze({ state: "visible", timeout: WAIT_MS });
+
 /**
  * Waits for a fact instead of a fixed time: calls `check` until it returns something truthy
  * (and returns that), asking again every POLL_MS; a check that throws (an assertion not yet
  * true) counts as not yet. Fails after `timeout` ms, naming `what` (text, or a function giving
  * it) and the last error.
  */
-export async function waitFor(check, { timeout = 15_000, what = "the condition" } = {}) {
+export async function waitFor(check, { timeout = WAIT_MS, what = "the condition" } = {}) {
   const deadline = Date.now() + timeout;
   for (;;) {
     let last;

@@ -3,9 +3,7 @@
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { consoleFixture, newPage, signIn, watchRequests } from "./harness.mjs";
-
-const VISIBLE = { state: "visible", timeout: 15_000 };
+import { VISIBLE, consoleFixture, newPage, signIn, watchRequests } from "./harness.mjs";
 
 /** Each screen and the first thing of its task: a table's first row, the catalog's first card. */
 const SCREENS = [

@@ -4,9 +4,8 @@
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { consoleFixture, newPage, platformGet, sessionToken, signIn } from "./harness.mjs";
+import { VISIBLE, consoleFixture, newPage, platformGet, sessionToken, signIn } from "./harness.mjs";
 
-const VISIBLE = { state: "visible", timeout: 15_000 };
 const NBSP = "\u00a0";
 
 /** Decimal text with the locale's separators and at least two decimals, exactly. */

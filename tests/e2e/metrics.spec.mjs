@@ -5,10 +5,8 @@
 
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { consoleFixture, freePort, sessionToken, signIn, waitFor } from "./harness.mjs";
+import { VISIBLE, consoleFixture, freePort, sessionToken, signIn, waitFor } from "./harness.mjs";
 import { startPrometheus } from "./ops.mjs";
-
-const VISIBLE = { state: "visible", timeout: 15_000 };
 
 // Known before the gateway starts: Prometheus' configuration names it.
 const metricsPort = await freePort();

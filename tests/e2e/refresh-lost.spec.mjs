@@ -10,6 +10,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import {
   SESSION_KEY,
+  VISIBLE,
   consoleFixture,
   expireSession,
   openCopy,
@@ -20,8 +21,6 @@ import {
   unexpectedErrors,
   waitFor,
 } from "./harness.mjs";
-
-const VISIBLE = { state: "visible", timeout: 15_000 };
 
 /** The session `tab` keeps in sessionStorage (null when none). */
 function storedSession(tab) {

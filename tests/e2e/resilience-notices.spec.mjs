@@ -5,9 +5,8 @@
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { consoleFixture, laterRequest, unexpectedErrors } from "./harness.mjs";
+import { VISIBLE, consoleFixture, laterRequest, unexpectedErrors } from "./harness.mjs";
 
-const VISIBLE = { state: "visible", timeout: 15_000 };
 const HIDDEN = { state: "hidden", timeout: 15_000 };
 const SCIM = "/api/scim/v2/Users";
 

@@ -6,9 +6,8 @@
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { consoleFixture, laterRequest, painted, signedInPage, unexpectedErrors } from "./harness.mjs";
+import { VISIBLE, consoleFixture, laterRequest, painted, signedInPage, unexpectedErrors } from "./harness.mjs";
 
-const VISIBLE = { state: "visible", timeout: 15_000 };
 const ADMIN_SCREENS = ["Users", "Import users"];
 const EVERYONE_SCREENS = ["Teams", "Sends", "Campaigns", "Catalog"];
 const ADMIN_ADDRESSES = ["/users", "/users/new", "/users/import", "/users/1"];

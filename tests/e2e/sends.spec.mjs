@@ -5,6 +5,7 @@ import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import {
+  VISIBLE,
   consoleFixture,
   errorsOf,
   laterRequest,
@@ -16,8 +17,6 @@ import {
   signedInPage,
   waitFor,
 } from "./harness.mjs";
-
-const VISIBLE = { state: "visible", timeout: 15_000 };
 
 // The platform's statuses by meaning (the contract's StatusGroup, by its URL slug).
 const GROUP_OF = new Map([

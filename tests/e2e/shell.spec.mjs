@@ -6,10 +6,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
-import { ROOT, consoleFixture, errorsOf, newPage } from "./harness.mjs";
-
-const VISIBLE = { state: "visible", timeout: 15_000 };
-
+import { ROOT, VISIBLE, consoleFixture, errorsOf, newPage } from "./harness.mjs";
 
 /**
  * The attributes of every `<name …>` tag in `html`, as objects. The release build minifies

@@ -3,9 +3,7 @@
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { consoleFixture } from "./harness.mjs";
-
-const VISIBLE = { state: "visible", timeout: 15_000 };
+import { VISIBLE, consoleFixture } from "./harness.mjs";
 
 /** The id (or name) of the focused element. */
 const focused = (page) => page.evaluate(() => document.activeElement?.id || document.activeElement?.getAttribute("name") || document.activeElement?.tagName);

@@ -6,9 +6,8 @@
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { consoleFixture, errorsOf, expireSession, laterRequest, newPage, signIn } from "./harness.mjs";
+import { VISIBLE, consoleFixture, errorsOf, expireSession, laterRequest, newPage, signIn } from "./harness.mjs";
 
-const VISIBLE = { state: "visible", timeout: 15_000 };
 const SESSION_KEY = "gifting-console.session";
 const PENDING_KEY = "gifting-console.pending-sign-in";
 

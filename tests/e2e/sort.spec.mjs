@@ -5,9 +5,7 @@
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { consoleFixture, platformGet, unexpectedErrors } from "./harness.mjs";
-
-const VISIBLE = { state: "visible", timeout: 15_000 };
+import { VISIBLE, consoleFixture, platformGet, unexpectedErrors } from "./harness.mjs";
 
 const order = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
 /** Letters before case, by code point (the console's rule). */

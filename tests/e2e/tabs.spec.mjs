@@ -16,6 +16,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import {
   SESSION_KEY,
+  VISIBLE,
   consoleFixture,
   expireSession,
   openCopy,
@@ -28,7 +29,6 @@ import {
   waitFor,
 } from "./harness.mjs";
 
-const VISIBLE = { state: "visible", timeout: 15_000 };
 const CHANNEL = "gifting-console.session";
 const ELSEWHERE = "You are signed in in another tab.";
 

@@ -4,9 +4,7 @@
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { consoleFixture, errorsOf, painted, platformGet, sessionToken, signedInPage, unexpectedErrors } from "./harness.mjs";
-
-const VISIBLE = { state: "visible", timeout: 15_000 };
+import { VISIBLE, consoleFixture, errorsOf, painted, platformGet, sessionToken, signedInPage, unexpectedErrors } from "./harness.mjs";
 
 /** "1500.00" -> "1,500.00": what the console shows for decimal text. */
 function grouped(text) {

@@ -4,9 +4,7 @@
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { consoleFixture } from "./harness.mjs";
-
-const VISIBLE = { state: "visible", timeout: 15_000 };
+import { VISIBLE, consoleFixture } from "./harness.mjs";
 
 describe("unsaved changes", () => {
   const env = consoleFixture();

@@ -7,6 +7,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import {
+  VISIBLE,
   assertNoCrash,
   consoleFixture,
   laterRequest,
@@ -21,7 +22,6 @@ import {
   waitFor,
 } from "./harness.mjs";
 
-const VISIBLE = { state: "visible", timeout: 15_000 };
 const SCIM = "/api/scim/v2/Users";
 
 describe("users (SCIM)", () => {

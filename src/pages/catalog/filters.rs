@@ -41,8 +41,8 @@ impl FilterDraft {
         let draft = FilterDraft {
             url,
             text: RwSignal::new(start.query.text_search.clone().unwrap_or_default()),
-            min: RwSignal::new(start.min_text.clone()),
-            max: RwSignal::new(start.max_text.clone()),
+            min: RwSignal::new(start.prices.min.clone()),
+            max: RwSignal::new(start.prices.max.clone()),
             countries: RwSignal::new(start.query.ship_to_country_codes.clone()),
             picked: RwSignal::new(start.query.category_ids.clone()),
             chosen_country: RwSignal::new(String::new()),
@@ -56,8 +56,8 @@ impl FilterDraft {
     fn show(&self, u: &UrlFilters) {
         self.text
             .set(u.query.text_search.clone().unwrap_or_default());
-        self.min.set(u.min_text.clone());
-        self.max.set(u.max_text.clone());
+        self.min.set(u.prices.min.clone());
+        self.max.set(u.prices.max.clone());
         self.countries.set(u.query.ship_to_country_codes.clone());
         self.picked.set(u.query.category_ids.clone());
         self.errors.set(u.problems.clone());

@@ -50,6 +50,13 @@ pub(crate) fn price_range_text(product: &Product) -> String {
         .join(" \u{b7} ")
 }
 
+/// The price filter's two fields as typed (in the form, or in the address), unchecked.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct PriceTexts {
+    pub(crate) min: String,
+    pub(crate) max: String,
+}
+
 /// The price filter's two fields as typed, checked.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct PriceBounds {

@@ -9,7 +9,7 @@ use gifting_api::marketplace::{
 };
 use gifting_api::query::{encode_component, parse_pairs};
 
-use super::price::{validate_prices, PriceErrors};
+use super::price::{validate_prices, PriceErrors, PriceTexts};
 use crate::routes;
 
 /// The filters read from an address, with what was wrong in it.
@@ -18,8 +18,7 @@ pub(crate) struct UrlFilters {
     /// What is asked of the platform: the readable filters, no cursor.
     pub(crate) query: ProductsQuery,
     /// The price fields exactly as the address wrote them, for the form.
-    pub(crate) min_text: String,
-    pub(crate) max_text: String,
+    pub(crate) prices: PriceTexts,
     /// Price bounds that were refused (dropped from `query`) or contradict each other.
     pub(crate) problems: PriceErrors,
     /// The address asked for more than a query takes (more countries or categories, a longer
@@ -40,9 +39,11 @@ pub(crate) fn filters_from_search(search: &str) -> UrlFilters {
             .map(|(_, v)| v)
             .unwrap_or_default()
     };
-    let min_text = raw("price_gte_usd");
-    let max_text = raw("price_lte_usd");
-    let problems = validate_prices(&min_text, &max_text)
+    let prices = PriceTexts {
+        min: raw("price_gte_usd"),
+        max: raw("price_lte_usd"),
+    };
+    let problems = validate_prices(&prices.min, &prices.max)
         .err()
         .unwrap_or_default();
 
@@ -63,8 +64,8 @@ pub(crate) fn filters_from_search(search: &str) -> UrlFilters {
     query.after = None;
     // Each bound readable on its own is kept; a minimum above the maximum stays too (the
     // platform then answers with nothing, and the form says why).
-    query.price_gte_usd = whole(&min_text);
-    query.price_lte_usd = whole(&max_text);
+    query.price_gte_usd = whole(&prices.min);
+    query.price_lte_usd = whole(&prices.max);
     query.text_search = query
         .text_search
         .map(|t| t.trim().to_string())
@@ -73,8 +74,7 @@ pub(crate) fn filters_from_search(search: &str) -> UrlFilters {
     normalise_list(&mut query.category_ids, false);
     UrlFilters {
         query,
-        min_text,
-        max_text,
+        prices,
         problems,
         beyond,
     }
@@ -200,7 +200,7 @@ mod tests {
             }
         );
         assert!(back.problems.is_empty());
-        assert_eq!(back.min_text, "10");
+        assert_eq!(back.prices.min, "10");
         assert_eq!(catalog_href(&ProductsQuery::default()), "/catalog");
         assert_eq!(
             product_href("prd_1/x", &ProductsQuery::default()),
@@ -216,7 +216,7 @@ mod tests {
         assert_eq!(read.query.price_lte_usd, Some(40));
         assert!(read.problems.min.is_some());
         assert_eq!(read.problems.max, None);
-        assert_eq!(read.min_text, "ten");
+        assert_eq!(read.prices.min, "ten");
 
         let crossed = filters_from_search("price_gte_usd=90&price_lte_usd=10");
         assert_eq!(crossed.query.price_gte_usd, Some(90));

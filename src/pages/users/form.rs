@@ -51,7 +51,8 @@ impl Field {
     }
 }
 
-/// What the admin typed, kept as typed so nothing is lost on an error.
+/// What the admin typed, kept as typed so nothing is lost on an error. An import row holds
+/// the same fields (`import::fate::Wanted`).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct UserDraft {
     pub(crate) email: String,

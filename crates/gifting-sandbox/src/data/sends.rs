@@ -115,40 +115,33 @@ pub fn next_status(
 ) -> Option<SendStatus> {
     use SendStatus as S;
     let roll = rng.below(100);
+    // In `percent` sends of 100 the problem branches off; the others go on along the path.
+    let branch_off = |percent: u64, problem: SendStatus, next: SendStatus| {
+        if roll < percent {
+            problem
+        } else {
+            next
+        }
+    };
     let next = match status {
-        S::Pending if is_egift(kind) => match roll {
-            0..=3 => S::Cancelled,
-            _ => S::Sent,
-        },
+        S::Pending if is_egift(kind) => branch_off(4, S::Cancelled, S::Sent),
         S::Pending => match roll {
             0..=3 => S::Cancelled,
             4..=19 => S::CollectingRecipientInfo,
             _ => S::Processing,
         },
         S::CollectingRecipientInfo => S::ConfirmingAddress,
-        S::ConfirmingAddress => match roll {
-            0..=9 => S::AddressConfirmationCancelled,
-            _ => S::Processing,
-        },
+        S::ConfirmingAddress => branch_off(10, S::AddressConfirmationCancelled, S::Processing),
         S::Paused => S::Processing,
-        S::Processing => match roll {
-            0..=5 => S::Failed,
-            _ => S::Packed,
-        },
+        S::Processing => branch_off(6, S::Failed, S::Packed),
         S::Packed => S::Shipped,
-        S::Shipped => match roll {
-            0..=4 => S::Undeliverable,
-            _ => S::Delivered,
-        },
+        S::Shipped => branch_off(5, S::Undeliverable, S::Delivered),
         S::Sent => match roll {
             0..=4 => S::BouncedAndCredited,
             5..=14 => S::ExpiredAndCredited,
             _ => S::Opened,
         },
-        S::Opened => match roll {
-            0..=9 => S::ExpiredAndCredited,
-            _ => S::Clicked,
-        },
+        S::Opened => branch_off(10, S::ExpiredAndCredited, S::Clicked),
         S::Clicked => S::Used,
         _ => return None,
     };

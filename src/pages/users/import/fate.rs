@@ -9,17 +9,11 @@ use gifting_api::{validate, Role};
 
 use super::columns::{slot, Mapping};
 use super::parse::Row;
-use crate::pages::users::form::{Field, MAX_NAME};
+use crate::pages::users::form::{Field, UserDraft, MAX_NAME};
 
-/// A row's values, read through the mapping and trimmed ("" when blank or unmapped).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Wanted {
-    pub(crate) email: String,
-    pub(crate) given_name: String,
-    pub(crate) family_name: String,
-    pub(crate) role: String,
-    pub(crate) team: String,
-}
+/// A row's values: the user form's fields, read through the mapping and trimmed ("" when
+/// blank or unmapped).
+pub(crate) type Wanted = UserDraft;
 
 impl Wanted {
     pub(crate) fn read(row: &Row, mapping: &Mapping) -> Self {
@@ -332,15 +326,10 @@ pub(crate) fn changes(w: &Wanted, user: &ScimUser) -> Vec<Change> {
     out
 }
 
-/// The POST body of a row whose fate is [`Fate::Create`].
+/// The POST body of a row whose fate is [`Fate::Create`]: the form's, since a row holds
+/// what the form does (already trimmed, so the form's trimming changes nothing).
 pub(crate) fn create_body(w: &Wanted) -> CreateUser {
-    CreateUser::new(
-        &w.email,
-        &w.given_name,
-        &w.family_name,
-        Role::parse(&w.role),
-        &w.team,
-    )
+    w.create_body()
 }
 
 /// The PUT body of a row whose fate is [`Fate::Update`]: only what the file sets.
