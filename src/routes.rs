@@ -1,7 +1,6 @@
 //! Every address of the console, written once, in the table of screens ([`screen_table!`]):
 //! the router's patterns ([`pattern`]), the links to each screen (the constants and
-//! `user(id)`-style builders), and the screens the navigation and the home screen list
-//! ([`SCREENS`]). Below the components and pages, so every layer above can link to a screen;
+//! `user(id)`-style builders), and the screens the navigation lists ([`SCREENS`]). Below the components and pages, so every layer above can link to a screen;
 //! no other module writes a route path.
 
 use gifting_api::query::encode_component;
@@ -9,10 +8,9 @@ use gifting_api::query::encode_component;
 /// Every screen of the console, once, in navigation order. A line: the screen's name (its
 /// chunk's link name and router pattern), its address pattern (`:id` is a parameter), the chunk
 /// of its area, its component below `crate::pages`, then what else it has:
-/// `only admin` (for the admin role alone: the navigation and the home screen list it to admins
-/// only, and other roles opening it read that it needs the admin role), `link CONST` (a constant
-/// to link to it by), `nav CONST "Label" "Summary"` (the same, plus an entry in the main
-/// navigation and on the home screen), `over PARENT` (shown over another screen, which stays
+/// `only admin` (for the admin role alone: the navigation lists it to admins only, and other roles opening it read that it needs the admin role), `link CONST` (a constant
+/// to link to it by), `nav CONST "Label"` (the same, plus an entry in the main
+/// navigation), `over PARENT` (shown over another screen, which stays
 /// loaded: a child route). `screen_table!(m)` hands the table to the macro
 /// `m`: this module makes the addresses, links and navigation of it, [`crate::app`] the routes
 /// and the chunks. Home is a chunk too: the first load is the shell and sign-in.
@@ -21,22 +19,22 @@ macro_rules! screen_table {
         $then! {
             home "/" in home => home::Home, link HOME;
             users_list "/users" in users => users::UsersPage, only admin,
-                nav USERS "Users" "Find, add and change the people of the organization.";
+                nav USERS "Users";
             user_new "/users/new" in users => users::NewUserPage, only admin, link NEW_USER;
             users_import "/users/import" in users => users::ImportUsersPage, only admin,
-                nav IMPORT_USERS "Import users" "Add and update many users at once from a spreadsheet, previewed first.";
+                nav IMPORT_USERS "Import users";
             user_page "/users/:id" in users => users::UserPage, only admin;
             teams_list "/teams" in teams => teams::TeamsPage,
-                nav TEAMS "Teams" "Team groups, their budgets and members.";
+                nav TEAMS "Teams";
             active_users "/teams/users" in teams => teams::ActiveUsersPage, link ACTIVE_USERS;
             team_page "/teams/:id" in teams => teams::TeamPage;
             sends_page "/sends" in sends => sends::SendsPage,
-                nav SENDS "Sends" "Every gift sent in the organization: status, history, spend and export.";
+                nav SENDS "Sends";
             campaigns_list "/campaigns" in campaigns => campaigns::CampaignsPage,
-                nav CAMPAIGNS "Campaigns" "The active campaigns (touches) gifts are sent from.";
+                nav CAMPAIGNS "Campaigns";
             campaign_page "/campaigns/:id" in campaigns => campaigns::CampaignPage;
             catalog_screen "/catalog" in catalog => catalog::CatalogScreen,
-                nav CATALOG "Catalog" "The marketplace's gifts, with their prices, variants and filters.";
+                nav CATALOG "Catalog";
             product_detail ":id" in catalog => catalog::ProductDetail, over catalog_screen;
         }
     };
@@ -46,7 +44,7 @@ pub(crate) use screen_table;
 /// The constants, the router's patterns and [`SCREENS`] from the table.
 macro_rules! addresses {
     ($($name:ident $pattern:tt in $chunk:ident => $($component:ident)::+ $(, only $only:ident)?
-        $(, link $link:ident)? $(, nav $nav:ident $label:tt $summary:tt)? $(, over $parent:ident)?;)*) => {
+        $(, link $link:ident)? $(, nav $nav:ident $label:tt)? $(, over $parent:ident)?;)*) => {
         $($(pub(crate) const $link: &str = $pattern;)? $(pub(crate) const $nav: &str = $pattern;)?)*
 
         /// The router's patterns for the same addresses, one per screen, named as it is.
@@ -65,9 +63,9 @@ macro_rules! addresses {
             $(pub(super) const $name: bool = only!($($only)?);)*
         }
 
-        /// The screens of the main navigation and the home screen, in order.
+        /// The screens of the main navigation, in order.
         pub(crate) const SCREENS: &[Screen] = &[
-            $($(Screen { path: $nav, label: $label, summary: $summary, admin: admin::$name },)?)*
+            $($(Screen { path: $nav, label: $label, admin: admin::$name },)?)*
         ];
     };
 }
@@ -102,14 +100,12 @@ pub(crate) fn product(id: &str) -> String {
     format!("{CATALOG}/{}", encode_component(id))
 }
 
-/// A screen in the main navigation and on the home screen.
+/// A screen in the main navigation.
 pub(crate) struct Screen {
     /// Route path, e.g. `/sends`.
     pub(crate) path: &'static str,
     /// Navigation label in the platform's words, e.g. "Sends".
     pub(crate) label: &'static str,
-    /// One sentence for the home screen.
-    pub(crate) summary: &'static str,
     /// For the admin role alone (`only admin`): listed only when the signed-in user may use it.
     pub(crate) admin: bool,
 }

@@ -132,7 +132,7 @@ pub(crate) fn MainNav() -> impl IntoView {
     view! {
         <nav class="main-nav" aria-label="Main">
             <Show when=move || auth.is_signed_in() && !SCREENS.is_empty()>
-                <ul>{screen_links(false)}</ul>
+                <ul>{screen_links()}</ul>
             </Show>
         </nav>
     }

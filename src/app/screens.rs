@@ -10,7 +10,7 @@ use crate::routes::{self, screen_table};
 /// A `lazy_screen!` per line of the table, and [`PREFETCH`].
 macro_rules! chunks {
     ($($name:ident $pattern:tt in $chunk:ident => $($component:ident)::+ $(, only $only:ident)?
-        $(, link $link:ident)? $(, nav $nav:ident $label:tt $summary:tt)? $(, over $parent:ident)?;)*) => {
+        $(, link $link:ident)? $(, nav $nav:ident $label:tt)? $(, over $parent:ident)?;)*) => {
         $(lazy_screen!($name in $chunk => crate::pages::$($component)::+ $(, only $only)?);)*
 
         /// The navigation's screens, fetched ahead on hover or focus, and all of them once
@@ -35,7 +35,7 @@ macro_rules! screen_routes {
     };
     (@routes [$($done:tt)*]
         $name:ident $pattern:tt in $chunk:ident => $($component:ident)::+ $(, only $only:ident)?
-            $(, link $link:ident)? $(, nav $nav:ident $label:tt $summary:tt)?;
+            $(, link $link:ident)? $(, nav $nav:ident $label:tt)?;
         $child:ident $child_pattern:tt in $child_chunk:ident => $($child_component:ident)::+
             $(, only $child_only:ident)?, over $parent:ident;
         $($rest:tt)*) => {
@@ -48,7 +48,7 @@ macro_rules! screen_routes {
     };
     (@routes [$($done:tt)*]
         $name:ident $pattern:tt in $chunk:ident => $($component:ident)::+ $(, only $only:ident)?
-            $(, link $link:ident)? $(, nav $nav:ident $label:tt $summary:tt)?;
+            $(, link $link:ident)? $(, nav $nav:ident $label:tt)?;
         $($rest:tt)*) => {
         screen_routes!(@routes [$($done)*
             <Route path=routes::pattern::$name() view=screens::$name::SCREEN />

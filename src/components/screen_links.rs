@@ -1,4 +1,4 @@
-//! One link per screen of the routes module, for the navigation and the home screen.
+//! One link per screen of the routes module, for the navigation.
 
 use leptos::prelude::*;
 use leptos_router::components::A;
@@ -7,9 +7,9 @@ use super::lazy_screen::use_prefetch;
 use crate::api::{admin_allowed, use_current_user};
 use crate::routes::SCREENS;
 
-/// An `<li>` per screen; `with_summary` adds what the screen is for after its link. A screen
-/// for the admin role alone stays hidden until /me says the user may use it: never in passing.
-pub(crate) fn screen_links(with_summary: bool) -> impl IntoView {
+/// An `<li>` per screen. A screen for the admin role alone stays hidden until /me says the
+/// user may use it: never in passing.
+pub(crate) fn screen_links() -> impl IntoView {
     let prefetch = use_prefetch();
     let me = use_current_user();
     SCREENS
@@ -22,12 +22,9 @@ pub(crate) fn screen_links(with_summary: bool) -> impl IntoView {
                 }
             };
             let hidden = move || screen.admin && admin_allowed(me) != Some(true);
-            let summary =
-                with_summary.then(|| view! { <span class="muted">" " {screen.summary}</span> });
             view! {
                 <li hidden=hidden on:mouseenter=move |_| ahead() on:focusin=move |_| ahead()>
                     <A href=screen.path>{screen.label}</A>
-                    {summary}
                 </li>
             }
         })

@@ -1,4 +1,5 @@
-//! The signed-in landing screen: who you are, your balances, and the screens there are.
+//! The signed-in landing screen: what needs the admin (the figures, first), and who is signed
+//! in, on one line. The navigation lists the screens.
 
 use gifting_api::oauth::{SCOPE_MARKETPLACE, SCOPE_SCIM};
 use leptos::either::EitherOf3;
@@ -8,14 +9,14 @@ use crate::api::{display_name, use_current_user, ApiError};
 use crate::auth::use_auth;
 use crate::components::format::amount;
 use crate::components::lazy_screen::{lazy_screen, LazyPart};
-use crate::components::screen_links::screen_links;
+use crate::components::Loading;
 use crate::components::ScreenHeading;
-use crate::components::{Empty, Loading};
-use crate::routes::SCREENS;
 
+mod budget;
 mod charts;
 mod export;
 mod figures;
+mod summary;
 
 // The figures (the walk of the sends, the report, its charts and export) are most of the
 // screen's code: a chunk of their own, fetched once the rest of home is up, so the first paint
@@ -45,21 +46,12 @@ pub(crate) fn Home() -> impl IntoView {
         // The answer from before sign-in, still held while /me loads (as the header reads it).
         None | Some(Err(ApiError::Unauthorized)) => EitherOf3::A(view! { <Loading /> }),
         Some(Ok(user)) => EitherOf3::B(view! {
-            <p>"Signed in as " {display_name(&user)} " (" {user.email.clone()} ")."</p>
-            <dl class="facts">
-                <div>
-                    <dt>"Role"</dt>
-                    <dd>{user.role.as_str().to_string()}</dd>
-                </div>
-                <div>
-                    <dt>"Balance"</dt>
-                    <dd>{amount(&user.balance)}</dd>
-                </div>
-                <div>
-                    <dt>"Team balance"</dt>
-                    <dd>{amount(&user.team_balance)}</dd>
-                </div>
-            </dl>
+            <p class="you-line" data-testid="you">
+                "Signed in as " {display_name(&user)} " (" {user.email.clone()} ") · "
+                <span data-testid="you-role">{user.role.as_str().to_string()}</span>
+                " · Balance " {amount(&user.balance)}
+                " · Team balance " {amount(&user.team_balance)}
+            </p>
         }),
         // As an `ErrorPanel` reads, without its code (a shared chunk of its own): the header
         // says the same, and after a real 401 the sign-in screen takes over.
@@ -72,26 +64,10 @@ pub(crate) fn Home() -> impl IntoView {
             </div>
         }),
     };
-    // `SCREENS` is known when compiling: one of the two is built, without an `AnyView` for it.
-    let screens =
-        (!SCREENS.is_empty()).then(|| view! { <ul class="screen-list">{screen_links(true)}</ul> });
-    let no_screens = SCREENS.is_empty().then(|| {
-        view! { <Empty message="No screens are available in this version of the console yet." /> }
-    });
-
     view! {
-        <ScreenHeading title="Welcome" />
-        <section class="panel" aria-labelledby="you">
-            <h2 id="you">"You"</h2>
-            {you}
-            {scope_notes}
-        </section>
-        <section class="panel" aria-labelledby="screens">
-            <h2 id="screens">"Screens"</h2>
-            {screens}
-            {no_screens}
-        </section>
-        // Last: its tables grow as the sends are read, and nothing above them moves.
+        <ScreenHeading title="Home" />
+        {you}
+        {scope_notes}
         <LazyPart part=home_figures::SCREEN />
     }
 }

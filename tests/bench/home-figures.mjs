@@ -13,7 +13,7 @@
 import { installProbes, launchBrowser, newPage, platformGet, sessionToken, signIn, startSandbox } from "../e2e/harness.mjs";
 
 const RATE = Number(process.env.HOME_BENCH_RATE ?? 10);
-const BUDGET = { firstMs: 1_500, ratio: 1.1, perPageMs: 20 };
+const BUDGET = { firstMs: 1_500, ratio: 1.1, perPageMs: 20, screens: 4 };
 
 let failed = false;
 const line = (ok, text) => {
@@ -32,7 +32,7 @@ async function pagesNeeded(base, token, offsetMonths) {
 const sandbox = await startSandbox(["--world", "large", "--rate-limit", String(RATE)]);
 const browser = await launchBrowser();
 try {
-  const page = await newPage(browser);
+  const page = await newPage(browser, { viewport: { width: 1280, height: 800 } });
   await page.addInitScript(installProbes);
   await signIn(page, sandbox.url);
   const token = await sessionToken(page);
@@ -64,6 +64,10 @@ try {
   const walkMs = walkEnd - walkStart + firstMs;
   const ratio = walkMs / Math.max(floorMs, 1);
   line(ratio <= BUDGET.ratio || walkMs <= 1_000, `home: the two months (${pages} pages of 100) read in ${(walkMs / 1000).toFixed(1)} s, floor ${(floorMs / 1000).toFixed(1)} s at ${RATE}/s: ${ratio.toFixed(2)}× (budget ≤ ${BUDGET.ratio}×) — "${text.trim()}"`);
+  // The whole home at enterprise size: at most about four screens of a 1280×800 laptop.
+  const tall = await page.evaluate(() => document.documentElement.scrollHeight);
+  const screens = tall / (page.viewportSize()?.height ?? 800);
+  line(screens <= BUDGET.screens, `home: ${tall} px tall, ${screens.toFixed(1)} screens (budget ≤ ${BUDGET.screens})`);
   const perPage = ((taskAfter - taskBefore) * 1000) / Math.max(pages - 1, 1);
   line(perPage <= BUDGET.perPageMs, `home: main-thread work ${perPage.toFixed(1)} ms per page read (budget ≤ ${BUDGET.perPageMs} ms)`);
 } finally {

@@ -1,4 +1,4 @@
-// Issue 36: the home screen answers "how much has each team spent against its budget this
+// The home screen answers "how much has each team spent against its budget this
 // month?" and "which gifts went wrong?". Every figure is computed here independently from the
 // platform's API, by the rules of docs/platform.md ("Spend, budgets and what needs attention"),
 // and compared with what the screen, its links and its CSV say.
@@ -46,7 +46,7 @@ async function expected(base, token, now, onlyEmail) {
   months.push(previousKey(months[0]));
   const groups = (await platformGet(base, token, "/api/v3/groups?page=1&per_page=100")).body.groups;
   const spend = new Map(); // team_id → [this, last] in USD cents
-  const attention = new Map(REASONS.map(([r]) => [r, []]));
+  const attention = new Map(REASONS.map(([r]) => [r, [[], []]])); // reason → [this month's ids, last month's]
   const seen = new Set();
   let read = 0;
   for (let page = 1; ; page += 1) {
@@ -62,7 +62,8 @@ async function expected(base, token, now, onlyEmail) {
       }
       if (onlyEmail && s.sender.email.toLowerCase() !== onlyEmail) continue;
       read += 1;
-      for (const [reason, is] of REASONS) if (is(s, now)) attention.get(reason).push(s.id);
+      // A send dated after this month (a clock ahead) counts as this month's.
+      for (const [reason, is] of REASONS) if (is(s, now)) attention.get(reason)[Math.max(m, 0)].push(s.id);
       if (RETURNED.has(s.status) || s.currency !== "USD") continue;
       const row = spend.get(s.sender.team_id) ?? [0, 0];
       row[Math.max(m, 0)] += cents(s.current_total_cost);
@@ -87,6 +88,29 @@ async function figuresDone(page) {
   await page.getByTestId("figures-progress").getByText("(reading…)").waitFor({ state: "detached", timeout: 60_000 });
 }
 
+/** The groups Home lists: over, then near budget, most used first (the platform's order among equals), the first ten. */
+const attentionRows = (rows) => rows.filter((r) => r.band === "over" || r.band === "near").sort((a, b) => b.percent - a.percent).slice(0, 10);
+const monthEnd = (key) => {
+  const [y, m] = key.split("-").map(Number);
+  return `${key}-${String(new Date(Date.UTC(y, m, 0)).getUTCDate()).padStart(2, "0")}`;
+};
+const attentionCell = (page, reason, m) => page.locator(`[data-testid=attention] tr[data-reason=${reason}] td[data-month="${m}"]`);
+const summaryItem = (page, kind) => page.locator(`[data-testid=summary] li[data-kind=${kind}]`);
+
+/** From a link on Home to the sends screen: the sends of `month` needing attention for `reason`, exactly `ids`. */
+async function showsExactly(page, link, reason, month, ids) {
+  await link.click();
+  await page.waitForURL(new RegExp(`/sends\\?attention=${reason}&since=${month}-01&until=${monthEnd(month)}`));
+  await page.getByTestId("load-all-status").getByText(`Every send since ${month}-01 loaded.`).waitFor(VISIBLE);
+  await page.getByTestId("filter-note").getByText(new RegExp(`^${ids.length} of the [\\d,]+ loaded sends match`)).waitFor(VISIBLE);
+  const url = new URL(page.url());
+  url.searchParams.set("per_page", "100");
+  await page.goto(url.toString());
+  await page.getByTestId("filter-note").getByText(new RegExp(`^${ids.length} of the`)).waitFor(VISIBLE);
+  const rows = await page.locator("[data-testid=sends-table] tbody tr[data-send-id]").evaluateAll((trs) => trs.map((tr) => Number(tr.dataset.sendId)));
+  assert.deepEqual([...rows].sort(), [...ids].sort(), `${reason} in ${month}`);
+}
+
 describe("home: spend against budget and the sends that need attention", () => {
   const env = consoleFixture();
 
@@ -98,41 +122,48 @@ describe("home: spend against budget and the sends that need attention", () => {
     const shown = await env.page.locator("[data-testid=budget-table] tbody tr").evaluateAll((trs) =>
       trs.map((tr) => ({ name: tr.dataset.group, band: tr.dataset.band, spent: tr.querySelector("[data-testid=spent-this-month]").textContent })),
     );
-    for (const row of want.rows) {
-      const line = shown.find((s) => s.name === row.name);
-      assert.ok(line, `a line for ${row.name}`);
-      assert.equal(line.band, row.band, `${row.name}: ${JSON.stringify(row)}`);
-      assert.equal(Number(line.spent.replace(/[^\d]/g, "")), row.spent, `${row.name} spent ${usdText(row.spent)}: ${line.spent}`);
+    const listed = attentionRows(want.rows);
+    assert.deepEqual(shown.map((s) => s.name), listed.map((r) => r.name), "over, then near budget, most used first");
+    for (const [i, row] of listed.entries()) {
+      assert.equal(shown[i].band, row.band, `${row.name}: ${JSON.stringify(row)}`);
+      assert.equal(Number(shown[i].spent.replace(/[^\d]/g, "")), row.spent, `${row.name} spent ${usdText(row.spent)}: ${shown[i].spent}`);
     }
     assert.ok(want.rows.some((r) => r.band === "under"), "a group under budget");
-    assert.ok(want.rows.some((r) => r.band === "near"), "a group near budget");
-    assert.ok(want.rows.some((r) => r.band === "over"), "a group over budget");
+    const count = (band) => want.rows.filter((r) => r.band === band).length;
+    assert.ok(count("near") > 0 && count("over") > 0, "groups near and over budget");
+    assert.equal(await summaryItem(env.page, "over").getAttribute("data-count"), String(count("over")));
+    assert.equal(await summaryItem(env.page, "near").getAttribute("data-count"), String(count("near")));
+    for (const m of [0, 1]) {
+      const total = [...want.attention.values()].reduce((n, ids) => n + ids[m].length, 0);
+      const kind = m === 0 ? "attention-this-month" : "attention-last-month";
+      assert.equal(await summaryItem(env.page, kind).getAttribute("data-count"), String(total), kind);
+    }
     for (const [reason, ids] of want.attention) {
-      const item = env.page.locator(`[data-testid=attention] li[data-reason=${reason}]`);
-      assert.equal(await item.getAttribute("data-count"), String(ids.length), reason);
-      assert.ok(ids.length > 0, `the data has sends needing attention for ${reason}`);
+      for (const m of [0, 1]) assert.equal(await attentionCell(env.page, reason, m).getAttribute("data-count"), String(ids[m].length), `${reason}, month ${m}`);
+      assert.ok(ids[0].length + ids[1].length > 0, `the data has sends needing attention for ${reason}`);
     }
     assert.deepEqual(await seriousAxeViolations(env.page), []);
     assert.deepEqual(unexpectedErrors(env.page), []);
   });
 
-  test("every attention link opens the sends screen showing exactly those sends", async () => {
+  test("every attention link opens the sends screen showing exactly those sends, month by month", async () => {
     const now = Math.floor(Date.now() / 1000);
     const want = await expected(env.sandbox.url, env.token, now);
+    // Each reason in a month it has sends in, this month first.
     for (const [reason, ids] of want.attention) {
-      if (ids.length === 0) continue;
+      const m = ids[0].length > 0 ? 0 : 1;
+      if (ids[m].length === 0) continue;
       await env.page.goto(env.sandbox.url);
       await figuresDone(env.page);
-      await env.page.locator(`[data-testid=attention] li[data-reason=${reason}] a`).click();
-      await env.page.waitForURL(new RegExp(`/sends\\?attention=${reason}&since=${want.months[1]}-01`));
-      await env.page.getByTestId("load-all-status").getByText(`Every send since ${want.months[1]}-01 loaded.`).waitFor(VISIBLE);
-      await env.page.getByTestId("filter-note").getByText(new RegExp(`^${ids.length} of the [\\d,]+ loaded sends match`)).waitFor(VISIBLE);
-      const url = new URL(env.page.url());
-      url.searchParams.set("per_page", "100");
-      await env.page.goto(url.toString());
-      await env.page.getByTestId("filter-note").getByText(new RegExp(`^${ids.length} of the`)).waitFor(VISIBLE);
-      const rows = await env.page.locator("[data-testid=sends-table] tbody tr[data-send-id]").evaluateAll((trs) => trs.map((tr) => Number(tr.dataset.sendId)));
-      assert.deepEqual([...rows].sort(), [...ids].sort(), reason);
+      await showsExactly(env.page, attentionCell(env.page, reason, m).locator("a"), reason, want.months[m], ids[m]);
+    }
+    // The summary's two: every reason, this month and last.
+    for (const m of [0, 1]) {
+      const ids = [...want.attention.values()].flatMap((i) => i[m]);
+      await env.page.goto(env.sandbox.url);
+      await figuresDone(env.page);
+      const kind = m === 0 ? "attention-this-month" : "attention-last-month";
+      await showsExactly(env.page, summaryItem(env.page, kind).locator("a"), "any", want.months[m], ids);
     }
     assert.deepEqual(unexpectedErrors(env.page), []);
   });
@@ -152,9 +183,9 @@ describe("home: spend against budget and the sends that need attention", () => {
       assert.equal(cents(line[8]), row.last, `${row.name} last month`);
     }
     for (const [reason, ids] of want.attention) {
-      const label = await env.page.locator(`[data-testid=attention] li[data-reason=${reason}]`).textContent();
-      const line = rows.find((r) => label.startsWith(`${r[0]}:`));
-      assert.equal(line?.[1], String(ids.length), reason);
+      const label = (await env.page.locator(`[data-testid=attention] tr[data-reason=${reason}] th`).textContent()).trim();
+      const line = rows.find((r) => r[0] === label);
+      assert.deepEqual(line?.slice(1, 3), [String(ids[0].length), String(ids[1].length)], reason);
     }
   });
 
@@ -195,8 +226,9 @@ describe("home: spend against budget and the sends that need attention", () => {
     const token = await sessionToken(page);
     const want = await expected(env.sandbox.url, token, Math.floor(Date.now() / 1000), "sender@example.com");
     for (const [reason, ids] of want.attention) {
-      assert.equal(await page.locator(`[data-testid=attention] li[data-reason=${reason}]`).getAttribute("data-count"), String(ids.length), reason);
+      for (const m of [0, 1]) assert.equal(await attentionCell(page, reason, m).getAttribute("data-count"), String(ids[m].length), `${reason}, month ${m}`);
     }
+    assert.equal(await summaryItem(page, "over").count(), 0, "a sender's summary has no budgets");
     assert.deepEqual(unexpectedErrors(page), []);
     await page.context().close();
   });

@@ -1,4 +1,4 @@
-// Issue 16: the task of each screen starts within the first screen, on a laptop (1280×800) and
+// The task of each screen starts within the first screen, on a laptop (1280×800) and
 // on a phone (390×844), where the header and navigation stay compact.
 
 import { describe, test } from "node:test";
@@ -28,6 +28,23 @@ describe("layout for the task", () => {
         const top = await item.evaluate((el) => el.getBoundingClientRect().top);
         assert.ok(top < viewport.height - 40, `${path}: the first row starts at ${Math.round(top)} px, in a ${viewport.height} px window`);
       }
+      // Home: its answer in the first screen, and nothing of the groups that need attention
+      // (the status beside each name) beyond the window's right edge.
+      await page.goto(env.sandbox.url);
+      const summary = page.locator("[data-testid=summary] li[data-kind=attention-this-month]");
+      await summary.waitFor(VISIBLE);
+      const bottom = await page.getByTestId("summary").evaluate((el) => el.getBoundingClientRect().bottom);
+      assert.ok(bottom <= viewport.height, `home: the summary ends at ${Math.round(bottom)} px, in a ${viewport.height} px window`);
+      const status = page.locator("[data-testid=budget-table] tbody tr th .badge").first();
+      await status.waitFor(VISIBLE);
+      const right = await status.evaluate((el) => el.getBoundingClientRect().right);
+      assert.ok(right <= viewport.width, `home: the first group's status ends at ${Math.round(right)} px, in a ${viewport.width} px window`);
+      if (viewport.width >= 1280) {
+        const [scroll, box] = await page.getByTestId("budget-table").evaluate((t) => [t.parentElement.scrollWidth, t.parentElement.clientWidth]);
+        assert.ok(scroll <= box + 1, `home: the budget table is ${scroll} px wide in a ${box} px box`);
+      }
+      const pageWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+      assert.ok(pageWidth <= viewport.width, `home: the page is ${pageWidth} px wide, no sideways scroll`);
       // The header and the navigation together: at most a seventh of a phone's height.
       const frame = await page.evaluate(() => document.querySelector("nav.main-nav").getBoundingClientRect().bottom);
       assert.ok(frame <= viewport.height / 7, `header and navigation end at ${Math.round(frame)} px`);

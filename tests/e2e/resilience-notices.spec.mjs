@@ -20,7 +20,7 @@ describe("resilience: busy, offline, unreadable answers, writes", () => {
   /** Opens Home (the brand link) first, so the next nav click starts a screen afresh. */
   async function fromHome() {
     await env.page.locator("header a.brand").click();
-    await main().getByRole("heading", { level: 1, name: "Welcome" }).waitFor(VISIBLE);
+    await main().getByRole("heading", { level: 1, name: "Home" }).waitFor(VISIBLE);
   }
 
   test("a 503 with Retry-After shows the busy countdown, then the data, with no error", async () => {

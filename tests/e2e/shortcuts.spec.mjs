@@ -32,7 +32,7 @@ describe("keyboard shortcuts", () => {
   test("? lists the shortcuts in a dialog that Escape closes", async () => {
     const { page, sandbox } = env;
     await page.goto(`${sandbox.url}/`);
-    await page.getByRole("heading", { level: 1, name: "Welcome" }).waitFor(VISIBLE);
+    await page.getByRole("heading", { level: 1, name: "Home" }).waitFor(VISIBLE);
     await page.keyboard.press("Shift+Slash");
     const dialog = page.getByRole("dialog", { name: "Keyboard shortcuts" });
     await dialog.waitFor(VISIBLE);

@@ -138,7 +138,7 @@ describe("sign-in", () => {
     await env.page.locator("[data-testid=current-user]").waitFor(VISIBLE);
     await env.page.reload();
     await env.page.getByRole("button", { name: "Sign out", exact: true }).waitFor(VISIBLE);
-    await env.page.getByRole("heading", { name: "Welcome" }).waitFor(VISIBLE);
+    await env.page.getByRole("heading", { name: "Home", exact: true }).waitFor(VISIBLE);
     assert.equal((await storedSession(env.page)).access_token, before.access_token);
     await env.page.goto(`${env.sandbox.url}/definitely/not/here`);
     await env.page.getByRole("heading", { name: "Page not found" }).waitFor(VISIBLE);

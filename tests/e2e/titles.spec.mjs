@@ -24,7 +24,7 @@ describe("titles and focus", () => {
     assert.equal(await fresh.title(), "Sign in to the Gifting Console");
     await fresh.close();
     // The fixture signed in: the callback screen, then home, a navigation inside the console.
-    assert.equal(await titleAndFocus(env.page, "Welcome · Gifting Console"), "Welcome");
+    assert.equal(await titleAndFocus(env.page, "Home · Gifting Console"), "Home");
   });
 
   for (const [link, heading] of [

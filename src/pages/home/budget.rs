@@ -1,0 +1,272 @@
+//! The team groups that need attention on Home: over budget, then near, by the share of their
+//! budget used (or as the address sorts them), the first few; the rest are on Teams. A table
+//! that fits a laptop's width: the status beside the name, the budget's notes as one small
+//! line under the amount.
+
+use std::cmp::Ordering;
+
+use gifting_api::money::Decimal;
+use leptos::prelude::*;
+
+use super::charts::BudgetBar;
+use crate::components::format;
+use crate::components::sort::{use_table_sort, SortHeader, TableSort};
+use crate::components::Tone;
+use crate::routes;
+use crate::spend::report::{Band, BudgetRow, Report};
+
+/// Rows shown on Home; Teams lists every group.
+pub(crate) const SHOWN: usize = 10;
+
+pub(crate) fn usd(amount: Decimal) -> String {
+    format::money("USD", &amount.to_string())
+}
+
+/// Whether a group needs the admin: over or near its budget.
+pub(crate) fn needs_attention(row: &BudgetRow) -> bool {
+    matches!(row.band, Band::Over | Band::Near)
+}
+
+fn by_used(a: &BudgetRow, b: &BudgetRow) -> Ordering {
+    a.percent.cmp(&b.percent)
+}
+
+fn order_by(key: &str) -> Option<fn(&BudgetRow, &BudgetRow) -> Ordering> {
+    Some(match key {
+        "used" => by_used,
+        "spent" => |a, b| a.spend.months[0].usd.cmp_value(b.spend.months[0].usd),
+        "remaining" => |a, b| a.remaining.cmp_value(b.remaining),
+        _ => return None,
+    })
+}
+
+/// The groups over or near budget in the address's order (most used first by default).
+pub(crate) fn attention_rows(rows: &[BudgetRow], sort: &TableSort) -> Vec<BudgetRow> {
+    let mut shown: Vec<BudgetRow> = rows
+        .iter()
+        .filter(|r| needs_attention(r))
+        .cloned()
+        .collect();
+    if sort.column.as_deref().and_then(order_by).is_some() {
+        sort.apply(&mut shown, order_by);
+    } else {
+        shown.sort_by(|a, b| by_used(b, a));
+    }
+    shown
+}
+
+pub(crate) fn band_tone(band: Band) -> Tone {
+    match band {
+        Band::Under => Tone::Success,
+        Band::Near => Tone::Warning,
+        Band::Over => Tone::Danger,
+        Band::NoBudget => Tone::Neutral,
+    }
+}
+
+pub(crate) fn band_slug(band: Band) -> &'static str {
+    match band {
+        Band::Under => "under",
+        Band::Near => "near",
+        Band::Over => "over",
+        Band::NoBudget => "none",
+    }
+}
+
+/// The groups over or near budget, the first [`SHOWN`], then where the rest are.
+#[component]
+pub(crate) fn AttentionGroups(
+    rows: Memo<Vec<BudgetRow>>,
+    report: Memo<Option<Report>>,
+) -> impl IntoView {
+    let sort = use_table_sort();
+    let needing = Memo::new(move |_| rows.with(|r| sort.with(|s| attention_rows(r, s))));
+    let shown = move || needing.with(|n| n.iter().take(SHOWN).cloned().collect::<Vec<_>>());
+    view! {
+        <h3 id="groups-heading">"Team groups over or near budget"</h3>
+        <Show
+            when=move || needing.with(|n| !n.is_empty())
+            fallback=|| view! { <p data-testid="no-group-needs-attention">"No team group is over or near its budget this month."</p> }
+        >
+            <div class="table-wrap" tabindex="0" role="region" aria-labelledby="groups-heading">
+                <table class="data-table budget-table" data-testid="budget-table">
+                    <thead>
+                        <tr>
+                            <th scope="col">"Team group"</th>
+                            <th scope="col" class="num">"Budget this month"</th>
+                            <SortHeader label="Spent" key="spent" class=Some("num") />
+                            <SortHeader label="Used" key="used" />
+                            <SortHeader label="Remaining" key="remaining" class=Some("num") />
+                            <th scope="col" class="num">"Last month"</th>
+                        </tr>
+                    </thead>
+                    <tbody>
+                        <For each=shown key=|r| r.name.clone() let:row>
+                            <BudgetLine row />
+                        </For>
+                    </tbody>
+                    <BudgetTotal report />
+                </table>
+            </div>
+        </Show>
+        <MoreGroups needing rows />
+    }
+}
+
+/// "10 of 79 shown", and links to every group over or near budget, and to all of them.
+#[component]
+fn MoreGroups(needing: Memo<Vec<BudgetRow>>, rows: Memo<Vec<BudgetRow>>) -> impl IntoView {
+    let count = move |band: Band| rows.with(|r| r.iter().filter(|x| x.band == band).count());
+    let link = move |band: Band, words: &'static str| {
+        let n = count(band);
+        (n > 0).then(|| {
+            let href = format!("{}?band={}", routes::TEAMS, band_slug(band));
+            view! { <a href=href>{format!("{} {words}", format::count(n as u64))}</a> " · " }
+        })
+    };
+    let shown = move || {
+        let n = needing.with(Vec::len);
+        (n > SHOWN).then(|| {
+            format!(
+                "The {SHOWN} most used of {} are shown. ",
+                format::count(n as u64)
+            )
+        })
+    };
+    view! {
+        <p class="figures__more" data-testid="more-groups">
+            {shown}
+            {move || link(Band::Over, "over budget")}
+            {move || link(Band::Near, "near budget")}
+            <a href=routes::TEAMS>{move || format!("All {} team groups", format::count(rows.with(Vec::len) as u64))}</a>
+        </p>
+    }
+}
+
+/// The organisation's spend (every group, not only those shown), and what is not counted.
+#[component]
+fn BudgetTotal(report: Memo<Option<Report>>) -> impl IntoView {
+    let total = move |m: usize| {
+        report.with(|r| r.as_ref().map(|r| usd(r.total(m).usd)).unwrap_or_default())
+    };
+    let others = move || {
+        let text = report.with(|r| r.as_ref().map(|r| r.total(0).other_text()))?;
+        (!text.is_empty()).then(|| format!("Not counted against budgets: {text}."))
+    };
+    view! {
+        <tfoot>
+            <tr data-testid="budget-total">
+                <th scope="row">"All team groups"</th>
+                <td></td>
+                <td class="num">{move || total(0)}</td>
+                <td colspan="2"><span class="muted">{others}</span></td>
+                <td class="num">{move || total(1)}</td>
+            </tr>
+        </tfoot>
+    }
+}
+
+/// The small line under a budget: what was carried over, and a one-time budget beside it.
+pub(crate) fn budget_notes(row: &BudgetRow) -> String {
+    let mut notes = Vec::new();
+    if row.rollover && row.carried.cmp_value(Decimal::ZERO) != Ordering::Equal {
+        notes.push(format!("incl. {} carried over", usd(row.carried)));
+    }
+    if row.one_time != 0 {
+        let one_time = Decimal::parse(&row.one_time.to_string()).unwrap_or(Decimal::ZERO);
+        notes.push(format!("+ {} one-time, not counted", usd(one_time)));
+    }
+    notes.join("; ")
+}
+
+/// A group's line: its status beside its name, budget (with its notes), spent, used, remaining
+/// and last month.
+#[component]
+fn BudgetLine(row: BudgetRow) -> impl IntoView {
+    let notes = budget_notes(&row);
+    let used = row
+        .percent
+        .map_or_else(|| "—".to_owned(), |p| format!("{p} %"));
+    let budget =
+        if row.band == Band::NoBudget && row.monthly.cmp_value(Decimal::ZERO) == Ordering::Equal {
+            "No monthly budget".to_owned()
+        } else {
+            usd(row.budget)
+        };
+    view! {
+        <tr data-group=row.name.clone() data-band=band_slug(row.band)>
+            <th scope="row">
+                {row.name.clone()} " "
+                <span class=band_tone(row.band).class()>{row.band.words()}</span>
+            </th>
+            <td class="num">
+                {budget}
+                {(!notes.is_empty()).then(|| view! { <br /><small class="muted" title=notes.clone()>{notes.clone()}</small> })}
+            </td>
+            <td class="num" data-testid="spent-this-month">{usd(row.spend.months[0].usd)}</td>
+            <td class="budget-used">
+                <BudgetBar percent=Signal::stored(row.percent) />
+                " " {used}
+            </td>
+            <td class="num">{usd(row.remaining)}</td>
+            <td class="num">{usd(row.spend.months[1].usd)}</td>
+        </tr>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    use super::*;
+    use crate::spend::report::GroupSpend;
+
+    fn row(name: &str, percent: Option<i128>, spent: &str) -> BudgetRow {
+        let mut spend = GroupSpend::default();
+        spend.months[0].usd = Decimal::parse(spent).unwrap_or(Decimal::ZERO);
+        BudgetRow {
+            name: name.into(),
+            monthly: Decimal::ONE,
+            carried: Decimal::ZERO,
+            rollover: false,
+            one_time: 0,
+            budget: Decimal::ONE,
+            spend,
+            percent,
+            band: Band::of(percent),
+            remaining: Decimal::ZERO,
+        }
+    }
+
+    #[wasm_bindgen_test]
+    fn over_then_near_by_use_and_as_the_address_sorts() {
+        let rows = [
+            row("a", Some(50), "1"),
+            row("b", Some(85), "9"),
+            row("c", Some(130), "2"),
+            row("d", None, "0"),
+            row("e", Some(101), "3"),
+        ];
+        let names = |sort: TableSort| -> Vec<String> {
+            attention_rows(&rows, &sort)
+                .into_iter()
+                .map(|r| r.name)
+                .collect()
+        };
+        assert_eq!(names(TableSort::default()), ["c", "e", "b"]);
+        let spent = TableSort {
+            column: Some("spent".into()),
+            descending: true,
+        };
+        assert_eq!(names(spent), ["b", "e", "c"]);
+        let unknown = TableSort {
+            column: Some("created".into()),
+            descending: false,
+        };
+        assert_eq!(
+            names(unknown),
+            ["c", "e", "b"],
+            "another screen's sort key: the default"
+        );
+    }
+}

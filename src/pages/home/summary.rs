@@ -1,0 +1,157 @@
+//! Home's answer first: how many team groups are over and near their budget, and how many
+//! sends need attention this month and last, each a link to exactly those; then the sends
+//! needing attention by reason, month by month.
+
+use gifting_api::attention::{Attention, Month};
+use leptos::prelude::*;
+
+use super::budget::band_slug;
+use crate::components::format;
+use crate::routes;
+use crate::spend::report::{Band, BudgetRow, Report};
+
+/// The sends screen showing the sends of month `m` (`0`: this month) needing attention for
+/// `reason` (`any`): from its first day to its last.
+pub(crate) fn attention_href(report: &Report, m: usize, reason: &str) -> String {
+    let month: Month = report.months[m];
+    let key = month.key();
+    format!(
+        "{}?attention={reason}&since={key}-01&until={key}-{:02}",
+        routes::SENDS,
+        month.days()
+    )
+}
+
+/// A count and its words, a link to exactly those when there are any.
+fn figure(n: u64, words: String, href: String, kind: &'static str) -> impl IntoView {
+    let text = view! { <strong>{format::count(n)}</strong> " " {words} };
+    view! {
+        <li data-kind=kind data-count=n.to_string()>
+            {if n > 0 {
+                view! { <a href=href>{text}</a> }.into_any()
+            } else {
+                view! { <span class="muted">{text}</span> }.into_any()
+            }}
+        </li>
+    }
+}
+
+/// "3 team groups over budget · 2 near budget · 9 sends need attention this month · 14 last
+/// month"; a sender's own sends only.
+#[component]
+pub(crate) fn SummaryBand(
+    rows: Memo<Vec<BudgetRow>>,
+    report: Memo<Option<Report>>,
+    sender: bool,
+) -> impl IntoView {
+    let groups = move |band: Band| {
+        let n = rows.with(|r| r.iter().filter(|x| x.band == band).count()) as u64;
+        let href = format!("{}?band={}", routes::TEAMS, band_slug(band));
+        (n, href)
+    };
+    let over = move || {
+        let (n, href) = groups(Band::Over);
+        let words = if n == 1 {
+            "team group over budget"
+        } else {
+            "team groups over budget"
+        };
+        figure(n, words.into(), href, "over")
+    };
+    let near = move || {
+        let (n, href) = groups(Band::Near);
+        figure(n, "near budget".into(), href, "near")
+    };
+    let attention = move |m: usize| {
+        report.with(|r| {
+            let r = r.as_ref()?;
+            let n: u32 = r.attention[m].values().sum();
+            let words = match (m, n) {
+                (0, 1) => "send needs attention this month".to_owned(),
+                (0, _) => "sends need attention this month".to_owned(),
+                _ => "last month".to_owned(),
+            };
+            let kind = if m == 0 {
+                "attention-this-month"
+            } else {
+                "attention-last-month"
+            };
+            Some(figure(
+                u64::from(n),
+                words,
+                attention_href(r, m, "any"),
+                kind,
+            ))
+        })
+    };
+    view! {
+        <ul class="summary-band" data-testid="summary">
+            {(!sender).then(|| view! { {over} {near} })}
+            {move || attention(0)}
+            {move || attention(1)}
+        </ul>
+    }
+}
+
+/// The sends needing attention by reason: this month and last month, each count a link to
+/// exactly those sends.
+#[component]
+pub(crate) fn AttentionCounts(report: Memo<Option<Report>>, sender: bool) -> impl IntoView {
+    let months = move || {
+        report.with(|r| {
+            r.as_ref().map(|r| {
+                format!(
+                    "This month is {}, last month {}.",
+                    r.months[0].key(),
+                    r.months[1].key()
+                )
+            })
+        })
+    };
+    let cell = move |reason: Attention, m: usize| {
+        report.with(|r| {
+            let r = r.as_ref()?;
+            let n = r.attention[m].get(&reason).copied().unwrap_or(0);
+            let text = format::count(u64::from(n));
+            let href = attention_href(r, m, reason.slug());
+            Some(view! {
+                <td class="num" data-month=m.to_string() data-count=n.to_string()>
+                    {if n > 0 {
+                        view! { <a href=href>{text}</a> }.into_any()
+                    } else {
+                        view! { <span class="muted">{text}</span> }.into_any()
+                    }}
+                </td>
+            })
+        })
+    };
+    let heading = if sender {
+        "Your sends that need attention"
+    } else {
+        "Sends that need attention"
+    };
+    view! {
+        <h3 id="attention-heading">{heading}</h3>
+        <div class="table-wrap" tabindex="0" role="region" aria-labelledby="attention-heading">
+        <table class="data-table attention" data-testid="attention">
+            <caption class="muted">{months}</caption>
+            <thead>
+                <tr>
+                    <th scope="col">"By the platform's status"</th>
+                    <th scope="col" class="num">"This month"</th>
+                    <th scope="col" class="num">"Last month"</th>
+                </tr>
+            </thead>
+            <tbody>
+                {Attention::ALL.into_iter().map(|reason| view! {
+                    <tr data-reason=reason.slug()>
+                        <th scope="row">{reason.label()}</th>
+                        {move || cell(reason, 0)}
+                        {move || cell(reason, 1)}
+                    </tr>
+                }).collect_view()}
+            </tbody>
+        </table>
+        </div>
+    }
+}
