@@ -109,6 +109,7 @@ pub(crate) fn AttentionGroups(
                 </table>
             </div>
         </Show>
+        <NotCounted report />
         <MoreGroups needing rows />
     }
 }
@@ -143,15 +144,11 @@ fn MoreGroups(needing: Memo<Vec<BudgetRow>>, rows: Memo<Vec<BudgetRow>>) -> impl
     }
 }
 
-/// The organisation's spend (every group, not only those shown), and what is not counted.
+/// The organisation's spend: every group, not only those shown.
 #[component]
 fn BudgetTotal(report: Memo<Option<Report>>) -> impl IntoView {
     let total = move |m: usize| {
         report.with(|r| r.as_ref().map(|r| usd(r.total(m).usd)).unwrap_or_default())
-    };
-    let others = move || {
-        let text = report.with(|r| r.as_ref().map(|r| r.total(0).other_text()))?;
-        (!text.is_empty()).then(|| format!("Not counted against budgets: {text}."))
     };
     view! {
         <tfoot>
@@ -159,11 +156,22 @@ fn BudgetTotal(report: Memo<Option<Report>>) -> impl IntoView {
                 <th scope="row">"All team groups"</th>
                 <td></td>
                 <td class="num">{move || total(0)}</td>
-                <td colspan="2"><span class="muted">{others}</span></td>
+                <td colspan="2"></td>
                 <td class="num">{move || total(1)}</td>
             </tr>
         </tfoot>
     }
+}
+
+/// Spend in other currencies than the budgets', said apart: never added to them.
+#[component]
+fn NotCounted(report: Memo<Option<Report>>) -> impl IntoView {
+    let others = move || {
+        let text = report.with(|r| r.as_ref().map(|r| r.total(0).other_text()))?;
+        (!text.is_empty())
+            .then(|| format!("Not counted against budgets (other currencies): {text}."))
+    };
+    view! { <p class="muted"><small>{others}</small></p> }
 }
 
 /// The small line under a budget: what was carried over, and a one-time budget beside it.
