@@ -10,7 +10,7 @@ use leptos_router::NavigateOptions;
 use crate::api::{display_name, use_current_user, use_net_status, ApiError};
 use crate::auth::{use_auth, Auth};
 use crate::browser::now_ms;
-use crate::components::format::amount;
+use crate::components::format::account_money;
 use crate::components::screen_links::screen_links;
 use crate::components::{use_notifications, Badge, Tone};
 use crate::routes;
@@ -50,9 +50,9 @@ fn CurrentUserSummary() -> impl IntoView {
         Some(Ok(user)) => view! {
             <span class="current-user__name">{display_name(&user)}</span>
             <Badge text=user.role.as_str().to_string() />
-            <span class="current-user__balance">"Balance " {amount(&user.balance)}</span>
+            <span class="current-user__balance">"Balance " {account_money(&user.balance)}</span>
             <span class="current-user__balance">
-                "Team balance " {amount(&user.team_balance)}
+                "Team balance " {account_money(&user.team_balance)}
             </span>
         }
         .into_any(),

@@ -17,6 +17,14 @@ pub(crate) fn amount(text: &str) -> String {
     format_decimal(&browser_locale(), None, value).unwrap_or_else(|| value.format_grouped(2))
 }
 
+/// The account's currency: budgets and balances are in it (docs/platform.md, "Currencies").
+pub(crate) const ACCOUNT_CURRENCY: &str = "USD";
+
+/// An amount in the account's currency: `"405"` → `"$405.00"`.
+pub(crate) fn account_money(text: &str) -> String {
+    money(ACCOUNT_CURRENCY, text)
+}
+
 /// `("USD", "1234.5")` → `"$1,234.50"` (en-US), `"1.234,50 $"` (de-DE).
 pub(crate) fn money(currency: &str, text: &str) -> String {
     Decimal::parse(text)

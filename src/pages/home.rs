@@ -7,7 +7,7 @@ use leptos::prelude::*;
 
 use crate::api::{display_name, use_current_user, ApiError};
 use crate::auth::use_auth;
-use crate::components::format::amount;
+use crate::components::format::account_money;
 use crate::components::lazy_screen::{lazy_screen, LazyPart};
 use crate::components::Loading;
 use crate::components::ScreenHeading;
@@ -49,8 +49,8 @@ pub(crate) fn Home() -> impl IntoView {
             <p class="you-line" data-testid="you">
                 "Signed in as " {display_name(&user)} " (" {user.email.clone()} ") · "
                 <span data-testid="you-role">{user.role.as_str().to_string()}</span>
-                " · Balance " {amount(&user.balance)}
-                " · Team balance " {amount(&user.team_balance)}
+                " · Balance " {account_money(&user.balance)}
+                " · Team balance " {account_money(&user.team_balance)}
             </p>
         }),
         // As an `ErrorPanel` reads, without its code (a shared chunk of its own): the header
