@@ -3,12 +3,14 @@
 #   - the first load: index.html and every file it names (loader, CSS, icon, JS glue, the
 #     split loader and the main wasm) -- all a browser needs for the sign-in screen;
 #   - the signed-in home: the first load and every chunk the browser fetches to show the home
-#     screen signed in, its area chunk (split_home.wasm) and the shared chunks the split loader
-#     waits for with it (read from the loader by scripts/split-fetches.mjs, as the browser runs
+#     screen signed in, its area chunk (split_home.wasm), the app's own reads (split point
+#     `app_reads`: the header's /me, the request layer) and the shared chunks the split loader
+#     waits for with them (read from the loader by scripts/split-fetches.mjs, as the browser runs
 #     it); a part of home in a chunk of its own, fetched once home is up, is printed apart;
 #   - the path to home's answer: every file fetched from the signed-out load until home's
 #     summary shows -- the first load, the sign-in's return (split point `signin`, the
-#     callback screen), the signed-in shell's extras (`signed_in`), home and its figures
+#     callback screen), the app's own reads (`app_reads`: /me for the header, and with it the
+#     request layer), the signed-in shell's extras (`signed_in`), home and its figures
 #     (`home_figures`: the summary is made of them), each file counted once (a browser holds
 #     it after the first fetch). Static: derived from the split's chunk graph (the loader, run
 #     by scripts/split-fetches.mjs), not a browser's record of its fetches; what is fetched
@@ -29,8 +31,8 @@
 #                         home shows; lower it as it shrinks.
 #   HOME_GOAL_BROTLI_BYTES  default 251000 (251.0 KB): the signed-in home's goal (#36: 250.9 KB
 #                         was the first load when home was still in it), printed, not enforced.
-#   PATH_RATCHET_BROTLI_BYTES  default 349000 (349.0 KB): the path to home's answer, measured
-#                         348.5 KB when first counted; lower it as it shrinks.
+#   PATH_RATCHET_BROTLI_BYTES  default 350400 (350.4 KB): the path to home's answer, measured
+#                         350.1 KB when first counted (app_reads not yet a chunk); lower it as it shrinks.
 #   PATH_GOAL_BROTLI_BYTES  default 300000 (300 KB, react-admin's whole app): the path's goal,
 #                         printed, not enforced.
 #   BUDGET_BROTLI_BYTES   default 200000 (200 KB): the stretch goal, printed, not enforced
@@ -43,10 +45,10 @@ RATCHET="${RATCHET_BROTLI_BYTES:-233900}"
 HOME_RATCHET="${HOME_RATCHET_BROTLI_BYTES:-249600}"
 HOME_GOAL="${HOME_GOAL_BROTLI_BYTES:-251000}"
 BUDGET="${BUDGET_BROTLI_BYTES:-200000}"
-PATH_RATCHET="${PATH_RATCHET_BROTLI_BYTES:-349000}"
+PATH_RATCHET="${PATH_RATCHET_BROTLI_BYTES:-350400}"
 PATH_GOAL="${PATH_GOAL_BROTLI_BYTES:-300000}"
 # The split points on the way from the signed-out load to home's summary, in order.
-PATH_POINTS="signin signed_in home home_figures"
+PATH_POINTS="signin app_reads signed_in home home_figures"
 LINKED="${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/wasm-release/gifting-console.wasm"
 
 if [ ! -s "$DIST/index.html" ]; then
@@ -78,7 +80,10 @@ app=$(dirname "$loader")
 echo
 echo "signed-in home (the first load, then what the split loader fetches for home): raw, brotli"
 home_raw=$first_raw home_br=$first_br
-read -r _ home_files < <(node scripts/split-fetches.mjs "$loader" home)
+# Home, and the app's own reads (the header's /me, started at sign-in: `app_reads`), each file once.
+points=$(node scripts/split-fetches.mjs "$loader" --list)
+present() { for p in "$@"; do grep -qx "$p" <<<"$points" && echo "$p"; done; }
+home_files=$(node scripts/split-fetches.mjs "$loader" $(present app_reads home) | cut -d' ' -f2- | tr ' ' '\n' | awk 'NF && !seen[$0]++' | tr '\n' ' ')
 for file in $home_files; do
   raw=$(wc -c <"$app/$file") b=$(br "$app/$file")
   home_raw=$((home_raw + raw)) home_br=$((home_br + b))
@@ -109,7 +114,7 @@ while read -r point files; do
   done
   path_br=$((path_br + added))
   printf '  %-52s %10s\n' "+ $point" "+$(kb "$added")"
-done < <(node scripts/split-fetches.mjs "$loader" $PATH_POINTS)
+done < <(node scripts/split-fetches.mjs "$loader" $(present $PATH_POINTS))
 printf '  %-52s %10s\n' "path to home's answer" "$(kb "$path_br")"
 
 echo
