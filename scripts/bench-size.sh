@@ -22,7 +22,10 @@
 # was found out of reach (#14, measured), or the signed-in home past its own (#36). The 200 KB
 # budget is printed as the stretch goal.
 #
-#   RATCHET_BROTLI_BYTES  default 233900 (233.9 KB; KB = 1000 bytes): lower it as the load shrinks.
+#   RATCHET_BROTLI_BYTES  default 213200 (213.2 KB; KB = 1000 bytes): lower it as the load shrinks.
+#                         Measured 212.9 KB once the app's own reads (/me, the team groups)
+#                         became a chunk (`app_reads`) and took the request layer with them
+#                         (239.4 KB before); 233.9 KB before that:
 #                         Measured 233.6 KB (#36: the sign-out's revocation a chunk of its own,
 #                         the PKCE challenge hashed by WebCrypto, no `target_features` sections);
 #                         the same code built twice has differed by 0.2 KB, the margin.
@@ -41,7 +44,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 DIST="${DIST:-dist}"
-RATCHET="${RATCHET_BROTLI_BYTES:-233900}"
+RATCHET="${RATCHET_BROTLI_BYTES:-213200}"
 HOME_RATCHET="${HOME_RATCHET_BROTLI_BYTES:-249600}"
 HOME_GOAL="${HOME_GOAL_BROTLI_BYTES:-251000}"
 BUDGET="${BUDGET_BROTLI_BYTES:-200000}"
