@@ -3,9 +3,18 @@
 #   - the first load: index.html and every file it names (loader, CSS, icon, JS glue, the
 #     split loader and the main wasm) -- all a browser needs for the sign-in screen;
 #   - the signed-in home: the first load and every chunk the browser fetches to show the home
-#     screen signed in, its area chunk (split_home.wasm) and the shared chunks the split loader
-#     waits for with it (read from the loader by scripts/split-fetches.mjs, as the browser runs
+#     screen signed in, its area chunk (split_home.wasm), the app's own reads (split point
+#     `app_reads`: the header's /me, the request layer) and the shared chunks the split loader
+#     waits for with them (read from the loader by scripts/split-fetches.mjs, as the browser runs
 #     it); a part of home in a chunk of its own, fetched once home is up, is printed apart;
+#   - the path to home's answer: every file fetched from the signed-out load until home's
+#     summary shows -- the first load, the sign-in's return (split point `signin`, the
+#     callback screen), the app's own reads (`app_reads`: /me for the header, and with it the
+#     request layer), the signed-in shell's extras (`signed_in`), home and its figures
+#     (`home_figures`: the summary is made of them), each file counted once (a browser holds
+#     it after the first fetch). Static: derived from the split's chunk graph (the loader, run
+#     by scripts/split-fetches.mjs), not a browser's record of its fetches; what is fetched
+#     ahead when idle (other screens, the shortcuts) is not on the path and not counted;
 #   - each area's chunk (split_<area>.wasm) and the chunks of code several areas share;
 #   - the total of everything.
 # Then `twiggy top` of the linked wasm (before the split, with names), if twiggy is there.
@@ -13,7 +22,10 @@
 # was found out of reach (#14, measured), or the signed-in home past its own (#36). The 200 KB
 # budget is printed as the stretch goal.
 #
-#   RATCHET_BROTLI_BYTES  default 233900 (233.9 KB; KB = 1000 bytes): lower it as the load shrinks.
+#   RATCHET_BROTLI_BYTES  default 213200 (213.2 KB; KB = 1000 bytes): lower it as the load shrinks.
+#                         Measured 212.9 KB once the app's own reads (/me, the team groups)
+#                         became a chunk (`app_reads`) and took the request layer with them
+#                         (239.4 KB before); 233.9 KB before that:
 #                         Measured 233.6 KB (#36: the sign-out's revocation a chunk of its own,
 #                         the PKCE challenge hashed by WebCrypto, no `target_features` sections);
 #                         the same code built twice has differed by 0.2 KB, the margin.
@@ -22,16 +34,24 @@
 #                         home shows; lower it as it shrinks.
 #   HOME_GOAL_BROTLI_BYTES  default 251000 (251.0 KB): the signed-in home's goal (#36: 250.9 KB
 #                         was the first load when home was still in it), printed, not enforced.
+#   PATH_RATCHET_BROTLI_BYTES  default 350400 (350.4 KB): the path to home's answer, measured
+#                         350.1 KB when first counted (app_reads not yet a chunk); lower it as it shrinks.
+#   PATH_GOAL_BROTLI_BYTES  default 300000 (300 KB, react-admin's whole app): the path's goal,
+#                         printed, not enforced.
 #   BUDGET_BROTLI_BYTES   default 200000 (200 KB): the stretch goal, printed, not enforced
 #   DIST                  default dist
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 DIST="${DIST:-dist}"
-RATCHET="${RATCHET_BROTLI_BYTES:-233900}"
+RATCHET="${RATCHET_BROTLI_BYTES:-213200}"
 HOME_RATCHET="${HOME_RATCHET_BROTLI_BYTES:-249600}"
 HOME_GOAL="${HOME_GOAL_BROTLI_BYTES:-251000}"
 BUDGET="${BUDGET_BROTLI_BYTES:-200000}"
+PATH_RATCHET="${PATH_RATCHET_BROTLI_BYTES:-350400}"
+PATH_GOAL="${PATH_GOAL_BROTLI_BYTES:-300000}"
+# The split points on the way from the signed-out load to home's summary, in order.
+PATH_POINTS="signin app_reads signed_in home home_figures"
 LINKED="${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/wasm-release/gifting-console.wasm"
 
 if [ ! -s "$DIST/index.html" ]; then
@@ -63,7 +83,10 @@ app=$(dirname "$loader")
 echo
 echo "signed-in home (the first load, then what the split loader fetches for home): raw, brotli"
 home_raw=$first_raw home_br=$first_br
-read -r _ home_files < <(node scripts/split-fetches.mjs "$loader" home)
+# Home, and the app's own reads (the header's /me, started at sign-in: `app_reads`), each file once.
+points=$(node scripts/split-fetches.mjs "$loader" --list)
+present() { for p in "$@"; do grep -qx "$p" <<<"$points" && echo "$p"; done; }
+home_files=$(node scripts/split-fetches.mjs "$loader" $(present app_reads home) | cut -d' ' -f2- | tr ' ' '\n' | awk 'NF && !seen[$0]++' | tr '\n' ' ')
 for file in $home_files; do
   raw=$(wc -c <"$app/$file") b=$(br "$app/$file")
   home_raw=$((home_raw + raw)) home_br=$((home_br + b))
@@ -79,6 +102,23 @@ while read -r point; do
   done
   printf '  %-52s %10s\n' "then ${point#home_} (after home is up; not counted)" "+$(kb "$extra")"
 done < <(node scripts/split-fetches.mjs "$loader" --list | grep '^home_' || true)
+
+# The path to home's answer: the first load, then each split point's files not fetched before.
+echo
+echo "path to home's answer (the first load, then each split point's new files): brotli"
+path_br=$first_br seen=" "
+printf '  %-52s %10s\n' "first load" "$(kb "$first_br")"
+while read -r point files; do
+  added=0
+  for file in $files; do
+    case "$seen" in *" $file "*) continue ;; esac
+    seen="$seen$file "
+    added=$((added + $(br "$app/$file")))
+  done
+  path_br=$((path_br + added))
+  printf '  %-52s %10s\n' "+ $point" "+$(kb "$added")"
+done < <(node scripts/split-fetches.mjs "$loader" $(present $PATH_POINTS))
+printf '  %-52s %10s\n' "path to home's answer" "$(kb "$path_br")"
 
 echo
 echo "screens, fetched on first visit (or ahead when idle): brotli"
@@ -115,6 +155,11 @@ if [ "$home_br" -le "$HOME_GOAL" ]; then
 else
   echo "goal:   signed-in home $(kb "$home_br") brotli, goal $(kb "$HOME_GOAL"): $(kb $((home_br - HOME_GOAL))) to go"
 fi
+if [ "$path_br" -le "$PATH_GOAL" ]; then
+  echo "goal:   path to home's answer $(kb "$path_br") brotli, goal $(kb "$PATH_GOAL"): met"
+else
+  echo "goal:   path to home's answer $(kb "$path_br") brotli, goal $(kb "$PATH_GOAL"): $(kb $((path_br - PATH_GOAL))) to go"
+fi
 missed=0
 if [ "$first_br" -le "$RATCHET" ]; then
   echo "ok    first load: $(kb "$first_br") brotli, ratchet $(kb "$RATCHET"): no growth (lower the ratchet when it shrinks)"
@@ -126,6 +171,12 @@ if [ "$home_br" -le "$HOME_RATCHET" ]; then
   echo "ok    signed-in home: $(kb "$home_br") brotli, ratchet $(kb "$HOME_RATCHET"): no growth (lower the ratchet when it shrinks)"
 else
   echo "MISS  signed-in home: $(kb "$home_br") brotli, ratchet $(kb "$HOME_RATCHET"): GREW by $(kb $((home_br - HOME_RATCHET)))"
+  missed=1
+fi
+if [ "$path_br" -le "$PATH_RATCHET" ]; then
+  echo "ok    path to home's answer: $(kb "$path_br") brotli, ratchet $(kb "$PATH_RATCHET"): no growth (lower the ratchet when it shrinks)"
+else
+  echo "MISS  path to home's answer: $(kb "$path_br") brotli, ratchet $(kb "$PATH_RATCHET"): GREW by $(kb $((path_br - PATH_RATCHET)))"
   missed=1
 fi
 exit "$missed"

@@ -2,7 +2,6 @@
 //! and any screen.
 
 use gifting_api::enums::Role;
-use gifting_api::paths::endpoint;
 use gifting_api::rest::CurrentUser;
 use leptos::prelude::*;
 
@@ -24,7 +23,7 @@ pub(crate) fn provide_current_user(api: ApiClient) {
             if !signed_in {
                 return Err(ApiError::Unauthorized);
             }
-            api.get_json::<CurrentUser>(endpoint::ME.call(&[])).await
+            super::app_reads::me(api).await
         }
     });
     provide_context(CurrentUserResource(resource));

@@ -12,6 +12,7 @@
 //! errors / 5xx / 429 (see [`crate::http::retry`]), aborts after 15 s, aborts when the screen that asked is
 //! left, and maps every failure to an [`ApiError`] with a plain [`ApiError::user_message`].
 
+mod app_reads;
 mod client;
 mod current_user;
 mod error;

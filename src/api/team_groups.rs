@@ -42,7 +42,7 @@ pub(crate) fn provide_team_groups(api: ApiClient) {
             if !go {
                 return Err(ApiError::Cancelled);
             }
-            let answer = fetch_all_groups(api).await;
+            let answer = super::app_reads::groups(api).await;
             read_at.try_set_value(answer.is_ok().then(now_ms));
             answer
         }
