@@ -23,26 +23,6 @@ fn usd(amount: Decimal) -> String {
     format::money("USD", &amount.to_string())
 }
 
-/// A team group's USD spend this month, "so far" while the walk reads.
-#[component]
-pub(crate) fn GroupSpent(id: u64, name: String) -> impl IntoView {
-    let figures = org_figures();
-    let reading = {
-        let figures = figures.clone();
-        move || figures.running()
-    };
-    move || {
-        let spent = figures
-            .result
-            .with(|f| f.report.as_ref().map(|r| r.group_spend(id, &name)))?;
-        Some(format!(
-            "{}{}",
-            usd(spent),
-            if reading() { " so far" } else { "" }
-        ))
-    }
-}
-
 /// A member's USD spend this month and their share of their group's (the group they sent
 /// from).
 #[component]
