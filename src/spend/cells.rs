@@ -43,3 +43,44 @@ pub(crate) fn MemberShare(member: u64) -> impl IntoView {
         })
     }
 }
+
+/// A campaign's sends this month, "so far" while the walk reads.
+#[component]
+pub(crate) fn CampaignSends(touch: u64) -> impl IntoView {
+    let figures = org_figures();
+    let reading = {
+        let figures = figures.clone();
+        move || figures.running()
+    };
+    move || {
+        let sends = figures.result.with(|f| {
+            f.report
+                .as_ref()
+                .map(|r| r.campaigns.get(&touch).map_or(0, |c| c.sends))
+        })?;
+        let so_far = if reading() { " so far" } else { "" };
+        Some(format!("{}{so_far}", format::count(u64::from(sends))))
+    }
+}
+
+/// What a campaign's sends this month cost, each currency apart (money returned not counted).
+#[component]
+pub(crate) fn CampaignSpent(touch: u64) -> impl IntoView {
+    let figures = org_figures();
+    move || {
+        figures.result.with(|f| {
+            let report = f.report.as_ref()?;
+            let Some(spend) = report.campaigns.get(&touch).map(|c| &c.spend) else {
+                return Some(usd(Decimal::ZERO));
+            };
+            let mut parts = Vec::new();
+            if spend.usd_sends > 0 || spend.other.is_empty() {
+                parts.push(usd(spend.usd));
+            }
+            for (currency, (sum, _)) in &spend.other {
+                parts.push(format::money(currency, &sum.to_string()));
+            }
+            Some(parts.join(" + "))
+        })
+    }
+}

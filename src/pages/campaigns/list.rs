@@ -13,12 +13,13 @@ use crate::components::country_codes::CountryCodes;
 use crate::components::format::date;
 use crate::components::query_href::href_with_first_page;
 use crate::components::sort::{by_money, by_text, by_time, Compare};
-use crate::components::table::text;
+use crate::components::table::{number, text};
 use crate::components::ScreenHeading;
 use crate::components::{
     use_page_query, use_shown_page, Column, DataTable, Loaded, Pager, ShownPage,
 };
 use crate::routes;
+use crate::spend::cells::{CampaignSends, CampaignSpent};
 
 #[component]
 pub(crate) fn CampaignsPage() -> impl IntoView {
@@ -128,7 +129,7 @@ fn DeliveryChoice(delivery: Memo<DeliveryFilter>) -> impl IntoView {
 }
 
 #[rustfmt::skip]
-const CAMPAIGN_COLUMNS: &[Column] = &[text("Name").sorts("name"), text("Delivery").sorts("delivery"), text("Price").sorts("price"), text("Starts").sorts("starts"), text("Ends").sorts("ends"), text("Ships to")];
+const CAMPAIGN_COLUMNS: &[Column] = &[text("Name").sorts("name"), text("Delivery").sorts("delivery"), text("Price").sorts("price"), text("Starts").sorts("starts"), text("Ends").sorts("ends"), text("Ships to"), number("Sends this month"), number("Spent this month")];
 
 fn campaign_order(key: &str) -> Option<Compare<Campaign>> {
     Some(match key {
@@ -188,6 +189,12 @@ fn campaign_row(c: Campaign) -> AnyView {
             <td>{end}</td>
             <td>
                 <CountryCodes codes=c.ship_to_countries label="Ships to" />
+            </td>
+            <td class="num" data-testid="campaign-sends">
+                <CampaignSends touch=c.id />
+            </td>
+            <td class="num" data-testid="campaign-spent">
+                <CampaignSpent touch=c.id />
             </td>
         </tr>
     }

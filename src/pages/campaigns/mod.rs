@@ -2,6 +2,7 @@
 //! campaigns with a delivery-type filter in the address, and `/campaigns/:id`, one campaign
 //! with every field the platform gives.
 
+mod creator;
 mod detail;
 pub(crate) mod display;
 mod list;
