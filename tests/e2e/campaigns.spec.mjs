@@ -99,7 +99,16 @@ describe("campaigns", () => {
     assert.equal(facts["Description"], touch.description);
     assert.equal(facts["Currency"], touch.currency);
     assert.equal(facts["Gift id"], String(touch.gift_id));
-    assert.equal(facts["Created by"], `User ${touch.user_id}`);
+    // The creator by name, from the directory of active users.
+    const users = [];
+    for (let page = 1; ; page += 1) {
+      const body = await apiGet(env.sandbox.url, env.token, `/api/v3/users?page=${page}&per_page=100`);
+      users.push(...body.users);
+      if (body.users.length < 100) break;
+    }
+    const creator = users.find((u) => Number(u.id) === Number(touch.user_id));
+    const creatorName = creator ? `${creator.first_name} ${creator.last_name}`.trim() : `User ${touch.user_id} (not in the active users)`;
+    await env.page.getByTestId("campaign-creator").getByText(creatorName, { exact: true }).waitFor(VISIBLE);
     assert.equal(facts["CRM key"], touch.crm_key ?? "None");
     assert.equal(facts["Fixed price"].startsWith(touch.is_default_price ? "Yes" : "No"), true);
     if (touch.starting_egift_price != null) {
