@@ -168,6 +168,29 @@ describe("campaigns", () => {
     assert.ok(some > 0, "some campaign has sends this month");
   });
 
+  test("a name search covers every campaign, not one page, and stays in the address", async () => {
+    const all = [];
+    for (let page = 1; ; page += 1) {
+      const body = await apiGet(env.sandbox.url, env.token, `/api/v3/touches?page=${page}&per_page=100`);
+      all.push(...body.touches);
+      if (body.touches.length < 100) break;
+    }
+    // A word of the oldest campaign: on the last page of 25, never the first.
+    const word = all.at(-1).name.split(/\s+/).find((w) => /^[a-z]{3,}$/i.test(w)) ?? all.at(-1).name;
+    const want = all.filter((c) => c.name.toLowerCase().includes(word.toLowerCase())).map((c) => String(c.id));
+    await env.page.goto(`${env.sandbox.url}/campaigns`);
+    const box = env.page.getByRole("searchbox", { name: "Find campaigns by name" });
+    await box.fill(word);
+    await box.press("Enter");
+    await env.page.waitForURL((url) => url.searchParams.get("q") === word);
+    await env.page.getByTestId("campaigns-found").waitFor(VISIBLE);
+    assert.deepEqual(await rowIds(env.page), want);
+    assert.ok(want.includes(String(all.at(-1).id)));
+    await env.page.reload();
+    await env.page.getByTestId("campaigns-found").waitFor(VISIBLE);
+    assert.deepEqual(await rowIds(env.page), want, "the search survives a reload");
+  });
+
   test("an unknown campaign id shows the platform's not-found message", async () => {
     const body = await apiGet(env.sandbox.url, env.token, "/api/v3/touches/999999", 404);
     await env.page.goto(`${env.sandbox.url}/campaigns/999999`);
