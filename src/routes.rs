@@ -86,6 +86,12 @@ pub(crate) fn user(id: &str) -> String {
 }
 
 /// A team group's page.
+/// The users screen searching for one email: REST members and SCIM users share no id, and a
+/// SCIM user's `userName` is their email (docs/platform.md), so this finds a member's user.
+pub(crate) fn user_with_email(email: &str) -> String {
+    format!("{USERS}?email={}", encode_component(email))
+}
+
 pub(crate) fn team(team_group_id: u64) -> String {
     format!("{TEAMS}/{team_group_id}")
 }

@@ -23,26 +23,6 @@ fn usd(amount: Decimal) -> String {
     format::money("USD", &amount.to_string())
 }
 
-/// A team group's USD spend this month, "so far" while the walk reads.
-#[component]
-pub(crate) fn GroupSpent(id: u64, name: String) -> impl IntoView {
-    let figures = org_figures();
-    let reading = {
-        let figures = figures.clone();
-        move || figures.running()
-    };
-    move || {
-        let spent = figures
-            .result
-            .with(|f| f.report.as_ref().map(|r| r.group_spend(id, &name)))?;
-        Some(format!(
-            "{}{}",
-            usd(spent),
-            if reading() { " so far" } else { "" }
-        ))
-    }
-}
-
 /// A member's USD spend this month and their share of their group's (the group they sent
 /// from).
 #[component]
@@ -60,6 +40,47 @@ pub(crate) fn MemberShare(member: u64) -> impl IntoView {
                 .percent_of(r.group_spend(sender.team_id, ""))
                 .map_or_else(|| "—".to_owned(), |p| format!("{p} %"));
             Some(format!("{} ({share})", usd(sender.spend.usd)))
+        })
+    }
+}
+
+/// A campaign's sends this month, "so far" while the walk reads.
+#[component]
+pub(crate) fn CampaignSends(touch: u64) -> impl IntoView {
+    let figures = org_figures();
+    let reading = {
+        let figures = figures.clone();
+        move || figures.running()
+    };
+    move || {
+        let sends = figures.result.with(|f| {
+            f.report
+                .as_ref()
+                .map(|r| r.campaigns.get(&touch).map_or(0, |c| c.sends))
+        })?;
+        let so_far = if reading() { " so far" } else { "" };
+        Some(format!("{}{so_far}", format::count(u64::from(sends))))
+    }
+}
+
+/// What a campaign's sends this month cost, each currency apart (money returned not counted).
+#[component]
+pub(crate) fn CampaignSpent(touch: u64) -> impl IntoView {
+    let figures = org_figures();
+    move || {
+        figures.result.with(|f| {
+            let report = f.report.as_ref()?;
+            let Some(spend) = report.campaigns.get(&touch).map(|c| &c.spend) else {
+                return Some(usd(Decimal::ZERO));
+            };
+            let mut parts = Vec::new();
+            if spend.usd_sends > 0 || spend.other.is_empty() {
+                parts.push(usd(spend.usd));
+            }
+            for (currency, (sum, _)) in &spend.other {
+                parts.push(format::money(currency, &sum.to_string()));
+            }
+            Some(parts.join(" + "))
         })
     }
 }

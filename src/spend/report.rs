@@ -341,6 +341,23 @@ impl Band {
         }
     }
 
+    /// The band's name in an address (`/teams?band=over`): links from elsewhere rely on these.
+    pub(crate) fn key(self) -> &'static str {
+        match self {
+            Band::Under => "within",
+            Band::Near => "near",
+            Band::Over => "over",
+            Band::NoBudget => "none",
+        }
+    }
+
+    /// The band an address names, if it names one.
+    pub(crate) fn from_key(key: &str) -> Option<Band> {
+        [Band::Over, Band::Near, Band::Under, Band::NoBudget]
+            .into_iter()
+            .find(|b| b.key() == key)
+    }
+
     /// Said beside the colour.
     pub(crate) fn words(self) -> &'static str {
         match self {

@@ -99,7 +99,16 @@ describe("campaigns", () => {
     assert.equal(facts["Description"], touch.description);
     assert.equal(facts["Currency"], touch.currency);
     assert.equal(facts["Gift id"], String(touch.gift_id));
-    assert.equal(facts["Created by"], `User ${touch.user_id}`);
+    // The creator by name, from the directory of active users.
+    const users = [];
+    for (let page = 1; ; page += 1) {
+      const body = await apiGet(env.sandbox.url, env.token, `/api/v3/users?page=${page}&per_page=100`);
+      users.push(...body.users);
+      if (body.users.length < 100) break;
+    }
+    const creator = users.find((u) => Number(u.id) === Number(touch.user_id));
+    const creatorName = creator ? `${creator.first_name} ${creator.last_name}`.trim() : `User ${touch.user_id} (not in the active users)`;
+    await env.page.getByTestId("campaign-creator").getByText(creatorName, { exact: true }).waitFor(VISIBLE);
     assert.equal(facts["CRM key"], touch.crm_key ?? "None");
     assert.equal(facts["Fixed price"].startsWith(touch.is_default_price ? "Yes" : "No"), true);
     if (touch.starting_egift_price != null) {
@@ -115,7 +124,72 @@ describe("campaigns", () => {
     const countries = await env.page.locator(".campaign-facts__countries li").allInnerTexts();
     assert.equal(countries.length, touch.ship_to_countries.length);
     touch.ship_to_countries.forEach((code, i) => assert.match(countries[i], new RegExp(`\\(${code}\\)$`)));
-    assert.equal(Object.keys(facts).length, 16, "every field but the name (the heading), plus the price in words");
+    assert.equal(Object.keys(facts).length, 18, "every field but the name (the heading), plus the price in words and this month's sends and spend");
+  });
+
+  test("each campaign's sends and spend this month, computed independently from the sends", async () => {
+    // This month in the platform's offset (docs/platform.md, "Spend, budgets and what needs attention").
+    const first = await apiGet(env.sandbox.url, env.token, "/api/v3/send?page=1&per_page=100");
+    const ts = first.sends[0].created_at;
+    const offset = ts.endsWith("Z") ? 0 : (ts.at(-6) === "-" ? -1 : 1) * (Number(ts.slice(-5, -3)) * 60 + Number(ts.slice(-2)));
+    const month = new Date(Date.now() + offset * 60_000).toISOString().slice(0, 7);
+    const returned = new Set(["Bounced and Credited", "Expired and Credited", "Refunded"]);
+    const byTouch = new Map(); // touch id → { sends, usd cents }
+    for (let page = 1, done = false; !done; page += 1) {
+      const body = page === 1 ? first : await apiGet(env.sandbox.url, env.token, `/api/v3/send?page=${page}&per_page=100`);
+      for (const send of body.sends) {
+        const m = send.created_at.slice(0, 7);
+        if (m < month) {
+          done = true;
+          break;
+        }
+        const row = byTouch.get(send.touch.id) ?? { sends: 0, usd: 0 };
+        row.sends += 1;
+        if (!returned.has(send.status) && send.currency === "USD") row.usd += Math.round(Number(send.current_total_cost) * 100);
+        byTouch.set(send.touch.id, row);
+      }
+      if (body.sends.length < 100) done = true;
+    }
+    await env.page.goto(`${env.sandbox.url}/campaigns?per_page=100`);
+    await env.page.waitForFunction(() => {
+      const cells = [...document.querySelectorAll("tbody tr[data-campaign-id] [data-testid=campaign-sends]")];
+      return cells.length > 0 && cells.every((c) => /\d/.test(c.textContent) && !c.textContent.includes("so far"));
+    }, null, { timeout: 60_000 });
+    const shown = await env.page.locator("tbody tr[data-campaign-id]").evaluateAll((trs) =>
+      trs.map((tr) => ({ id: Number(tr.dataset.campaignId), sends: tr.querySelector("[data-testid=campaign-sends]").textContent, spent: tr.querySelector("[data-testid=campaign-spent]").textContent })),
+    );
+    let some = 0;
+    for (const row of shown) {
+      const want = byTouch.get(row.id) ?? { sends: 0, usd: 0 };
+      assert.equal(Number(row.sends.replace(/[^\d]/g, "")), want.sends, `campaign ${row.id} sends`);
+      // Only a sum in US dollars alone ("$70.44", never "A$70.44" or "$1.00 + €2.00") is compared.
+      if (/^\$[\d,.]+$/.test(row.spent)) assert.equal(Number(row.spent.replace(/[^\d]/g, "")), want.usd, `campaign ${row.id} spent ${row.spent}`);
+      if (want.sends > 0) some += 1;
+    }
+    assert.ok(some > 0, "some campaign has sends this month");
+  });
+
+  test("a name search covers every campaign, not one page, and stays in the address", async () => {
+    const all = [];
+    for (let page = 1; ; page += 1) {
+      const body = await apiGet(env.sandbox.url, env.token, `/api/v3/touches?page=${page}&per_page=100`);
+      all.push(...body.touches);
+      if (body.touches.length < 100) break;
+    }
+    // A word of the oldest campaign: on the last page of 25, never the first.
+    const word = all.at(-1).name.split(/\s+/).find((w) => /^[a-z]{3,}$/i.test(w)) ?? all.at(-1).name;
+    const want = all.filter((c) => c.name.toLowerCase().includes(word.toLowerCase())).map((c) => String(c.id));
+    await env.page.goto(`${env.sandbox.url}/campaigns`);
+    const box = env.page.getByRole("searchbox", { name: "Find campaigns by name" });
+    await box.fill(word);
+    await box.press("Enter");
+    await env.page.waitForURL((url) => url.searchParams.get("q") === word);
+    await env.page.getByTestId("campaigns-found").waitFor(VISIBLE);
+    assert.deepEqual(await rowIds(env.page), want);
+    assert.ok(want.includes(String(all.at(-1).id)));
+    await env.page.reload();
+    await env.page.getByTestId("campaigns-found").waitFor(VISIBLE);
+    assert.deepEqual(await rowIds(env.page), want, "the search survives a reload");
   });
 
   test("an unknown campaign id shows the platform's not-found message", async () => {

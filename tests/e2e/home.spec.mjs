@@ -189,22 +189,34 @@ describe("home: spend against budget and the sends that need attention", () => {
     }
   });
 
-  test("Teams shows each group's spend this month beside its budget, and a team's page its members' share", async () => {
+  test("Teams shows each group's spend this month, used % and status, sorts and filters by use, and a team's page its members' share", async () => {
     const want = await expected(env.sandbox.url, env.token, Math.floor(Date.now() / 1000));
-    await env.page.goto(`${env.sandbox.url}/teams?per_page=100`);
-    const spent = env.page.locator("main table tbody tr [data-testid=group-spent]");
-    await spent.first().waitFor(VISIBLE);
-    await env.page.waitForFunction(() => {
-      const cells = [...document.querySelectorAll("main table tbody tr [data-testid=group-spent]")];
-      return cells.length > 0 && cells.every((c) => /\d/.test(c.textContent) && !c.textContent.includes("so far"));
-    }, null, { timeout: 60_000 });
-    const shown = await env.page.locator("main table tbody tr").evaluateAll((trs) =>
-      trs.map((tr) => [tr.querySelector("th").textContent.trim(), tr.querySelector("[data-testid=group-spent]").textContent]),
-    );
-    for (const [name, text] of shown) {
-      const row = want.rows.find((r) => r.name === name);
-      assert.equal(Number(text.replace(/[^\d]/g, "")), row.spent, `${name} spent this month: ${text}`);
+    const rowsShown = async (query) => {
+      await env.page.goto(`${env.sandbox.url}/teams?per_page=100${query}`);
+      await env.page.locator("main [data-testid=teams-count][data-figures=done]").waitFor(VISIBLE);
+      return env.page.locator("main [data-testid=teams-table] tbody tr").evaluateAll((trs) =>
+        trs.map((tr) => ({ name: tr.dataset.group, band: tr.dataset.band, percent: tr.dataset.percent ?? null, spent: tr.querySelector("[data-testid=group-spent]").textContent })),
+      );
+    };
+    // Home's "under" is the address's "within".
+    const bandOf = (row) => (row.band === "under" ? "within" : row.band);
+    const shown = await rowsShown("");
+    assert.equal(shown.length, want.rows.length, "every group");
+    for (const line of shown) {
+      const row = want.rows.find((r) => r.name === line.name);
+      assert.equal(Number(line.spent.replace(/[^\d]/g, "")), row.spent, `${line.name} spent this month: ${line.spent}`);
+      assert.equal(line.percent, row.percent === null ? null : String(row.percent), `${line.name} used %`);
+      assert.equal(line.band, bandOf(row), `${line.name} status: ${JSON.stringify(row)}`);
     }
+    // By use, most first, then no budget.
+    const byUse = [...want.rows].sort((a, b) => (b.percent ?? -1) - (a.percent ?? -1));
+    const sorted = await rowsShown("&sort=used&dir=desc");
+    assert.deepEqual(sorted.map((r) => r.percent), byUse.map((r) => (r.percent === null ? null : String(r.percent))));
+    for (const band of ["over", "near", "within", "none"]) {
+      const names = (await rowsShown(`&band=${band}`)).map((r) => r.name);
+      assert.deepEqual(names, want.rows.filter((r) => bandOf(r) === band).map((r) => r.name), band);
+    }
+    assert.deepEqual(await seriousAxeViolations(env.page), []);
     // The group that spent most: its members' shares add up to its spend.
     const top = [...want.rows].sort((a, b) => b.spent - a.spent)[0];
     const groups = (await platformGet(env.sandbox.url, env.token, "/api/v3/groups?page=1&per_page=100")).body.groups;

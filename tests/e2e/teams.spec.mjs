@@ -4,7 +4,7 @@
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { VISIBLE, consoleFixture, errorsOf, painted, platformGet, sessionToken, signedInPage, unexpectedErrors } from "./harness.mjs";
+import { VISIBLE, consoleFixture, errorsOf, painted, platformGet, seriousAxeViolations, sessionToken, signedInPage, unexpectedErrors } from "./harness.mjs";
 
 /** "1500.00" -> "1,500.00": what the console shows for decimal text. */
 function grouped(text) {
@@ -34,33 +34,79 @@ describe("teams", () => {
     );
   }
 
-  test("the team groups list with budgets, dates and member counts", async () => {
-    const { body } = await api("/api/v3/groups?page=1&per_page=25");
+  /** The rows on screen: name, band, used % and the spend cell. */
+  const shownRows = () =>
+    main().locator("[data-testid=teams-table] tbody tr").evaluateAll((trs) =>
+      trs.map((tr) => ({
+        name: tr.dataset.group,
+        band: tr.dataset.band,
+        percent: tr.dataset.percent ?? null,
+        spent: tr.querySelector("[data-testid=group-spent]").textContent,
+        status: tr.querySelector("[data-testid=group-status]").textContent,
+      })),
+    );
+
+  /** Until the walk has read this month: its figures are final. */
+  const spendDone = () => main().locator("[data-testid=teams-count][data-figures=done]").waitFor(VISIBLE);
+
+  test("every team group with its budget, spend, use and status, fitting a laptop screen", async () => {
+    const { body } = await api("/api/v3/groups?page=1&per_page=100");
     assert.ok(body.groups.length > 0);
+    await env.page.setViewportSize({ width: 1280, height: 800 });
     await env.page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Teams", exact: true }).click();
     await env.page.waitForURL(/\/teams$/);
-    const rows = main().locator("table tbody tr");
-    await rows.first().waitFor(VISIBLE);
-    assert.equal(await rows.count(), Math.min(body.total_groups, 25));
-    for (const [i, group] of body.groups.entries()) {
-      const row = rows.nth(i);
-      const cells = row.locator("th, td");
-      assert.equal(await cells.nth(0).textContent(), group.name);
-      assert.equal(await cells.nth(1).textContent(), grouped(group.monthly_budget));
-      // This month's spend beside the budget (its figures: tests/e2e/home.spec.mjs).
-      await row.locator("[data-testid=group-spent]", { hasText: /\d/ }).waitFor(VISIBLE);
-      assert.equal(await cells.nth(3).textContent(), grouped(`${group.one_time_budget}`));
-      assert.equal(await cells.nth(4).textContent(), group.rollover ? "Yes" : "No");
-      assert.equal(await cells.nth(5).textContent(), await localeDateTime(group.created_at));
-      assert.equal(await cells.nth(6).textContent(), await localeDateTime(group.updated_at));
-      const members = (await api(`/api/v3/groups/${group.id}/members`)).body;
-      await cells.nth(7).getByText(String(members.length), { exact: true }).waitFor(VISIBLE);
+    await env.page.goto(`${env.sandbox.url}/teams?per_page=100`);
+    await spendDone();
+    const rows = await shownRows();
+    assert.deepEqual(rows.map((r) => r.name), body.groups.map((g) => g.name), "every group, in the platform's order");
+    await main().getByTestId("teams-count").getByText(`${body.groups.length} of ${body.groups.length} team groups`).waitFor(VISIBLE);
+    for (const row of rows) {
+      assert.ok(["over", "near", "within", "none"].includes(row.band), `${row.name}: a band`);
+      assert.ok(/budget/i.test(row.status), `${row.name}: the status in words (${row.status})`);
+      assert.ok(!row.spent.includes("so far"), `${row.name}: final spend`);
     }
+    // The status column is on screen: no sideways scroll at 1280 px.
+    const wrap = await main().locator(".table-wrap").evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth }));
+    assert.ok(wrap.scroll <= wrap.client, `the table fits its box: ${JSON.stringify(wrap)}`);
     // A hostile group name is plain text.
     const hostile = body.groups.find((g) => /[<>]/.test(g.name));
     assert.ok(hostile, "the sandbox seeds a group name with markup");
     await main().getByRole("link", { name: hostile.name, exact: true }).waitFor(VISIBLE);
     assert.equal(await main().locator("table b").count(), 0);
+    assert.deepEqual(await seriousAxeViolations(env.page), []);
+    await env.page.setViewportSize({ width: 390, height: 844 });
+    await main().getByRole("searchbox", { name: "Find a team group by name" }).waitFor(VISIBLE);
+    assert.deepEqual(await seriousAxeViolations(env.page), []);
+    await env.page.setViewportSize({ width: 1280, height: 720 });
+  });
+
+  test("the search and the band filter are in the address, and sort every group", async () => {
+    const { body } = await api("/api/v3/groups?page=1&per_page=100");
+    const word = body.groups[0].name.split(/\s+/)[0].toLowerCase();
+    await env.page.goto(`${env.sandbox.url}/teams?per_page=100`);
+    await spendDone();
+    const search = main().getByRole("searchbox", { name: "Find a team group by name" });
+    await search.fill(word.toUpperCase());
+    await search.press("Enter");
+    await env.page.waitForURL((url) => url.searchParams.get("q") === word.toUpperCase());
+    const matching = body.groups.filter((g) => g.name.toLowerCase().includes(word)).map((g) => g.name);
+    await env.page.waitForFunction((n) => document.querySelectorAll("main [data-testid=teams-table] tbody tr").length === n, matching.length);
+    assert.deepEqual((await shownRows()).map((r) => r.name), matching);
+
+    for (const band of ["over", "near", "within", "none"]) {
+      await env.page.goto(`${env.sandbox.url}/teams?band=${band}&per_page=100`);
+      await spendDone();
+      const label = { over: "Over budget", near: "Near budget", within: "Within budget", none: "No monthly budget" }[band];
+      await main().locator('nav[aria-label="Budget status"] a[aria-current=page]', { hasText: label }).waitFor(VISIBLE);
+      const rows = await shownRows();
+      assert.ok(rows.every((r) => r.band === band), `${band}: ${JSON.stringify(rows)}`);
+      if (band !== "none") assert.ok(rows.length > 0, `the sandbox has groups ${band} budget`);
+    }
+    await env.page.goto(`${env.sandbox.url}/teams?per_page=100&sort=used&dir=desc`);
+    await spendDone();
+    const used = (await shownRows()).map((r) => (r.percent === null ? -1 : Number(r.percent)));
+    assert.deepEqual(used, [...used].sort((a, b) => b - a), "most used first, no budget last");
+    assert.equal(await main().locator("th[aria-sort=descending]").textContent(), "Used\u25bc");
   });
 
   test("team groups page through the address bar", async () => {
@@ -95,6 +141,18 @@ describe("teams", () => {
     assert.equal(await rows.count(), members.length);
     const emails = await main().locator("table tbody tr td:nth-child(2)").allTextContents();
     assert.deepEqual(emails, members.map((m) => m.email));
+
+    // The budget line opens the page.
+    const facts = main().getByTestId("team-budget");
+    await facts.waitFor(VISIBLE);
+    const budget = await facts.evaluate((dl) => Object.fromEntries([...dl.querySelectorAll("dt")].map((dt) => [dt.textContent, dt.nextElementSibling.textContent])));
+    assert.deepEqual(Object.keys(budget), ["Budget this month", "Spent this month", "Used", "Remaining", "Rollover", "One-time budget"]);
+    assert.match(budget.Rollover, group.rollover ? /^Yes: / : /^No$/);
+    assert.match(budget.Used, /(Over|Near|Within) budget$|No monthly budget$/);
+    // Each member links to their user, found by email (SCIM's userName).
+    const first = members[0];
+    const link = main().locator("table tbody tr").first().locator("th a");
+    assert.equal(await link.getAttribute("href"), `/users?email=${encodeURIComponent(first.email)}`);
 
     const member = members.find((m) => m.key);
     const row = main().locator("table tbody tr", { hasText: member.email });

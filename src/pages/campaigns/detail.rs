@@ -6,6 +6,7 @@ use gifting_api::paths::endpoint;
 use gifting_api::rest::{Campaign, TouchResponse};
 use leptos::prelude::*;
 
+use super::creator::CreatorName;
 use super::display::{delivery_label, price_text};
 use crate::api::ApiError;
 use crate::components::format::{date_time, money};
@@ -13,6 +14,7 @@ use crate::components::Breadcrumb;
 use crate::components::ScreenHeading;
 use crate::components::{use_by_id, ErrorPanel, ErrorView, Loaded, NotFound};
 use crate::routes;
+use crate::spend::cells::{CampaignSends, CampaignSpent};
 
 #[component]
 pub(crate) fn CampaignPage() -> impl IntoView {
@@ -123,8 +125,7 @@ fn CampaignFacts(campaign: Campaign) -> impl IntoView {
             <dd>
                 <time datetime=created_at.clone()>{date_time(&created_at)}</time>
             </dd>
-            <dt>"Created by"</dt>
-            <dd>{format!("User {user_id}")}</dd>
+            <CampaignMonth id user_id />
             <dt>"Gift id"</dt>
             <dd>{gift_id.to_string()}</dd>
             <dt>"CRM key"</dt>
@@ -137,5 +138,19 @@ fn CampaignFacts(campaign: Campaign) -> impl IntoView {
         <p>
             <a href=format!("{}?campaign={id}", routes::SENDS)>"Loaded sends from this campaign"</a>
         </p>
+    }
+}
+
+/// Who made the campaign, and its sends this month and their cost, from the walk Home and
+/// Teams share.
+#[component]
+fn CampaignMonth(id: u64, user_id: u64) -> impl IntoView {
+    view! {
+        <dt>"Created by"</dt>
+        <dd data-testid="campaign-creator"><CreatorName user_id /></dd>
+        <dt>"Sends this month"</dt>
+        <dd data-testid="campaign-sends"><CampaignSends touch=id /></dd>
+        <dt>"Spent this month"</dt>
+        <dd data-testid="campaign-spent"><CampaignSpent touch=id /></dd>
     }
 }

@@ -8,17 +8,19 @@ use leptos_router::hooks::{use_location, use_navigate, use_query_map};
 use leptos_router::NavigateOptions;
 
 use super::display::{delivery_label, price_text, DeliveryFilter, KEY_DELIVERY};
+use super::search::{search_all, CampaignSearch, KEY_SEARCH};
 use crate::api::use_api;
 use crate::components::country_codes::CountryCodes;
-use crate::components::format::date;
+use crate::components::format::{self, date};
 use crate::components::query_href::href_with_first_page;
 use crate::components::sort::{by_money, by_text, by_time, Compare};
-use crate::components::table::text;
+use crate::components::table::{number, text};
 use crate::components::ScreenHeading;
 use crate::components::{
     use_page_query, use_shown_page, Column, DataTable, Loaded, Pager, ShownPage,
 };
 use crate::routes;
+use crate::spend::cells::{CampaignSends, CampaignSpent};
 
 #[component]
 pub(crate) fn CampaignsPage() -> impl IntoView {
@@ -57,14 +59,52 @@ pub(crate) fn CampaignsPage() -> impl IntoView {
         })
     };
 
+    let search = Memo::new(move |_| {
+        query.with(|q| {
+            q.get_str(KEY_SEARCH)
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(str::to_owned)
+        })
+    });
+    let body = move || match search.get() {
+        Some(text) => {
+            // A new delivery choice searches again.
+            let kind = delivery.with(DeliveryFilter::query_value);
+            view! { <SearchResults text kind /> }.into_any()
+        }
+        None => view! {
+            <Loaded resource=touches let:page>
+                <CampaignsTable campaigns=page.touches.clone() />
+            </Loaded>
+            <Pager shown />
+        }
+        .into_any(),
+    };
     view! {
         <ScreenHeading title="Campaigns" intro="Active campaigns (the platform calls them touches), newest first." />
+        <CampaignSearch />
         <DeliveryChoice delivery />
         {unknown_note}
-        <Loaded resource=touches let:page>
-            <CampaignsTable campaigns=page.touches.clone() />
+        {body}
+    }
+}
+
+/// Every campaign whose name matches, read from all pages (paced), newest first.
+#[component]
+fn SearchResults(text: String, kind: Option<DeliveryType>) -> impl IntoView {
+    let api = use_api();
+    let found = LocalResource::new(move || search_all(api, kind.clone(), text.clone()));
+    view! {
+        <Loaded resource=found let:campaigns>
+            <p class="muted" role="status" data-testid="campaigns-found">
+                {match campaigns.len() {
+                    1 => "1 campaign matches.".to_owned(),
+                    n => format!("{} campaigns match.", format::count(n as u64)),
+                }}
+            </p>
+            <CampaignsTable campaigns />
         </Loaded>
-        <Pager shown />
     }
 }
 
@@ -128,7 +168,7 @@ fn DeliveryChoice(delivery: Memo<DeliveryFilter>) -> impl IntoView {
 }
 
 #[rustfmt::skip]
-const CAMPAIGN_COLUMNS: &[Column] = &[text("Name").sorts("name"), text("Delivery").sorts("delivery"), text("Price").sorts("price"), text("Starts").sorts("starts"), text("Ends").sorts("ends"), text("Ships to")];
+const CAMPAIGN_COLUMNS: &[Column] = &[text("Name").sorts("name"), text("Delivery").sorts("delivery"), text("Price").sorts("price"), text("Starts").sorts("starts"), text("Ends").sorts("ends"), text("Ships to"), number("Sends this month"), number("Spent this month")];
 
 fn campaign_order(key: &str) -> Option<Compare<Campaign>> {
     Some(match key {
@@ -188,6 +228,12 @@ fn campaign_row(c: Campaign) -> AnyView {
             <td>{end}</td>
             <td>
                 <CountryCodes codes=c.ship_to_countries label="Ships to" />
+            </td>
+            <td class="num" data-testid="campaign-sends">
+                <CampaignSends touch=c.id />
+            </td>
+            <td class="num" data-testid="campaign-spent">
+                <CampaignSpent touch=c.id />
             </td>
         </tr>
     }

@@ -2,9 +2,11 @@
 //! campaigns with a delivery-type filter in the address, and `/campaigns/:id`, one campaign
 //! with every field the platform gives.
 
+mod creator;
 mod detail;
 pub(crate) mod display;
 mod list;
+mod search;
 
 pub(crate) use detail::CampaignPage;
 pub(crate) use list::CampaignsPage;

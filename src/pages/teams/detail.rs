@@ -1,6 +1,7 @@
 //! `/teams/:id`: one team group's members, from the platform's bare-array endpoint.
 
 use gifting_api::enums::Role;
+use gifting_api::money::Decimal;
 use gifting_api::paths::endpoint;
 use gifting_api::rest::{Member, DEFAULT_PER_PAGE};
 use gifting_api::scim::full_name;
@@ -16,7 +17,8 @@ use crate::components::{
     ShownPage, Tone,
 };
 use crate::routes;
-use crate::spend::cells::MemberShare;
+use crate::spend::cells::{org_figures, MemberShare};
+use crate::spend::report::{Band, BudgetRow};
 
 #[component]
 pub(crate) fn TeamPage() -> impl IntoView {
@@ -38,10 +40,85 @@ pub(crate) fn TeamPage() -> impl IntoView {
     view! {
         <section class="team" aria-labelledby="team-heading">
             <ScreenHeading back=(routes::TEAMS, "Teams") title=heading id="team-heading" />
+            <BudgetSummary raw_id />
             <Loaded resource=members on_error=on_not_found(team_not_found) let:list>
                 <MembersTable members=list />
             </Loaded>
         </section>
+    }
+}
+
+/// The group's budget line this month, from the shared walk ("so far" while it reads): what
+/// Teams lists, with the rollover and the one-time budget spelled out.
+#[component]
+fn BudgetSummary(raw_id: Memo<String>) -> impl IntoView {
+    let groups = use_team_groups();
+    let figures = org_figures();
+    let reading = {
+        let figures = figures.clone();
+        move || figures.running()
+    };
+    let line = Memo::new(move |_| {
+        let id = raw_id.with(|r| r.parse::<u64>().ok())?;
+        let group = groups.get()?.ok()?.into_iter().find(|g| g.id == id)?;
+        figures
+            .result
+            .with(|f| f.report.as_ref().map(|r| r.rows(&[group])))?
+            .into_iter()
+            .next()
+    });
+    move || {
+        let line = line.get()?;
+        let so_far = if reading() { " so far" } else { "" };
+        Some(view! { <BudgetFacts line so_far /> })
+    }
+}
+
+fn usd(amount: Decimal) -> String {
+    format::money("USD", &amount.to_string())
+}
+
+#[component]
+fn BudgetFacts(line: BudgetRow, so_far: &'static str) -> impl IntoView {
+    let budgeted = line.percent.is_some();
+    let budget = if budgeted || line.budget != Decimal::ZERO {
+        usd(line.budget)
+    } else {
+        "No monthly budget".to_owned()
+    };
+    let used = line.percent.map_or("—".to_owned(), |p| format!("{p} %"));
+    let remaining = if budgeted {
+        usd(line.remaining)
+    } else {
+        "—".to_owned()
+    };
+    let rollover = if line.rollover {
+        format!("Yes: {} carried over from last month", usd(line.carried))
+    } else {
+        "No".to_owned()
+    };
+    let one_time = Decimal::parse(&line.one_time.to_string()).unwrap_or(Decimal::ZERO);
+    let tone = match line.band {
+        Band::Under => Tone::Success,
+        Band::Near => Tone::Warning,
+        Band::Over => Tone::Danger,
+        Band::NoBudget => Tone::Neutral,
+    };
+    view! {
+        <dl class="facts budget-facts" data-testid="team-budget" data-band=line.band.key()>
+            <dt>"Budget this month"</dt>
+            <dd>{budget}</dd>
+            <dt>"Spent this month"</dt>
+            <dd>{format!("{}{so_far}", usd(line.spend.months[0].usd))}</dd>
+            <dt>"Used"</dt>
+            <dd>{used}" "<Badge text=line.band.words() tone /></dd>
+            <dt>"Remaining"</dt>
+            <dd>{remaining}</dd>
+            <dt>"Rollover"</dt>
+            <dd>{rollover}</dd>
+            <dt>"One-time budget"</dt>
+            <dd>{format!("{} (not included in this month's budget)", usd(one_time))}</dd>
+        </dl>
     }
 }
 
@@ -123,7 +200,9 @@ fn member_row(m: Member) -> AnyView {
     };
     view! {
         <tr>
-            <th scope="row">{name.clone()}</th>
+            <th scope="row">
+                <a href=routes::user_with_email(&m.email)>{name.clone()}</a>
+            </th>
             <td>{m.email}</td>
             <td class="num">{format::amount(&m.balance)}</td>
             <td class="num" data-testid="member-share">

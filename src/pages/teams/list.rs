@@ -1,111 +1,222 @@
-//! `/teams`: the team groups, paged by the address bar, with their budgets.
+//! `/teams?band=&q=&sort=&dir=&page=`: every team group with its budget this month, what it
+//! spent, the share used and its band, filtered, sorted and paged on screen (the platform's
+//! groups are read whole: 250 fit in memory), everything in the address.
 
-use gifting_api::paths::endpoint;
-use gifting_api::rest::{GroupPage, Member, TeamGroup};
-use leptos::either::Either;
+use gifting_api::money::Decimal;
 use leptos::prelude::*;
+use leptos_router::hooks::{use_location, use_navigate, use_query_map};
+use leptos_router::NavigateOptions;
 
-use crate::api::use_api;
+use super::rows::{team_order, team_rows, TeamFilter, TeamRow, KEY_BAND, KEY_SEARCH};
+use crate::api::use_team_groups;
 use crate::components::format;
-use crate::components::sort::{by_amount, by_text, by_time, Compare};
+use crate::components::query_href::href_with_first_page;
 use crate::components::table::{number, text};
 use crate::components::ScreenHeading;
 use crate::components::{
-    use_paged_list, use_shown_page, Column, DataTable, Loaded, Pager, ShownPage,
+    use_page_query, Column, DataTable, ErrorPanel, Loading, Pager, ShownPage, Tone,
 };
 use crate::routes;
-use crate::spend::cells::GroupSpent;
+use crate::spend::cells::org_figures;
+use crate::spend::report::Band;
 
 #[component]
 pub(crate) fn TeamsPage() -> impl IntoView {
-    let groups = use_paged_list::<GroupPage>(use_api(), endpoint::LIST_GROUPS);
-    // Where the rows on screen sit, for the pager mounted once beside them.
-    let shown = use_shown_page(groups, |p| {
-        Some(ShownPage::new(p.total_groups, p.current_page, p.per_page))
-    });
-
+    let groups = use_team_groups();
+    let body = move || match groups.get() {
+        None => view! { <Loading /> }.into_any(),
+        Some(Err(error)) => {
+            let on_retry = Callback::new(move |()| groups.refetch());
+            view! { <ErrorPanel error on_retry /> }.into_any()
+        }
+        Some(Ok(list)) => view! { <GroupsTable groups=list /> }.into_any(),
+    };
     view! {
         <section class="teams" aria-labelledby="teams-heading">
             <div class="page-head">
                 <ScreenHeading title="Teams" id="teams-heading" />
                 <a class="button" href=routes::ACTIVE_USERS>"All active users"</a>
             </div>
-            <Loaded resource=groups let:page>
-                <GroupsTable groups=page.groups.clone() />
-            </Loaded>
-            <Pager shown />
+            <TeamSearch />
+            <BandChoice />
+            {body}
         </section>
     }
 }
 
-#[rustfmt::skip]
-const GROUP_COLUMNS: &[Column] = &[text("Name").sorts("name"), number("Monthly budget").sorts("monthly"), number("Spent this month"), number("One-time budget").sorts("one_time"), text("Rollover").sorts("rollover"), text("Created").sorts("created"), text("Updated").sorts("updated"), number("Members")];
-
-fn group_order(key: &str) -> Option<Compare<TeamGroup>> {
-    Some(match key {
-        "name" => |a, b| by_text(&a.name, &b.name),
-        "monthly" => |a, b| by_amount(&a.monthly_budget, &b.monthly_budget),
-        "one_time" => |a, b| a.one_time_budget.cmp(&b.one_time_budget),
-        "rollover" => |a, b| a.rollover.cmp(&b.rollover),
-        "created" => |a, b| by_time(&a.created_at, &b.created_at),
-        "updated" => |a, b| by_time(&a.updated_at, &b.updated_at),
-        _ => return None,
-    })
-}
-
+/// The name search; Enter writes it to the address (back to page 1).
 #[component]
-fn GroupsTable(groups: Vec<TeamGroup>) -> impl IntoView {
+fn TeamSearch() -> impl IntoView {
+    let query = use_query_map();
+    let location = use_location();
+    let navigate = use_navigate();
+    let current = move || query.with(|q| q.get_str(KEY_SEARCH).unwrap_or("").to_owned());
+    let typed = RwSignal::new(current());
+    // Back/forward or a shared link changes the search: the box follows the address bar.
+    Effect::new(move |_| typed.set(current()));
+    let on_submit = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        let change = [(KEY_SEARCH, Some(typed.get_untracked().trim().to_owned()))];
+        let path = location.pathname.get_untracked();
+        let href = query.with_untracked(|q| href_with_first_page(&path, q, &change));
+        navigate(&href, NavigateOptions::default());
+    };
     view! {
-        <DataTable
-            caption="Team groups and their budgets" columns=GROUP_COLUMNS items=groups row=group_row order=group_order
-            empty="No team groups on this page."
-            sorted_within="Sorted within the team groups on this page; the platform lists them in its own order."
-        />
+        <form class="search" role="search" on:submit=on_submit>
+            <label for="teams-search">"Find a team group by name"</label>
+            <input id="teams-search" type="search" autocomplete="off" bind:value=typed />
+            <button type="submit" class="button">"Search"</button>
+        </form>
     }
 }
 
-fn group_row(g: TeamGroup) -> AnyView {
+/// "All · Over budget · Near budget · Within budget · No monthly budget", links that set
+/// `band` in the address.
+#[component]
+fn BandChoice() -> impl IntoView {
+    let query = use_query_map();
+    let location = use_location();
+    let choices: [(Option<Band>, &'static str); 5] = [
+        (None, "All"),
+        (Some(Band::Over), Band::Over.words()),
+        (Some(Band::Near), Band::Near.words()),
+        (Some(Band::Under), Band::Under.words()),
+        (Some(Band::NoBudget), Band::NoBudget.words()),
+    ];
+    let links = choices
+        .into_iter()
+        .map(|(band, label)| {
+            let change = [(KEY_BAND, band.map(|b| b.key().to_owned()))];
+            let href = move || {
+                let path = location.pathname.get();
+                query.with(|q| href_with_first_page(&path, q, &change))
+            };
+            let current = move || {
+                let chosen = query.with(|q| q.get_str(KEY_BAND).and_then(Band::from_key));
+                (chosen == band).then_some("page")
+            };
+            view! { <li><a href=href aria-current=current>{label}</a></li> }
+        })
+        .collect_view();
     view! {
-        <tr>
+        <nav class="band-choice" aria-label="Budget status">
+            <ul>{links}</ul>
+        </nav>
+    }
+}
+
+#[rustfmt::skip]
+const TEAM_COLUMNS: &[Column] = &[text("Name").sorts("name"), number("Budget this month").sorts("budget"), number("Spent this month").sorts("spent"), number("Used").sorts("used"), text("Status"), number("Remaining").sorts("remaining")];
+
+/// Every group's line, filtered and paged as the address says; the spend follows the walk.
+#[component]
+fn GroupsTable(groups: Vec<gifting_api::rest::TeamGroup>) -> impl IntoView {
+    let figures = org_figures();
+    let rows = {
+        let figures = figures.clone();
+        Memo::new(move |_| {
+            figures
+                .result
+                .with(|f| team_rows(&groups, f.report.as_ref()))
+        })
+    };
+    let reading = {
+        let figures = figures.clone();
+        Signal::derive(move || figures.running())
+    };
+    let query = use_query_map();
+    let filter = Memo::new(move |_| query.with(TeamFilter::from_query));
+    let shown_rows = Memo::new(move |_| filter.with(|f| f.apply(rows.get())));
+    let all = move || rows.with(Vec::len);
+    let paging = use_page_query();
+    let shown = Signal::derive(move || {
+        let p = paging.get();
+        let per_page = p.per_page.unwrap_or(gifting_api::rest::DEFAULT_PER_PAGE);
+        Some(ShownPage::new(
+            shown_rows.with(Vec::len) as u64,
+            p.page.unwrap_or(1),
+            per_page,
+        ))
+    });
+    let range = Signal::derive(move || {
+        let Some(page) = shown.get() else { return 0..0 };
+        let start = (page.page as usize - 1).saturating_mul(page.per_page as usize);
+        start..start.saturating_add(page.per_page as usize)
+    });
+    let has_report = {
+        let figures = figures.clone();
+        move || figures.result.with(|f| f.report.is_some())
+    };
+    // For whoever waits for the figures (tests): not read yet, reading, or done.
+    let state = move || match (has_report(), reading.get()) {
+        (false, _) => "waiting",
+        (true, true) => "reading",
+        (true, false) => "done",
+    };
+    let count = move || {
+        let n = shown_rows.with(Vec::len) as u64;
+        let of = format::count(all() as u64);
+        format!("{} of {of} team groups", format::count(n))
+    };
+    view! {
+        <p class="muted" data-testid="teams-count" data-figures=state role="status">{count}</p>
+        {move || {
+            let items = shown_rows.get();
+            view! {
+                <DataTable
+                    caption="Team groups and their budgets this month" columns=TEAM_COLUMNS items
+                    row=move |r| team_row(r, reading) order=team_order rows=range
+                    empty="No team group matches." class="data-table teams-table" testid="teams-table"
+                />
+            }
+        }}
+        <Pager shown />
+    }
+}
+
+fn usd(amount: Decimal) -> String {
+    format::money("USD", &amount.to_string())
+}
+
+fn band_tone(band: Band) -> Tone {
+    match band {
+        Band::Under => Tone::Success,
+        Band::Near => Tone::Warning,
+        Band::Over => Tone::Danger,
+        Band::NoBudget => Tone::Neutral,
+    }
+}
+
+fn team_row(r: TeamRow, reading: Signal<bool>) -> AnyView {
+    let line = r.line.clone();
+    let budgeted = line.as_ref().filter(|l| l.percent.is_some());
+    let budget = line.as_ref().map(|l| {
+        if l.band == Band::NoBudget && l.budget == Decimal::ZERO {
+            "No monthly budget".to_owned()
+        } else {
+            usd(l.budget)
+        }
+    });
+    let spent = line.as_ref().map(|l| usd(l.spend.months[0].usd));
+    let so_far = move || if reading.get() { " so far" } else { "" };
+    let used = budgeted
+        .and_then(|l| l.percent)
+        .map_or("—".to_owned(), |p| format!("{p} %"));
+    let remaining = budgeted.map_or("—".to_owned(), |l| usd(l.remaining));
+    let band = r.band();
+    view! {
+        <tr data-group=r.name.clone() data-band=band.map(Band::key) data-percent=budgeted.and_then(|l| l.percent).map(|p| p.to_string())>
             <th scope="row">
-                <a href=routes::team(g.id)>{g.name.clone()}</a>
+                <a href=routes::team(r.id)>{r.name.clone()}</a>
             </th>
-            <td class="num">{format::amount(&g.monthly_budget)}</td>
-            <td class="num" data-testid="group-spent">
-                <GroupSpent id=g.id name=g.name.clone() />
+            <td class="num">{budget.unwrap_or_else(|| "…".to_owned())}</td>
+            <td class="num" data-testid="group-spent">{spent.map(|s| view! { {s}{so_far} })}</td>
+            <td class="num" data-testid="group-used">{used}</td>
+            <td data-testid="group-status">
+                {band.map(|b| view! { <span class=band_tone(b).class()>{b.words()}</span> })}
             </td>
-            <td class="num">{format::amount(&g.one_time_budget.to_string())}</td>
-            <td>{if g.rollover { "Yes" } else { "No" }}</td>
-            <td>{format::date_time(&g.created_at)}</td>
-            <td>{format::date_time(&g.updated_at)}</td>
-            <td class="num">
-                <MemberCount team_group_id=g.id />
-            </td>
+            <td class="num">{remaining}</td>
         </tr>
     }
     .into_any()
-}
-
-/// The group's member count, read from its members list; "unknown" when that fails, so a
-/// missing count never blocks the table.
-#[component]
-fn MemberCount(team_group_id: u64) -> impl IntoView {
-    let api = use_api();
-    let members = LocalResource::new(move || async move {
-        api.get_json::<Vec<Member>>(
-            endpoint::LIST_GROUP_MEMBERS.call(&[&team_group_id.to_string()]),
-        )
-        .await
-        .map(|list| list.len())
-    });
-    move || match members.get() {
-        None => Either::Left(view! {
-            <span class="muted">
-                <span aria-hidden="true">"…"</span>
-                <span class="visually-hidden">"Counting members"</span>
-            </span>
-        }),
-        Some(Ok(count)) => Either::Right(count.to_string()),
-        Some(Err(_)) => Either::Right("unknown".to_owned()),
-    }
 }

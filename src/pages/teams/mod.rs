@@ -3,6 +3,7 @@
 pub(crate) mod detail;
 pub(crate) mod directory;
 pub(crate) mod list;
+pub(crate) mod rows;
 
 pub(crate) use detail::TeamPage;
 pub(crate) use directory::ActiveUsersPage;
