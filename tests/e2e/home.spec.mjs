@@ -77,7 +77,7 @@ async function expected(base, token, now, onlyEmail) {
     const carried = g.rollover ? Math.max(0, monthly - last) : 0;
     const budget = monthly + carried;
     const percent = budget > 0 ? Math.floor((spent * 100) / budget) : null;
-    const band = percent === null ? "none" : percent >= 100 ? "over" : percent >= 80 ? "near" : "under";
+    const band = percent === null ? "none" : percent >= 100 ? "over" : percent >= 80 ? "near" : "within";
     return { name: g.name, spent, last, budget, percent, band };
   });
   return { months, rows, attention, read };
@@ -128,7 +128,7 @@ describe("home: spend against budget and the sends that need attention", () => {
       assert.equal(shown[i].band, row.band, `${row.name}: ${JSON.stringify(row)}`);
       assert.equal(Number(shown[i].spent.replace(/[^\d]/g, "")), row.spent, `${row.name} spent ${usdText(row.spent)}: ${shown[i].spent}`);
     }
-    assert.ok(want.rows.some((r) => r.band === "under"), "a group under budget");
+    assert.ok(want.rows.some((r) => r.band === "within"), "a group within budget");
     const count = (band) => want.rows.filter((r) => r.band === band).length;
     assert.ok(count("near") > 0 && count("over") > 0, "groups near and over budget");
     assert.equal(await summaryItem(env.page, "over").getAttribute("data-count"), String(count("over")));
@@ -198,15 +198,13 @@ describe("home: spend against budget and the sends that need attention", () => {
         trs.map((tr) => ({ name: tr.dataset.group, band: tr.dataset.band, percent: tr.dataset.percent ?? null, spent: tr.querySelector("[data-testid=group-spent]").textContent })),
       );
     };
-    // Home's "under" is the address's "within".
-    const bandOf = (row) => (row.band === "under" ? "within" : row.band);
     const shown = await rowsShown("");
     assert.equal(shown.length, want.rows.length, "every group");
     for (const line of shown) {
       const row = want.rows.find((r) => r.name === line.name);
       assert.equal(Number(line.spent.replace(/[^\d]/g, "")), row.spent, `${line.name} spent this month: ${line.spent}`);
       assert.equal(line.percent, row.percent === null ? null : String(row.percent), `${line.name} used %`);
-      assert.equal(line.band, bandOf(row), `${line.name} status: ${JSON.stringify(row)}`);
+      assert.equal(line.band, row.band, `${line.name} status: ${JSON.stringify(row)}`);
     }
     // By use, most first, then no budget.
     const byUse = [...want.rows].sort((a, b) => (b.percent ?? -1) - (a.percent ?? -1));
@@ -214,7 +212,7 @@ describe("home: spend against budget and the sends that need attention", () => {
     assert.deepEqual(sorted.map((r) => r.percent), byUse.map((r) => (r.percent === null ? null : String(r.percent))));
     for (const band of ["over", "near", "within", "none"]) {
       const names = (await rowsShown(`&band=${band}`)).map((r) => r.name);
-      assert.deepEqual(names, want.rows.filter((r) => bandOf(r) === band).map((r) => r.name), band);
+      assert.deepEqual(names, want.rows.filter((r) => r.band === band).map((r) => r.name), band);
     }
     assert.deepEqual(await seriousAxeViolations(env.page), []);
     // The group that spent most: its members' shares add up to its spend.

@@ -64,15 +64,6 @@ pub(crate) fn band_tone(band: Band) -> Tone {
     }
 }
 
-pub(crate) fn band_slug(band: Band) -> &'static str {
-    match band {
-        Band::Under => "under",
-        Band::Near => "near",
-        Band::Over => "over",
-        Band::NoBudget => "none",
-    }
-}
-
 /// The groups over or near budget, the first [`SHOWN`], then where the rest are.
 #[component]
 pub(crate) fn AttentionGroups(
@@ -121,7 +112,7 @@ fn MoreGroups(needing: Memo<Vec<BudgetRow>>, rows: Memo<Vec<BudgetRow>>) -> impl
     let link = move |band: Band, words: &'static str| {
         let n = count(band);
         (n > 0).then(|| {
-            let href = format!("{}?band={}", routes::TEAMS, band_slug(band));
+            let href = format!("{}?band={}", routes::TEAMS, band.key());
             view! { <a href=href>{format!("{} {words}", format::count(n as u64))}</a> " · " }
         })
     };
@@ -202,7 +193,7 @@ fn BudgetLine(row: BudgetRow) -> impl IntoView {
             usd(row.budget)
         };
     view! {
-        <tr data-group=row.name.clone() data-band=band_slug(row.band)>
+        <tr data-group=row.name.clone() data-band=row.band.key()>
             <th scope="row">
                 {row.name.clone()} " "
                 <span class=band_tone(row.band).class()>{row.band.words()}</span>

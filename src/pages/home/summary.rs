@@ -5,7 +5,6 @@
 use gifting_api::attention::{Attention, Month};
 use leptos::prelude::*;
 
-use super::budget::band_slug;
 use crate::components::format;
 use crate::routes;
 use crate::spend::report::{Band, BudgetRow, Report};
@@ -46,7 +45,7 @@ pub(crate) fn SummaryBand(
 ) -> impl IntoView {
     let groups = move |band: Band| {
         let n = rows.with(|r| r.iter().filter(|x| x.band == band).count()) as u64;
-        let href = format!("{}?band={}", routes::TEAMS, band_slug(band));
+        let href = format!("{}?band={}", routes::TEAMS, band.key());
         (n, href)
     };
     let over = move || {
