@@ -296,28 +296,6 @@ fn RunSummary(import: Import) -> impl IntoView {
             let _ = download_parts(&file_name(&local_date()), "text/csv;charset=utf-8", &parts);
         }
     };
-    let undo_started = RwSignal::new(false);
-    // The undo is a bulk change: the users screen finds it again, and it waits for no other.
-    let undo_job = use_job::<BulkRun>(JobKind::BulkChange);
-    let undo_refused = RwSignal::new(None::<String>);
-    let undo = move |_| {
-        let reversals = untrack(|| import.with_run(|r| r.reversals.clone())).unwrap_or_default();
-        if !reversals.is_empty() {
-            let n = reversals.len();
-            match undo_job.start(|| bulk_job::start(Change::Undo(reversals), n)) {
-                Ok(()) => {
-                    undo_refused.set(None);
-                    undo_started.set(true);
-                }
-                Err(reason) => undo_refused.set(Some(reason)),
-            }
-        }
-    };
-    let undoable = move || {
-        import
-            .with_run(|r| !r.reversals.is_empty())
-            .unwrap_or(false)
-    };
     // A run refused or stopped before its writes says why.
     let stopped = move || {
         let status = import.status()?;
@@ -341,19 +319,49 @@ fn RunSummary(import: Import) -> impl IntoView {
                 <button type="button" class="button" on:click=download data-testid="import-download">"Download the results (CSV)"</button>
                 " "
                 <button type="button" class="button" on:click=move |_| import.compare_afresh()>"Compare the file again"</button>
-                <Show when=undoable>
-                    " "
-                    <button type="button" class="button" data-testid="import-undo" disabled=move || undo_started.get() on:click=undo>"Undo this import"</button>
-                </Show>
-                {move || undo_refused.get().map(|reason| view! { <p class="field__error" role="alert">{reason}</p> })}
-                <Show when=move || undo_started.get()>
-                    <p data-testid="import-undo-started">
-                        "The undo runs as a job: follow it under Jobs; its results are on "
-                        <A href=routes::USERS>"Users"</A>
-                        "."
-                    </p>
-                </Show>
+                <UndoImport import />
             </div>
         }.into_any())
+    }
+}
+
+/// "Undo this import": a bulk change of its own (the users screen finds it again), refused in
+/// words while another run writes.
+#[component]
+fn UndoImport(import: Import) -> impl IntoView {
+    let undo_started = RwSignal::new(false);
+    let undo_job = use_job::<BulkRun>(JobKind::BulkChange);
+    let undo_refused = RwSignal::new(None::<String>);
+    let undo = move |_| {
+        let reversals = untrack(|| import.with_run(|r| r.reversals.clone())).unwrap_or_default();
+        if !reversals.is_empty() {
+            let n = reversals.len();
+            match undo_job.start(|| bulk_job::start(Change::Undo(reversals), n)) {
+                Ok(()) => {
+                    undo_refused.set(None);
+                    undo_started.set(true);
+                }
+                Err(reason) => undo_refused.set(Some(reason)),
+            }
+        }
+    };
+    let undoable = move || {
+        import
+            .with_run(|r| !r.reversals.is_empty())
+            .unwrap_or(false)
+    };
+    view! {
+        <Show when=undoable>
+            " "
+            <button type="button" class="button" data-testid="import-undo" disabled=move || undo_started.get() on:click=undo>"Undo this import"</button>
+        </Show>
+        {move || undo_refused.get().map(|reason| view! { <p class="field__error" role="alert">{reason}</p> })}
+        <Show when=move || undo_started.get()>
+            <p data-testid="import-undo-started">
+                "The undo runs as a job: follow it under Jobs; its results are on "
+                <A href=routes::USERS>"Users"</A>
+                "."
+            </p>
+        </Show>
     }
 }
