@@ -3,6 +3,9 @@
 //! (start, cancel, dismiss, restart). The job itself holds no screen state; this handle is
 //! the screen's, and goes with it.
 
+use std::sync::atomic::{AtomicU64, Ordering as AtomicOrdering};
+use std::sync::Arc;
+
 use leptos::prelude::*;
 
 use crate::jobs::{
@@ -107,6 +110,20 @@ impl<R: Send + Sync + 'static> UseJob<R> {
             cancel_and_forget(id);
         }
         self.shown.set(Some(start()));
+    }
+
+    /// Cancels the job shown when the screen goes (its owner is cleaned up): work that only
+    /// that screen can use. The id is kept outside the screen's signals, which are gone by then.
+    pub(crate) fn cancel_when_left(self) {
+        let shown = Arc::new(AtomicU64::new(0));
+        let seen = shown.clone();
+        Effect::new(move |_| seen.store(self.id().unwrap_or(0), AtomicOrdering::Relaxed));
+        on_cleanup(move || {
+            let id = shown.load(AtomicOrdering::Relaxed);
+            if id != 0 {
+                cancel(id);
+            }
+        });
     }
 
     /// Which job is shown, tracked: changes when another is started, not as it goes on.

@@ -99,8 +99,7 @@ impl Editor {
             }
             untrack(|| self.changed());
         });
-        let change = self.change;
-        on_cleanup(move || change.cancel());
+        self.change.cancel_when_left();
         self
     }
 

@@ -106,8 +106,7 @@ impl Import {
             }
             untrack(|| self.compared());
         });
-        let job = self.comparison;
-        on_cleanup(move || job.cancel());
+        self.comparison.cancel_when_left();
         self
     }
 
