@@ -296,6 +296,9 @@ fn RunSummary(import: Import) -> impl IntoView {
             let _ = download_parts(&file_name(&local_date()), "text/csv;charset=utf-8", &parts);
         }
     };
+    // Kept here, not in the undo's own view: that view is made again whenever the jobs change.
+    let undo_started = RwSignal::new(false);
+    let undo_refused = RwSignal::new(None::<String>);
     // A run refused or stopped before its writes says why.
     let stopped = move || {
         let status = import.status()?;
@@ -319,7 +322,7 @@ fn RunSummary(import: Import) -> impl IntoView {
                 <button type="button" class="button" on:click=download data-testid="import-download">"Download the results (CSV)"</button>
                 " "
                 <button type="button" class="button" on:click=move |_| import.compare_afresh()>"Compare the file again"</button>
-                <UndoImport import />
+                <UndoImport import undo_started undo_refused />
             </div>
         }.into_any())
     }
@@ -328,10 +331,12 @@ fn RunSummary(import: Import) -> impl IntoView {
 /// "Undo this import": a bulk change of its own (the users screen finds it again), refused in
 /// words while another run writes.
 #[component]
-fn UndoImport(import: Import) -> impl IntoView {
-    let undo_started = RwSignal::new(false);
+fn UndoImport(
+    import: Import,
+    undo_started: RwSignal<bool>,
+    undo_refused: RwSignal<Option<String>>,
+) -> impl IntoView {
     let undo_job = use_job::<BulkRun>(JobKind::BulkChange);
-    let undo_refused = RwSignal::new(None::<String>);
     let undo = move |_| {
         let reversals = untrack(|| import.with_run(|r| r.reversals.clone())).unwrap_or_default();
         if !reversals.is_empty() {
