@@ -150,33 +150,27 @@ if [ "$first_br" -le "$BUDGET" ]; then
 else
   echo "stretch: first load $(kb "$first_br") brotli, goal $(kb "$BUDGET"): $(kb $((first_br - BUDGET))) to go"
 fi
-if [ "$home_br" -le "$HOME_GOAL" ]; then
-  echo "goal:   signed-in home $(kb "$home_br") brotli, goal $(kb "$HOME_GOAL"): met"
-else
-  echo "goal:   signed-in home $(kb "$home_br") brotli, goal $(kb "$HOME_GOAL"): $(kb $((home_br - HOME_GOAL))) to go"
-fi
-if [ "$path_br" -le "$PATH_GOAL" ]; then
-  echo "goal:   path to home's answer $(kb "$path_br") brotli, goal $(kb "$PATH_GOAL"): met"
-else
-  echo "goal:   path to home's answer $(kb "$path_br") brotli, goal $(kb "$PATH_GOAL"): $(kb $((path_br - PATH_GOAL))) to go"
-fi
+# goal NAME BYTES GOAL: printed, not enforced.
+goal() {
+  if [ "$2" -le "$3" ]; then
+    echo "goal:   $1 $(kb "$2") brotli, goal $(kb "$3"): met"
+  else
+    echo "goal:   $1 $(kb "$2") brotli, goal $(kb "$3"): $(kb $(($2 - $3))) to go"
+  fi
+}
+# ratchet NAME BYTES RATCHET: a growth past the ratchet fails the bench.
 missed=0
-if [ "$first_br" -le "$RATCHET" ]; then
-  echo "ok    first load: $(kb "$first_br") brotli, ratchet $(kb "$RATCHET"): no growth (lower the ratchet when it shrinks)"
-else
-  echo "MISS  first load: $(kb "$first_br") brotli, ratchet $(kb "$RATCHET"): GREW by $(kb $((first_br - RATCHET)))"
-  missed=1
-fi
-if [ "$home_br" -le "$HOME_RATCHET" ]; then
-  echo "ok    signed-in home: $(kb "$home_br") brotli, ratchet $(kb "$HOME_RATCHET"): no growth (lower the ratchet when it shrinks)"
-else
-  echo "MISS  signed-in home: $(kb "$home_br") brotli, ratchet $(kb "$HOME_RATCHET"): GREW by $(kb $((home_br - HOME_RATCHET)))"
-  missed=1
-fi
-if [ "$path_br" -le "$PATH_RATCHET" ]; then
-  echo "ok    path to home's answer: $(kb "$path_br") brotli, ratchet $(kb "$PATH_RATCHET"): no growth (lower the ratchet when it shrinks)"
-else
-  echo "MISS  path to home's answer: $(kb "$path_br") brotli, ratchet $(kb "$PATH_RATCHET"): GREW by $(kb $((path_br - PATH_RATCHET)))"
-  missed=1
-fi
+ratchet() {
+  if [ "$2" -le "$3" ]; then
+    echo "ok    $1: $(kb "$2") brotli, ratchet $(kb "$3"): no growth (lower the ratchet when it shrinks)"
+  else
+    echo "MISS  $1: $(kb "$2") brotli, ratchet $(kb "$3"): GREW by $(kb $(($2 - $3)))"
+    missed=1
+  fi
+}
+goal "signed-in home" "$home_br" "$HOME_GOAL"
+goal "path to home's answer" "$path_br" "$PATH_GOAL"
+ratchet "first load" "$first_br" "$RATCHET"
+ratchet "signed-in home" "$home_br" "$HOME_RATCHET"
+ratchet "path to home's answer" "$path_br" "$PATH_RATCHET"
 exit "$missed"

@@ -1,7 +1,6 @@
 //! The one HTTP client of the console: bearer token, refresh, retries, timeouts, cancellation
 //! and typed errors, so pages only say what they want.
 
-use std::future::Future;
 use std::time::Duration;
 
 use gifting_api::paths::{self, Call};
@@ -129,39 +128,27 @@ impl ApiClient {
     /// A SCIM POST of long work in `lane`, a [`RequestKind::CheckedCreate`]: never sent again
     /// blindly. After a busy or lost answer, `landed` asks the platform whether it landed
     /// (what it found, if it did), and it is sent again only if it did not.
-    pub(crate) async fn create_in_lane<B, T, F, Fut>(
+    pub(crate) async fn create_in_lane<T: DeserializeOwned>(
         &self,
         lane: &Lane,
         call: Call,
-        body: &B,
-        landed: F,
-    ) -> Written<T>
-    where
-        B: Serialize + ?Sized,
-        T: DeserializeOwned,
-        F: Fn() -> Fut,
-        Fut: Future<Output = Result<Option<T>, ApiError>>,
-    {
+        body: &(impl Serialize + ?Sized),
+        landed: impl AsyncFn() -> Result<Option<T>, ApiError>,
+    ) -> Written<T> {
         self.write_in_lane(lane, RequestKind::CheckedCreate, call, body, landed)
             .await
     }
 
     /// A write of long work to its end, each send in its turn in `lane`, as the request policy
     /// says for `kind` after a busy or lost answer.
-    async fn write_in_lane<B, T, F, Fut>(
+    async fn write_in_lane<B: Serialize + ?Sized, T: DeserializeOwned>(
         &self,
         lane: &Lane,
         kind: RequestKind,
         call: Call,
         body: &B,
-        landed: F,
-    ) -> Written<T>
-    where
-        B: Serialize + ?Sized,
-        T: DeserializeOwned,
-        F: Fn() -> Fut,
-        Fut: Future<Output = Result<Option<T>, ApiError>>,
-    {
+        landed: impl AsyncFn() -> Result<Option<T>, ApiError>,
+    ) -> Written<T> {
         let (mut lost, mut pending, mut check) = (0, false, false);
         loop {
             if lane.stopped() {

@@ -31,6 +31,24 @@ pub(crate) async fn until(what: &str, ready: impl Fn() -> bool) {
     panic!("never so: {what}");
 }
 
+/// Lets other tasks run once (a resolved promise: no timer, so it runs in Node too).
+pub(crate) async fn yield_now() {
+    let resolved = js_sys::Promise::resolve(&wasm_bindgen::JsValue::NULL);
+    let _ = wasm_bindgen_futures::JsFuture::from(resolved).await;
+}
+
+/// [`until`] for work that yields only microtasks (a timer would never get its turn): checks
+/// once per turn of the microtask queue, and fails naming `what` after 10,000 turns.
+pub(crate) async fn until_turns(what: &str, ready: impl Fn() -> bool) {
+    for _ in 0..10_000 {
+        if ready() {
+            return;
+        }
+        yield_now().await;
+    }
+    panic!("never so: {what}");
+}
+
 /// A platform of `sends` sends, newest first, answering each URL it is asked for (kept in
 /// `asked`); `answer` may replace an answer (a status and body) by the page asked.
 pub(crate) fn platform(

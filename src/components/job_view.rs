@@ -112,9 +112,18 @@ impl<R: Send + Sync + 'static> UseJob<R> {
         self.shown.set(Some(start()));
     }
 
-    /// Cancels the job shown when the screen goes (its owner is cleaned up): work that only
-    /// that screen can use. The id is kept outside the screen's signals, which are gone by then.
-    pub(crate) fn cancel_when_left(self) {
+    /// Makes the job this screen's alone: one left by an earlier visit is dropped, `ended`
+    /// runs (untracked) each time a run ends, and one still running when the screen goes (its
+    /// owner is cleaned up) is cancelled, since only this screen can use its result. The id is
+    /// kept outside the screen's signals, which are gone by then.
+    pub(crate) fn owned_by_screen(self, ended: impl Fn() + 'static) {
+        self.cancel();
+        self.dismiss();
+        Effect::new(move |_| {
+            if !matches!(self.state(), None | Some(JobState::Running)) {
+                untrack(&ended);
+            }
+        });
         let shown = Arc::new(AtomicU64::new(0));
         let seen = shown.clone();
         Effect::new(move |_| seen.store(self.id().unwrap_or(0), AtomicOrdering::Relaxed));
@@ -147,20 +156,7 @@ mod tests {
     use super::*;
     use crate::jobs::{self, list, JobCtx, JobEnd};
 
-    async fn yield_now() {
-        let resolved = js_sys::Promise::resolve(&wasm_bindgen::JsValue::NULL);
-        let _ = wasm_bindgen_futures::JsFuture::from(resolved).await;
-    }
-
-    async fn until(what: &str, ready: impl Fn() -> bool) {
-        for _ in 0..10_000 {
-            if ready() {
-                return;
-            }
-            yield_now().await;
-        }
-        panic!("never so: {what}");
-    }
+    use crate::api::testing::{until_turns as until, yield_now};
 
     /// Counts until cancelled, a step per turn of the event loop.
     fn count(_: (), ctx: JobCtx<u32>) -> LocalBoxFuture<'static, JobEnd> {

@@ -473,27 +473,16 @@ fn forget_all() {
 }
 
 #[cfg(test)]
+pub(crate) mod testing;
+
+#[cfg(test)]
 mod tests {
 
     use wasm_bindgen_test::wasm_bindgen_test;
 
     use super::*;
 
-    /// Lets other tasks run once (a resolved promise: no timer, so it runs in Node too).
-    async fn yield_now() {
-        let resolved = js_sys::Promise::resolve(&wasm_bindgen::JsValue::NULL);
-        let _ = wasm_bindgen_futures::JsFuture::from(resolved).await;
-    }
-
-    async fn until(what: &str, ready: impl Fn() -> bool) {
-        for _ in 0..10_000 {
-            if ready() {
-                return;
-            }
-            yield_now().await;
-        }
-        panic!("never so: {what}");
-    }
+    use crate::api::testing::{until_turns as until, yield_now};
 
     /// The app: its owner, with what a job's client needs.
     fn app() -> Owner {

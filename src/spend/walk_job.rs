@@ -156,17 +156,7 @@ mod tests {
     use super::*;
     use crate::api::testing::{platform, signed_in_app};
     use crate::http::transport::take_fake_platform;
-
-    /// Waits (a few ms at a time) until the job `job` has ended; its status then.
-    async fn ended(job: &JobHandle<Figures>) -> jobs::JobStatus {
-        for _ in 0..2_000 {
-            match job.status() {
-                Some(status) if !status.running() => return status,
-                _ => crate::browser::sleep(std::time::Duration::from_millis(5)).await,
-            }
-        }
-        panic!("the walk never ended");
-    }
+    use crate::jobs::testing::{ended, failed};
 
     #[wasm_bindgen_test]
     async fn the_figures_walk_ends_done_failed_or_cancelled() {
@@ -189,13 +179,7 @@ mod tests {
             Some((403, r#"{"error":"no"}"#.into()))
         });
         let job = app.with(|| start(None));
-        let status = ended(&job).await;
-        assert_eq!(status.state, JobState::Failed);
-        assert!(
-            status.note.starts_with("The sends could not all be read: "),
-            "{}",
-            status.note
-        );
+        let status = failed(&job, "The sends could not all be read: ").await;
         assert_eq!(
             job.result.with_untracked(|f| f.problem.clone()),
             Some(status.note)

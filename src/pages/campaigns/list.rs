@@ -8,7 +8,7 @@ use leptos_router::hooks::{use_location, use_navigate, use_query_map};
 use leptos_router::NavigateOptions;
 
 use super::display::{delivery_label, price_text, DeliveryFilter, KEY_DELIVERY};
-use super::search::{search_all, CampaignSearch, KEY_SEARCH};
+use super::search::search_all;
 use crate::api::use_api;
 use crate::components::country_codes::CountryCodes;
 use crate::components::format::{self, date};
@@ -19,6 +19,7 @@ use crate::components::ScreenHeading;
 use crate::components::{
     use_page_query, use_shown_page, Column, DataTable, Loaded, Pager, ShownPage,
 };
+use crate::components::{NameSearch, KEY_SEARCH};
 use crate::routes;
 use crate::spend::cells::{CampaignSends, CampaignSpent};
 
@@ -83,7 +84,7 @@ pub(crate) fn CampaignsPage() -> impl IntoView {
     };
     view! {
         <ScreenHeading title="Campaigns" intro="Active campaigns (the platform calls them touches), newest first." />
-        <CampaignSearch />
+        <NameSearch id="campaigns-search" label="Find campaigns by name" />
         <DeliveryChoice delivery />
         {unknown_note}
         {body}

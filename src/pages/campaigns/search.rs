@@ -5,16 +5,9 @@
 use gifting_api::paths::endpoint;
 use gifting_api::rest::{Campaign, PageQuery, TouchPage, TouchesQuery, MAX_PER_PAGE};
 use gifting_api::DeliveryType;
-use leptos::prelude::*;
-use leptos_router::hooks::{use_location, use_navigate, use_query_map};
-use leptos_router::NavigateOptions;
 
 use crate::api::{ApiClient, ApiError};
-use crate::components::query_href::href_with_first_page;
 use crate::http::pacing::Lane;
-
-/// The address's name search.
-pub(crate) const KEY_SEARCH: &str = "q";
 
 /// Stops a platform that keeps answering full pages from looping forever.
 const MOST_PAGES: u32 = 1_000;
@@ -57,31 +50,6 @@ pub(crate) async fn search_all(
         }
     }
     Ok(found)
-}
-
-/// The search box; Enter writes it to the address (back to page 1).
-#[component]
-pub(crate) fn CampaignSearch() -> impl IntoView {
-    let query = use_query_map();
-    let location = use_location();
-    let navigate = use_navigate();
-    let current = move || query.with(|q| q.get_str(KEY_SEARCH).unwrap_or("").to_owned());
-    let typed = RwSignal::new(current());
-    Effect::new(move |_| typed.set(current()));
-    let on_submit = move |ev: leptos::ev::SubmitEvent| {
-        ev.prevent_default();
-        let change = [(KEY_SEARCH, Some(typed.get_untracked().trim().to_owned()))];
-        let path = location.pathname.get_untracked();
-        let href = query.with_untracked(|q| href_with_first_page(&path, q, &change));
-        navigate(&href, NavigateOptions::default());
-    };
-    view! {
-        <form class="search" role="search" on:submit=on_submit>
-            <label for="campaigns-search">"Find campaigns by name"</label>
-            <input id="campaigns-search" type="search" autocomplete="off" bind:value=typed />
-            <button type="submit" class="button">"Search"</button>
-        </form>
-    }
 }
 
 #[cfg(test)]

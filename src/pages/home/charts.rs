@@ -5,6 +5,7 @@
 use gifting_api::money::Decimal;
 use leptos::prelude::*;
 
+use super::summary::MonthsHead;
 use crate::components::format;
 use crate::spend::report::Report;
 
@@ -109,13 +110,7 @@ pub(crate) fn SpendTrend(report: Memo<Option<Report>>) -> impl IntoView {
                 <summary>"The figures"</summary>
                 <table class="data-table">
                     <caption>"Spend so far by day of the month (USD)"</caption>
-                    <thead>
-                        <tr>
-                            <th scope="col">"By the end of"</th>
-                            <th scope="col" class="num">"This month"</th>
-                            <th scope="col" class="num">"Last month"</th>
-                        </tr>
-                    </thead>
+                    <MonthsHead first="By the end of" />
                     <tbody>{rows}</tbody>
                 </table>
             </details>

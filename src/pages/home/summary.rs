@@ -134,13 +134,7 @@ pub(crate) fn AttentionCounts(report: Memo<Option<Report>>, sender: bool) -> imp
         <div class="table-wrap" tabindex="0" role="region" aria-labelledby="attention-heading">
         <table class="data-table attention" data-testid="attention">
             <caption class="muted">{months}</caption>
-            <thead>
-                <tr>
-                    <th scope="col">"By the platform's status"</th>
-                    <th scope="col" class="num">"This month"</th>
-                    <th scope="col" class="num">"Last month"</th>
-                </tr>
-            </thead>
+            <MonthsHead first="By the platform's status" />
             <tbody>
                 {Attention::ALL.into_iter().map(|reason| view! {
                     <tr data-reason=reason.slug()>
@@ -152,5 +146,19 @@ pub(crate) fn AttentionCounts(report: Memo<Option<Report>>, sender: bool) -> imp
             </tbody>
         </table>
         </div>
+    }
+}
+
+/// The head of a table with a column for this month and one for last month.
+#[component]
+pub(crate) fn MonthsHead(first: &'static str) -> impl IntoView {
+    view! {
+        <thead>
+            <tr>
+                <th scope="col">{first}</th>
+                <th scope="col" class="num">"This month"</th>
+                <th scope="col" class="num">"Last month"</th>
+            </tr>
+        </thead>
     }
 }

@@ -99,9 +99,9 @@ mod tests {
     use wasm_bindgen_test::wasm_bindgen_test;
 
     use super::*;
-    use crate::api::testing::{signed_in_app, until};
+    use crate::api::testing::signed_in_app;
     use crate::http::transport::take_fake_platform;
-    use crate::jobs::JobStatus;
+    use crate::jobs::testing::ended;
     use crate::pages::sends::loaded::tests::send;
 
     /// `n` sends loaded, and the rows of all of them.
@@ -117,14 +117,6 @@ mod tests {
         let app = signed_in_app();
         app.with(jobs::init);
         app
-    }
-
-    async fn ended(job: &JobHandle<()>) -> JobStatus {
-        until("the export ends", || {
-            job.status().is_some_and(|s| !s.running())
-        })
-        .await;
-        job.status().expect("kept until dismissed")
     }
 
     #[wasm_bindgen_test]

@@ -4,18 +4,17 @@
 
 use gifting_api::money::Decimal;
 use leptos::prelude::*;
-use leptos_router::hooks::{use_location, use_navigate, use_query_map};
-use leptos_router::NavigateOptions;
+use leptos_router::hooks::{use_location, use_query_map};
 
-use super::rows::{team_order, team_rows, TeamFilter, TeamRow, KEY_BAND, KEY_SEARCH};
+use super::rows::{team_order, team_rows, TeamFilter, TeamRow, KEY_BAND};
 use crate::api::use_team_groups;
 use crate::components::format;
 use crate::components::query_href::href_with_first_page;
 use crate::components::table::{number, text};
-use crate::components::ScreenHeading;
 use crate::components::{
     use_page_query, Column, DataTable, ErrorPanel, Loading, Pager, ShownPage, Tone,
 };
+use crate::components::{NameSearch, ScreenHeading};
 use crate::routes;
 use crate::spend::cells::org_figures;
 use crate::spend::report::Band;
@@ -37,36 +36,10 @@ pub(crate) fn TeamsPage() -> impl IntoView {
                 <ScreenHeading title="Teams" id="teams-heading" />
                 <a class="button" href=routes::ACTIVE_USERS>"All active users"</a>
             </div>
-            <TeamSearch />
+            <NameSearch id="teams-search" label="Find a team group by name" />
             <BandChoice />
             {body}
         </section>
-    }
-}
-
-/// The name search; Enter writes it to the address (back to page 1).
-#[component]
-fn TeamSearch() -> impl IntoView {
-    let query = use_query_map();
-    let location = use_location();
-    let navigate = use_navigate();
-    let current = move || query.with(|q| q.get_str(KEY_SEARCH).unwrap_or("").to_owned());
-    let typed = RwSignal::new(current());
-    // Back/forward or a shared link changes the search: the box follows the address bar.
-    Effect::new(move |_| typed.set(current()));
-    let on_submit = move |ev: leptos::ev::SubmitEvent| {
-        ev.prevent_default();
-        let change = [(KEY_SEARCH, Some(typed.get_untracked().trim().to_owned()))];
-        let path = location.pathname.get_untracked();
-        let href = query.with_untracked(|q| href_with_first_page(&path, q, &change));
-        navigate(&href, NavigateOptions::default());
-    };
-    view! {
-        <form class="search" role="search" on:submit=on_submit>
-            <label for="teams-search">"Find a team group by name"</label>
-            <input id="teams-search" type="search" autocomplete="off" bind:value=typed />
-            <button type="submit" class="button">"Search"</button>
-        </form>
     }
 }
 

@@ -8,12 +8,11 @@ use gifting_api::rest::TeamGroup;
 use leptos_router::params::ParamsMap;
 
 use crate::components::sort::{by_text, Compare};
+use crate::components::KEY_SEARCH;
 use crate::spend::report::{Band, BudgetRow, Report};
 
 /// The address's band filter (`over` | `near` | `within` | `none`); Home links to it.
 pub(crate) const KEY_BAND: &str = "band";
-/// The address's name search.
-pub(crate) const KEY_SEARCH: &str = "q";
 
 /// One team group and, once the walk has read a page, its budget line this month.
 #[derive(Clone, Debug, PartialEq, Eq)]

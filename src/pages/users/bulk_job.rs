@@ -357,11 +357,10 @@ mod tests {
     use wasm_bindgen_test::wasm_bindgen_test;
 
     use super::*;
-    use crate::api::testing::{as_is, scim_platform, scim_user, signed_in_app, Scim, Twist};
-    use crate::http::pacing::token_pacer;
+    use crate::api::testing::{as_is, scim_user, Scim, Twist};
     use crate::http::transport::take_fake_platform;
+    use crate::jobs::testing::{ended, failed, scim_app};
     use crate::pages::users::bulk::users_word;
-    use crate::pages::users::test_users::jobs::ended;
 
     const ME: &str = "me@example.com";
 
@@ -389,11 +388,7 @@ mod tests {
 
     /// A fresh platform of `users` and an app to run jobs in.
     fn fresh(users: Vec<ScimUser>, twist: Twist) -> (Rc<RefCell<Scim>>, Owner) {
-        token_pacer().forget();
-        let platform = scim_platform(ME, users, twist);
-        let app = signed_in_app();
-        app.with(jobs::init);
-        (platform, app)
+        scim_app(ME, users, twist)
     }
 
     fn team(platform: &Rc<RefCell<Scim>>, id: &str) -> String {
@@ -525,15 +520,7 @@ mod tests {
                 2,
             )
         });
-        let status = ended(&job).await;
-        assert_eq!(status.state, JobState::Failed);
-        assert!(
-            status
-                .note
-                .starts_with("Nothing was changed: the users could not be read"),
-            "{}",
-            status.note
-        );
+        failed(&job, "Nothing was changed: the users could not be read").await;
         assert!(platform.borrow().writes().is_empty());
 
         // s2 is removed from the platform after the run read the users: its write fails, in

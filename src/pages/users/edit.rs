@@ -91,15 +91,7 @@ impl Editor {
     /// leaves is cancelled (a write already sent lands).
     fn watching_changes(self) -> Self {
         // A change left by an earlier visit (to this user or another) is not this page's.
-        self.change.cancel();
-        self.change.dismiss();
-        Effect::new(move |_| {
-            if matches!(self.change.state(), None | Some(JobState::Running)) {
-                return;
-            }
-            untrack(|| self.changed());
-        });
-        self.change.cancel_when_left();
+        self.change.owned_by_screen(move || self.changed());
         self
     }
 

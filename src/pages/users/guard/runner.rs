@@ -607,8 +607,8 @@ mod tests {
     use crate::api::testing::{as_is, scim_platform, scim_user, signed_in_app, Scim, Twist};
     use crate::http::pacing::token_pacer;
     use crate::http::transport::take_fake_platform;
+    use crate::jobs::testing::{asked, ended, failed as failed_saying};
     use crate::jobs::{self, JobHandle};
-    use crate::pages::users::test_users::jobs::{asked, ended};
 
     const ME: &str = "a1@example.com";
 
@@ -801,16 +801,12 @@ mod tests {
         ];
         let (platform, job) = demoting(two, as_is(), &["a1", "a2"]);
         assert_eq!(asked(&job).await, None, "refused, not asked");
-        let status = ended(&job).await;
-        assert_eq!(status.state, JobState::Failed);
-        assert!(
-            status.note.starts_with(
-                "Refused: this change would leave the organisation without an admin. 2 admins \
-                 lose the admin role, you among them; none remains."
-            ),
-            "{}",
-            status.note
-        );
+        failed_saying(
+            &job,
+            "Refused: this change would leave the organisation without an admin. 2 admins \
+                 lose the admin role, you among them; none remains.",
+        )
+        .await;
         assert!(platform.borrow().writes().is_empty(), "nothing written");
     }
 
@@ -835,15 +831,11 @@ mod tests {
         let question = asked(&job).await.expect("asked");
         assert_eq!(question.text, "1 admin loses the admin role; 1 remains.");
         jobs::answer(job.id, true);
-        let status = ended(&job).await;
-        assert_eq!(status.state, JobState::Failed);
-        assert!(
-            status
-                .note
-                .starts_with("Refused right before writing: this change would now leave"),
-            "{}",
-            status.note
-        );
+        failed_saying(
+            &job,
+            "Refused right before writing: this change would now leave",
+        )
+        .await;
         assert!(platform.borrow().writes().is_empty(), "a2 was not written");
         assert_eq!(role(&platform, "a2"), Role::Admin);
         let said = job.result.get_untracked();

@@ -376,12 +376,11 @@ mod tests {
     use wasm_bindgen_test::wasm_bindgen_test;
 
     use super::*;
-    use crate::api::testing::{as_is, scim_platform, scim_user, signed_in_app, Scim, Twist};
-    use crate::http::pacing::token_pacer;
+    use crate::api::testing::{as_is, scim_user, Scim, Twist};
     use crate::http::transport::take_fake_platform;
+    use crate::jobs::testing::{ended, failed, scim_app};
     use crate::pages::users::bulk_job::{self, Change};
     use crate::pages::users::import::fate::{create_body, update_body, Wanted};
-    use crate::pages::users::test_users::jobs::ended;
 
     const ME: &str = "me@example.com";
 
@@ -424,11 +423,7 @@ mod tests {
 
     /// A fresh platform of `users` and an app to run jobs in.
     fn fresh(users: Vec<ScimUser>, twist: Twist) -> (Rc<RefCell<Scim>>, Owner) {
-        token_pacer().forget();
-        let platform = scim_platform(ME, users, twist);
-        let app = signed_in_app();
-        app.with(jobs::init);
-        (platform, app)
+        scim_app(ME, users, twist)
     }
 
     /// Starts an import of `rows` rows: `writes` by row (absent users after the rows).
@@ -661,15 +656,11 @@ mod tests {
         ];
         let absent = vec![("me".to_owned(), ME.to_owned())];
         let job = import(&app, writes, vec![None], absent);
-        let status = ended(&job).await;
-        assert_eq!(status.state, JobState::Failed);
-        assert!(
-            status
-                .note
-                .starts_with("Refused: this change would leave the organisation without an admin."),
-            "{}",
-            status.note
-        );
+        failed(
+            &job,
+            "Refused: this change would leave the organisation without an admin.",
+        )
+        .await;
         assert!(platform.borrow().writes().is_empty(), "not even the create");
         assert!(platform.borrow().user("me").expect("me").active);
     }

@@ -116,7 +116,7 @@ pub(crate) async fn write_one(api: ApiClient, lane: &Lane, job: &Write) -> (Outc
             let call = endpoint::CREATE_SCIM_USER.call(&[]);
             // Whether it landed is asked, never assumed: by `userName eq`, as the user form does.
             let landed = || lookup(api, lane, &wanted.email);
-            let written = api.create_in_lane::<_, ScimUser, _, _>(lane, call, body, landed);
+            let written = api.create_in_lane::<ScimUser>(lane, call, body, landed);
             (
                 written.await.map(|_| ()),
                 Outcome::Created("Created.".into()),

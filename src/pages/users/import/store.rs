@@ -19,7 +19,7 @@ use super::run_job::{Outcome, Write};
 use crate::api::{use_current_user, use_team_groups, TeamGroups};
 use crate::browser::sleep;
 use crate::components::{use_job, UseJob};
-use crate::jobs::{JobKind, JobState, JobStatus};
+use crate::jobs::{JobKind, JobStatus};
 use crate::pages::users::form::Field;
 
 #[derive(Clone, Copy)]
@@ -98,15 +98,7 @@ impl Import {
     /// file it compares goes with the screen.
     fn comparing_watched(self) -> Self {
         // A comparison left by an earlier visit is not this file's.
-        self.comparison.cancel();
-        self.comparison.dismiss();
-        Effect::new(move |_| {
-            if matches!(self.comparison.state(), None | Some(JobState::Running)) {
-                return;
-            }
-            untrack(|| self.compared());
-        });
-        self.comparison.cancel_when_left();
+        self.comparison.owned_by_screen(move || self.compared());
         self
     }
 
