@@ -342,6 +342,7 @@ step-layers:
 	node scripts/check-layers.mjs
 	node scripts/check-length.mjs
 	node scripts/check-tests.mjs
+	node scripts/check-format.mjs
 
 step-clippy:
 	cargo clippy --workspace --all-targets -- -D warnings

@@ -40,6 +40,18 @@ pub(crate) fn count(n: u64) -> String {
     format_count(&browser_locale(), n)
 }
 
+/// Progress as counts: `(412, 1234)` → `"412 of 1,234"`.
+pub(crate) fn count_of(done: u64, of: u64) -> String {
+    format!("{} of {}", count(done), count(of))
+}
+
+/// A share in whole percent, grouped as a count: `1234` → `"1,234 %"`, `-5` → `"-5 %"`.
+pub(crate) fn percent(p: i128) -> String {
+    let sign = if p < 0 { "-" } else { "" };
+    let n = u64::try_from(p.unsigned_abs()).unwrap_or(u64::MAX);
+    format!("{sign}{} %", count(n))
+}
+
 pub(crate) fn format_count(locale: &str, n: u64) -> String {
     let style = (locale.to_owned(), None, 0, 0);
     format_with_style(style, &n.to_string()).unwrap_or_else(|| n.to_string())
@@ -174,7 +186,43 @@ fn format_with(text: &str, with_time: bool) -> String {
     })
 }
 
+/// A calendar day written `yyyymmdd` (`20261001`), in the locale's medium style ("Oct 1,
+/// 2026"): the day itself, in no time zone (a day the admin chose, not an instant).
+pub(crate) fn day(day: u32) -> String {
+    let (year, month, date) = (day / 10_000, day / 100 % 100, day % 100);
+    let utc_ms = js_sys::Date::utc(f64::from(year), f64::from(month.saturating_sub(1)))
+        + f64::from(date.saturating_sub(1)) * 86_400_000.0;
+    DAY_FORMAT
+        .with(|cache| {
+            let locale = browser_locale();
+            let mut cache = cache.borrow_mut();
+            if cache.0 != locale || cache.1.is_none() {
+                *cache = (locale.clone(), day_format(&locale));
+            }
+            let text = cache
+                .1
+                .as_ref()?
+                .call1(&JsValue::NULL, &js_sys::Date::new(&utc_ms.into()));
+            text.ok()?
+                .as_string()
+                .filter(|t| !t.is_empty() && t != "Invalid Date")
+        })
+        .unwrap_or_else(|| format!("{year:04}-{month:02}-{date:02}"))
+}
+
+/// The bound `format` of an `Intl.DateTimeFormat` of a day in UTC (where [`day`] puts it).
+fn day_format(locale: &str) -> Option<js_sys::Function> {
+    let options = js_sys::Object::new();
+    js_sys::Reflect::set(&options, &"dateStyle".into(), &"medium".into()).ok()?;
+    js_sys::Reflect::set(&options, &"timeZone".into(), &"UTC".into()).ok()?;
+    bound_format("DateTimeFormat", locale, &options)
+}
+
 thread_local! {
+    /// The locale and its formatter of days, built on first use.
+    static DAY_FORMAT: std::cell::RefCell<(String, Option<js_sys::Function>)> =
+        const { std::cell::RefCell::new((String::new(), None)) };
+
     /// The browser's language and an `Intl.DateTimeFormat` per style for it (date, date and
     /// time), built on first use. `toLocaleString` with options builds a new formatter on every
     /// call (about a millisecond each in Chromium): a 100-row table spent ~100 ms on its dates.
@@ -217,7 +265,7 @@ mod tests {
 
     use gifting_api::money::Decimal;
 
-    use super::format_decimal;
+    use super::{count_of, day, format_decimal, percent};
 
     fn formatted(locale: &str, currency: Option<&str>, text: &str) -> Option<String> {
         format_decimal(locale, currency, Decimal::parse(text)?)
@@ -270,5 +318,18 @@ mod tests {
     #[wasm_bindgen_test]
     fn a_currency_code_the_browser_refuses_is_left_to_the_caller() {
         assert_eq!(formatted("en-US", Some("U$D"), "25"), None);
+    }
+
+    #[wasm_bindgen_test]
+    fn counts_shares_and_days_are_written_one_way() {
+        // No window in Node.js: the locale is en-US.
+        assert_eq!(count_of(412, 1_234), "412 of 1,234");
+        assert_eq!(percent(1_234), "1,234 %");
+        assert_eq!(percent(-5), "-5 %");
+        assert_eq!(percent(0), "0 %");
+        // The day itself, whatever the machine's zone.
+        assert_eq!(day(20_261_001), "Oct 1, 2026");
+        assert_eq!(day(20_261_231), "Dec 31, 2026");
+        assert_eq!(day(20_240_229), "Feb 29, 2024");
     }
 }

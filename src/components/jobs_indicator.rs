@@ -10,6 +10,7 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::{Badge, Tone};
+use crate::components::format::count_of;
 use crate::jobs::{self, JobState, JobStatus, Question};
 
 thread_local! {
@@ -143,7 +144,7 @@ fn job_line(job: JobStatus) -> impl IntoView {
     let bar = match (job.running(), job.of) {
         (true, Some(of)) => Some(view! {
             <progress max=of.to_string() value=job.done.min(of).to_string()>
-                {format!("{} of {of}", job.done)}
+                {count_of(job.done, of)}
             </progress>
         }),
         _ => None,

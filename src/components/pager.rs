@@ -19,7 +19,7 @@ use serde::de::DeserializeOwned;
 
 use wasm_bindgen::JsCast;
 
-use super::format::count;
+use super::format::{count, count_of};
 use crate::api::{ApiClient, ApiError};
 
 /// Page sizes offered; the platform's maximum is 100.
@@ -311,7 +311,7 @@ fn rest_links(shown: ShownPage, path: &str, query: &ParamsMap) -> PagerLinks {
     };
     PagerLinks {
         summary: showing_text(current, size, total),
-        position: format!("Page {current} of {last}"),
+        position: format!("Page {}", count_of(u64::from(current), last)),
         first: href_to(1),
         previous: href_to(i64::from(current) - 1),
         next: href_to(i64::from(current) + 1),

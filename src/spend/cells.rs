@@ -38,7 +38,7 @@ pub(crate) fn MemberShare(member: u64) -> impl IntoView {
                 .spend
                 .usd
                 .percent_of(r.group_spend(sender.team_id, ""))
-                .map_or_else(|| "—".to_owned(), |p| format!("{p} %"));
+                .map_or_else(|| "—".to_owned(), format::percent);
             Some(format!("{} ({share})", usd(sender.spend.usd)))
         })
     }

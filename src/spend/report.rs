@@ -6,6 +6,7 @@
 
 use std::collections::BTreeMap;
 
+use crate::components::format;
 use gifting_api::attention::{attention, money_returned, offset_minutes, Attention, Month};
 use gifting_api::money::Decimal;
 use gifting_api::rest::{Send, TeamGroup};
@@ -44,13 +45,35 @@ impl Spend {
         }
     }
 
-    /// "EUR 120.00 in 3 sends; GBP 15.00 in 1 send", or "" when all was USD.
+    /// "EUR 120.00 in 3 sends; GBP 15.00 in 1 send", or "" when all was USD: the plain text
+    /// a report file holds.
     pub(crate) fn other_text(&self) -> String {
+        let plain = |currency: &str, sum: Decimal| format!("{currency} {}", sum.format_grouped(2));
+        self.other_in(plain, |n| n.to_string())
+    }
+
+    /// [`Self::other_text`] as the screen shows amounts and counts: "€120.00 in 3 sends".
+    pub(crate) fn other_shown(&self) -> String {
+        self.other_in(
+            |currency, sum| format::money(currency, &sum.to_string()),
+            format::count,
+        )
+    }
+
+    fn other_in(
+        &self,
+        money: impl Fn(&str, Decimal) -> String,
+        count: impl Fn(u64) -> String,
+    ) -> String {
         self.other
             .iter()
             .map(|(currency, (sum, n))| {
                 let sends = if *n == 1 { "send" } else { "sends" };
-                format!("{currency} {} in {n} {sends}", sum.format_grouped(2))
+                format!(
+                    "{} in {} {sends}",
+                    money(currency, *sum),
+                    count(u64::from(*n))
+                )
             })
             .collect::<Vec<_>>()
             .join("; ")

@@ -101,7 +101,8 @@ const summaryItem = (page, kind) => page.locator(`[data-testid=summary] li[data-
 async function showsExactly(page, link, reason, month, ids) {
   await link.click();
   await page.waitForURL(new RegExp(`/sends\\?attention=${reason}&since=${month}-01&until=${monthEnd(month)}`));
-  await page.getByTestId("load-all-status").getByText(`Every send since ${month}-01 loaded.`).waitFor(VISIBLE);
+  const since = await page.evaluate(([y, m]) => new Intl.DateTimeFormat(navigator.language, { dateStyle: "medium", timeZone: "UTC" }).format(Date.UTC(y, m - 1, 1)), month.split("-").map(Number));
+  await page.getByTestId("load-all-status").getByText(`Every send since ${since} loaded.`).waitFor(VISIBLE);
   await page.getByTestId("filter-note").getByText(new RegExp(`^${ids.length} of the [\\d,]+ loaded sends match`)).waitFor(VISIBLE);
   const url = new URL(page.url());
   url.searchParams.set("per_page", "100");

@@ -158,7 +158,7 @@ fn BudgetTotal(report: Memo<Option<Report>>) -> impl IntoView {
 #[component]
 fn NotCounted(report: Memo<Option<Report>>) -> impl IntoView {
     let others = move || {
-        let text = report.with(|r| r.as_ref().map(|r| r.total(0).other_text()))?;
+        let text = report.with(|r| r.as_ref().map(|r| r.total(0).other_shown()))?;
         (!text.is_empty())
             .then(|| format!("Not counted against budgets (other currencies): {text}."))
     };
@@ -183,9 +183,7 @@ pub(crate) fn budget_notes(row: &BudgetRow) -> String {
 #[component]
 fn BudgetLine(row: BudgetRow) -> impl IntoView {
     let notes = budget_notes(&row);
-    let used = row
-        .percent
-        .map_or_else(|| "—".to_owned(), |p| format!("{p} %"));
+    let used = row.percent.map_or_else(|| "—".to_owned(), format::percent);
     let budget =
         if row.band == Band::NoBudget && row.monthly.cmp_value(Decimal::ZERO) == Ordering::Equal {
             "No monthly budget".to_owned()

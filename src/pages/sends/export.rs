@@ -7,6 +7,7 @@ use leptos::prelude::*;
 use super::export_job;
 use super::memory;
 use super::store::SendsStore;
+use crate::components::format::count_of;
 use crate::components::use_job;
 use crate::jobs::{JobKind, JobState};
 
@@ -65,9 +66,9 @@ fn ExportProgress(state: Signal<Option<Export>>, cancel: Callback<()>) -> impl I
         Some(Export::Running { done, of }) => Some(view! {
             <div class="load-all" data-testid="export-progress">
                 <progress class="load-all__bar" aria-label="Rows written" max=of.to_string() value=done.to_string()>
-                    {format!("{done} of {of} rows")}
+                    {format!("{} rows", count_of(done, of))}
                 </progress>
-                <span role="status">{format!("Writing the file: {done} of {of} rows…")}</span>
+                <span role="status">{format!("Writing the file: {} rows…", count_of(done, of))}</span>
                 <button type="button" class="button button--danger" on:click=move |_| cancel.run(())>
                     "Cancel export"
                 </button>

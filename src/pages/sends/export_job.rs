@@ -15,6 +15,7 @@ use super::csv::{file_name, head, CsvSlices};
 use super::loaded::LoadedSends;
 use crate::browser::{now_ms, sleep};
 use crate::components::download::{download_parts, local_date};
+use crate::components::format::count_of;
 use crate::components::jobs_indicator;
 use crate::jobs::{self, JobCtx, JobEnd, JobHandle, JobKind, JobState};
 use crate::routes;
@@ -69,7 +70,7 @@ async fn work(loaded: ArcRwSignal<LoadedSends>, rows: Vec<u32>, ctx: JobCtx<()>)
         ctx.progress(
             done as u64,
             Some(of as u64),
-            format!("{done} of {of} rows written"),
+            format!("{} rows written", count_of(done as u64, of as u64)),
         );
         // A timeout, not a microtask: the browser paints and handles input in between.
         sleep(Duration::ZERO).await;

@@ -12,7 +12,7 @@ use super::filter::{
     KEY_SENDER, KEY_STATUS,
 };
 use super::loaded::LoadedSends;
-use super::walk_job::day_text;
+use crate::components::format::{self, count};
 use crate::components::query_href::href_with_first_page;
 use crate::components::{Navigator, TextField};
 use gifting_api::attention::Attention;
@@ -37,7 +37,7 @@ fn options_view(all: &'static str, choices: Vec<Choice>, chosen: Option<u64>) ->
             let selected = chosen == Some(c.id);
             view! {
                 <option value=c.id.to_string() selected=selected>
-                    {format!("{} ({})", c.label, c.count)}
+                    {format!("{} ({})", c.label, count(c.count))}
                 </option>
             }
         })
@@ -147,11 +147,11 @@ fn range_text(filter: &SendFilter) -> Option<String> {
     Some(match (filter.since, filter.until) {
         (Some(since), Some(until)) => format!(
             "Only sends created from {} to {}.",
-            day_text(since),
-            day_text(until)
+            format::day(since),
+            format::day(until)
         ),
-        (Some(since), None) => format!("Only sends created on {} or later.", day_text(since)),
-        (None, Some(until)) => format!("Only sends created on {} or earlier.", day_text(until)),
+        (Some(since), None) => format!("Only sends created on {} or later.", format::day(since)),
+        (None, Some(until)) => format!("Only sends created on {} or earlier.", format::day(until)),
         (None, None) => return None,
     })
 }
@@ -204,10 +204,10 @@ fn StatusOptions(filter: Memo<SendFilter>, loaded: RwSignal<LoadedSends>) -> imp
             .into_iter()
             .filter(|g| *g != StatusGroup::Other || counts.contains_key(g) || chosen == Some(*g))
             .map(|g| {
-                let count = counts.get(&g).copied().unwrap_or(0);
+                let count_of_group = counts.get(&g).copied().unwrap_or(0);
                 view! {
                     <option value=g.slug() selected=chosen == Some(g)>
-                        {format!("{} ({count})", g.label())}
+                        {format!("{} ({})", g.label(), count(count_of_group))}
                     </option>
                 }
             })

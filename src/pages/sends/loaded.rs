@@ -190,8 +190,10 @@ impl LoadedSends {
         }
         let noun = if pages.len() == 1 { "page" } else { "pages" };
         format!(
-            "{noun} {} of {of} at {per_page} a page, {sends}",
-            page_ranges(&pages)
+            "{noun} {} of {} at {} a page, {sends}",
+            page_ranges(&pages),
+            count(of),
+            count(u64::from(per_page))
         )
     }
 }
@@ -208,9 +210,9 @@ pub(crate) fn page_ranges(pages: &[u64]) -> String {
             end = pages[i];
         }
         parts.push(if start == end {
-            start.to_string()
+            count(start)
         } else {
-            format!("{start}\u{2013}{end}")
+            format!("{}\u{2013}{}", count(start), count(end))
         });
         i += 1;
     }

@@ -6,6 +6,7 @@ use leptos::prelude::*;
 
 use super::summary::Summary;
 use crate::components::bar_chart::{Bar, BarChart, BAR_MAX};
+use crate::components::format;
 use crate::components::format::money;
 
 #[component]
@@ -42,7 +43,7 @@ fn GroupChart(summary: Summary) -> impl IntoView {
         summary
             .by_group
             .iter()
-            .map(|(g, n)| format!("{} {n}", g.label()))
+            .map(|(g, n)| format!("{} {}", g.label(), format::count(*n)))
             .collect::<Vec<_>>()
             .join(", ")
     );
@@ -117,7 +118,8 @@ fn SpendChart(summary: Summary) -> impl IntoView {
                     view! {
                         <p class="chart__warning">
                             {format!(
-                                "{unreadable} sends have a cost that is not a number; they are counted but not added."
+                                "{} sends have a cost that is not a number; they are counted but not added.",
+                                format::count(unreadable)
                             )}
                         </p>
                     }

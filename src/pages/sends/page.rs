@@ -15,6 +15,7 @@ use super::loaded::LoadedSends;
 use super::overview::Overview;
 use super::store::SendsStore;
 use super::table::SendsTable;
+use crate::components::format;
 use crate::components::ScreenHeading;
 use crate::components::{Empty, Loaded, Pager};
 
@@ -104,21 +105,25 @@ fn FilteredSends(store: SendsStore) -> impl IntoView {
 
 /// What the filtered or sorted rows cover, in a sentence.
 fn coverage_note(loaded: &LoadedSends, filtering: bool, matching: u64) -> String {
-    let count = loaded.len();
+    let all = || format::count(loaded.len() as u64);
+    let count = all();
     let rest = if loaded.is_complete() {
         String::new()
     } else if loaded.is_whole() {
         format!(
             "; {} newer sends arrived since they were loaded",
-            loaded.newer()
+            format::count(loaded.newer())
         )
     } else {
         "; load all pages to search the whole history".to_owned()
     };
     if filtering {
-        format!("{matching} of the {count} loaded sends match the filters{rest}.")
+        format!(
+            "{} of the {count} loaded sends match the filters{rest}.",
+            format::count(matching)
+        )
     } else if loaded.is_complete() {
-        format!("All {count} sends are loaded: sorted across all of them.")
+        format!("All {} sends are loaded: sorted across all of them.", all())
     } else {
         format!("The {count} loaded sends are sorted across all of them{rest}.")
     }

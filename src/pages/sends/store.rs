@@ -19,6 +19,7 @@ use super::page_cache::{neighbours, PageCache};
 use super::summary::Summary;
 use crate::api::{use_api, ApiClient, ApiError};
 use crate::browser::{self, now_ms};
+use crate::components::format::count;
 use crate::components::sort::{use_table_sort, TableSort};
 use crate::components::{use_page_query, ShownPage};
 
@@ -311,15 +312,17 @@ impl SendsStore {
         let loaded_count = self.loaded_count();
         if self.filtering() {
             format!(
-                "Covers the {} loaded sends that match the filters, out of {loaded_count} loaded ({}).",
-                self.matching.with(Vec::len),
+                "Covers the {} loaded sends that match the filters, out of {} loaded ({}).",
+                count(self.matching.with(Vec::len) as u64),
+                count(loaded_count as u64),
                 self.coverage()
             )
         } else if loaded_count == 0 {
             "Covers nothing yet: no sends are loaded.".to_string()
         } else {
             format!(
-                "Covers the {loaded_count} loaded sends ({}). Load all pages to cover the whole history.",
+                "Covers the {} loaded sends ({}). Load all pages to cover the whole history.",
+                count(loaded_count as u64),
                 self.coverage()
             )
         }
@@ -335,11 +338,11 @@ impl SendsStore {
     }
 
     pub(crate) fn export_label(&self) -> String {
-        let count = self.export_count();
+        let n = self.export_count() as u64;
         if self.filtering() {
-            format!("Export CSV ({count} sends matching the filters)")
+            format!("Export CSV ({} sends matching the filters)", count(n))
         } else {
-            format!("Export CSV ({count} loaded sends)")
+            format!("Export CSV ({} loaded sends)", count(n))
         }
     }
 

@@ -16,7 +16,7 @@ use futures::future::LocalBoxFuture;
 use gifting_api::rest::page_count;
 use leptos::prelude::{ArcRwSignal, Notify, Update, UpdateUntracked, WithUntracked};
 
-use crate::components::format::count;
+use crate::components::format::{self, count, count_of};
 
 use super::filter::day_number;
 use super::loaded::LoadedSends;
@@ -42,16 +42,6 @@ pub(crate) enum Walk {
     Since(u32),
 }
 
-/// `20261001` as `2026-10-01`.
-pub(crate) fn day_text(day: u32) -> String {
-    format!(
-        "{:04}-{:02}-{:02}",
-        day / 10_000,
-        day / 100 % 100,
-        day % 100
-    )
-}
-
 /// A walk as its screen shows it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct WalkRun {
@@ -65,8 +55,8 @@ pub(crate) struct WalkRun {
 /// "page 3 of 12", or "page 1" while the number of pages is not known yet.
 pub(crate) fn progress_text(page: u64, pages: Option<u64>) -> String {
     match pages {
-        Some(pages) => format!("page {} of {pages}", page.min(pages)),
-        None => format!("page {page}"),
+        Some(pages) => format!("page {}", count_of(page.min(pages), pages)),
+        None => format!("page {}", count(page)),
     }
 }
 
@@ -75,7 +65,7 @@ pub(crate) fn start(loaded: ArcRwSignal<LoadedSends>, walk: Walk) -> JobHandle<W
     let title = match walk {
         Walk::Newest => "Loading the newest sends".to_owned(),
         Walk::From(_) => "Loading all sends".to_owned(),
-        Walk::Since(day) => format!("Loading the sends since {}", day_text(day)),
+        Walk::Since(day) => format!("Loading the sends since {}", format::day(day)),
     };
     jobs_indicator::show();
     jobs::start(
@@ -167,7 +157,7 @@ fn reached(ctx: &JobCtx<WalkRun>, loaded: &ArcRwSignal<LoadedSends>, day: u32) -
     });
     JobEnd {
         state: JobState::Done,
-        note: format!("Every send since {} loaded.", day_text(day)),
+        note: format!("Every send since {} loaded.", format::day(day)),
     }
 }
 

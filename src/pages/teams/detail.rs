@@ -86,7 +86,7 @@ fn BudgetFacts(line: BudgetRow, so_far: &'static str) -> impl IntoView {
     } else {
         "No monthly budget".to_owned()
     };
-    let used = line.percent.map_or("—".to_owned(), |p| format!("{p} %"));
+    let used = line.percent.map_or("—".to_owned(), format::percent);
     let remaining = if budgeted {
         usd(line.remaining)
     } else {

@@ -128,8 +128,7 @@ fn GroupsTable(groups: Vec<gifting_api::rest::TeamGroup>) -> impl IntoView {
     };
     let count = move || {
         let n = shown_rows.with(Vec::len) as u64;
-        let of = format::count(all() as u64);
-        format!("{} of {of} team groups", format::count(n))
+        format!("{} team groups", format::count_of(n, all() as u64))
     };
     view! {
         <p class="muted" data-testid="teams-count" data-figures=state role="status">{count}</p>
@@ -174,7 +173,7 @@ fn team_row(r: TeamRow, reading: Signal<bool>) -> AnyView {
     let so_far = move || if reading.get() { " so far" } else { "" };
     let used = budgeted
         .and_then(|l| l.percent)
-        .map_or("—".to_owned(), |p| format!("{p} %"));
+        .map_or("—".to_owned(), format::percent);
     let remaining = budgeted.map_or("—".to_owned(), |l| usd(l.remaining));
     let band = r.band();
     view! {

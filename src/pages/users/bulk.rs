@@ -94,7 +94,7 @@ pub(crate) fn users_word(n: usize) -> String {
     if n == 1 {
         "1 user".into()
     } else {
-        format!("{n} users")
+        format!("{} users", format::count(n as u64))
     }
 }
 
@@ -171,14 +171,15 @@ pub(crate) fn results_summary(results: &[BulkResult], asked: usize) -> String {
         .count();
     let done = results.len() - failed - left;
     let mut text = format!(
-        "Changed {done} of {}.",
+        "Changed {} of {}.",
+        format::count(done as u64),
         users_word(asked.max(results.len()))
     );
     if failed > 0 {
         let stay = if failed == 1 { "stays" } else { "stay" };
         text.push_str(&format!(
             " {} failed and {stay} selected for another try.",
-            failed
+            format::count(failed as u64)
         ));
     }
     if left > 0 {

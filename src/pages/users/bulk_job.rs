@@ -21,6 +21,7 @@ use super::bulk::{
 };
 use super::guard::{self, Guarded, NotSent, Reversal, Target, Writer};
 use crate::api::{ApiError, Written};
+use crate::components::format::count_of;
 use crate::components::jobs_indicator;
 use crate::jobs::{self, JobCtx, JobEnd, JobHandle, JobKind, JobState};
 use crate::routes;
@@ -232,7 +233,11 @@ async fn work(change: Change, ctx: JobCtx<BulkRun>) -> JobEnd {
                 .collect();
         });
         let asked = planned.len();
-        ctx.progress(0, Some(asked as u64), format!("0 of {asked} users changed"));
+        ctx.progress(
+            0,
+            Some(asked as u64),
+            format!("{} users changed", count_of(0, asked as u64)),
+        );
         planned
             .into_iter()
             .map(|p| Guarded {
@@ -303,7 +308,7 @@ fn record(ctx: &JobCtx<BulkRun>, p: Planned, outcome: Outcome) {
     ctx.progress(
         done as u64,
         Some(asked as u64),
-        format!("{done} of {asked} users answered"),
+        format!("{} users answered", count_of(done as u64, asked as u64)),
     );
 }
 

@@ -13,6 +13,7 @@ use super::bulk::{
 use super::bulk_job::{self, BulkRun, Change, Targets};
 use crate::api::TeamGroups;
 use crate::components::download::{download_parts, local_date};
+use crate::components::format::{count, count_of};
 use crate::components::options::{options, same_label};
 use crate::components::{jobs_indicator, Badge, ConfirmDialog, Tone};
 use crate::components::{use_job, UseJob};
@@ -371,7 +372,7 @@ fn BulkProgress(run: Panel) -> impl IntoView {
         Some(match status.of {
             // While the users are read (or another tab's run is waited for): in words.
             None => (0, 1, status.note),
-            Some(of) => (status.done, of.max(1), format!("{} of {of}", status.done)),
+            Some(of) => (status.done, of.max(1), count_of(status.done, of)),
         })
     };
     let question = move || {
@@ -533,7 +534,7 @@ fn ResultsPager(
                             page.set(0);
                         }
                     />
-                    {move || format!(" Failed only ({})", failed())}
+                    {move || format!(" Failed only ({})", count(failed() as u64))}
                 </label>
                 <span class="bulk-results__range" data-testid="bulk-results-range">
                     {move || listed.with(|l| l.range_text(failed_only.get()))}

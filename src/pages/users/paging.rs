@@ -8,7 +8,7 @@ use gifting_api::query::QueryBuilder;
 use gifting_api::scim::{ListUsersQuery, UserFilter};
 use leptos_router::params::ParamsMap;
 
-use crate::components::format::count;
+use crate::components::format::{count, count_of};
 use crate::components::PAGE_SIZES;
 use crate::routes;
 
@@ -120,7 +120,7 @@ impl ScimPaging {
     pub(crate) fn position_text(&self, total: u64) -> String {
         let pages = total.div_ceil(self.count).max(1);
         let page = ((self.start_index - 1) / self.count + 1).min(pages.max(1));
-        format!("Page {page} of {pages}")
+        format!("Page {}", count_of(page, pages))
     }
 }
 

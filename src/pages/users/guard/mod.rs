@@ -12,6 +12,7 @@ use gifting_api::Role;
 
 use super::bulk::Picked;
 use crate::api::{ApiClient, ApiError};
+use crate::components::format::count;
 use crate::http::pacing::Lane;
 use crate::jobs::{JobEnd, JobState};
 
@@ -126,7 +127,7 @@ fn admins(n: usize) -> String {
     match n {
         0 => "no admin".into(),
         1 => "1 admin".into(),
-        n => format!("{n} admins"),
+        n => format!("{} admins", count(n as u64)),
     }
 }
 
@@ -145,7 +146,7 @@ impl AdminCount {
         let remain = match self.remaining {
             0 => "none remains".to_owned(),
             1 => "1 remains".to_owned(),
-            n => format!("{n} remain"),
+            n => format!("{} remain", count(n as u64)),
         };
         let verb = if self.losing == 1 {
             what.replace("lose ", "loses ")

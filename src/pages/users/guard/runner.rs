@@ -31,6 +31,7 @@ use gifting_api::scim::{ReplaceUser, ScimUser};
 use super::{admin_after, count_admins, is_admin, read_directory, read_me, you, AdminCount};
 use crate::api::{ApiClient, ApiError};
 use crate::browser::{exclusive_lock, LockWait};
+use crate::components::format::{count, count_of};
 use crate::http::pacing::{Lane, MAX_IN_FLIGHT};
 use crate::jobs::{JobCtx, JobEnd, JobState, Question};
 
@@ -51,7 +52,7 @@ pub(crate) trait GuardHost {
     async fn ask(&self, question: Question) -> Option<bool>;
     /// While the users are read: `read` of `of`.
     fn reading(&self, read: usize, of: u64) {
-        self.say(format!("Reading the users: {read} of {of}"));
+        self.say(format!("Reading the users: {}", count_of(read as u64, of)));
     }
     /// Whether taking the role from others is asked first. A user's page, where the admin
     /// chose the one user and the change, does not ask.
@@ -98,7 +99,7 @@ pub(crate) fn losing_yours(what: &str, remaining: usize) -> String {
 pub(crate) fn admins_remain(n: usize) -> String {
     match n {
         1 => "1 admin remains".to_owned(),
-        n => format!("{n} admins remain"),
+        n => format!("{} admins remain", count(n as u64)),
     }
 }
 

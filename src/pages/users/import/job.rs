@@ -18,6 +18,7 @@ use super::columns::Mapping;
 use super::compare::Known;
 use super::parse::Table;
 use super::run_job::{write_one, Outcome, Write};
+use crate::components::format::{count, count_of};
 use crate::components::jobs_indicator;
 use crate::jobs::{self, JobCtx, JobEnd, JobHandle, JobKind, JobState};
 use crate::pages::users::bulk::{answer_summary, Picked};
@@ -110,7 +111,11 @@ async fn work(source: Source, plan: Plan, ctx: JobCtx<ImportRun>) -> JobEnd {
                 (*i, (undo, before_after(w, &by_id)))
             })
             .collect();
-        ctx.progress(0, Some(to_write as u64), format!("0 of {to_write} writes"));
+        ctx.progress(
+            0,
+            Some(to_write as u64),
+            format!("{} writes", count_of(0, to_write as u64)),
+        );
         writes
             .into_iter()
             .map(|(i, w)| Guarded {
@@ -253,7 +258,7 @@ fn record(
     ctx.progress(
         done,
         to_write,
-        format!("{done} of {} writes", to_write.unwrap_or(done)),
+        format!("{} writes", count_of(done, to_write.unwrap_or(done))),
     );
 }
 
@@ -359,7 +364,10 @@ fn summary(run: &ImportRun) -> String {
             None => counts.push((word, 1)),
         }
     }
-    let parts: Vec<String> = counts.iter().map(|(w, n)| format!("{n} {w}")).collect();
+    let parts: Vec<String> = counts
+        .iter()
+        .map(|(w, n)| format!("{} {w}", count(*n as u64)))
+        .collect();
     if parts.is_empty() {
         "Nothing to write.".into()
     } else {

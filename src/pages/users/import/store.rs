@@ -18,6 +18,7 @@ use super::preview::{build, keys, Shared};
 use super::run_job::{Outcome, Write};
 use crate::api::{use_current_user, use_team_groups, TeamGroups};
 use crate::browser::sleep;
+use crate::components::format::count;
 use crate::components::{use_job, UseJob};
 use crate::jobs::{JobKind, JobStatus};
 use crate::pages::users::form::Field;
@@ -398,7 +399,10 @@ async fn read_table(
     let mut read = 0;
     while reader.read_slice(SLICE_ROWS)? {
         read += SLICE_ROWS;
-        reading.try_set(Some(format!("Reading the file… {read} rows")));
+        reading.try_set(Some(format!(
+            "Reading the file… {} rows",
+            count(read as u64)
+        )));
         sleep(Duration::from_millis(0)).await;
     }
     Ok(reader.into_table())
