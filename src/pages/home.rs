@@ -14,6 +14,7 @@ use crate::components::ScreenHeading;
 
 mod budget;
 mod charts;
+mod details;
 mod export;
 mod figures;
 mod summary;
@@ -22,6 +23,9 @@ mod summary;
 // screen's code: a chunk of their own, fetched once the rest of home is up, so the first paint
 // after sign-in waits only for the small part above.
 lazy_screen!(home_figures in home_figures => super::figures::HomeFigures);
+// Below the answer (the groups that need attention, attention by reason, the trend): fetched
+// while the sends are read, so the summary waits for none of it.
+lazy_screen!(home_details in home_details => super::details::HomeDetails);
 
 #[component]
 pub(crate) fn Home() -> impl IntoView {

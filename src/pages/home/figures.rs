@@ -8,16 +8,25 @@ use gifting_api::rest::{CurrentUser, TeamGroup};
 use gifting_api::Role;
 use leptos::prelude::*;
 
-use super::budget::AttentionGroups;
-use super::charts::SpendTrend;
 use super::export::download_report;
-use super::summary::{AttentionCounts, SummaryBand};
+use super::home_details;
+use super::summary::SummaryBand;
 use crate::api::{use_current_user, use_team_groups};
 use crate::components::format;
+use crate::components::lazy_screen::LazyPart;
 use crate::components::{use_job, UseJob};
 use crate::jobs::JobKind;
 use crate::spend::report::{BudgetRow, Report};
 use crate::spend::walk_job::{self, Figures};
+
+/// The figures as the details below the answer read them (from the context: those details are
+/// a part in a chunk of their own, [`super::details`]).
+#[derive(Clone, Copy)]
+pub(crate) struct Shown {
+    pub(crate) rows: Memo<Vec<BudgetRow>>,
+    pub(crate) report: Memo<Option<Report>>,
+    pub(crate) sender: bool,
+}
 
 /// The figures' job, found again or started, and how to start it afresh.
 #[derive(Clone, Copy)]
@@ -74,6 +83,11 @@ fn FiguresFor(me: CurrentUser) -> impl IntoView {
         let groups: Vec<TeamGroup> = groups.get().and_then(Result::ok).unwrap_or_default();
         report.with(|r| r.as_ref().map(|r| r.rows(&groups)).unwrap_or_default())
     });
+    provide_context(Shown {
+        rows,
+        report,
+        sender,
+    });
     let title = if sender {
         "Your sends this month"
     } else {
@@ -84,13 +98,7 @@ fn FiguresFor(me: CurrentUser) -> impl IntoView {
             <h2 id="figures-heading">{title}</h2>
             <SummaryBand rows report sender />
             <FiguresHead walk only=only.clone() rows report />
-            <Show when=move || !sender>
-                <AttentionGroups rows report />
-            </Show>
-            <AttentionCounts report sender />
-            <Show when=move || !sender>
-                <SpendTrend report />
-            </Show>
+            <LazyPart part=home_details::SCREEN />
         </section>
     }
 }

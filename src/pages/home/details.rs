@@ -1,0 +1,28 @@
+//! Below home's answer: the groups that need attention, the sends needing attention by reason
+//! and month, and the trend of the two months. A chunk of its own, fetched while the sends are
+//! read, so the answer (the summary above) never waits for this code.
+
+use leptos::prelude::*;
+
+use super::budget::AttentionGroups;
+use super::charts::SpendTrend;
+use super::figures::Shown;
+use super::summary::AttentionCounts;
+
+#[component]
+pub(crate) fn HomeDetails() -> impl IntoView {
+    let Shown {
+        rows,
+        report,
+        sender,
+    } = use_context::<Shown>()?;
+    Some(view! {
+        <Show when=move || !sender>
+            <AttentionGroups rows report />
+        </Show>
+        <AttentionCounts report sender />
+        <Show when=move || !sender>
+            <SpendTrend report />
+        </Show>
+    })
+}
