@@ -19,20 +19,20 @@
 #   - the total of everything.
 # Then `twiggy top` of the linked wasm (before the split, with names), if twiggy is there.
 # Exits 1 when the first load grows past the ratchet: what it weighed when the budget below
-# was found out of reach (#14, measured), or the signed-in home past its own (#36). The 200 KB
+# was found out of reach, or the signed-in home past its own. The 200 KB
 # budget is printed as the stretch goal.
 #
 #   RATCHET_BROTLI_BYTES  default 213200 (213.2 KB; KB = 1000 bytes): lower it as the load shrinks.
 #                         Measured 212.9 KB once the app's own reads (/me, the team groups)
 #                         became a chunk (`app_reads`) and took the request layer with them
 #                         (239.4 KB before); 233.9 KB before that:
-#                         Measured 233.6 KB (#36: the sign-out's revocation a chunk of its own,
+#                         Measured 233.6 KB (the sign-out's revocation a chunk of its own,
 #                         the PKCE challenge hashed by WebCrypto, no `target_features` sections);
 #                         the same code built twice has differed by 0.2 KB, the margin.
 #   HOME_RATCHET_BROTLI_BYTES  default 249600 (249.6 KB): the signed-in home, first load
 #                         included, measured 249.3 KB with the figures in a chunk fetched after
 #                         home shows; lower it as it shrinks.
-#   HOME_GOAL_BROTLI_BYTES  default 251000 (251.0 KB): the signed-in home's goal (#36: 250.9 KB
+#   HOME_GOAL_BROTLI_BYTES  default 251000 (251.0 KB): the signed-in home's goal (250.9 KB
 #                         was the first load when home was still in it), printed, not enforced.
 #   PATH_RATCHET_BROTLI_BYTES  default 350400 (350.4 KB): the path to home's answer, measured
 #                         350.1 KB when first counted (app_reads not yet a chunk); lower it as it shrinks.

@@ -1,4 +1,4 @@
-// Issue 6: the campaigns list with its delivery-type filter, one campaign's page, and an
+// The campaigns list with its delivery-type filter, one campaign's page, and an
 // unknown campaign. Expected values come from the sandbox's own API (node, page's token).
 
 import { describe, test } from "node:test";

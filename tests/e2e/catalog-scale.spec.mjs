@@ -8,7 +8,7 @@ import { VISIBLE, consoleFixture, seriousAxeViolations, unexpectedErrors as unex
 
 const PRODUCTS = "/api/v3/marketplace/products";
 
-// Issue 28: a catalog of 1,500 products (63 pages, many windows' worth at 1280x800) scrolled,
+// A catalog of 1,500 products (63 pages, many windows' worth at 1280x800) scrolled,
 // tabbed through and returned to; the expected order comes from the sandbox's own API.
 describe("catalog at scale: windowed", () => {
   const TOTAL = 1_500;

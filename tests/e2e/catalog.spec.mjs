@@ -1,4 +1,4 @@
-// Issue 7: the gift catalog, driven in a real Chromium against the real
+// The gift catalog, driven in a real Chromium against the real
 // sandbox. Expected products come from the sandbox's own API (walked from node
 // with the page's access token), never from hard-coded lists or counts.
 

@@ -1,4 +1,4 @@
-// Issue 14: the release build downloads each screen's code on first visit. Every screen opens
+// The release build downloads each screen's code on first visit. Every screen opens
 // cold by its address in a fresh tab, the first load fetches no screen chunk before sign-in,
 // and a chunk that fails to download shows the error panel with "Try again", never a blank
 // screen or a crash.

@@ -1,4 +1,4 @@
-// Issue 12: the console through the gateway, in the topology of `make run-gateway`: the
+// The console through the gateway, in the topology of `make run-gateway`: the
 // sandbox plays a platform that demands the client secret (--require-client-secret) and sends
 // no CORS headers; the gateway serves the console and relays its token and API calls. The
 // console must work exactly as it does against the sandbox alone, and no request the browser

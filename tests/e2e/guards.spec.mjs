@@ -1,4 +1,4 @@
-// Issue 35: no change locks the organisation out, and bulk changes and imports can be undone.
+// No change locks the organisation out, and bulk changes and imports can be undone.
 // Driven in a real Chromium against the real sandbox, which accepts a lock-out unless started
 // with --protect-last-admin, so the console's own guard is what is tested. Every expectation
 // about the platform is checked against its own state, read through the API.

@@ -1,4 +1,4 @@
-// Issue 29: users imported from a CSV file, driven in a real Chromium against the real
+// Users imported from a CSV file, driven in a real Chromium against the real
 // sandbox, with hand-written files. Every expectation about what was written is checked
 // against the platform's own state (platformGet), never against the screen alone.
 

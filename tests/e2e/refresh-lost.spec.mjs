@@ -1,4 +1,4 @@
-// Issue 41: a refresh whose answer is lost must not end the grant. Refresh tokens are single
+// A refresh whose answer is lost must not end the grant. Refresh tokens are single
 // use, and the platform treats a spent one presented again as theft and ends the whole grant
 // (every tab signed out). So a tab that presented its refresh token and never learned the answer
 // (a reload while the refresh was in flight, a gateway's 504 after the platform rotated) never

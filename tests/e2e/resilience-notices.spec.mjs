@@ -1,4 +1,4 @@
-// Issue 8: what the console tells the admin when the platform is busy, the browser is
+// What the console tells the admin when the platform is busy, the browser is
 // offline, or an answer cannot be read, and that a write is never sent twice on its own.
 // The sandbox is real; the test bends single answers on the way (Playwright routes) where
 // the sandbox's dice would make the case a matter of luck.

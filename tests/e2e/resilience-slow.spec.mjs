@@ -1,4 +1,4 @@
-// Issue 8: a slow platform (--latency-ms 2000). Leaving a screen while its request is still
+// A slow platform (--latency-ms 2000). Leaving a screen while its request is still
 // out, or asking for another page before the first one answered, shows only what was asked
 // for last: the old answer is aborted or ignored, never painted over the new screen. The old
 // answer is held back by the test until the new screen was asked for, so it surely comes after.

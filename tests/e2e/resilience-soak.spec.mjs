@@ -1,4 +1,4 @@
-// Issue 8: a soak against the sandbox's fault injector: a quarter of /api requests answered
+// A soak against the sandbox's fault injector: a quarter of /api requests answered
 // 500, 503, 429 or cut off, each after up to 300 ms. The admin signs in, pages through every
 // send and user, creates three users and edits one, pressing "Try again" or resending when
 // the console says so, as a person would. Every outcome is checked against what the sandbox

@@ -1,4 +1,4 @@
-// Issue 35: each role sees what it can do. SCIM (user administration) is for admins only
+// Each role sees what it can do. SCIM (user administration) is for admins only
 // (docs/platform.md, "Who may call what"), so the navigation and the home screen offer Users and
 // Import users to admins alone, and a sender or a manager who opens one of those addresses
 // anyway reads a note that the screen needs the admin role, before anything is asked of SCIM.

@@ -1,4 +1,4 @@
-// Issue 6: the sends screen against the real sandbox. Every expected number comes from the
+// The sends screen against the real sandbox. Every expected number comes from the
 // sandbox's own API, fetched from node with the signed-in page's token.
 
 import { before, describe, test } from "node:test";

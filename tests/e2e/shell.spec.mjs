@@ -1,4 +1,4 @@
-// Issue 2: the console loads from the sandbox, renders its shell under the
+// The console loads from the sandbox, renders its shell under the
 // strict CSP without errors, and a broken /config.json gets a screen that
 // names the offending field instead of a blank page.
 

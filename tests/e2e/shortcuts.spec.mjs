@@ -1,4 +1,4 @@
-// Issue 16: `/` puts the cursor in the current screen's search or filter field, `?` lists the
+// `/` puts the cursor in the current screen's search or filter field, `?` lists the
 // shortcuts; neither is taken while the admin types in a field.
 
 import { describe, test } from "node:test";

@@ -1,4 +1,4 @@
-// Issue 4: sign-in through the sandbox's consent page, the session in
+// Sign-in through the sandbox's consent page, the session in
 // sessionStorage, refresh (proactive and after a 401), refusal of a tampered
 // state, "Deny", and sign-out with revocation. Everything runs against the
 // real release build and the real sandbox; outcomes are checked against the

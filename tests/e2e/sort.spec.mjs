@@ -1,4 +1,4 @@
-// Issue 16: every table sorts by its columns (a click or Enter on the header), both ways, with
+// Every table sorts by its columns (a click or Enter on the header), both ways, with
 // aria-sort, and the sort in the address (shareable, kept on reload). Expected orders are worked
 // out here from the sandbox's own answers, by value: dates by instant, money by amount within a
 // currency (never as text), statuses and names by their words.

@@ -1,4 +1,4 @@
-// Issue 15: tabs of one browser work together. A tab the console opens (sessionStorage copied)
+// Tabs of one browser work together. A tab the console opens (sessionStorage copied)
 // is signed in without the consent page; a duplicated tab does not burn the other's single-use
 // refresh token; signing out in one tab signs out the others; an idle tab whose access token
 // expired signs out leaving no live grant.

@@ -1,4 +1,4 @@
-// Issue 5: team groups, their members and the active users directory, in a
+// Team groups, their members and the active users directory, in a
 // real Chromium against the real sandbox. Expectations come from the
 // sandbox's own REST v3 answers, fetched from node with the page's token.
 
@@ -204,7 +204,7 @@ describe("teams", () => {
   });
 });
 
-// Issue 28: a sales team of thousands. The platform sends a team's members as one array; the
+// A sales team of thousands. The platform sends a team's members as one array; the
 // screen sorts all of them and shows a page at a time, page and sort in the address. A world
 // of 300 users puts 60 % of them in the first team group: several pages at 25 a page.
 describe("a big team", () => {
@@ -259,7 +259,7 @@ describe("a big team", () => {
 });
 
 
-// Issue 41: an invitation key lets anyone sign up into its team. Whatever the platform answers a
+// An invitation key lets anyone sign up into its team. Whatever the platform answers a
 // sender's or a manager's token, the console offers the keys to admins alone.
 describe("invitation keys by role", () => {
   const env = consoleFixture({ page: false });

@@ -1,4 +1,4 @@
-// Issue 16: every screen names the browser tab, and after a navigation inside the console the
+// Every screen names the browser tab, and after a navigation inside the console the
 // keyboard focus moves to the new screen's main heading (so a screen reader says where the
 // admin arrived); the first screen of a page load leaves the focus where the browser put it.
 

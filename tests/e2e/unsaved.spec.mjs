@@ -1,4 +1,4 @@
-// Issue 16: leaving a user form with unsaved edits asks first: a link inside the console and
+// Leaving a user form with unsaved edits asks first: a link inside the console and
 // the Back button with the console's own dialog (Cancel keeps the edits, Leave leaves), a
 // reload with the browser's; after a save, nothing asks.
 

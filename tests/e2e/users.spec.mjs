@@ -1,4 +1,4 @@
-// Issue 5: user administration over SCIM, driven in a real Chromium against
+// User administration over SCIM, driven in a real Chromium against
 // the real sandbox. Every expectation is checked against what the sandbox's
 // own API reports (fetched from node with the page's access token), never
 // against hard-coded counts.
@@ -568,7 +568,7 @@ describe("users (SCIM)", () => {
   });
 });
 
-// Issue 28: bulk changes over every user a list matches, across its pages, paced within the
+// Bulk changes over every user a list matches, across its pages, paced within the
 // platform's rate limit. A world of 120 users is five pages at 25.
 describe("bulk changes across pages (--rate-limit 10)", () => {
   const env = consoleFixture({

@@ -428,7 +428,7 @@ mod tests {
     #[cfg(not(unix))]
     fn set_mode(_: &Path, _: u32) {}
 
-    /// Issue 27: a secret file others can read is accepted, with a warning that says so.
+    /// A secret file others can read is accepted, with a warning that says so.
     #[cfg(unix)]
     #[test]
     fn warns_about_a_secret_file_others_can_read() {
@@ -442,7 +442,7 @@ mod tests {
         assert!(!c.warnings[0].contains("shared\n"));
     }
 
-    /// Issue 27: the gateway must give up on the platform before the browser gives up on the
+    /// The gateway must give up on the platform before the browser gives up on the
     /// gateway, or a refresh answered in between rotates tokens the browser never learns.
     #[test]
     fn the_platform_timeout_stays_below_what_the_browser_waits() {
@@ -460,7 +460,7 @@ mod tests {
         }
     }
 
-    /// Issue 27: off loopback, /config.json must not name whatever Host a request claims.
+    /// Off loopback, /config.json must not name whatever Host a request claims.
     #[test]
     fn needs_a_public_url_unless_on_loopback() {
         let err = parse(&["--addr", "0.0.0.0:8080"], Some("s")).expect_err("no public url");

@@ -259,7 +259,7 @@ mod tests {
         assert_eq!(unlimited.allow(1), Ok(()), "no limit, nothing to use up");
     }
 
-    /// Issue 27: past the bound, a new key costs what the first did (no scan of every key
+    /// Past the bound, a new key costs what the first did (no scan of every key
     /// under the lock), and the table never holds more than its capacity, even when every key
     /// is in the current window.
     #[test]

@@ -630,7 +630,7 @@ mod tests {
         assert!(s.spent.values().all(|k| k.len() <= SPENT_KEPT_PER_GRANT));
     }
 
-    /// Issue 27: a grant refreshed in a loop keeps a bounded number of access tokens, and
+    /// A grant refreshed in a loop keeps a bounded number of access tokens, and
     /// expired ones go on refresh too (not only when a code is issued).
     #[test]
     fn refreshing_in_a_loop_keeps_the_store_bounded() {
@@ -665,7 +665,7 @@ mod tests {
         assert_eq!(short.access.len(), 1);
     }
 
-    /// Issue 27: a refresh token has a lifetime; an expired one ends its grant.
+    /// A refresh token has a lifetime; an expired one ends its grant.
     #[test]
     fn refresh_tokens_expire() {
         let mut s = OAuthStore::new(Lifetimes {
