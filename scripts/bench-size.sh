@@ -29,13 +29,16 @@
 #                         Measured 233.6 KB (the sign-out's revocation a chunk of its own,
 #                         the PKCE challenge hashed by WebCrypto, no `target_features` sections);
 #                         the same code built twice has differed by 0.2 KB, the margin.
-#   HOME_RATCHET_BROTLI_BYTES  default 249600 (249.6 KB): the signed-in home, first load
-#                         included, measured 249.3 KB with the figures in a chunk fetched after
-#                         home shows; lower it as it shrinks.
+#   HOME_RATCHET_BROTLI_BYTES  default 258400 (258.4 KB): the signed-in home, first load
+#                         included, measured 258.1 KB: raised from 249.6 KB when the app's own
+#                         reads became a chunk (`app_reads`), which took 26.8 KB off the first
+#                         load and 31 KB off the path to home's answer but costs the signed-in
+#                         home a chunk's overhead; lower it as it shrinks.
 #   HOME_GOAL_BROTLI_BYTES  default 251000 (251.0 KB): the signed-in home's goal (250.9 KB
 #                         was the first load when home was still in it), printed, not enforced.
-#   PATH_RATCHET_BROTLI_BYTES  default 350400 (350.4 KB): the path to home's answer, measured
-#                         350.1 KB when first counted (app_reads not yet a chunk); lower it as it shrinks.
+#   PATH_RATCHET_BROTLI_BYTES  default 337300 (337.3 KB): the path to home's answer, measured
+#                         337.0 KB with the details below the summary in a chunk of their own
+#                         (368.4 KB before; 350.1 KB when first counted); lower it as it shrinks.
 #   PATH_GOAL_BROTLI_BYTES  default 300000 (300 KB, react-admin's whole app): the path's goal,
 #                         printed, not enforced.
 #   BUDGET_BROTLI_BYTES   default 200000 (200 KB): the stretch goal, printed, not enforced
@@ -45,10 +48,10 @@ cd "$(dirname "$0")/.."
 
 DIST="${DIST:-dist}"
 RATCHET="${RATCHET_BROTLI_BYTES:-213200}"
-HOME_RATCHET="${HOME_RATCHET_BROTLI_BYTES:-249600}"
+HOME_RATCHET="${HOME_RATCHET_BROTLI_BYTES:-258400}"
 HOME_GOAL="${HOME_GOAL_BROTLI_BYTES:-251000}"
 BUDGET="${BUDGET_BROTLI_BYTES:-200000}"
-PATH_RATCHET="${PATH_RATCHET_BROTLI_BYTES:-350400}"
+PATH_RATCHET="${PATH_RATCHET_BROTLI_BYTES:-337300}"
 PATH_GOAL="${PATH_GOAL_BROTLI_BYTES:-300000}"
 # The split points on the way from the signed-out load to home's summary, in order.
 PATH_POINTS="signin app_reads signed_in home home_figures"

@@ -15,7 +15,9 @@ describe("resilience: busy, offline, unreadable answers, writes", () => {
 
   const main = () => env.page.locator("main#main");
   const nav = () => env.page.getByRole("navigation", { name: "Main" });
-  const groupsList = (url) => url.pathname === "/api/v3/groups";
+  // A screen that reads afresh on every visit (Teams' groups are shared across screens and kept
+  // for a minute): Campaigns and its list of campaigns (touches).
+  const touchesList = (url) => url.pathname === "/api/v3/touches";
 
   /** Opens Home (the brand link) first, so the next nav click starts a screen afresh. */
   async function fromHome() {
@@ -26,7 +28,7 @@ describe("resilience: busy, offline, unreadable answers, writes", () => {
   test("a 503 with Retry-After shows the busy countdown, then the data, with no error", async () => {
     await fromHome();
     let asked = 0;
-    await env.page.route(groupsList, (route) => {
+    await env.page.route(touchesList, (route) => {
       asked++;
       if (asked > 2) return route.continue();
       return route.fulfill({
@@ -36,7 +38,7 @@ describe("resilience: busy, offline, unreadable answers, writes", () => {
       });
     });
     try {
-      await nav().getByRole("link", { name: "Teams", exact: true }).click();
+      await nav().getByRole("link", { name: "Campaigns", exact: true }).click();
       const busy = env.page.locator(".banner--busy");
       await busy.waitFor(VISIBLE);
       assert.match(await busy.innerText(), /^The platform is busy, retrying in [12] s/);
@@ -79,7 +81,7 @@ describe("resilience: busy, offline, unreadable answers, writes", () => {
     });
     const banner = env.page.locator(".banner--unreachable");
     try {
-      await nav().getByRole("link", { name: "Teams", exact: true }).click();
+      await nav().getByRole("link", { name: "Campaigns", exact: true }).click();
       await banner.waitFor(VISIBLE);
       assert.match(await banner.innerText(), /The platform cannot be reached/);
       await main().locator(".error-panel").waitFor(VISIBLE);
@@ -96,20 +98,20 @@ describe("resilience: busy, offline, unreadable answers, writes", () => {
 
   test("an answer that cannot be read names the endpoint, on that screen only", async () => {
     await fromHome();
-    await env.page.route(groupsList, (route) =>
+    await env.page.route(touchesList, (route) =>
       route.fulfill({
         status: 200,
         headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ current_page: 1, per_page: 25, total_groups: "many", groups: [{}] }),
+        body: JSON.stringify({ current_page: 1, per_page: 25, total_posts: "many", touches: [{}] }),
       }),
     );
     try {
-      await nav().getByRole("link", { name: "Teams", exact: true }).click();
+      await nav().getByRole("link", { name: "Campaigns", exact: true }).click();
       const panel = main().locator(".error-panel");
       await panel.waitFor(VISIBLE);
       assert.match(
         await panel.locator(".error-panel__message").innerText(),
-        /The platform sent data the console could not read \(GET \/api\/v3\/groups\)/,
+        /The platform sent data the console could not read \(GET \/api\/v3\/touches\)/,
       );
       // The rest of the console goes on: the header, the navigation, another screen.
       await env.page.locator("[data-testid=current-user] .current-user__name").waitFor(VISIBLE);
