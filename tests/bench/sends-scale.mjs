@@ -114,7 +114,7 @@ try {
       await page.getByLabel("Status", { exact: true }).focus();
       await page.keyboard.press("p");
     },
-    () => page.getByTestId("filter-note").getByText(`${problems} of the ${total} loaded sends match`).waitFor({ timeout: 30_000 }),
+    () => page.getByTestId("filter-note").getByText(`${Number(problems).toLocaleString("en-US")} of the ${total.toLocaleString("en-US")} loaded sends match`).waitFor({ timeout: 30_000 }),
   );
   await page.getByRole("link", { name: "Clear filters" }).click();
   await page.waitForURL((url) => !url.searchParams.has("status"));
