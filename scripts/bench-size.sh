@@ -148,32 +148,27 @@ if command -v twiggy >/dev/null && [ -f "$LINKED" ]; then
 fi
 
 echo
-if [ "$first_br" -le "$BUDGET" ]; then
-  echo "stretch: first load $(kb "$first_br") brotli, goal $(kb "$BUDGET"): met, by $(kb $((BUDGET - first_br)))"
-else
-  echo "stretch: first load $(kb "$first_br") brotli, goal $(kb "$BUDGET"): $(kb $((first_br - BUDGET))) to go"
-fi
-# goal NAME BYTES GOAL: printed, not enforced.
-goal() {
-  if [ "$2" -le "$3" ]; then
-    echo "goal:   $1 $(kb "$2") brotli, goal $(kb "$3"): met"
-  else
-    echo "goal:   $1 $(kb "$2") brotli, goal $(kb "$3"): $(kb $(($2 - $3))) to go"
-  fi
-}
-# ratchet NAME BYTES RATCHET: a growth past the ratchet fails the bench.
 missed=0
-ratchet() {
-  if [ "$2" -le "$3" ]; then
-    echo "ok    $1: $(kb "$2") brotli, ratchet $(kb "$3"): no growth (lower the ratchet when it shrinks)"
-  else
-    echo "MISS  $1: $(kb "$2") brotli, ratchet $(kb "$3"): GREW by $(kb $(($2 - $3)))"
+# judge goal|stretch|ratchet NAME BYTES LIMIT: a goal or a stretch is printed; a growth past a
+# ratchet fails the bench.
+judge() {
+  local over=$(($3 - $4))
+  if [ "$over" -le 0 ]; then
+    case "$1" in
+      ratchet) echo "ok    $2: $(kb "$3") brotli, ratchet $(kb "$4"): no growth (lower the ratchet when it shrinks)" ;;
+      *) printf '%-9s%s\n' "$1:" "$2 $(kb "$3") brotli, goal $(kb "$4"): met, by $(kb $((-over)))" ;;
+    esac
+  elif [ "$1" = ratchet ]; then
+    echo "MISS  $2: $(kb "$3") brotli, ratchet $(kb "$4"): GREW by $(kb "$over")"
     missed=1
+  else
+    printf '%-9s%s\n' "$1:" "$2 $(kb "$3") brotli, goal $(kb "$4"): $(kb "$over") to go"
   fi
 }
-goal "signed-in home" "$home_br" "$HOME_GOAL"
-goal "path to home's answer" "$path_br" "$PATH_GOAL"
-ratchet "first load" "$first_br" "$RATCHET"
-ratchet "signed-in home" "$home_br" "$HOME_RATCHET"
-ratchet "path to home's answer" "$path_br" "$PATH_RATCHET"
+judge stretch "first load" "$first_br" "$BUDGET"
+judge goal "signed-in home" "$home_br" "$HOME_GOAL"
+judge goal "path to home's answer" "$path_br" "$PATH_GOAL"
+judge ratchet "first load" "$first_br" "$RATCHET"
+judge ratchet "signed-in home" "$home_br" "$HOME_RATCHET"
+judge ratchet "path to home's answer" "$path_br" "$PATH_RATCHET"
 exit "$missed"
