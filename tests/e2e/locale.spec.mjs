@@ -30,10 +30,14 @@ describe("locale", () => {
       const token = await sessionToken(page);
 
       const groups = (await platformGet(env.sandbox.url, token, "/api/v3/groups?page=1&per_page=25")).body.groups;
-      const big = groups.find((g) => Number(g.monthly_budget) >= 1000) ?? groups[0];
+      // Without rollover, the budget this month is the monthly budget itself.
+      const big = groups.find((g) => !g.rollover && Number(g.monthly_budget) >= 1000);
+      assert.ok(big, "a group without rollover and a budget of 1,000 or more on page 1");
       await page.goto(`${env.sandbox.url}/teams`);
       const row = page.locator("main table tbody tr").filter({ hasText: big.name }).first();
       await row.waitFor(VISIBLE);
+      // The row's figures say "…" until the month's sends are read.
+      await page.locator("main [data-testid=teams-count][data-figures=done]").waitFor(VISIBLE);
       // Budgets are in the account's currency (docs/platform.md, "Currencies").
       assert.equal(await row.locator("td").first().textContent(), expected.usd(big.monthly_budget));
 

@@ -18,6 +18,9 @@ import {
   waitFor,
 } from "./harness.mjs";
 
+/** A count as the console writes it (en-US, grouped). */
+const grouped = (n) => Number(n).toLocaleString("en-US");
+
 // The platform's statuses by meaning (the contract's StatusGroup, by its URL slug).
 const GROUP_OF = new Map([
   ...["pending", "Collecting recipient info", "Confirming Address", "Processing", "Packed", "Shipped", "Sent", "Opened", "Clicked", "Paused"].map((s) => [s, "in-progress"]),
@@ -292,13 +295,13 @@ describe("sends", () => {
       const amount = await localMoney(env.page, currency, total);
       assert.ok(text.includes(amount), `${text} shows ${amount}`);
     }
-    await env.page.getByTestId("overview-note").getByText(`${data.total} of ${data.total} sends`).waitFor(VISIBLE);
-    await env.page.getByTestId("sends-coverage").getByText(`${data.total} of ${data.total} sends`).waitFor(VISIBLE);
+    await env.page.getByTestId("overview-note").getByText(`${grouped(data.total)} of ${grouped(data.total)} sends`).waitFor(VISIBLE);
+    await env.page.getByTestId("sends-coverage").getByText(`${grouped(data.total)} of ${grouped(data.total)} sends`).waitFor(VISIBLE);
   });
 
   test("Export CSV downloads every loaded send, hostile text intact", async () => {
     const button = env.page.getByTestId("export-csv");
-    assert.match(await button.innerText(), new RegExp(`${data.total} loaded sends`));
+    assert.match(await button.innerText(), new RegExp(`${grouped(data.total)} loaded sends`));
     const [download] = await Promise.all([env.page.waitForEvent("download"), button.click()]);
     assert.match(download.suggestedFilename(), /^sends-\d{4}-\d{2}-\d{2}\.csv$/);
     const text = await readFile(await download.path(), "utf8");
@@ -333,7 +336,7 @@ describe("sends", () => {
     await env.page.getByLabel("Status", { exact: true }).selectOption("problem");
     await env.page.waitForURL(/status=problem/);
     const problems = data.sends.filter((s) => groupOf(s.status) === "problem");
-    await env.page.getByTestId("filter-note").getByText(`${problems.length} of the ${data.total} loaded sends match`).waitFor(VISIBLE);
+    await env.page.getByTestId("filter-note").getByText(`${grouped(problems.length)} of the ${grouped(data.total)} loaded sends match`).waitFor(VISIBLE);
     await settled(env.page);
     const groups = await env.page.locator("tbody tr[data-send-id] td .send-status[data-group]").evaluateAll((els) => els.map((e) => e.dataset.group));
     assert.equal(groups.length, Math.min(problems.length, 100));
@@ -350,7 +353,7 @@ describe("sends", () => {
     const [senderId, count] = [...bySender].sort((a, b) => b[1] - a[1])[0];
     await env.page.getByLabel("Sender", { exact: true }).selectOption(String(senderId));
     await env.page.waitForURL(new RegExp(`sender=${senderId}`));
-    await env.page.getByTestId("filter-note").getByText(`${count} of the ${data.total} loaded sends match`).waitFor(VISIBLE);
+    await env.page.getByTestId("filter-note").getByText(`${grouped(count)} of the ${grouped(data.total)} loaded sends match`).waitFor(VISIBLE);
     await settled(env.page);
     const senders = await env.page.locator("tbody tr[data-send-id]").evaluateAll((rows) => rows.map((r) => r.dataset.senderId));
     assert.equal(senders.length, count);
@@ -360,7 +363,7 @@ describe("sends", () => {
     const company = data.sends.find((s) => s.sender.id === senderId).recipient.company_name;
     const both = data.sends.filter((s) => s.sender.id === senderId && s.recipient.company_name.toLowerCase().includes(company.toLowerCase()));
     await env.page.getByLabel("Recipient name, email or company").fill(company);
-    await env.page.getByTestId("filter-note").getByText(`${both.length} of the ${data.total} loaded sends match`).waitFor(VISIBLE);
+    await env.page.getByTestId("filter-note").getByText(`${grouped(both.length)} of the ${grouped(data.total)} loaded sends match`).waitFor(VISIBLE);
     assert.deepEqual(await rowIds(env.page), both.map((s) => String(s.id)));
     assert.match(env.page.url(), /[?&]q=/);
 
@@ -411,7 +414,7 @@ describe("sends: load all pages under the platform's rate limit", () => {
     assert.ok(texts.some((t) => /asked to slow down, waiting \d+ s/.test(t)), `the walk said it was waiting: ${texts}`);
     assert.ok(statuses.includes(429), "the console did meet the rate limit");
     assert.ok((await env.sandbox.stats()).rate_limited > 0);
-    await page.getByTestId("sends-coverage").getByText(`${total} of ${total} sends`).waitFor(VISIBLE);
+    await page.getByTestId("sends-coverage").getByText(`${grouped(total)} of ${grouped(total)} sends`).waitFor(VISIBLE);
     const shown = await page.locator("[data-testid=status-chart] [data-group]").evaluateAll((gs) => gs.reduce((n, g) => n + Number(g.dataset.count), 0));
     assert.equal(shown, total);
     assert.deepEqual(unexpected(page), []);
@@ -526,7 +529,7 @@ describe("sends: a mid-sized world loaded whole under --rate-limit 10", () => {
     // A filter over all of them, then a sort across every match (not only the page shown).
     await page.getByLabel("Status", { exact: true }).selectOption("returned");
     const returned = sends.filter((s) => groupOf(s.status) === "returned");
-    await page.getByTestId("filter-note").getByText(`${returned.length} of the 3000 loaded sends match`).waitFor(VISIBLE);
+    await page.getByTestId("filter-note").getByText(`${grouped(returned.length)} of the 3,000 loaded sends match`).waitFor(VISIBLE);
     await page.locator("main table.sends-table th").filter({ hasText: "Cost" }).getByRole("link").click();
     await page.locator("main table.sends-table th[aria-sort=ascending]").waitFor(VISIBLE);
     const byCost = [...returned].sort((a, b) => (a.currency < b.currency ? -1 : a.currency > b.currency ? 1 : Number(cents(a.current_total_cost) - cents(b.current_total_cost))));
