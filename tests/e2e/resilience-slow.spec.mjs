@@ -58,12 +58,14 @@ describe("resilience: leaving a slow screen (--latency-ms 2000)", () => {
   test("leaving Sends mid-request for Teams shows the teams only, and the old request is aborted", async () => {
     const { body: groups } = await platformGet(env.sandbox.url, env.token, "/api/v3/groups?page=1&per_page=25");
     await nav().getByRole("link", { name: "Teams", exact: true }).waitFor({ state: "visible" });
-    // Only the Sends screen's own requests are held: Teams reads this month's sends in the
-    // background (its spend column), and that walk's requests are rightly answered.
+    // Only the Sends screen's own requests are held: its pages of 25. Home and Teams read this
+    // month's sends in the background (pages of 100, the spend walk), and that walk's requests
+    // are rightly answered; one of them must not pass for the screen's.
+    const screens = (url) => url.pathname === "/api/v3/send" && url.searchParams.get("per_page") !== "100";
     let onSends = true;
-    const held = await holdAnswers((url) => onSends && url.pathname === "/api/v3/send");
+    const held = await holdAnswers((url) => onSends && screens(url));
     try {
-      const sendsAsked = env.page.waitForRequest((r) => r.url().includes("/api/v3/send"));
+      const sendsAsked = env.page.waitForRequest((r) => screens(new URL(r.url())));
       await nav().getByRole("link", { name: "Sends", exact: true }).click();
       await sendsAsked;
       onSends = false;
