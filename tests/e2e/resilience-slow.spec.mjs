@@ -62,13 +62,12 @@ describe("resilience: leaving a slow screen (--latency-ms 2000)", () => {
     // month's sends in the background (pages of 100, the spend walk), and that walk's requests
     // are rightly answered; one of them must not pass for the screen's.
     const screens = (url) => url.pathname === "/api/v3/send" && url.searchParams.get("per_page") !== "100";
-    let onSends = true;
-    const held = await holdAnswers((url) => onSends && screens(url));
+    // (A flag turned off on leaving would race the route's own matching of the request.)
+    const held = await holdAnswers(screens);
     try {
       const sendsAsked = env.page.waitForRequest((r) => screens(new URL(r.url())));
       await nav().getByRole("link", { name: "Sends", exact: true }).click();
       await sendsAsked;
-      onSends = false;
       await nav().getByRole("link", { name: "Teams", exact: true }).click();
       await env.page.waitForURL(/\/teams$/);
       const rows = main().locator("table tbody tr");
