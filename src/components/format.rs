@@ -168,7 +168,12 @@ fn format_with(text: &str, with_time: bool) -> String {
     let Some(instant) = parse_timestamp(text) else {
         return text.to_string();
     };
-    intl_format(instant.timestamp_millis(), with_time).unwrap_or_else(|| {
+    let style = if with_time {
+        DateStyle::DateTime
+    } else {
+        DateStyle::Date
+    };
+    intl_format(instant.timestamp_millis() as f64, style).unwrap_or_else(|| {
         // Without Intl (never in a current browser): ISO-like, still in local time. Built by
         // hand because chrono's strftime machinery costs kilobytes of wasm.
         let local = instant.with_timezone(&Local);
@@ -192,69 +197,58 @@ pub(crate) fn day(day: u32) -> String {
     let (year, month, date) = (day / 10_000, day / 100 % 100, day % 100);
     let utc_ms = js_sys::Date::utc(f64::from(year), f64::from(month.saturating_sub(1)))
         + f64::from(date.saturating_sub(1)) * 86_400_000.0;
-    DAY_FORMAT
-        .with(|cache| {
-            let locale = browser_locale();
-            let mut cache = cache.borrow_mut();
-            if cache.0 != locale || cache.1.is_none() {
-                *cache = (locale.clone(), day_format(&locale));
-            }
-            let text = cache
-                .1
-                .as_ref()?
-                .call1(&JsValue::NULL, &js_sys::Date::new(&utc_ms.into()));
-            text.ok()?
-                .as_string()
-                .filter(|t| !t.is_empty() && t != "Invalid Date")
-        })
+    intl_format(utc_ms, DateStyle::DayUtc)
         .unwrap_or_else(|| format!("{year:04}-{month:02}-{date:02}"))
 }
 
-/// The bound `format` of an `Intl.DateTimeFormat` of a day in UTC (where [`day`] puts it).
-fn day_format(locale: &str) -> Option<js_sys::Function> {
-    let options = js_sys::Object::new();
-    js_sys::Reflect::set(&options, &"dateStyle".into(), &"medium".into()).ok()?;
-    js_sys::Reflect::set(&options, &"timeZone".into(), &"UTC".into()).ok()?;
-    bound_format("DateTimeFormat", locale, &options)
-}
-
 thread_local! {
-    /// The locale and its formatter of days, built on first use.
-    static DAY_FORMAT: std::cell::RefCell<(String, Option<js_sys::Function>)> =
-        const { std::cell::RefCell::new((String::new(), None)) };
-
     /// The browser's language and an `Intl.DateTimeFormat` per style for it (date, date and
     /// time), built on first use. `toLocaleString` with options builds a new formatter on every
     /// call (about a millisecond each in Chromium): a 100-row table spent ~100 ms on its dates.
-    static FORMATTERS: std::cell::RefCell<(String, [Option<js_sys::Function>; 2])> =
-        const { std::cell::RefCell::new((String::new(), [None, None])) };
+    static FORMATTERS: std::cell::RefCell<(String, [Option<js_sys::Function>; 3])> =
+        const { std::cell::RefCell::new((String::new(), [None, None, None])) };
 }
 
-/// `Intl.DateTimeFormat` with the browser's language and zone.
-fn intl_format(unix_ms: i64, with_time: bool) -> Option<String> {
+/// What an `Intl.DateTimeFormat` writes: an instant's date, or date and time, in the viewer's
+/// zone; or a calendar day (put at midnight UTC, and written in UTC so it stays that day).
+#[derive(Clone, Copy)]
+enum DateStyle {
+    Date,
+    DateTime,
+    DayUtc,
+}
+
+/// `Intl.DateTimeFormat` with the browser's language, in `style`.
+fn intl_format(unix_ms: f64, style: DateStyle) -> Option<String> {
     let locale = browser_locale();
     let format = FORMATTERS.with(|cache| {
         let mut cache = cache.borrow_mut();
         if cache.0 != locale {
-            *cache = (locale.clone(), [None, None]);
+            *cache = (locale.clone(), [None, None, None]);
         }
-        let slot = &mut cache.1[usize::from(with_time)];
+        let slot = &mut cache.1[style as usize];
         if slot.is_none() {
-            *slot = date_format(&locale, with_time);
+            *slot = date_format(&locale, style);
         }
         slot.clone()
     })?;
-    let date = js_sys::Date::new(&JsValue::from_f64(unix_ms as f64));
+    let date = js_sys::Date::new(&JsValue::from_f64(unix_ms));
     let text = format.call1(&JsValue::NULL, &date).ok()?.as_string()?;
     (!text.is_empty() && text != "Invalid Date").then_some(text)
 }
 
 /// The bound `format` function of a new `Intl.DateTimeFormat`.
-fn date_format(locale: &str, with_time: bool) -> Option<js_sys::Function> {
+fn date_format(locale: &str, style: DateStyle) -> Option<js_sys::Function> {
     let options = js_sys::Object::new();
     js_sys::Reflect::set(&options, &"dateStyle".into(), &"medium".into()).ok()?;
-    if with_time {
-        js_sys::Reflect::set(&options, &"timeStyle".into(), &"short".into()).ok()?;
+    match style {
+        DateStyle::Date => {}
+        DateStyle::DateTime => {
+            js_sys::Reflect::set(&options, &"timeStyle".into(), &"short".into()).ok()?;
+        }
+        DateStyle::DayUtc => {
+            js_sys::Reflect::set(&options, &"timeZone".into(), &"UTC".into()).ok()?;
+        }
     }
     bound_format("DateTimeFormat", locale, &options)
 }
@@ -312,7 +306,7 @@ mod tests {
         let money = formatted("C", Some("USD"), "1234.5").unwrap_or_default();
         assert!(money.contains("234") && money.contains('5'), "{money}");
         assert!(super::format_count("C", 1_234_567).contains("234"));
-        assert!(super::date_format("C", true).is_some());
+        assert!(super::date_format("C", super::DateStyle::DateTime).is_some());
     }
 
     #[wasm_bindgen_test]
