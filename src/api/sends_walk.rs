@@ -31,6 +31,10 @@ pub(crate) enum WalkEnd {
 /// Reads from page `from` on, handing each page to `each(page, body)`, until the list ends (a
 /// page short of [`PER_PAGE`], or the last by the platform's `total_count`) or `each` says
 /// [`Flow::Stop`].
+///
+/// One page at a time, in order: sends arriving during the walk push older ones down the
+/// pages, so a page read after the next could miss a send that moved down between the two
+/// reads. In order, an arrival can only make a send met twice (the callers count it once).
 pub(crate) async fn walk_sends(
     api: ApiClient,
     lane: &Lane,

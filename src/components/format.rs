@@ -201,21 +201,29 @@ pub(crate) fn day(day: u32) -> String {
         .unwrap_or_else(|| format!("{year:04}-{month:02}-{date:02}"))
 }
 
+/// A calendar month in the locale's words ("November 2026").
+pub(crate) fn month(year: i32, month: u32) -> String {
+    let utc_ms = js_sys::Date::utc(f64::from(year), f64::from(month.saturating_sub(1)));
+    intl_format(utc_ms, DateStyle::MonthUtc).unwrap_or_else(|| format!("{year:04}-{month:02}"))
+}
+
 thread_local! {
     /// The browser's language and an `Intl.DateTimeFormat` per style for it (date, date and
     /// time), built on first use. `toLocaleString` with options builds a new formatter on every
     /// call (about a millisecond each in Chromium): a 100-row table spent ~100 ms on its dates.
-    static FORMATTERS: std::cell::RefCell<(String, [Option<js_sys::Function>; 3])> =
-        const { std::cell::RefCell::new((String::new(), [None, None, None])) };
+    static FORMATTERS: std::cell::RefCell<(String, [Option<js_sys::Function>; 4])> =
+        const { std::cell::RefCell::new((String::new(), [None, None, None, None])) };
 }
 
 /// What an `Intl.DateTimeFormat` writes: an instant's date, or date and time, in the viewer's
-/// zone; or a calendar day (put at midnight UTC, and written in UTC so it stays that day).
+/// zone; or a calendar day or month (put at midnight UTC, and written in UTC so it stays that
+/// day).
 #[derive(Clone, Copy)]
 enum DateStyle {
     Date,
     DateTime,
     DayUtc,
+    MonthUtc,
 }
 
 /// `Intl.DateTimeFormat` with the browser's language, in `style`.
@@ -224,7 +232,7 @@ fn intl_format(unix_ms: f64, style: DateStyle) -> Option<String> {
     let format = FORMATTERS.with(|cache| {
         let mut cache = cache.borrow_mut();
         if cache.0 != locale {
-            *cache = (locale.clone(), [None, None, None]);
+            *cache = (locale.clone(), [None, None, None, None]);
         }
         let slot = &mut cache.1[style as usize];
         if slot.is_none() {
@@ -240,16 +248,17 @@ fn intl_format(unix_ms: f64, style: DateStyle) -> Option<String> {
 /// The bound `format` function of a new `Intl.DateTimeFormat`.
 fn date_format(locale: &str, style: DateStyle) -> Option<js_sys::Function> {
     let options = js_sys::Object::new();
-    js_sys::Reflect::set(&options, &"dateStyle".into(), &"medium".into()).ok()?;
+    let set = |key: &str, value: &str| js_sys::Reflect::set(&options, &key.into(), &value.into());
     match style {
-        DateStyle::Date => {}
-        DateStyle::DateTime => {
-            js_sys::Reflect::set(&options, &"timeStyle".into(), &"short".into()).ok()?;
-        }
-        DateStyle::DayUtc => {
-            js_sys::Reflect::set(&options, &"timeZone".into(), &"UTC".into()).ok()?;
-        }
+        DateStyle::Date => set("dateStyle", "medium"),
+        DateStyle::DateTime => set("dateStyle", "medium").and(set("timeStyle", "short")),
+        DateStyle::DayUtc => set("dateStyle", "medium").and(set("timeZone", "UTC")),
+        // `dateStyle` cannot be combined with the fields it stands for.
+        DateStyle::MonthUtc => set("year", "numeric")
+            .and(set("month", "long"))
+            .and(set("timeZone", "UTC")),
     }
+    .ok()?;
     bound_format("DateTimeFormat", locale, &options)
 }
 
@@ -259,7 +268,7 @@ mod tests {
 
     use gifting_api::money::Decimal;
 
-    use super::{count_of, day, format_decimal, percent};
+    use super::{count_of, day, format_decimal, month, percent};
 
     fn formatted(locale: &str, currency: Option<&str>, text: &str) -> Option<String> {
         format_decimal(locale, currency, Decimal::parse(text)?)
@@ -325,5 +334,7 @@ mod tests {
         assert_eq!(day(20_261_001), "Oct 1, 2026");
         assert_eq!(day(20_261_231), "Dec 31, 2026");
         assert_eq!(day(20_240_229), "Feb 29, 2024");
+        assert_eq!(month(2026, 11), "November 2026");
+        assert_eq!(month(2027, 1), "January 2027");
     }
 }

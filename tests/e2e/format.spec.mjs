@@ -14,6 +14,8 @@ import { VISIBLE, consoleFixture, unexpectedErrors } from "./harness.mjs";
 // an address.
 const UNGROUPED = /(?<![\d.,:/#\w-])\d{4,}(?![\d:/\w-]|[.,]\d)/g;
 const ISO_DAY = /\b\d{4}-\d{2}-\d{2}\b/g;
+// A month as the code keys it ("2026-11") instead of in words ("November 2026").
+const ISO_MONTH = /\b\d{4}-\d{2}\b(?!-\d)/g;
 
 /** What on `text` breaks the rules, with a little context each. */
 function offences(text) {
@@ -26,6 +28,9 @@ function offences(text) {
   }
   for (const m of text.matchAll(ISO_DAY)) {
     found.push(`ISO date "${m[0]}" in …${text.slice(Math.max(0, m.index - 40), m.index + 30)}…`);
+  }
+  for (const m of text.matchAll(ISO_MONTH)) {
+    found.push(`ISO month "${m[0]}" in …${text.slice(Math.max(0, m.index - 40), m.index + 30)}…`);
   }
   return found;
 }
@@ -46,7 +51,8 @@ describe("numbers and dates at enterprise size", () => {
     assert.equal(offences("Page 1 of 4000").length, 1);
     assert.equal(offences("EUR 134,802.41 in 1116 sends").length, 1);
     assert.equal(offences("Every send since 2026-10-01 loaded.").length, 1);
-    assert.deepEqual(offences("Page 1 of 4,000 · Campaign id 2362 · Oct 1, 2026 · user1008@example.org · 1,234.50 · 10:05"), []);
+    assert.equal(offences("This month is 2026-11, last month 2026-10.").length, 2);
+    assert.deepEqual(offences("Page 1 of 4,000 · Campaign id 2362 · Oct 1, 2026 · November 2026 · user1008@example.org · 1,234.50 · 10:05"), []);
   });
 
   test("home, with its figures read", async () => {

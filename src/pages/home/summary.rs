@@ -99,11 +99,9 @@ pub(crate) fn AttentionCounts(report: Memo<Option<Report>>, sender: bool) -> imp
     let months = move || {
         report.with(|r| {
             r.as_ref().map(|r| {
-                format!(
-                    "This month is {}, last month {}.",
-                    r.months[0].key(),
-                    r.months[1].key()
-                )
+                let [this, last] =
+                    [0, 1].map(|m| format::month(r.months[m].year, r.months[m].month));
+                format!("This month is {this}, last month {last}.")
             })
         })
     };
