@@ -36,9 +36,11 @@
 #                         home a chunk's overhead; lower it as it shrinks.
 #   HOME_GOAL_BROTLI_BYTES  default 251000 (251.0 KB): the signed-in home's goal (250.9 KB
 #                         was the first load when home was still in it), printed, not enforced.
-#   PATH_RATCHET_BROTLI_BYTES  default 337300 (337.3 KB): the path to home's answer, measured
-#                         337.0 KB with the details below the summary in a chunk of their own
-#                         (368.4 KB before; 350.1 KB when first counted); lower it as it shrinks.
+#   PATH_RATCHET_BROTLI_BYTES  default 337600 (337.6 KB): the path to home's answer, measured
+#                         337.4 KB once lists remembered their page size (the pager's read of
+#                         the admin's preferences is in code the path shares; 337.0 KB before,
+#                         with the details below the summary in a chunk of their own; 368.4 KB
+#                         before that; 350.1 KB when first counted); lower it as it shrinks.
 #   PATH_GOAL_BROTLI_BYTES  default 300000 (300 KB, react-admin's whole app): the path's goal,
 #                         printed, not enforced.
 #   BUDGET_BROTLI_BYTES   default 200000 (200 KB): the stretch goal, printed, not enforced
@@ -51,7 +53,7 @@ RATCHET="${RATCHET_BROTLI_BYTES:-213200}"
 HOME_RATCHET="${HOME_RATCHET_BROTLI_BYTES:-258400}"
 HOME_GOAL="${HOME_GOAL_BROTLI_BYTES:-251000}"
 BUDGET="${BUDGET_BROTLI_BYTES:-200000}"
-PATH_RATCHET="${PATH_RATCHET_BROTLI_BYTES:-337300}"
+PATH_RATCHET="${PATH_RATCHET_BROTLI_BYTES:-337600}"
 PATH_GOAL="${PATH_GOAL_BROTLI_BYTES:-300000}"
 # The split points on the way from the signed-out load to home's summary, in order.
 PATH_POINTS="signin app_reads signed_in home home_figures"

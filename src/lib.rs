@@ -47,6 +47,7 @@ pub mod http;
 pub(crate) mod jobs;
 pub(crate) mod pages;
 pub mod panic;
+pub(crate) mod prefs;
 pub(crate) mod routes;
 pub(crate) mod shell;
 pub(crate) mod spend;

@@ -201,29 +201,37 @@ pub(crate) fn day(day: u32) -> String {
         .unwrap_or_else(|| format!("{year:04}-{month:02}-{date:02}"))
 }
 
-/// A calendar month in the locale's words ("November 2026").
+/// A calendar month in the locale's words ("November 2026"). Not cached with the day
+/// formatters: a caption shows it, built when the months change, not per row.
 pub(crate) fn month(year: i32, month: u32) -> String {
-    let utc_ms = js_sys::Date::utc(f64::from(year), f64::from(month.saturating_sub(1)));
-    intl_format(utc_ms, DateStyle::MonthUtc).unwrap_or_else(|| format!("{year:04}-{month:02}"))
+    let options = js_sys::Object::new();
+    for (key, value) in [("year", "numeric"), ("month", "long"), ("timeZone", "UTC")] {
+        let _ = js_sys::Reflect::set(&options, &key.into(), &value.into());
+    }
+    let first = js_sys::Date::utc(f64::from(year), f64::from(month.saturating_sub(1)));
+    bound_format("DateTimeFormat", &browser_locale(), &options)
+        .and_then(|format| {
+            let date = js_sys::Date::new(&JsValue::from_f64(first));
+            format.call1(&JsValue::NULL, &date).ok()?.as_string()
+        })
+        .unwrap_or_else(|| format!("{year:04}-{month:02}"))
 }
 
 thread_local! {
     /// The browser's language and an `Intl.DateTimeFormat` per style for it (date, date and
     /// time), built on first use. `toLocaleString` with options builds a new formatter on every
     /// call (about a millisecond each in Chromium): a 100-row table spent ~100 ms on its dates.
-    static FORMATTERS: std::cell::RefCell<(String, [Option<js_sys::Function>; 4])> =
-        const { std::cell::RefCell::new((String::new(), [None, None, None, None])) };
+    static FORMATTERS: std::cell::RefCell<(String, [Option<js_sys::Function>; 3])> =
+        const { std::cell::RefCell::new((String::new(), [None, None, None])) };
 }
 
 /// What an `Intl.DateTimeFormat` writes: an instant's date, or date and time, in the viewer's
-/// zone; or a calendar day or month (put at midnight UTC, and written in UTC so it stays that
-/// day).
+/// zone; or a calendar day (put at midnight UTC, and written in UTC so it stays that day).
 #[derive(Clone, Copy)]
 enum DateStyle {
     Date,
     DateTime,
     DayUtc,
-    MonthUtc,
 }
 
 /// `Intl.DateTimeFormat` with the browser's language, in `style`.
@@ -232,7 +240,7 @@ fn intl_format(unix_ms: f64, style: DateStyle) -> Option<String> {
     let format = FORMATTERS.with(|cache| {
         let mut cache = cache.borrow_mut();
         if cache.0 != locale {
-            *cache = (locale.clone(), [None, None, None, None]);
+            *cache = (locale.clone(), [None, None, None]);
         }
         let slot = &mut cache.1[style as usize];
         if slot.is_none() {
@@ -248,17 +256,16 @@ fn intl_format(unix_ms: f64, style: DateStyle) -> Option<String> {
 /// The bound `format` function of a new `Intl.DateTimeFormat`.
 fn date_format(locale: &str, style: DateStyle) -> Option<js_sys::Function> {
     let options = js_sys::Object::new();
-    let set = |key: &str, value: &str| js_sys::Reflect::set(&options, &key.into(), &value.into());
+    js_sys::Reflect::set(&options, &"dateStyle".into(), &"medium".into()).ok()?;
     match style {
-        DateStyle::Date => set("dateStyle", "medium"),
-        DateStyle::DateTime => set("dateStyle", "medium").and(set("timeStyle", "short")),
-        DateStyle::DayUtc => set("dateStyle", "medium").and(set("timeZone", "UTC")),
-        // `dateStyle` cannot be combined with the fields it stands for.
-        DateStyle::MonthUtc => set("year", "numeric")
-            .and(set("month", "long"))
-            .and(set("timeZone", "UTC")),
+        DateStyle::Date => {}
+        DateStyle::DateTime => {
+            js_sys::Reflect::set(&options, &"timeStyle".into(), &"short".into()).ok()?;
+        }
+        DateStyle::DayUtc => {
+            js_sys::Reflect::set(&options, &"timeZone".into(), &"UTC".into()).ok()?;
+        }
     }
-    .ok()?;
     bound_format("DateTimeFormat", locale, &options)
 }
 

@@ -42,8 +42,8 @@ pub(crate) use notice::{FailedNotice, Notice};
 pub(crate) use notifications::{use_notifications, NotificationArea, Notifications};
 pub use page_state::{Empty, ErrorPanel, ErrorView, Loaded, Loading};
 pub(crate) use pager::{
-    use_page_query, use_paged_list, use_shown_page, Pager, PagerLinks, PagerNav, ShownPage,
-    PAGE_SIZES,
+    remembered_page_size, use_page_query, use_paged_list, use_shown_page, Pager, PagerLinks,
+    PagerNav, ShownPage, PAGE_SIZES,
 };
 pub(crate) use screen_heading::ScreenHeading;
 pub(crate) use shortcuts::KeyboardShortcuts;

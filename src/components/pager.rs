@@ -26,20 +26,29 @@ use crate::api::{ApiClient, ApiError};
 pub(crate) const PAGE_SIZES: [u32; 4] = [10, 25, 50, 100];
 
 /// `page` and `per_page` as the platform will read them from this query (absent or not a
-/// number: the defaults, 1 and 25; out of range: clamped).
-pub(crate) fn page_query_from(query: &ParamsMap) -> PageQuery {
+/// number: page 1, and `per_page` the size `remembered` for the list, else 25; out of range:
+/// clamped).
+pub(crate) fn page_query_from(query: &ParamsMap, remembered: Option<u32>) -> PageQuery {
     let number = |key: &str| query.get(key).and_then(|v| v.trim().parse::<i64>().ok());
-    PageQuery::new(
-        effective_page(number("page")),
-        effective_per_page(number("per_page")),
-    )
+    let per_page = number("per_page").or(remembered.map(i64::from));
+    PageQuery::new(effective_page(number("page")), effective_per_page(per_page))
+}
+
+/// The rows per page last chosen for the list at `path` ([`crate::prefs`]): a list opened
+/// without a size in its address shows as many as the admin chose before.
+pub(crate) fn remembered_page_size(path: &str) -> Option<u32> {
+    crate::prefs::page_size(&crate::prefs::list_of(path), &PAGE_SIZES)
 }
 
 /// The current screen's paging, following the address bar. Use its `to_query_string()` in the
 /// request: `endpoint::LIST_SENDS.call(&[]).query(&paging.get().to_query_string())`.
 pub(crate) fn use_page_query() -> Memo<PageQuery> {
     let query = use_query_map();
-    Memo::new(move |_| query.with(page_query_from))
+    let path = use_location().pathname;
+    Memo::new(move |_| {
+        let remembered = path.with(|p| remembered_page_size(p));
+        query.with(|q| page_query_from(q, remembered))
+    })
 }
 
 /// The platform's list at `endpoint` (e.g. `endpoint::LIST_GROUPS`), for the page and size the address
@@ -244,8 +253,10 @@ pub(crate) fn PagerNav(
     #[prop(optional)] summary_testid: Option<&'static str>,
 ) -> impl IntoView {
     let navigate = use_navigate();
+    let path = use_location().pathname;
     let on_size = move |ev: leptos::ev::Event| {
         if let Ok(n) = event_target_value(&ev).parse::<u32>() {
+            path.with_untracked(|p| crate::prefs::remember_page_size(&crate::prefs::list_of(p), n));
             let stay = NavigateOptions {
                 scroll: false,
                 ..NavigateOptions::default()

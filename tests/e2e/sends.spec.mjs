@@ -334,9 +334,11 @@ describe("sends", () => {
     await env.page.waitForURL(/per_page=100/);
 
     await env.page.getByLabel("Status", { exact: true }).selectOption("problem");
-    await env.page.waitForURL(/status=problem/);
+    // A filter keeps the page size chosen just before it.
+    await env.page.waitForURL((url) => url.searchParams.get("status") === "problem" && url.searchParams.get("per_page") === "100");
     const problems = data.sends.filter((s) => groupOf(s.status) === "problem");
     await env.page.getByTestId("filter-note").getByText(`${grouped(problems.length)} of the ${grouped(data.total)} loaded sends match`).waitFor(VISIBLE);
+    await env.page.locator("tbody tr[data-send-id]").nth(Math.min(problems.length, 100) - 1).waitFor(VISIBLE);
     await settled(env.page);
     const groups = await env.page.locator("tbody tr[data-send-id] td .send-status[data-group]").evaluateAll((els) => els.map((e) => e.dataset.group));
     assert.equal(groups.length, Math.min(problems.length, 100));
@@ -354,6 +356,7 @@ describe("sends", () => {
     await env.page.getByLabel("Sender", { exact: true }).selectOption(String(senderId));
     await env.page.waitForURL(new RegExp(`sender=${senderId}`));
     await env.page.getByTestId("filter-note").getByText(`${grouped(count)} of the ${grouped(data.total)} loaded sends match`).waitFor(VISIBLE);
+    await env.page.locator("tbody tr[data-send-id]").nth(Math.min(count, 100) - 1).waitFor(VISIBLE);
     await settled(env.page);
     const senders = await env.page.locator("tbody tr[data-send-id]").evaluateAll((rows) => rows.map((r) => r.dataset.senderId));
     assert.equal(senders.length, count);

@@ -96,13 +96,12 @@ pub(crate) fn SummaryBand(
 /// exactly those sends.
 #[component]
 pub(crate) fn AttentionCounts(report: Memo<Option<Report>>, sender: bool) -> impl IntoView {
+    // The months stay while the walk redraws the report: written once each.
+    let months = Memo::new(move |_| report.with(|r| r.as_ref().map(|r| r.months)));
     let months = move || {
-        report.with(|r| {
-            r.as_ref().map(|r| {
-                let [this, last] =
-                    [0, 1].map(|m| format::month(r.months[m].year, r.months[m].month));
-                format!("This month is {this}, last month {last}.")
-            })
+        months.get().map(|[this, last]| {
+            let [this, last] = [this, last].map(|m| format::month(m.year, m.month));
+            format!("This month is {this}, last month {last}.")
         })
     };
     let cell = move |reason: Attention, m: usize| {

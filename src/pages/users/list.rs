@@ -5,7 +5,7 @@ use gifting_api::paths::endpoint;
 use gifting_api::rest::DEFAULT_PER_PAGE;
 use gifting_api::scim::{ListResponse, ScimUser};
 use leptos::prelude::*;
-use leptos_router::hooks::{use_navigate, use_query_map};
+use leptos_router::hooks::{use_location, use_navigate, use_query_map};
 use leptos_router::NavigateOptions;
 
 use super::access::ScimLoaded;
@@ -18,14 +18,18 @@ use crate::api::{use_api, ApiError};
 use crate::components::sort::{by_text, Compare};
 use crate::components::table::text;
 use crate::components::ScreenHeading;
-use crate::components::{Column, DataTable, PagerLinks, PagerNav};
+use crate::components::{remembered_page_size, Column, DataTable, PagerLinks, PagerNav};
 use crate::routes;
 
 #[component]
 pub(crate) fn UsersPage() -> impl IntoView {
     let api = use_api();
     let query = use_query_map();
-    let paging = Memo::new(move |_| query.with(ScimPaging::from_query));
+    let path = use_location().pathname;
+    let paging = Memo::new(move |_| {
+        let remembered = path.with(|p| remembered_page_size(p));
+        query.with(|q| ScimPaging::from_query(q, remembered))
+    });
     // The answer travels with the paging it answers, so while the next page loads the table,
     // the range and the links all still describe the page on screen.
     let users = LocalResource::new(move || {

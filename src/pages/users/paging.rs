@@ -38,19 +38,25 @@ impl Default for ScimPaging {
 
 impl ScimPaging {
     /// Reads `startIndex`, `count` and `email` from the query. A value that is missing or not
-    /// a number falls back to the default, so a hand-edited URL still shows a sensible page.
-    pub(crate) fn from_query(query: &ParamsMap) -> Self {
-        Self::from_lookup(|key| query.get_str(key).map(str::to_owned))
+    /// a number falls back to the default (for `count`, the size `remembered` for the list,
+    /// else 25), so a hand-edited URL still shows a sensible page.
+    pub(crate) fn from_query(query: &ParamsMap, remembered: Option<u32>) -> Self {
+        Self::from_lookup(|key| query.get_str(key).map(str::to_owned), remembered)
     }
 
     /// As [`ScimPaging::from_query`], from any way of looking a parameter up.
-    pub(crate) fn from_lookup(get: impl Fn(&str) -> Option<String>) -> Self {
+    pub(crate) fn from_lookup(
+        get: impl Fn(&str) -> Option<String>,
+        remembered: Option<u32>,
+    ) -> Self {
         let number = |key: &str| get(key).and_then(|v| v.trim().parse::<i64>().ok());
         let start_index = number("startIndex")
             .filter(|&i| i >= 1)
             .map_or(1, |i| i as u64);
+        let offered = |c: &i64| PAGE_SIZES.iter().any(|&size| i64::from(size) == *c);
         let count = number("count")
-            .filter(|&c| PAGE_SIZES.iter().any(|&size| i64::from(size) == c))
+            .filter(offered)
+            .or(remembered.map(i64::from).filter(offered))
             .map_or(DEFAULT_COUNT, |c| c as u64);
         let email = get("email")
             .map(|e| e.trim().to_owned())
@@ -152,13 +158,18 @@ mod tests {
 
     use super::*;
 
-    fn read(pairs: &[(&str, &str)]) -> ScimPaging {
-        ScimPaging::from_lookup(|key| {
+    fn read_remembering(pairs: &[(&str, &str)], remembered: Option<u32>) -> ScimPaging {
+        let get = |key: &str| {
             pairs
                 .iter()
                 .find(|(k, _)| *k == key)
                 .map(|(_, v)| v.to_string())
-        })
+        };
+        ScimPaging::from_lookup(get, remembered)
+    }
+
+    fn read(pairs: &[(&str, &str)]) -> ScimPaging {
+        read_remembering(pairs, None)
     }
 
     #[wasm_bindgen_test]
@@ -177,6 +188,11 @@ mod tests {
         assert_eq!(odd, ScimPaging::default());
         let junk = read(&[("startIndex", "x"), ("count", "1e3")]);
         assert_eq!(junk, ScimPaging::default());
+        // Without a size in the address, the one the admin chose before; the address wins.
+        assert_eq!(read_remembering(&[], Some(100)).count, 100);
+        assert_eq!(read_remembering(&[("count", "x")], Some(50)).count, 50);
+        assert_eq!(read_remembering(&[("count", "10")], Some(100)).count, 10);
+        assert_eq!(read_remembering(&[], Some(7)).count, DEFAULT_COUNT);
     }
 
     #[wasm_bindgen_test]
