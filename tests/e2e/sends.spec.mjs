@@ -346,6 +346,11 @@ describe("sends", () => {
     assert.deepEqual(await rowIds(env.page), problems.slice(0, 100).map((s) => String(s.id)));
     const problemBars = await env.page.locator("[data-testid=status-chart] [data-group]").evaluateAll((gs) => gs.map((g) => [g.dataset.group, Number(g.dataset.count)]));
     assert.ok(problemBars.every(([g, n]) => (g === "problem" ? n === problems.length : n === 0)), "overview counts follow the filter");
+    // The export writes what matches, and its file's name says so.
+    const [download] = await Promise.all([env.page.waitForEvent("download"), env.page.getByTestId("export-csv").click()]);
+    assert.match(download.suggestedFilename(), /^sends-\d{4}-\d{2}-\d{2}-status-problem\.csv$/);
+    const exported = parseCsv((await readFile(await download.path(), "utf8")).slice(1));
+    assert.equal(exported.length, problems.length + 1, "header + one row per matching send");
 
     // Back to all statuses, then one sender (the one with most sends).
     await env.page.getByLabel("Status", { exact: true }).selectOption("");

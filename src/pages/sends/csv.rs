@@ -134,9 +134,11 @@ pub(crate) fn history(send: &Send) -> String {
         .join("; ")
 }
 
-/// `sends-2026-03-01.csv` for the given local date (`YYYY-MM-DD`).
-pub(crate) fn file_name(local_date: &str) -> String {
-    format!("sends-{local_date}.csv")
+/// `sends-2026-03-01.csv` for the given local date (`YYYY-MM-DD`), with what the rows were
+/// filtered by (`filtered`, from [`crate::pages::sends::filter::SendFilter::file_part`]) before
+/// the extension: two exports of one day under different filters are told apart.
+pub(crate) fn file_name(local_date: &str, filtered: &str) -> String {
+    format!("sends-{local_date}{filtered}.csv")
 }
 
 #[cfg(test)]
@@ -197,7 +199,11 @@ mod tests {
             "pending @ 2026-03-01T14:05:00+00:00; Delivered @ 2026-03-02T09:00:00+00:00"
         );
         assert_eq!(rows[2][0], "30002");
-        assert_eq!(file_name("2026-03-01"), "sends-2026-03-01.csv");
+        assert_eq!(file_name("2026-03-01", ""), "sends-2026-03-01.csv");
+        assert_eq!(
+            file_name("2026-03-01", "-status-problem"),
+            "sends-2026-03-01-status-problem.csv"
+        );
         assert_eq!(parse(&sends_csv(std::iter::empty())).len(), 1);
     }
 

@@ -23,7 +23,13 @@ pub(crate) fn ExportCsv(store: SendsStore) -> impl IntoView {
     let job = use_job::<()>(JobKind::SendsExport);
     let on_export = move |_| {
         // Refused only while an export runs, and the button is disabled then.
-        let _ = job.start(|| export_job::start(memory::loaded(), store.export_rows()));
+        let _ = job.start(|| {
+            export_job::start(
+                memory::loaded(),
+                store.export_rows(),
+                store.export_file_part(),
+            )
+        });
     };
     let state = Signal::derive(move || {
         let status = job.status()?;

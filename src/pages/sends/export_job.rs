@@ -24,9 +24,14 @@ use crate::routes;
 /// it afterwards the task stays under the 50 ms that makes a long task.
 const SLICE_MS: i64 = 15;
 
-/// Starts writing `rows` (of `loaded`, in this order) to a file, as a job. It keeps no result:
-/// the file is the browser's download; its progress is the job's (rows written, of how many).
-pub(crate) fn start(loaded: ArcRwSignal<LoadedSends>, rows: Vec<u32>) -> JobHandle<()> {
+/// Starts writing `rows` (of `loaded`, in this order) to a file, as a job; `filtered` goes
+/// into the file's name ([`file_name`]). It keeps no result: the file is the browser's
+/// download; its progress is the job's (rows written, of how many).
+pub(crate) fn start(
+    loaded: ArcRwSignal<LoadedSends>,
+    rows: Vec<u32>,
+    filtered: String,
+) -> JobHandle<()> {
     let title = format!(
         "Export of {} sends",
         crate::components::format::count(rows.len() as u64)
@@ -36,16 +41,16 @@ pub(crate) fn start(loaded: ArcRwSignal<LoadedSends>, rows: Vec<u32>) -> JobHand
         JobKind::SendsExport,
         title,
         routes::SENDS.to_owned(),
-        (loaded, rows),
+        (loaded, rows, filtered),
         run,
     )
 }
 
 fn run(
-    (loaded, rows): (ArcRwSignal<LoadedSends>, Vec<u32>),
+    (loaded, rows, filtered): (ArcRwSignal<LoadedSends>, Vec<u32>, String),
     ctx: JobCtx<()>,
 ) -> LocalBoxFuture<'static, JobEnd> {
-    Box::pin(work(loaded, rows, ctx))
+    Box::pin(work(loaded, rows, filtered, ctx))
 }
 
 /// A slice as a Blob of its own: the browser encodes it now, in this slice's task, and the
@@ -55,7 +60,12 @@ fn blob_of(text: String) -> wasm_bindgen::JsValue {
     web_sys::Blob::new_with_str_sequence(&js_sys::Array::of1(&text)).map_or(text, Into::into)
 }
 
-async fn work(loaded: ArcRwSignal<LoadedSends>, rows: Vec<u32>, ctx: JobCtx<()>) -> JobEnd {
+async fn work(
+    loaded: ArcRwSignal<LoadedSends>,
+    rows: Vec<u32>,
+    filtered: String,
+    ctx: JobCtx<()>,
+) -> JobEnd {
     let mut slices = CsvSlices::new(rows);
     let parts = js_sys::Array::of1(&blob_of(head()));
     loop {
@@ -81,7 +91,7 @@ async fn work(loaded: ArcRwSignal<LoadedSends>, rows: Vec<u32>, ctx: JobCtx<()>)
             };
         }
     }
-    let name = file_name(&local_date());
+    let name = file_name(&local_date(), &filtered);
     match download_parts(&name, "text/csv;charset=utf-8", &parts) {
         Ok(()) => JobEnd {
             state: JobState::Done,
@@ -126,7 +136,7 @@ mod tests {
         let _turn = take_fake_platform().await;
         let app = app();
         let (sends, rows) = loaded(300);
-        let job = app.with(|| start(sends, rows));
+        let job = app.with(|| start(sends, rows, String::new()));
         let status = ended(&job).await;
         assert_eq!(
             (status.done, status.of),
@@ -145,7 +155,7 @@ mod tests {
         let _turn = take_fake_platform().await;
         let app = app();
         let (sends, rows) = loaded(300);
-        let job = app.with(|| start(sends, rows));
+        let job = app.with(|| start(sends, rows, String::new()));
         // Cancelled before its first slice: it stops after that slice.
         jobs::cancel(job.id);
         let status = ended(&job).await;

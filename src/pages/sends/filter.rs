@@ -56,6 +56,29 @@ impl NeedsAttention {
     }
 }
 
+impl SendFilter {
+    /// What the filter keeps, for an export's file name: `-since-2026-10-01-status-problem`,
+    /// `-sender-12`…; empty without a filter. The text searched for is not written out (a file
+    /// name is no place for a recipient's name), only that there was one.
+    pub(crate) fn file_part(&self) -> String {
+        let day = |d: u32| format!("{:04}-{:02}-{:02}", d / 10_000, d / 100 % 100, d % 100);
+        let mut parts: Vec<String> = Vec::new();
+        parts.extend(self.since.map(|d| format!("since-{}", day(d))));
+        parts.extend(self.until.map(|d| format!("until-{}", day(d))));
+        parts.extend(self.group.map(|g| format!("status-{}", g.slug())));
+        parts.extend(self.attention.map(|a| match a {
+            NeedsAttention::Any => "attention".to_owned(),
+            NeedsAttention::For(reason) => reason.slug().to_owned(),
+        }));
+        parts.extend(self.sender.map(|id| format!("sender-{id}")));
+        parts.extend(self.campaign.map(|id| format!("campaign-{id}")));
+        if !self.search.trim().is_empty() {
+            parts.push("search".to_owned());
+        }
+        parts.iter().map(|p| format!("-{p}")).collect()
+    }
+}
+
 /// `2026-10-01` as `20261001`, the first ten characters of a timestamp likewise: days compare
 /// as numbers, in the organisation's local calendar the platform writes.
 pub(crate) fn day_number(text: &str) -> Option<u32> {
@@ -267,6 +290,31 @@ mod tests {
             .map(|(k, v)| (k.to_string(), v.to_string()))
             .collect();
         SendFilter::from_query(|k| map.get(k).cloned())
+    }
+
+    #[wasm_bindgen_test]
+    fn an_export_s_file_name_says_what_the_filter_kept_but_not_the_text_searched() {
+        let query = |pairs: &'static [(&'static str, &'static str)]| {
+            SendFilter::from_query(move |key| {
+                pairs
+                    .iter()
+                    .find(|(k, _)| *k == key)
+                    .map(|(_, v)| (*v).to_owned())
+            })
+        };
+        assert_eq!(query(&[]).file_part(), "");
+        let kept = query(&[
+            ("since", "2026-10-01"),
+            ("status", "problem"),
+            ("sender", "12"),
+            ("q", "Ada Lovelace"),
+        ]);
+        assert_eq!(
+            kept.file_part(),
+            "-since-2026-10-01-status-problem-sender-12-search"
+        );
+        let reason = query(&[("attention", "bounced"), ("campaign", "7")]);
+        assert_eq!(reason.file_part(), "-bounced-campaign-7");
     }
 
     #[wasm_bindgen_test]

@@ -346,6 +346,16 @@ impl SendsStore {
         }
     }
 
+    /// What the export's rows were filtered by, for its file name (empty when it writes every
+    /// loaded send).
+    pub(crate) fn export_file_part(&self) -> String {
+        if self.filtering.get_untracked() {
+            self.filter.with_untracked(SendFilter::file_part)
+        } else {
+            String::new()
+        }
+    }
+
     /// The rows the export writes, in the platform's order, read once (on a click).
     pub(crate) fn export_rows(&self) -> Vec<u32> {
         if self.filtering.get_untracked() {
