@@ -48,13 +48,16 @@ mod tests {
 
     #[wasm_bindgen_test]
     fn a_list_is_named_by_its_screen_and_every_item_shares_one_name() {
-        assert_eq!(list_of("/sends"), "sends");
-        assert_eq!(list_of("/teams/12"), "teams.item");
-        assert_eq!(list_of("/teams/7/"), "teams.item");
-        assert_eq!(list_of("/"), "home");
-        assert_eq!(
-            page_size_key("sends"),
-            "gifting-console.pref.page-size.sends"
-        );
+        let lists = [
+            ("/sends", "sends"),
+            ("/teams/12", "teams.item"),
+            ("/teams/7/", "teams.item"),
+            ("/", "home"),
+        ];
+        for (path, list) in lists {
+            assert_eq!(list_of(path), list, "{path}");
+        }
+        let key = page_size_key("sends");
+        assert_eq!(key, "gifting-console.pref.page-size.sends");
     }
 }
