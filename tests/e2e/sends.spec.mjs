@@ -64,6 +64,16 @@ const rowIds = async (page) => {
   await settled(page);
   return page.locator("tbody tr[data-send-id]").evaluateAll((rows) => rows.map((r) => r.dataset.sendId));
 };
+/** Until `n` rows show a status (the rows of a page), then one painted frame. */
+async function rowsWithStatus(page, n) {
+  try {
+    await page.waitForFunction((want) => document.querySelectorAll("tbody tr[data-send-id] td .send-status[data-group]").length === want, n, { timeout: 10_000 });
+  } catch (error) {
+    const shown = await page.locator("tbody tr[data-send-id]").count();
+    throw new Error(`${n} rows expected, ${shown} shown at ${page.url()}: ${error.message}`);
+  }
+  await settled(page);
+}
 const firstRowId = (page) => page.locator("tbody tr[data-send-id]").first().getAttribute("data-send-id");
 const pager = (page) => page.locator("nav.pager");
 
@@ -338,8 +348,9 @@ describe("sends", () => {
     await env.page.waitForURL((url) => url.searchParams.get("status") === "problem" && url.searchParams.get("per_page") === "100");
     const problems = data.sends.filter((s) => groupOf(s.status) === "problem");
     await env.page.getByTestId("filter-note").getByText(`${grouped(problems.length)} of the ${grouped(data.total)} loaded sends match`).waitFor(VISIBLE);
-    await env.page.locator("tbody tr[data-send-id]").nth(Math.min(problems.length, 100) - 1).waitFor(VISIBLE);
-    await settled(env.page);
+    // Until the table holds the matching rows, a page of 100 of them: the rows before the
+    // filter (100 of every status) must not pass for them.
+    await rowsWithStatus(env.page, Math.min(problems.length, 100));
     const groups = await env.page.locator("tbody tr[data-send-id] td .send-status[data-group]").evaluateAll((els) => els.map((e) => e.dataset.group));
     assert.equal(groups.length, Math.min(problems.length, 100));
     assert.ok(groups.every((g) => g === "problem"), "only problem sends");
@@ -361,7 +372,14 @@ describe("sends", () => {
     await env.page.getByLabel("Sender", { exact: true }).selectOption(String(senderId));
     await env.page.waitForURL(new RegExp(`sender=${senderId}`));
     await env.page.getByTestId("filter-note").getByText(`${grouped(count)} of the ${grouped(data.total)} loaded sends match`).waitFor(VISIBLE);
-    await env.page.locator("tbody tr[data-send-id]").nth(Math.min(count, 100) - 1).waitFor(VISIBLE);
+    await env.page.waitForFunction(
+      ([id, n]) => {
+        const rows = [...document.querySelectorAll("tbody tr[data-send-id]")];
+        return rows.length === n && rows.every((r) => r.dataset.senderId === id);
+      },
+      [String(senderId), Math.min(count, 100)],
+      { timeout: 10_000 },
+    );
     await settled(env.page);
     const senders = await env.page.locator("tbody tr[data-send-id]").evaluateAll((rows) => rows.map((r) => r.dataset.senderId));
     assert.equal(senders.length, count);
