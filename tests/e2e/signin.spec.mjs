@@ -254,7 +254,9 @@ describe("refresh with short-lived tokens (--token-ttl 5)", () => {
       assert.equal((await env.sandbox.stats()).token_refreshes, round, `one refresh for expiry ${round}`);
       previous = current;
     }
-    assert.deepEqual(unexpectedErrors(env.page), []);
+    // A read home began as the platform ended the tokens (before the reload) is answered 401:
+    // Chrome logs it. The refreshes counted above show what the console made of it.
+    assert.deepEqual(unexpectedErrors(env.page, [401]), []);
   });
 
   test("a 401 for a token the console thought valid refreshes once and retries", async () => {
