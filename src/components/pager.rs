@@ -40,6 +40,11 @@ pub(crate) fn remembered_page_size(path: &str) -> Option<u32> {
     crate::prefs::page_size(&crate::prefs::list_of(path), &PAGE_SIZES)
 }
 
+/// Remembers `size` rows per page for the list at `path`.
+fn remember_page_size(path: &str, size: u32) {
+    crate::prefs::remember_page_size(&crate::prefs::list_of(path), size);
+}
+
 /// The current screen's paging, following the address bar. Use its `to_query_string()` in the
 /// request: `endpoint::LIST_SENDS.call(&[]).query(&paging.get().to_query_string())`.
 pub(crate) fn use_page_query() -> Memo<PageQuery> {
@@ -256,7 +261,7 @@ pub(crate) fn PagerNav(
     let path = use_location().pathname;
     let on_size = move |ev: leptos::ev::Event| {
         if let Ok(n) = event_target_value(&ev).parse::<u32>() {
-            path.with_untracked(|p| crate::prefs::remember_page_size(&crate::prefs::list_of(p), n));
+            path.with_untracked(|p| remember_page_size(p, n));
             let stay = NavigateOptions {
                 scroll: false,
                 ..NavigateOptions::default()

@@ -61,10 +61,9 @@ impl SendFilter {
     /// `-sender-12`…; empty without a filter. The text searched for is not written out (a file
     /// name is no place for a recipient's name), only that there was one.
     pub(crate) fn file_part(&self) -> String {
-        let day = |d: u32| format!("{:04}-{:02}-{:02}", d / 10_000, d / 100 % 100, d % 100);
         let mut parts: Vec<String> = Vec::new();
-        parts.extend(self.since.map(|d| format!("since-{}", day(d))));
-        parts.extend(self.until.map(|d| format!("until-{}", day(d))));
+        parts.extend(self.since.map(|d| format!("since-{}", day_param(d))));
+        parts.extend(self.until.map(|d| format!("until-{}", day_param(d))));
         parts.extend(self.group.map(|g| format!("status-{}", g.slug())));
         parts.extend(self.attention.map(|a| match a {
             NeedsAttention::Any => "attention".to_owned(),
@@ -77,6 +76,16 @@ impl SendFilter {
         }
         parts.iter().map(|p| format!("-{p}")).collect()
     }
+}
+
+/// `20261001` as `2026-10-01`: the inverse of [`day_number`].
+pub(crate) fn day_param(day: u32) -> String {
+    format!(
+        "{:04}-{:02}-{:02}",
+        day / 10_000,
+        day / 100 % 100,
+        day % 100
+    )
 }
 
 /// `2026-10-01` as `20261001`, the first ten characters of a timestamp likewise: days compare
