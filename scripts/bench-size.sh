@@ -57,7 +57,8 @@ PATH_RATCHET="${PATH_RATCHET_BROTLI_BYTES:-337600}"
 PATH_GOAL="${PATH_GOAL_BROTLI_BYTES:-300000}"
 # The split points on the way from the signed-out load to home's summary, in order.
 PATH_POINTS="signin app_reads signed_in home home_figures"
-LINKED="${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/wasm-release/gifting-console.wasm"
+# scripts/build-console.mjs links the console in a target directory of its own.
+LINKED="${CARGO_TARGET_DIR:-target}/console/wasm32-unknown-unknown/wasm-release/gifting-console.wasm"
 
 if [ ! -s "$DIST/index.html" ]; then
   echo "error: $DIST/index.html missing: run \`make build\` first" >&2

@@ -10,8 +10,8 @@
 //      areas share) and their loader, __wasm_split.js;
 //   3. wasm-bindgen --target web --keep-lld-exports: the JS glue of the main module (the
 //      chunks import the main module's table and memory through the kept exports);
-//   4. wasm-opt -Oz (binaryen 132 from npm) on every .wasm (one process per core), terser on
-//      the two scripts;
+//   4. wasm-opt -Oz (binaryen 132 from npm, through its API: scripts/optimise-wasm.mjs) on
+//      every .wasm, one thread per core; terser on the two scripts;
 //   5. everything under dist/app-<hash>/ (a content hash: the host caches it for a year, and
 //      the loader finds the chunks beside itself), and the boot tag and preloads added to
 //      dist/index.html.
@@ -24,28 +24,20 @@
 // output), and nothing at all is redone when dist/ was built from the same inputs (a key in
 // target/). The Makefile runs one build at a time per checkout (flock).
 
-import { execFile, execFileSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { availableParallelism } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import { minify } from "terser";
-
-const execFileAsync = promisify(execFile);
+import { DESCRIPTION as WASM_OPT, optimiseAll } from "./optimise-wasm.mjs";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const TARGET = path.resolve(ROOT, process.env.CARGO_TARGET_DIR || "target");
 const DIST = path.join(ROOT, "dist");
 const NAME = "gifting-console";
 const WORK = path.join(TARGET, "split");
-const WASM_OPT_FLAGS = [
-  // The target features section only guides a linker: every chunk carried ~0.1 KB of it.
-  "-Oz", "--strip-debug", "--strip-producers", "--strip-target-features",
-  "--enable-bulk-memory", "--enable-nontrapping-float-to-int", "--enable-sign-ext",
-  "--enable-mutable-globals", "--enable-reference-types", "--enable-multivalue",
-];
+const CONSOLE_TARGET = path.join(TARGET, "console");
 
 function run(command, args, env = {}) {
   console.log(`build-console: ${command} ${args.join(" ")}`);
@@ -74,13 +66,17 @@ function remapSourcePaths() {
 // module 234.9 -> 225.9 KB brotli, the screens' chunks 376.3 -> 313.8 KB): every view becomes
 // a boxed `AnyView`, and a page of 100 sends then takes ~14 ms longer to render (not fetched
 // ahead: 42 -> 56 ms against the 50 ms target of tests/bench/sends.mjs).
+//
+// In a target directory of its own (CONSOLE_TARGET): its last minutes are one thread of LTO,
+// and cargo locks a target directory for a whole build, so `make build` compiles the servers
+// beside it in target/ meanwhile.
 function cargoBuild() {
   // With --target, RUSTFLAGS reach only the wasm, not build scripts or proc macros.
   run("cargo", [
     "build", "-p", NAME, "--bin", NAME, "--profile", "wasm-release",
     "--target", "wasm32-unknown-unknown", "--features", "split",
-  ], { RUSTFLAGS: ["-Clink-args=--emit-relocs", ...remapSourcePaths()].join(" ") });
-  return path.join(TARGET, "wasm32-unknown-unknown", "wasm-release", `${NAME}.wasm`);
+  ], { RUSTFLAGS: ["-Clink-args=--emit-relocs", ...remapSourcePaths()].join(" "), CARGO_TARGET_DIR: CONSOLE_TARGET });
+  return path.join(CONSOLE_TARGET, "wasm32-unknown-unknown", "wasm-release", `${NAME}.wasm`);
 }
 
 /** A content hash of `parts`: buffers, strings, or files and folders named by path. */
@@ -100,12 +96,12 @@ function keyOf(parts) {
 }
 
 /** What shapes the split, wasm-bindgen, wasm-opt and terser output besides the wasm. */
-const TOOLS = ["scripts/build-console.mjs", "Makefile", "Cargo.lock", "package-lock.json"].map((f) => path.join(ROOT, f));
+const TOOLS = ["scripts/build-console.mjs", "scripts/optimise-wasm.mjs", "Makefile", "Cargo.lock", "package-lock.json"].map((f) => path.join(ROOT, f));
 
 function splitAndBind(linked) {
   const split = path.join(WORK, "split");
   const pkg = path.join(WORK, "pkg");
-  const key = keyOf([readFileSync(linked), WASM_OPT_FLAGS.join(" "), ...TOOLS]);
+  const key = keyOf([readFileSync(linked), WASM_OPT, ...TOOLS]);
   const keyFile = path.join(WORK, "key");
   if (existsSync(keyFile) && readFileSync(keyFile, "utf8") === key) {
     console.log("build-console: the linked wasm is unchanged: its split, glue and wasm-opt output reused");
@@ -124,17 +120,11 @@ function splitAndBind(linked) {
   return { pkg, fresh: true, commit: () => writeFileSync(keyFile, key) };
 }
 
-/** wasm-opt on every module, one process per core: the modules are independent. */
+/** wasm-opt on every module: they are independent. */
 async function optimise(pkg) {
-  const queue = readdirSync(pkg).filter((f) => f.endsWith(".wasm"));
-  console.log(`build-console: wasm-opt ${WASM_OPT_FLAGS.join(" ")} on ${queue.length} modules`);
-  const worker = async () => {
-    for (let file = queue.shift(); file; file = queue.shift()) {
-      const target = path.join(pkg, file);
-      await execFileAsync("wasm-opt", [...WASM_OPT_FLAGS, target, "-o", target], { cwd: ROOT });
-    }
-  };
-  await Promise.all(Array.from({ length: availableParallelism() }, worker));
+  const modules = readdirSync(pkg).filter((f) => f.endsWith(".wasm"));
+  console.log(`build-console: wasm-opt ${WASM_OPT} on ${modules.length} modules`);
+  await optimiseAll(modules.map((f) => path.join(pkg, f)));
 }
 
 /**
@@ -207,7 +197,7 @@ function addBootTag(base) {
 const linked = cargoBuild();
 // Everything dist/ is made of: when it was built from exactly this, it stands as it is.
 const distKey = keyOf([
-  readFileSync(linked), WASM_OPT_FLAGS.join(" "), ...TOOLS,
+  readFileSync(linked), WASM_OPT, ...TOOLS,
   ...["index.html", "boot.js", "Trunk.toml", "style", "assets"].map((f) => path.join(ROOT, f)),
 ]);
 // Kept beside the build, not in dist/ (which is served): the key and the code's folder.
