@@ -159,6 +159,12 @@ pub fn date_time(text: &str) -> String {
     format_with(text, true)
 }
 
+/// An instant given in ms since the epoch (a time the console noted), as [`date_time`].
+pub(crate) fn date_time_ms(ms: i64) -> String {
+    let iso = js_sys::Date::new(&(ms as f64).into()).to_iso_string();
+    date_time(&String::from(iso))
+}
+
 /// The date alone, in the viewer's locale and time zone.
 pub(crate) fn date(text: &str) -> String {
     format_with(text, false)

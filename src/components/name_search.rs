@@ -39,3 +39,18 @@ pub(crate) fn NameSearch(
         </form>
     }
 }
+
+/// Whether `haystack` contains `needle` (already lowercase) ignoring case, without
+/// allocating when both are ASCII.
+pub(crate) fn contains_folded(haystack: &str, needle: &str) -> bool {
+    if needle.is_empty() {
+        return true;
+    }
+    if haystack.is_ascii() && needle.is_ascii() {
+        let (h, n) = (haystack.as_bytes(), needle.as_bytes());
+        return h
+            .windows(n.len())
+            .any(|w| w.iter().zip(n).all(|(a, b)| a.to_ascii_lowercase() == *b));
+    }
+    haystack.to_lowercase().contains(needle)
+}

@@ -2,7 +2,93 @@
 //! bar (the address is the source of truth: reload and back work, links can be shared).
 
 use gifting_api::query::QueryBuilder;
+use leptos::prelude::*;
+use leptos_router::hooks::{use_location, use_query_map};
 use leptos_router::params::ParamsMap;
+use leptos_router::NavigateOptions;
+
+use super::Navigator;
+
+/// Writes a list's filters to the address, each change back to the list's first page (its
+/// paging key removed): the screen reads the filters from there, so reload, back and shared
+/// links keep them.
+#[derive(Clone, Copy)]
+pub(crate) struct FilterAddress {
+    query: Memo<ParamsMap>,
+    pathname: Memo<String>,
+    /// Stored so the handlers stay `Copy`.
+    navigate: Navigator,
+    /// The list's paging key: `page`, or SCIM's `startIndex`.
+    paging: &'static str,
+    /// Runs before each change is written.
+    before: Option<Callback<()>>,
+}
+
+impl FilterAddress {
+    pub(crate) fn new(paging: &'static str) -> Self {
+        FilterAddress {
+            query: use_query_map(),
+            pathname: use_location().pathname,
+            navigate: Navigator::new(),
+            paging,
+            before: None,
+        }
+    }
+
+    /// The same, running `before` ahead of each change it writes.
+    pub(crate) fn before(self, before: Callback<()>) -> Self {
+        FilterAddress {
+            before: Some(before),
+            ..self
+        }
+    }
+
+    /// Sets `key` to `value` (empty removes it); `replace` keeps typing out of the history.
+    pub(crate) fn set(&self, key: &'static str, value: String, replace: bool) {
+        if let Some(before) = self.before {
+            before.run(());
+        }
+        let href = self.query.with_untracked(|q| {
+            let changes = [(key, Some(value)), (self.paging, None)];
+            href_with(&self.pathname.get_untracked(), q, &changes)
+        });
+        let options = NavigateOptions {
+            replace,
+            scroll: false,
+            ..NavigateOptions::default()
+        };
+        self.navigate.go(&href, options);
+    }
+
+    /// The address without any of `keys`, tracked.
+    pub(crate) fn cleared(&self, keys: &[&'static str]) -> String {
+        self.query.with(|q| {
+            let mut changes: Vec<(&str, Option<String>)> =
+                keys.iter().map(|k| (*k, None)).collect();
+            changes.push((self.paging, None));
+            href_with(&self.pathname.get(), q, &changes)
+        })
+    }
+}
+
+/// A labelled select whose choice goes to the address under `key`.
+#[component]
+pub(crate) fn FilterSelect(
+    id: &'static str,
+    label: &'static str,
+    key: &'static str,
+    address: FilterAddress,
+    children: Children,
+) -> impl IntoView {
+    view! {
+        <div class="field">
+            <label for=id>{label}</label>
+            <select id=id on:change=move |ev| address.set(key, event_target_value(&ev), false)>
+                {children()}
+            </select>
+        </div>
+    }
+}
 
 /// `path` with `query`, where each `(key, Some(value))` of `changes` is set, each
 /// `(key, None)` removed, and everything else kept in its order. An empty value removes the

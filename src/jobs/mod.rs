@@ -40,6 +40,8 @@ pub(crate) enum JobKind {
     Comparison,
     /// A guarded change to one user, from the user's page.
     UserChange,
+    /// Every user read for the users list's search (the users screen's directory).
+    Directory,
 }
 
 impl JobKind {
@@ -48,7 +50,7 @@ impl JobKind {
     pub(crate) fn listed(self) -> bool {
         !matches!(
             self,
-            JobKind::SpendFigures | JobKind::Comparison | JobKind::UserChange
+            JobKind::SpendFigures | JobKind::Comparison | JobKind::UserChange | JobKind::Directory
         )
     }
 

@@ -27,6 +27,9 @@ describe("layout for the task", () => {
         await item.waitFor(VISIBLE);
         const top = await item.evaluate((el) => el.getBoundingClientRect().top);
         assert.ok(top < viewport.height - 40, `${path}: the first row starts at ${Math.round(top)} px, in a ${viewport.height} px window`);
+        // A wide table scrolls in its own frame; the page itself never pans sideways.
+        const width = await page.evaluate(() => document.documentElement.scrollWidth);
+        assert.ok(width <= viewport.width, `${path}: the page is ${width} px wide in a ${viewport.width} px window`);
       }
       // Home: its answer in the first screen, and nothing of the groups that need attention
       // (the status beside each name) beyond the window's right edge.
@@ -51,6 +54,35 @@ describe("layout for the task", () => {
       await page.context().close();
     });
   }
+});
+
+describe("dense lists on a laptop", () => {
+  const env = consoleFixture({ page: false });
+
+  test("at 1280×800 Sends and Users show at least 12 whole rows, one line each, the first above y = 300", async () => {
+    const page = await newPage(env.browser, { viewport: { width: 1280, height: 800 } });
+    await signIn(page, env.sandbox.url);
+    const requests = watchRequests(page);
+    for (const [path, rows] of [
+      ["/sends", "main table.sends-table tbody tr[data-send-id]"],
+      ["/users", "main table.users-table tbody tr"],
+    ]) {
+      await page.goto(`${env.sandbox.url}${path}`);
+      await page.locator(rows).nth(11).waitFor(VISIBLE);
+      // Late pieces (the header's profile, the filters' choices) have come and are painted.
+      await requests.quiet();
+      const seen = await page.evaluate((selector) => {
+        const boxes = [...document.querySelectorAll(selector)].map((row) => row.getBoundingClientRect());
+        const whole = boxes.filter((b) => b.top >= 0 && b.bottom <= innerHeight);
+        return { first: boxes[0].top, whole: whole.length, tallest: Math.max(...whole.map((b) => b.height)) };
+      }, rows);
+      assert.ok(seen.first < 300, `${path}: the first row starts at ${Math.round(seen.first)} px`);
+      assert.ok(seen.whole >= 12, `${path}: ${seen.whole} whole rows in the window`);
+      // One line of text and its padding: a row that wraps is half as tall again.
+      assert.ok(seen.tallest <= 44, `${path}: a row is ${Math.round(seen.tallest)} px tall`);
+    }
+    await page.context().close();
+  });
 });
 
 describe("no layout shift while screens load (--latency-ms 300)", () => {

@@ -133,21 +133,61 @@ describe("users (SCIM)", () => {
     assert.deepEqual(env.page.dialogs, [], "no script from the data ran");
   });
 
-  test("search by email uses the userName filter", async () => {
-    await openUsers();
-    await main().getByLabel("Find by email").fill("MANAGER@example.com");
-    await main().getByRole("button", { name: "Search" }).click();
-    await env.page.waitForURL(/email=MANAGER%40example\.com/);
+  test("an ?email= address asks the platform for that user by userName", async () => {
+    await openUsers("?email=MANAGER%40example.com");
     await env.page.getByText("Showing 1\u20131 of 1").waitFor(VISIBLE);
     assert.deepEqual(await usersTable().locator("tbody tr td:nth-child(3)").allTextContents(), ["manager@example.com"]);
 
-    await main().getByLabel("Find by email").fill("nobody.here@example.com");
-    await main().getByRole("button", { name: "Search" }).click();
+    await env.page.goto(`${env.sandbox.url}/users?email=nobody.here%40example.com`);
     await main().getByText("No user has the email \u201cnobody.here@example.com\u201d.").waitFor(VISIBLE);
 
     await main().getByRole("link", { name: "Show all users" }).click();
     const total = (await api(`${SCIM}?count=0`)).body.totalResults;
     await env.page.getByText(new RegExp(`^Showing 1\u201325 of ${total}$`)).waitFor(VISIBLE);
+  });
+
+  test("a search finds any part of a name or an email, and filters by role, team and status, over every user", async () => {
+    const users = await allScimUsers();
+    const nameOf = (u) => `${u.name.givenName} ${u.name.familyName}`.trim() || u.userName;
+    const emailsOf = (list) => list.map((u) => u.userName).sort();
+    /** The emails listed now, over every page of the result (at 100 a page). */
+    async function listed(expected) {
+      const status = main().getByTestId("directory-status");
+      await status.getByText(new RegExp(`^${expected.length} of ${users.length} users match`)).waitFor(VISIBLE);
+      await env.page.waitForFunction((n) => document.querySelectorAll("table.users-table tbody tr").length === Math.min(n, 100) || (n === 0 && !document.querySelector("table.users-table")), expected.length);
+      return (await usersTable().locator("tbody tr td:nth-child(3)").allTextContents()).sort();
+    }
+    await openUsers("?count=100");
+    // Four letters from inside a family name, typed as an admin types them.
+    const family = users.map((u) => u.name.familyName).find((f) => f.length >= 6 && /^[a-z]+$/i.test(f));
+    const fragment = family.slice(1, 5).toLowerCase();
+    await main().getByLabel("Search users by name or email").pressSequentially(fragment.toUpperCase());
+    await env.page.waitForURL(new RegExp(`[?&]q=${fragment.toUpperCase()}`));
+    const byText = users.filter((u) => `${nameOf(u)} ${u.userName}`.toLowerCase().includes(fragment));
+    assert.ok(byText.length >= 1 && byText.length < users.length, `"${fragment}" matches some users: ${byText.length}`);
+    assert.deepEqual(await listed(byText), emailsOf(byText));
+
+    // A role, then a team and a status on top, each kept in the address.
+    await main().getByRole("link", { name: "Clear" }).click();
+    await main().getByLabel("Role", { exact: true }).selectOption("manager");
+    await env.page.waitForURL(/[?&]role=manager/);
+    const managers = users.filter((u) => u.userType === "manager");
+    assert.deepEqual(await listed(managers), emailsOf(managers));
+    const team = managers.find((u) => u.division).division;
+    await main().getByLabel("Team", { exact: true }).selectOption(team);
+    await main().getByLabel("Status", { exact: true }).selectOption("active");
+    await env.page.waitForURL(/[?&]status=active/);
+    const narrowed = managers.filter((u) => u.division === team && u.active);
+    assert.deepEqual(await listed(narrowed), emailsOf(narrowed));
+    // Reloaded, the address holds the search.
+    await env.page.reload();
+    assert.deepEqual(await listed(narrowed), emailsOf(narrowed));
+
+    await main().getByRole("link", { name: "Clear" }).click();
+    await env.page.getByText(new RegExp(`^Showing 1\u2013${Math.min(100, users.length)} of ${users.length}$`)).waitFor(VISIBLE);
+    assert.equal(await main().getByTestId("directory-status").count(), 0, "without a search, the platform's own list");
+    assert.deepEqual(await seriousAxeViolations(env.page), []);
+    assert.deepEqual(unexpectedErrors(env.page), []);
   });
 
   test("each row opens the user's page", async () => {
@@ -563,7 +603,7 @@ describe("users (SCIM)", () => {
     assert.match(await panel.textContent(), /admin role/);
     assert.match(await panel.textContent(), /signed in as a sender/);
     assert.equal(await main().getByRole("link", { name: "Add user" }).count(), 0);
-    assert.equal(await main().getByLabel("Find by email").count(), 0);
+    assert.equal(await main().getByLabel("Search users by name or email").count(), 0);
     assert.deepEqual(unexpectedErrors(env.page), []);
   });
 });
@@ -644,8 +684,7 @@ describe("bulk changes across pages (--rate-limit 10)", () => {
     const count = env.page.getByTestId("bulk-count");
     await count.getByText(`All ${before.length} users selected`).waitFor(VISIBLE);
     const one = before[before.length - 1].userName;
-    await main.getByLabel("Find by email").fill(one);
-    await main.getByRole("button", { name: "Search", exact: true }).click();
+    await main.getByLabel("Search users by name or email").fill(one);
     await env.page.locator("table.users-table tbody tr", { hasText: one }).waitFor(VISIBLE);
     await count.filter({ hasNotText: "All" }).waitFor(VISIBLE);
     assert.match(await count.textContent(), /^\d+ users? selected$/);

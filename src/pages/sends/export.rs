@@ -17,6 +17,10 @@ enum Export {
     Failed(String),
 }
 
+/// What the file holds: said with the button (its description, and on hover), not as a
+/// paragraph above the table.
+const EXPORT_NOTE: &str = "One row per send, status history in one column. Cells starting with = + - or @ get a leading ' so spreadsheets do not run them as formulas.";
+
 /// "Export CSV" of the loaded sends (or those matching the filters), with its note.
 #[component]
 pub(crate) fn ExportCsv(store: SendsStore) -> impl IntoView {
@@ -50,12 +54,14 @@ pub(crate) fn ExportCsv(store: SendsStore) -> impl IntoView {
                 on:click=on_export
                 disabled={move || job.running() || store.export_count() == 0}
                 data-testid="export-csv"
+                aria-describedby="export-note"
+                title=EXPORT_NOTE
             >
                 {move || store.export_label()}
             </button>
             <ExportProgress state cancel=Callback::new(move |()| job.cancel()) />
-            <p class="field__hint">
-                "One row per send, status history in one column. Cells starting with = + - or @ get a leading ' so spreadsheets do not run them as formulas."
+            <p id="export-note" class="visually-hidden">
+                {EXPORT_NOTE}
             </p>
             {move || match state.get() {
                 Some(Export::Failed(e)) => Some(view! { <p class="field__error" role="alert">{e}</p> }),

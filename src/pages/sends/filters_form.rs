@@ -3,9 +3,6 @@
 
 use gifting_api::rest::StatusGroup;
 use leptos::prelude::*;
-use leptos_router::hooks::{use_location, use_query_map};
-use leptos_router::params::ParamsMap;
-use leptos_router::NavigateOptions;
 
 use super::filter::{
     Choice, NeedsAttention, SendFilter, ANY_REASON, KEYS, KEY_ATTENTION, KEY_CAMPAIGN, KEY_SEARCH,
@@ -13,8 +10,8 @@ use super::filter::{
 };
 use super::loaded::LoadedSends;
 use crate::components::format::{self, count};
-use crate::components::query_href::href_with_first_page;
-use crate::components::{Navigator, TextField};
+use crate::components::query_href::{FilterAddress, FilterSelect};
+use crate::components::TextField;
 use gifting_api::attention::Attention;
 
 /// Options of a select: "All …" first, then each choice with its count. A chosen id that
@@ -50,52 +47,12 @@ fn options_view(all: &'static str, choices: Vec<Choice>, chosen: Option<u64>) ->
     }
 }
 
-/// Writes filter changes to the address: each change goes back to page 1.
-#[derive(Clone, Copy)]
-struct FilterAddress {
-    query: Memo<ParamsMap>,
-    pathname: Memo<String>,
-    /// Stored so the handlers stay `Copy`.
-    navigate: Navigator,
-}
-
-impl FilterAddress {
-    fn new() -> Self {
-        FilterAddress {
-            query: use_query_map(),
-            pathname: use_location().pathname,
-            navigate: Navigator::new(),
-        }
-    }
-
-    /// Sets `key` to `value` (empty removes it); `replace` keeps typing out of the history.
-    fn set(&self, key: &'static str, value: String, replace: bool) {
-        let href = self.query.with_untracked(|q| {
-            href_with_first_page(&self.pathname.get_untracked(), q, &[(key, Some(value))])
-        });
-        let options = NavigateOptions {
-            replace,
-            scroll: false,
-            ..NavigateOptions::default()
-        };
-        self.navigate.go(&href, options);
-    }
-
-    /// The address without any filter.
-    fn cleared(&self) -> String {
-        self.query.with(|q| {
-            let changes: Vec<(&str, Option<String>)> = KEYS.iter().map(|k| (*k, None)).collect();
-            href_with_first_page(&self.pathname.get(), q, &changes)
-        })
-    }
-}
-
 #[component]
 pub(crate) fn SendFilters(
     filter: Memo<SendFilter>,
     loaded: RwSignal<LoadedSends>,
 ) -> impl IntoView {
-    let address = FilterAddress::new();
+    let address = FilterAddress::new("page");
     // Each select follows its own choice only: typing a search does not rebuild thousands of
     // sender options.
     let sender = Memo::new(move |_| filter.with(|f| f.sender));
@@ -130,7 +87,7 @@ pub(crate) fn SendFilters(
                 on_input=move |value| address.set(KEY_SEARCH, value, true)
             />
             <Show when=move || filter.with(SendFilter::is_active)>
-                <a class="button send-filters__clear" href=move || address.cleared()>
+                <a class="button send-filters__clear" href=move || address.cleared(&KEYS)>
                     "Clear filters"
                 </a>
             </Show>
@@ -171,25 +128,6 @@ fn AttentionOptions(filter: Memo<SendFilter>) -> impl IntoView {
             <option value=ANY_REASON selected=chosen == Some(NeedsAttention::Any)>"Any reason"</option>
             {reasons}
         }
-    }
-}
-
-/// A labelled select whose choice goes to the address under `key`.
-#[component]
-fn FilterSelect(
-    id: &'static str,
-    label: &'static str,
-    key: &'static str,
-    address: FilterAddress,
-    children: Children,
-) -> impl IntoView {
-    view! {
-        <div class="field">
-            <label for=id>{label}</label>
-            <select id=id on:change=move |ev| address.set(key, event_target_value(&ev), false)>
-                {children()}
-            </select>
-        </div>
     }
 }
 

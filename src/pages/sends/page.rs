@@ -30,20 +30,30 @@ pub(crate) fn SendsPage() -> impl IntoView {
             Either::Right(view! { <ServerPage store /> })
         }
     };
+    let rows_came = Memo::new(move |came: Option<&bool>| {
+        came.copied().unwrap_or(false) || store.shown_page().with(Option::is_some)
+    });
+    // The title, what is loaded and the actions share one line, the filters the next, so the
+    // table starts high on a laptop; the overview (one line until opened) follows the table.
     view! {
-        <ScreenHeading title="Sends" />
-        <Overview summary=store.summary() covers=Signal::derive(move || store.covers()) />
-        <section class="sends-tools" aria-label="Loaded sends">
-            <p class="sends-coverage" data-testid="sends-coverage">
-                {move || format!("Loaded: {}.", store.coverage())}
-            </p>
-            <LoadAll loaded since=Signal::derive(move || store.filter().with(|f| f.since)) />
-            <ExportCsv store />
-        </section>
+        <div class="page-head">
+            <ScreenHeading title="Sends" />
+            <section class="sends-tools" aria-label="Loaded sends">
+                <p class="sends-coverage" data-testid="sends-coverage">
+                    {move || format!("Loaded: {}.", store.coverage())}
+                </p>
+                <LoadAll loaded since=Signal::derive(move || store.filter().with(|f| f.since)) />
+                <ExportCsv store />
+            </section>
+        </div>
         <SendFilters filter=store.filter() loaded />
         {table}
         // Outside the rows' loading boundary: mounted once, it keeps its focus across pages.
         <Pager shown=store.shown_page() />
+        // Once the first rows came: shown before them, it would jump down when they come.
+        <Show when=move || rows_came.get()>
+            <Overview summary=store.summary() covers=Signal::derive(move || store.covers()) />
+        </Show>
     }
 }
 

@@ -123,6 +123,9 @@ pub(crate) fn SendsTable(
     }
 }
 
+/// One line per send: each cell's second fact (company, team, subtype, status group) follows
+/// in small print and is cut at the cell's edge; the cell's title and the row's history say
+/// it whole.
 #[component]
 fn SendRow(send: Send) -> impl IntoView {
     let expanded = RwSignal::new(false);
@@ -144,8 +147,15 @@ fn SendRow(send: Send) -> impl IntoView {
     } = send;
     // The visible "History" first, so a voice command saying it finds the button.
     let history_label = format!("History of the send to {}", recipient.name);
-    let history = StoredValue::new((status_updates, send_gid, sent_via));
+    let to = joined(&[&recipient.name, &recipient.email, &recipient.company_name]);
+    let from = joined(&[&sender.name, &sender.email, &sender.team_name]);
+    let parties = format!("To {to}; from {from}.");
+    let history = StoredValue::new((status_updates, send_gid, sent_via, parties));
     let controls = history_id.clone();
+    let (kind, subtype) = (kind.to_string(), subtype.to_string());
+    // Built before the view: it moves the cells' texts.
+    let kind_title = format!("{kind}: {subtype}");
+    let campaign_title = touch.name.clone();
     // Few elements per row: a page of 100 rows is styled, laid out and painted in one frame.
     view! {
         <tr data-send-id=id.to_string() data-sender-id=sender.id.to_string()>
@@ -164,22 +174,12 @@ fn SendRow(send: Send) -> impl IntoView {
             <td>
                 <time datetime=created_at.clone()>{date_time(&created_at)}</time>
             </td>
-            <td class="cell-stack">
-                {recipient.name}
-                <span class="cell-stack__sub">{recipient.email}</span>
-                <span class="cell-stack__sub">{recipient.company_name}</span>
-            </td>
-            <td class="cell-stack" title=sender.email>
-                {sender.name}
-                <span class="cell-stack__sub">{sender.team_name}</span>
-            </td>
-            <td>
+            <td title=to>{recipient.name} <Sub text=recipient.company_name /></td>
+            <td title=from>{sender.name} <Sub text=sender.team_name /></td>
+            <td title=campaign_title>
                 <a href=routes::campaign(touch.id)>{touch.name}</a>
             </td>
-            <td class="cell-stack">
-                {kind.to_string()}
-                <span class="cell-stack__sub">{subtype.to_string()}</span>
-            </td>
+            <td title=kind_title>{kind} <Sub text=subtype /></td>
             <td>
                 <StatusBadge status />
             </td>
@@ -190,8 +190,15 @@ fn SendRow(send: Send) -> impl IntoView {
             <tr id=history_id.clone() class="history-row">
                 <td colspan=COLUMNS.to_string()>
                     {history
-                        .with_value(|(updates, gid, via)| {
-                            view! { <Timeline updates=updates.clone() gid=gid.clone() via=via.clone() /> }
+                        .with_value(|(updates, gid, via, parties)| {
+                            view! {
+                                <Timeline
+                                    updates=updates.clone()
+                                    gid=gid.clone()
+                                    via=via.clone()
+                                    parties=parties.clone()
+                                />
+                            }
                         })}
                 </td>
             </tr>
@@ -199,9 +206,31 @@ fn SendRow(send: Send) -> impl IntoView {
     }
 }
 
+/// A cell's second fact in small print; nothing when the platform left it empty.
+#[component]
+fn Sub(text: String) -> impl IntoView {
+    (!text.is_empty()).then(|| view! { <span class="cell-sub">{text}</span> })
+}
+
+/// The parts that are not empty, joined with commas.
+fn joined(parts: &[&str]) -> String {
+    parts
+        .iter()
+        .filter(|p| !p.is_empty())
+        .copied()
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// A send's status changes, oldest first, with their times.
 #[component]
-fn Timeline(updates: Vec<StatusUpdate>, gid: String, via: String) -> impl IntoView {
+fn Timeline(
+    updates: Vec<StatusUpdate>,
+    gid: String,
+    via: String,
+    /// Who sent it to whom, in full: the row cuts them short.
+    parties: String,
+) -> impl IntoView {
     let items = if updates.is_empty() {
         view! { <li>"No status changes recorded."</li> }.into_any()
     } else {
@@ -223,7 +252,7 @@ fn Timeline(updates: Vec<StatusUpdate>, gid: String, via: String) -> impl IntoVi
     view! {
         <div class="send-history">
             <p class="send-history__meta">
-                "Send " <code>{gid}</code> ", sent via " {via}
+                "Send " <code>{gid}</code> ", sent via " {via} ". " {parties}
             </p>
             <ol class="timeline" aria-label="Status history">
                 {items}

@@ -17,27 +17,13 @@ use super::compact::{cents_text, Row, SenderKey, TouchKey};
 use super::filter::{day_number, Choice, SendFilter};
 use super::loaded::LoadedSends;
 use super::summary::{CurrencySpend, Summary};
+use crate::components::name_search::contains_folded;
 use crate::components::sort::{by_amount, by_text, TableSort};
 
 /// A row's rank by one column.
 type RankKey<'a> = Box<dyn Fn(&Row) -> u32 + 'a>;
 /// How two rows compare by one column.
 type Comparer<'a> = Box<dyn Fn(&Row, &Row) -> Ordering + 'a>;
-
-/// Whether `haystack` contains `needle` (already lowercase) ignoring case, without
-/// allocating when both are ASCII.
-fn contains_folded(haystack: &str, needle: &str) -> bool {
-    if needle.is_empty() {
-        return true;
-    }
-    if haystack.is_ascii() && needle.is_ascii() {
-        let (h, n) = (haystack.as_bytes(), needle.as_bytes());
-        return h
-            .windows(n.len())
-            .any(|w| w.iter().zip(n).all(|(a, b)| a.to_ascii_lowercase() == *b));
-    }
-    haystack.to_lowercase().contains(needle)
-}
 
 /// Ranks of `values` in the order `cmp` gives (equal values share a rank).
 fn ranks<T>(values: &[T], cmp: impl Fn(&T, &T) -> Ordering) -> Vec<u32> {

@@ -19,6 +19,7 @@ use leptos::prelude::{Update, WithUntracked};
 use super::bulk::{
     answer_summary, insert_result, results_summary, BulkAction, BulkResult, Outcome, Picked,
 };
+use super::directory;
 use super::guard::{self, Guarded, NotSent, Reversal, Target, Writer};
 use crate::api::{ApiError, Written};
 use crate::components::format::count_of;
@@ -344,7 +345,10 @@ async fn change_one(
         .put_in_lane::<_, ScimUser>(&ctx.lane, call, body)
         .await
     {
-        Written::Answered(user) | Written::Confirmed(user) => Some(Ok(user)),
+        Written::Answered(user) | Written::Confirmed(user) => {
+            directory::keep(&user);
+            Some(Ok(user))
+        }
         Written::Failed { error, .. } | Written::Unchecked(error) => Some(Err(error)),
         Written::Stopped { pending: false } => None,
         // Sent, its answer lost, then cancelled: it may have landed, and the result says so.

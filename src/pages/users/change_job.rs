@@ -12,6 +12,7 @@ use gifting_api::paths::endpoint;
 use gifting_api::scim::{ReplaceUser, ScimUser};
 use leptos::prelude::{Update, WithUntracked};
 
+use super::directory;
 use super::guard::{self, GuardHost, Guarded, NotSent, Target, Writer};
 use crate::api::{ApiClient, ApiError};
 use crate::http::pacing::Lane;
@@ -142,6 +143,9 @@ impl Writer<ReplaceUser> for Put<'_> {
             )
             .await
             .into_result();
+        if let Ok(user) = &answer {
+            directory::keep(user);
+        }
         let landed = answer.is_ok();
         self.ctx.result.update(|c| c.answer = Some(answer));
         landed

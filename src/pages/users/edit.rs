@@ -10,6 +10,7 @@ use leptos_router::hooks::use_params_map;
 
 use super::access::ScimLoaded;
 use super::change_job::{self, Change, Changed};
+use super::directory;
 use super::guard;
 use super::present::{display_name, status_badge};
 use super::user_form::{draft_of, UserFields, UserForm};
@@ -213,6 +214,9 @@ impl Editor {
             .write_json::<_, ScimUser>(endpoint::REPLACE_SCIM_USER.call(&[&id]), &body)
             .await
             .map(|a| a.body);
+        if let Ok(user) = &answer {
+            directory::keep(user);
+        }
         self.answered(body, answer, done)
     }
 

@@ -1,9 +1,10 @@
-//! `/users`: the SCIM users, paged and searched through the address bar, with a checkbox per
-//! row for bulk changes.
+//! `/users`: the SCIM users, paged through the address bar, with a checkbox per row for bulk
+//! changes. A search or a filter lists the matching users from the directory instead.
 
 use gifting_api::paths::endpoint;
 use gifting_api::rest::DEFAULT_PER_PAGE;
 use gifting_api::scim::{ListResponse, ScimUser};
+use leptos::either::Either;
 use leptos::prelude::*;
 use leptos_router::hooks::{use_location, use_navigate, use_query_map};
 use leptos_router::NavigateOptions;
@@ -11,11 +12,13 @@ use leptos_router::NavigateOptions;
 use super::access::ScimLoaded;
 use super::bulk::{AllMatching, Picked, Selection};
 use super::bulk_panel::{BulkPanel, Listed};
+use super::finder::{DirectoryStatus, Found, UserFilters};
 use super::paging::{showing_text, ScimPaging};
 use super::present::{display_name, status_badge, user_href};
+use super::search::UserSearch;
 use crate::api::use_team_groups;
-use crate::api::{use_api, ApiError};
-use crate::components::sort::{by_text, Compare};
+use crate::api::{use_api, ApiClient, ApiError};
+use crate::components::sort::{by_text, use_table_sort, Compare};
 use crate::components::table::text;
 use crate::components::ScreenHeading;
 use crate::components::{remembered_page_size, Column, DataTable, PagerLinks, PagerNav};
@@ -23,37 +26,40 @@ use crate::routes;
 
 #[component]
 pub(crate) fn UsersPage() -> impl IntoView {
-    let api = use_api();
     let query = use_query_map();
     let path = use_location().pathname;
     let paging = Memo::new(move |_| {
         let remembered = path.with(|p| remembered_page_size(p));
         query.with(|q| ScimPaging::from_query(q, remembered))
     });
-    // The answer travels with the paging it answers, so while the next page loads the table,
-    // the range and the links all still describe the page on screen.
-    let users = LocalResource::new(move || {
-        let asked = paging.get();
-        async move {
-            let call = endpoint::LIST_SCIM_USERS
-                .call(&[])
-                .query(&asked.request_query());
-            let list = api.get_json::<ListResponse>(call).await?;
-            Ok((asked, list))
-        }
+    let search = Memo::new(move |_| {
+        query.with(|q| UserSearch::from_lookup(|key| q.get_str(key).map(str::to_owned)))
     });
+    let by_directory = Memo::new(move |_| search.with(UserSearch::is_active));
+    let users = platform_page(use_api(), paging);
     let groups = use_team_groups();
     let selection: Selection = RwSignal::new(Default::default());
     let matching = RwSignal::new(None::<AllMatching>);
-    // "Select all N users" holds for the search it was offered on: another search clears it,
+    // "Select all N users" holds for the list it was offered on: another search clears it,
     // so the rows of the new list are not shown as chosen and no run acts on the old list.
+    // The filters clear it as they change the address; this covers back, forward and links,
+    // a frame later, once the list that offered it is gone (a signal set while the list is
+    // swapped reaches the rows being dropped).
     Effect::new(move |_| {
         let email = paging.with(|p| p.email.clone());
-        if matching.with_untracked(|m| m.as_ref().is_some_and(|m| m.email != email)) {
-            matching.set(None);
+        let searching = by_directory.get();
+        if matching.with_untracked(|m| m.as_ref().is_some_and(|m| m.email != email || searching)) {
+            request_animation_frame(move || {
+                matching.try_set(None);
+            });
         }
     });
+    // Every user the platform's list matches can be chosen at once; the directory's search
+    // chooses with the rows' own checkboxes.
     let listed = Signal::derive(move || {
+        if by_directory.get() {
+            return None;
+        }
         let loaded = users.get()?.ok()?;
         Some(Listed {
             email: loaded.0.email.clone(),
@@ -62,62 +68,157 @@ pub(crate) fn UsersPage() -> impl IntoView {
         })
     });
     // Without the admin right there is nothing to search or change: only the explanation.
-    let forbidden = move || matches!(users.get(), Some(Err(ApiError::Forbidden { .. })));
+    let forbidden =
+        Memo::new(move |_| matches!(users.get(), Some(Err(ApiError::Forbidden { .. }))));
+    // Without the right, the platform's answer explains it, whatever the address asks.
+    let list = move || {
+        if by_directory.get() && !forbidden.get() {
+            Either::Left(view! { <DirectoryList search paging selection matching /> })
+        } else {
+            Either::Right(view! { <PlatformList users paging selection matching /> })
+        }
+    };
 
     view! {
         <section class="users" aria-labelledby="users-heading">
             <div class="page-head">
                 <ScreenHeading title="Users" id="users-heading" />
-                <Show when=move || !forbidden()>
+                <Show when=move || !forbidden.get()>
                     <a class="button button--primary" href=routes::NEW_USER>"Add user"</a>
                     <a class="button" href=routes::IMPORT_USERS>"Import users"</a>
                 </Show>
             </div>
-            <Show when=move || !forbidden()>
-                <SearchForm paging />
+            <Show when=move || !forbidden.get()>
+                <UserFilters search groups on_change=Callback::new(move |()| matching.set(None)) />
+                <EmailNote paging />
                 <BulkPanel selection matching listed groups on_done=Callback::new(move |()| users.refetch()) />
             </Show>
-            <ScimLoaded resource=users let:loaded>
-                <UsersTable list=loaded.1.clone() paging=loaded.0.clone() selection matching />
-            </ScimLoaded>
-            // Outside the rows' loading boundary: mounted once, it keeps its focus across pages.
-            <ScimPager shown=shown_window(users) paging />
+            {list}
         </section>
     }
 }
 
+/// The platform's page of the list. The answer travels with the paging it answers, so while
+/// the next page loads the table, the range and the links all still describe the page on
+/// screen. What the directory's search keeps in the address is not part of it: typing a
+/// search asks the platform for nothing.
+fn platform_page(
+    api: ApiClient,
+    paging: Memo<ScimPaging>,
+) -> LocalResource<Result<(ScimPaging, ListResponse), ApiError>> {
+    let asked = Memo::new(move |_| ScimPaging {
+        kept: Vec::new(),
+        ..paging.get()
+    });
+    LocalResource::new(move || {
+        let asked = asked.get();
+        async move {
+            let call = endpoint::LIST_SCIM_USERS
+                .call(&[])
+                .query(&asked.request_query());
+            let list = api.get_json::<ListResponse>(call).await?;
+            Ok((asked, list))
+        }
+    })
+}
+
+/// The users answered by the platform: its page of the list, or the one user an `?email=`
+/// address names.
 #[component]
-fn SearchForm(paging: Memo<ScimPaging>) -> impl IntoView {
-    let navigate = use_navigate();
-    let typed = RwSignal::new(paging.get_untracked().email.unwrap_or_default());
-    // Back/forward or a shared link changes the search: the box follows the address bar.
-    Effect::new(move |_| typed.set(paging.get().email.unwrap_or_default()));
-    let on_submit = move |ev: leptos::ev::SubmitEvent| {
-        ev.prevent_default();
-        let href = paging.get_untracked().search_href(&typed.get_untracked());
-        navigate(&href, NavigateOptions::default());
+fn PlatformList(
+    users: LocalResource<Result<(ScimPaging, ListResponse), ApiError>>,
+    paging: Memo<ScimPaging>,
+    selection: Selection,
+    matching: RwSignal<Option<AllMatching>>,
+) -> impl IntoView {
+    view! {
+        <ScimLoaded resource=users let:loaded>
+            <UsersTable
+                users=loaded.1.resources.clone()
+                empty=empty_text(&loaded.0, loaded.1.total_results)
+                sorted_within="Sorted within the users on this page; the platform lists them in its own order."
+                selection
+                matching
+            />
+        </ScimLoaded>
+        // Outside the rows' loading boundary: mounted once, it keeps its focus across pages.
+        <ScimPager shown=shown_window(users) paging />
+    }
+}
+
+/// The directory's users that match the search, sorted across all of them, paged by the
+/// address like the platform's list.
+#[component]
+fn DirectoryList(
+    search: Memo<UserSearch>,
+    paging: Memo<ScimPaging>,
+    selection: Selection,
+    matching: RwSignal<Option<AllMatching>>,
+) -> impl IntoView {
+    let found = Found::new(search);
+    let sort = use_table_sort();
+    let shown = Memo::new(move |_| {
+        found.read.get().then(|| {
+            let total = found.users.with(Vec::len) as u64;
+            paging.with(|p| ShownWindow {
+                paging: p.clone(),
+                total,
+                shown: total.saturating_sub(p.start_index - 1).min(p.count),
+            })
+        })
+    });
+    let rows = move || {
+        found.read.get().then(|| {
+            let mut users = found.users.get();
+            sort.with(|s| s.apply(&mut users, user_order));
+            let start = paging.with(|p| p.start_index - 1) as usize;
+            let count = paging.with(|p| p.count) as usize;
+            let page: Vec<ScimUser> = users.into_iter().skip(start).take(count).collect();
+            view! {
+                <UsersTable
+                    users=page
+                    empty="No user matches the search.".to_owned()
+                    sorted_within="Sorted across every user that matches the search."
+                    selection
+                    matching
+                />
+            }
+        })
     };
     view! {
-        <form class="search" role="search" on:submit=on_submit>
-            <label for="users-search">"Find by email"</label>
-            <input
-                id="users-search"
-                type="search"
-                autocomplete="off"
-                placeholder="name@example.com"
-                bind:value=typed
-            />
-            <button type="submit" class="button">"Search"</button>
-            {move || {
-                paging
-                    .get()
-                    .email
-                    .map(|_| {
-                        let href = paging.get().search_href("");
-                        view! { <a class="search__clear" href=href>"Show all users"</a> }
-                    })
-            }}
-        </form>
+        <DirectoryStatus found />
+        {rows}
+        <ScimPager shown paging />
+    }
+}
+
+/// "Only the user with the email …", with the way back to everyone, for an `?email=` address
+/// (Teams links to a member that way).
+#[component]
+fn EmailNote(paging: Memo<ScimPaging>) -> impl IntoView {
+    move || {
+        paging.with(|p| {
+            p.email.clone().map(|email| {
+                let href = p.search_href("");
+                view! {
+                    <p class="muted">
+                        {format!("Only the user with the email \u{201c}{email}\u{201d}. ")}
+                        <a class="search__clear" href=href>"Show all users"</a>
+                    </p>
+                }
+            })
+        })
+    }
+}
+
+/// What the platform's list says when it shows no one.
+fn empty_text(paging: &ScimPaging, total: u64) -> String {
+    match &paging.email {
+        Some(email) => format!("No user has the email \u{201c}{email}\u{201d}."),
+        None if total > 0 => {
+            "There are no users on this page: go back to the first page.".to_owned()
+        }
+        None => "There are no users yet.".to_owned(),
     }
 }
 
@@ -138,20 +239,15 @@ fn user_order(key: &str) -> Option<Compare<ScimUser>> {
 
 #[component]
 fn UsersTable(
-    list: ListResponse,
-    paging: ScimPaging,
+    users: Vec<ScimUser>,
+    /// What the table says when there is no one to show.
+    empty: String,
+    /// What a column's sort covers.
+    sorted_within: &'static str,
     selection: Selection,
     matching: RwSignal<Option<AllMatching>>,
 ) -> impl IntoView {
-    let empty = match paging.email {
-        Some(email) => format!("No user has the email \u{201c}{email}\u{201d}."),
-        None if list.total_results > 0 => {
-            "There are no users on this page: go back to the first page.".to_owned()
-        }
-        None => "There are no users yet.".to_owned(),
-    };
-    let on_page: Vec<(String, Picked)> = list
-        .resources
+    let on_page: Vec<(String, Picked)> = users
         .iter()
         .map(|u| (u.id.clone(), Picked::of(u)))
         .collect();
@@ -159,9 +255,8 @@ fn UsersTable(
     let row = move |user| view! { <UserRow user selection matching /> }.into_any();
     view! {
         <DataTable
-            caption="Users (SCIM)" columns=USER_COLUMNS items=list.resources row order=user_order empty
-            sorted_within="Sorted within the users on this page; the platform lists them in its own order."
-            class="data-table users-table" lead
+            caption="Users (SCIM)" hidden_caption=true columns=USER_COLUMNS items=users row order=user_order empty
+            sorted_within class="data-table users-table" lead
         />
     }
 }

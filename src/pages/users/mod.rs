@@ -6,8 +6,10 @@ pub(crate) mod bulk;
 pub(crate) mod bulk_job;
 pub(crate) mod bulk_panel;
 mod change_job;
+pub(crate) mod directory;
 pub(crate) mod edit;
 pub(crate) mod fields;
+mod finder;
 pub(crate) mod form;
 pub(crate) mod guard;
 pub(crate) mod import;
@@ -15,6 +17,7 @@ pub(crate) mod list;
 pub(crate) mod new;
 pub(crate) mod paging;
 pub(crate) mod present;
+pub(crate) mod search;
 #[cfg(test)]
 pub(crate) mod test_users;
 pub(crate) mod user_form;

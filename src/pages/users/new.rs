@@ -12,6 +12,7 @@ use leptos::task::spawn_local;
 use leptos_router::hooks::use_navigate;
 use leptos_router::NavigateOptions;
 
+use super::directory;
 use super::fields::TextField;
 use super::form::{Field, UserDraft};
 use super::present::{display_name, user_href};
@@ -119,6 +120,7 @@ impl NewUser {
             .await;
         match answer {
             Ok(created) => {
+                directory::keep(&created.body);
                 self.outcome_unknown.try_set(false);
                 self.form.pending.try_set(false);
                 self.notifications.push(

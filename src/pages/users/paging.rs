@@ -8,6 +8,7 @@ use gifting_api::query::QueryBuilder;
 use gifting_api::scim::{ListUsersQuery, UserFilter};
 use leptos_router::params::ParamsMap;
 
+use super::search;
 use crate::components::format::{count, count_of};
 use crate::components::PAGE_SIZES;
 use crate::routes;
@@ -24,6 +25,9 @@ pub(crate) struct ScimPaging {
     pub(crate) count: u64,
     /// The `userName eq` filter value, trimmed; `None` lists everyone.
     pub(crate) email: Option<String>,
+    /// The directory search's parameters as the address has them ([`super::search`]), kept
+    /// in every link that pages through its results.
+    pub(crate) kept: Vec<(&'static str, String)>,
 }
 
 impl Default for ScimPaging {
@@ -32,6 +36,7 @@ impl Default for ScimPaging {
             start_index: 1,
             count: DEFAULT_COUNT,
             email: None,
+            kept: Vec::new(),
         }
     }
 }
@@ -61,10 +66,15 @@ impl ScimPaging {
         let email = get("email")
             .map(|e| e.trim().to_owned())
             .filter(|e| !e.is_empty());
+        let kept = search::KEYS
+            .iter()
+            .filter_map(|&key| Some((key, get(key).filter(|v| !v.trim().is_empty())?)))
+            .collect();
         Self {
             start_index,
             count,
             email,
+            kept,
         }
     }
 
@@ -80,8 +90,11 @@ impl ScimPaging {
 
     /// The users screen's address for another window of the same search.
     pub(crate) fn href(&self, start_index: u64, count: u64) -> String {
-        let query = QueryBuilder::new()
-            .push_opt("email", self.email.as_deref())
+        let mut query = QueryBuilder::new().push_opt("email", self.email.as_deref());
+        for (key, value) in &self.kept {
+            query = query.push(key, value);
+        }
+        let query = query
             .push("startIndex", start_index.max(1))
             .push("count", count)
             .build();
@@ -201,6 +214,7 @@ mod tests {
             start_index: 26,
             count: 25,
             email: Some("a+b@example.com".into()),
+            kept: Vec::new(),
         };
         assert_eq!(
             p.request_query(),
@@ -211,6 +225,17 @@ mod tests {
             "/users?email=a%2Bb%40example.com&startIndex=51&count=25"
         );
         assert_eq!(p.search_href(""), "/users?startIndex=1&count=25");
+        // The directory's search goes along when paging through its results.
+        let found = read(&[
+            ("q", "dubo"),
+            ("role", "sender"),
+            ("team", " "),
+            ("count", "10"),
+        ]);
+        assert_eq!(
+            found.href(11, 10),
+            "/users?q=dubo&role=sender&startIndex=11&count=10"
+        );
     }
 
     #[wasm_bindgen_test]
@@ -218,7 +243,7 @@ mod tests {
         let p = ScimPaging {
             start_index: 26,
             count: 25,
-            email: None,
+            ..ScimPaging::default()
         };
         assert_eq!(p.previous_start(), Some(1));
         assert_eq!(p.next_start(63), Some(51));
@@ -232,7 +257,7 @@ mod tests {
         let odd = ScimPaging {
             start_index: 10,
             count: 25,
-            email: None,
+            ..ScimPaging::default()
         };
         assert_eq!(odd.previous_start(), Some(1));
         assert_eq!(odd.start_for_count(10), 1);

@@ -16,6 +16,7 @@ use super::fate::Wanted;
 use crate::api::{ApiClient, ApiError, Written};
 use crate::http::pacing::Lane;
 use crate::http::retry::MAX_SENDS;
+use crate::pages::users::directory;
 
 /// One write of the run.
 #[derive(Clone, Debug)]
@@ -118,21 +119,27 @@ pub(crate) async fn write_one(api: ApiClient, lane: &Lane, job: &Write) -> (Outc
             let landed = || lookup(api, lane, &wanted.email);
             let written = api.create_in_lane::<ScimUser>(lane, call, body, landed);
             (
-                written.await.map(|_| ()),
+                written.await.map(|user| directory::keep(&user)),
                 Outcome::Created("Created.".into()),
             )
         }
         Write::Update { id, body, .. } => {
             let call = endpoint::REPLACE_SCIM_USER.call(&[id]);
             let written = api.put_in_lane::<_, ScimUser>(lane, call, body).await;
-            (written.map(|_| ()), Outcome::Updated("Updated.".into()))
+            (
+                written.map(|user| directory::keep(&user)),
+                Outcome::Updated("Updated.".into()),
+            )
         }
         Write::Deactivate { id } => {
             let call = endpoint::REPLACE_SCIM_USER.call(&[id]);
             let written = api
                 .put_in_lane::<_, ScimUser>(lane, call, &deactivate)
                 .await;
-            (written.map(|_| ()), Outcome::Deactivated)
+            (
+                written.map(|user| directory::keep(&user)),
+                Outcome::Deactivated,
+            )
         }
     };
     let create = matches!(job, Write::Create { .. });
