@@ -17,8 +17,8 @@ const CRATES = [
     src: "src",
     // browser helpers → the admin's remembered choices → HTTP (transport, cancel, retry) → auth → the API client → jobs → the
     // screens' route table → shared components → the domain (the organisation's spend, which
-    // two screens show) → pages → the shell around them → the app.
-    order: ["browser", "prefs", "config", "panic", "http", "auth", "api", "jobs", "routes", "components", "spend", "pages", "shell", "app"],
+    // two screens show) → pages → the command palette (it searches what screens hold) → the shell around them → the app.
+    order: ["browser", "prefs", "config", "panic", "http", "auth", "api", "jobs", "routes", "components", "spend", "pages", "palette", "shell", "app"],
   },
   {
     name: "the sandbox",

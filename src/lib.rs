@@ -46,6 +46,7 @@ pub mod config;
 pub mod http;
 pub(crate) mod jobs;
 pub(crate) mod pages;
+pub(crate) mod palette;
 pub mod panic;
 pub(crate) mod prefs;
 pub(crate) mod routes;

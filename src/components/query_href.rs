@@ -45,11 +45,17 @@ impl FilterAddress {
 
     /// Sets `key` to `value` (empty removes it); `replace` keeps typing out of the history.
     pub(crate) fn set(&self, key: &'static str, value: String, replace: bool) {
+        self.set_all(&[(key, Some(value))], replace);
+    }
+
+    /// Several keys at once, as one change (one history entry): `None` or empty removes one.
+    pub(crate) fn set_all(&self, changes: &[(&'static str, Option<String>)], replace: bool) {
         if let Some(before) = self.before {
             before.run(());
         }
         let href = self.query.with_untracked(|q| {
-            let changes = [(key, Some(value)), (self.paging, None)];
+            let mut changes = changes.to_vec();
+            changes.push((self.paging, None));
             href_with(&self.pathname.get_untracked(), q, &changes)
         });
         let options = NavigateOptions {

@@ -23,7 +23,11 @@ thread_local! {
 }
 
 /// The shortcuts, as the list shows them.
-const SHORTCUTS: [(&str, &str); 3] = [
+const SHORTCUTS: [(&str, &str); 4] = [
+    (
+        "Ctrl K",
+        "Go to a screen, user, team group, campaign, send or product (⌘ K on a Mac)",
+    ),
     ("/", "Search or filter on this screen"),
     ("?", "Show these shortcuts"),
     ("Esc", "Close a dialog"),

@@ -406,6 +406,81 @@ describe("sends", () => {
   });
 });
 
+describe("sends: a range of days", () => {
+  const env = consoleFixture();
+  let data;
+  before(async () => {
+    data = await allSends(env.sandbox.url, env.token);
+  });
+
+  /** `2026-11` of today, in the calendar the platform writes (its newest send's offset), `back` months before. */
+  const monthKey = (back) => {
+    const tail = data.sends[0].created_at.slice(-6);
+    const offset = tail.endsWith("Z") ? 0 : (tail[0] === "-" ? -1 : 1) * (Number(tail.slice(1, 3)) * 60 + Number(tail.slice(4, 6)));
+    const now = new Date(Date.now() + offset * 60_000);
+    const month = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - back, 1));
+    return month.toISOString().slice(0, 7);
+  };
+  const lastDay = (key) => {
+    const [y, m] = key.split("-").map(Number);
+    return `${key}-${String(new Date(Date.UTC(y, m, 0)).getUTCDate()).padStart(2, "0")}`;
+  };
+  const between = (since, until) => data.sends.filter((s) => s.created_at.slice(0, 10) >= since && s.created_at.slice(0, 10) <= until);
+  const range = (page) => page.getByLabel("Created", { exact: true });
+  /** The note once every send of the range is loaded and `n` match. */
+  const covered = (page, n) => page.getByTestId("filter-note").getByText(new RegExp(`^${grouped(n)} of the [\\d,]+ loaded sends match the filters\\. Every send created from .+ is loaded\\.$`)).waitFor({ ...VISIBLE, timeout: 60_000 });
+
+  test("last month and this month show exactly their sends, counted, paged and exported as such", async () => {
+    const { page } = env;
+    await openSends(page, env.sandbox.url, "?per_page=100");
+    for (const [choice, key] of [["last-month", monthKey(1)], ["this-month", monthKey(0)]]) {
+      const [since, until] = [`${key}-01`, lastDay(key)];
+      const expected = between(since, until);
+      await range(page).selectOption(choice);
+      await page.waitForURL((url) => url.searchParams.get("since") === since && url.searchParams.get("until") === until && url.searchParams.get("per_page") === "100");
+      await covered(page, expected.length);
+      await page.waitForFunction((n) => document.querySelectorAll("tbody tr[data-send-id]").length === n, Math.min(expected.length, 100), { timeout: 10_000 });
+      assert.deepEqual(await rowIds(page), expected.slice(0, 100).map((s) => String(s.id)), `${choice}: the range's newest sends first`);
+      assert.equal(await range(page).inputValue(), choice);
+      const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("export-csv").click()]);
+      assert.equal(download.suggestedFilename().replace(/^sends-\d{4}-\d{2}-\d{2}/, "sends"), `sends-since-${since}-until-${until}.csv`);
+      const rows = parseCsv((await readFile(await download.path(), "utf8")).slice(1));
+      assert.deepEqual(rows.slice(1).map((r) => r[rows[0].indexOf("send_id")]), expected.map((s) => String(s.id)), `${choice}: the export holds exactly the range`);
+    }
+  });
+
+  test("a custom range takes two days, refuses a first day after the last, and survives a reload", async () => {
+    const { page } = env;
+    const key = monthKey(1);
+    await range(page).selectOption("custom");
+    const from = page.getByLabel("From", { exact: true });
+    const to = page.getByLabel("To", { exact: true });
+    assert.equal(await from.inputValue(), `${monthKey(0)}-01`, "the days chosen before stay, to be changed");
+    const before = page.url();
+    await from.fill(`${key}-20`);
+    await page.waitForURL((url) => url.searchParams.get("since") === `${key}-20`);
+    await to.fill(`${key}-10`);
+    await page.getByText("The first day is after the last.").waitFor(VISIBLE);
+    assert.equal(new URL(page.url()).searchParams.get("until"), lastDay(monthKey(0)), "a range that cannot hold a send is not applied");
+    assert.equal(await to.inputValue(), `${key}-10`, "what was typed stays");
+    await to.fill(`${key}-25`);
+    await page.waitForURL((url) => url.searchParams.get("until") === `${key}-25`);
+    assert.notEqual(page.url(), before);
+    await covered(page, between(`${key}-20`, `${key}-25`).length);
+    await page.reload();
+    await covered(page, between(`${key}-20`, `${key}-25`).length);
+    assert.equal(await range(page).inputValue(), "custom");
+    assert.equal(await page.getByLabel("From", { exact: true }).inputValue(), `${key}-20`);
+    await range(page).selectOption("");
+    await page.waitForURL((url) => !url.searchParams.has("since") && !url.searchParams.has("until"));
+    await page.getByLabel("From", { exact: true }).waitFor({ state: "detached" });
+  });
+
+  test("no console errors, page errors or CSP violations with a range", () => {
+    assert.deepEqual(errorsOf(env.page), []);
+  });
+});
+
 describe("sends: load all pages under the platform's rate limit", () => {
   const env = consoleFixture({ sandboxArgs: ["--rate-limit", "5"], page: false });
 

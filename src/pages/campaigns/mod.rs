@@ -6,7 +6,7 @@ mod creator;
 mod detail;
 pub(crate) mod display;
 mod list;
-mod search;
+pub(crate) mod search;
 
 pub(crate) use detail::CampaignPage;
 pub(crate) use list::CampaignsPage;

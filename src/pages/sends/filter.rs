@@ -13,6 +13,8 @@ pub(crate) const KEY_STATUS: &str = "status";
 pub(crate) const KEY_SENDER: &str = "sender";
 pub(crate) const KEY_CAMPAIGN: &str = "campaign";
 pub(crate) const KEY_SEARCH: &str = "q";
+/// One send by its id (the command palette goes there for a number).
+pub(crate) const KEY_SEND: &str = "send";
 /// Why a send needs attention (`gifting_api::attention`, or `any` reason), and the days from
 /// and to which sends count (`2026-10-01`, `2026-10-31`): the home screen links to exactly the
 /// sends it counted, month by month.
@@ -21,7 +23,8 @@ pub(crate) const KEY_SINCE: &str = "since";
 pub(crate) const KEY_UNTIL: &str = "until";
 /// `attention=any`: a send needing attention for any reason.
 pub(crate) const ANY_REASON: &str = "any";
-pub(crate) const KEYS: [&str; 7] = [
+pub(crate) const KEYS: [&str; 8] = [
+    KEY_SEND,
     KEY_STATUS,
     KEY_SENDER,
     KEY_CAMPAIGN,
@@ -62,6 +65,7 @@ impl SendFilter {
     /// name is no place for a recipient's name), only that there was one.
     pub(crate) fn file_part(&self) -> String {
         let mut parts: Vec<String> = Vec::new();
+        parts.extend(self.send.map(|id| format!("send-{id}")));
         parts.extend(self.since.map(|d| format!("since-{}", day_param(d))));
         parts.extend(self.until.map(|d| format!("until-{}", day_param(d))));
         parts.extend(self.group.map(|g| format!("status-{}", g.slug())));
@@ -112,6 +116,8 @@ pub(crate) struct SendFilter {
     pub(crate) since: Option<u32>,
     /// Only sends created on this day or earlier.
     pub(crate) until: Option<u32>,
+    /// Only the send with this id.
+    pub(crate) send: Option<u64>,
     /// Parameters present in the address but not understood, to say so instead of
     /// silently showing everything.
     pub(crate) ignored: Vec<String>,
@@ -137,6 +143,7 @@ impl SendFilter {
                 id
             })
         };
+        let send = id(KEY_SEND, "send");
         let sender = id(KEY_SENDER, "sender");
         let campaign = id(KEY_CAMPAIGN, "campaign");
         let attention = get(KEY_ATTENTION).filter(|v| !v.is_empty()).and_then(|v| {
@@ -169,6 +176,7 @@ impl SendFilter {
             attention,
             since,
             until,
+            send,
             ignored,
         }
     }
@@ -183,6 +191,7 @@ impl SendFilter {
 
     pub(crate) fn is_active(&self) -> bool {
         self.group.is_some()
+            || self.send.is_some()
             || self.attention.is_some()
             || self.since.is_some()
             || self.until.is_some()
@@ -200,6 +209,7 @@ impl SendFilter {
         let needle = self.search.trim().to_lowercase();
         move |send: &Send| {
             self.group.is_none_or(|g| send.status.group() == g)
+                && self.send.is_none_or(|id| send.id == id)
                 && self
                     .attention
                     .is_none_or(|a| a.keeps(gifting_api::attention::attention(send, now)))
@@ -361,6 +371,7 @@ mod tests {
         assert_eq!(ids(&filter(&[("status", "problem")])), vec![2]);
         assert_eq!(ids(&filter(&[("sender", "3")])), vec![1, 3]);
         assert_eq!(ids(&filter(&[("campaign", "2001")])), vec![3]);
+        assert_eq!(ids(&filter(&[("send", "2")])), vec![2]);
         assert_eq!(ids(&filter(&[("q", "MÜLLER")])), vec![1]);
         assert_eq!(ids(&filter(&[("q", "globex")])), vec![2]);
         assert_eq!(ids(&filter(&[("q", "cfo@initech")])), vec![3]);

@@ -6,10 +6,11 @@ use leptos::prelude::*;
 
 use super::filter::{
     Choice, NeedsAttention, SendFilter, ANY_REASON, KEYS, KEY_ATTENTION, KEY_CAMPAIGN, KEY_SEARCH,
-    KEY_SENDER, KEY_STATUS,
+    KEY_SEND, KEY_SENDER, KEY_STATUS,
 };
 use super::loaded::LoadedSends;
-use crate::components::format::{self, count};
+use super::range_form::RangeFilter;
+use crate::components::format::count;
 use crate::components::query_href::{FilterAddress, FilterSelect};
 use crate::components::TextField;
 use gifting_api::attention::Attention;
@@ -67,6 +68,7 @@ pub(crate) fn SendFilters(
     };
     view! {
         <form class="send-filters" role="search" aria-label="Filter the loaded sends" on:submit=|ev| ev.prevent_default()>
+            <RangeFilter filter loaded address />
             <FilterSelect id="send-filter-status" label="Status" key=KEY_STATUS address>
                 <StatusOptions filter loaded />
             </FilterSelect>
@@ -93,24 +95,13 @@ pub(crate) fn SendFilters(
             </Show>
         </form>
         <IgnoredNotice filter />
-        {move || filter.with(range_text).map(|text| view! {
-            <p class="notice" role="status" data-testid="send-filter-since">{text}</p>
+        {move || filter.with(|f| f.send).map(|id| view! {
+            <p class="notice" role="status" data-testid="send-filter-id">
+                {format!("Only send #{id}. ")}
+                <a href=move || address.cleared(&[KEY_SEND])>"Show every send"</a>
+            </p>
         })}
     }
-}
-
-/// "Only sends created from 2026-10-01 to 2026-10-31.", when the address limits the days.
-fn range_text(filter: &SendFilter) -> Option<String> {
-    Some(match (filter.since, filter.until) {
-        (Some(since), Some(until)) => format!(
-            "Only sends created from {} to {}.",
-            format::day(since),
-            format::day(until)
-        ),
-        (Some(since), None) => format!("Only sends created on {} or later.", format::day(since)),
-        (None, Some(until)) => format!("Only sends created on {} or earlier.", format::day(until)),
-        (None, None) => return None,
-    })
 }
 
 /// "Any reason", then each reason a send can need attention for, in the platform's words.

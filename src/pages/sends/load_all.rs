@@ -48,9 +48,11 @@ impl Walker {
         self.job.with(|r| r.resume_page).flatten()
     }
 
-    /// Sends on the platform that are not loaded, after a walk that reached the end.
+    /// Sends on the platform that are not loaded, after a walk that reached the end (not one
+    /// that stopped short on purpose).
     fn newer(self) -> u64 {
-        let ended = self.job.state() == Some(JobState::Done);
+        let short = self.job.with(WalkRun::stopped_short) == Some(true);
+        let ended = self.job.state() == Some(JobState::Done) && !short;
         if !ended {
             return 0;
         }
@@ -70,7 +72,7 @@ impl Walker {
                 ),
                 None => format!("Loading {}…", progress_text(page.max(1), pages)),
             },
-            JobState::Done if self.job.with(|r| r.since_loaded).flatten().is_some() => status.note,
+            JobState::Done if self.job.with(WalkRun::stopped_short) == Some(true) => status.note,
             JobState::Done => {
                 let (held, total) = self
                     .loaded
@@ -100,22 +102,40 @@ impl Walker {
 /// Home to the sends needing attention), the sends back to that day are loaded first, so the
 /// filter shows all of them.
 #[component]
-pub(crate) fn LoadAll(loaded: RwSignal<LoadedSends>, since: Signal<Option<u32>>) -> impl IntoView {
+pub(crate) fn LoadAll(
+    loaded: RwSignal<LoadedSends>,
+    since: Signal<Option<u32>>,
+    /// One send asked for (`?send=`): the pages are read until it is loaded.
+    send: Signal<Option<u64>>,
+) -> impl IntoView {
     let walker = Walker::new(loaded);
+    let looked_for = StoredValue::new(None::<u64>);
+    Effect::new(move |_| {
+        let Some(id) = send.get() else {
+            return;
+        };
+        if walker.is_running() {
+            return;
+        }
+        let known = untrack(|| loaded.with(|l| l.contains(id) || l.is_whole()));
+        if !known && looked_for.get_value() != Some(id) {
+            looked_for.set_value(Some(id));
+            walker.start(Walk::Find(id));
+        }
+    });
     // Once per day asked for: a walk that fails or is cancelled is not started again unasked.
+    // A walk already running (another range's) is let finish, then this one starts if still
+    // needed, so the effect follows the running state too.
     let started_for = StoredValue::new(None::<u32>);
     Effect::new(move |_| {
         let Some(day) = since.get() else {
             return;
         };
-        let covered = untrack(|| {
-            walker
-                .job
-                .with(|r| r.since_loaded.is_some_and(|d| d <= day))
-                == Some(true)
-                || loaded.with(LoadedSends::is_whole)
-        });
-        if !covered && !untrack(|| walker.is_running()) && started_for.get_value() != Some(day) {
+        if walker.is_running() {
+            return;
+        }
+        let covered = untrack(|| loaded.with(|l| l.covers_since(day)));
+        if !covered && started_for.get_value() != Some(day) {
             started_for.set_value(Some(day));
             walker.start(Walk::Since(day));
         }

@@ -35,6 +35,9 @@ pub(crate) struct LoadedSends {
     /// A walk read to the end of the list: every send from the oldest to its first page's
     /// newest is loaded (sends are never removed, so that stays so).
     walked: bool,
+    /// A walk from the first page reached a send created before this day (`20261101`): every
+    /// send created on it or later, as the list stood then, is loaded.
+    since: Option<u32>,
 }
 
 impl PartialEq for LoadedSends {
@@ -45,6 +48,7 @@ impl PartialEq for LoadedSends {
             && self.rows.len() == other.rows.len()
             && self.replaced == other.replaced
             && self.walked == other.walked
+            && self.since == other.since
             && self.slots == other.slots
     }
 }
@@ -127,6 +131,30 @@ impl LoadedSends {
     /// A walk read to the end of the list (see [`LoadedSends::is_whole`]).
     pub(crate) fn mark_walked(&mut self) {
         self.walked = true;
+    }
+
+    /// Whether the send with this id is loaded.
+    pub(crate) fn contains(&self, id: u64) -> bool {
+        self.positions.contains_key(&id)
+    }
+
+    /// A walk back to `day` reached it (see `since`).
+    pub(crate) fn mark_since(&mut self, day: u32) {
+        self.since = Some(self.since.map_or(day, |d| d.min(day)));
+    }
+
+    /// Whether every send created on `day` or later is loaded (short only of sends that
+    /// arrived after the walk that loaded them began).
+    pub(crate) fn covers_since(&self, day: u32) -> bool {
+        self.is_whole() || self.since.is_some_and(|d| d <= day)
+    }
+
+    /// The UTC offset (minutes) the newest loaded send is written in: the organisation's
+    /// calendar, which the platform's timestamps keep.
+    pub(crate) fn offset_minutes(&self) -> Option<i64> {
+        let at = self.order().next()?;
+        let row = self.rows.row(at)?;
+        gifting_api::attention::offset_minutes(self.rows.created_at(row))
     }
 
     /// Whether the loaded sends are the list as it stood at one moment (a walk's end on a
@@ -271,6 +299,28 @@ pub(crate) mod tests {
     /// Sends `ids` as the platform lists them: newest (highest id) first.
     fn newest_first(range: std::ops::RangeInclusive<u64>) -> Vec<Send> {
         range.rev().map(send).collect()
+    }
+
+    #[wasm_bindgen_test]
+    fn a_walk_back_to_a_day_covers_that_day_and_later_only() {
+        let mut loaded = LoadedSends::default();
+        let mut page = newest_first(11..=20);
+        page[0].created_at = "2026-11-03T09:00:00-05:00".into();
+        loaded.insert_page(1, 10, 20, &page);
+        assert_eq!(
+            loaded.offset_minutes(),
+            Some(-300),
+            "the newest send's offset"
+        );
+        assert!(!loaded.covers_since(20261101));
+        loaded.mark_since(20261015);
+        loaded.mark_since(20261020);
+        assert!(loaded.covers_since(20261015) && loaded.covers_since(20261101));
+        assert!(
+            !loaded.covers_since(20261014),
+            "an earlier day is not covered"
+        );
+        assert!(!loaded.is_whole(), "the older sends are not loaded");
     }
 
     #[wasm_bindgen_test]

@@ -14,6 +14,8 @@ mod memory;
 mod overview;
 mod page;
 pub(crate) mod page_cache;
+pub(crate) mod range;
+mod range_form;
 mod store;
 pub(crate) mod summary;
 pub(crate) mod table;

@@ -9,6 +9,7 @@ use leptos::either::Either;
 use leptos::prelude::*;
 
 use super::export::ExportCsv;
+use super::filter::SendFilter;
 use super::filters_form::SendFilters;
 use super::load_all::LoadAll;
 use super::loaded::LoadedSends;
@@ -42,7 +43,11 @@ pub(crate) fn SendsPage() -> impl IntoView {
                 <p class="sends-coverage" data-testid="sends-coverage">
                     {move || format!("Loaded: {}.", store.coverage())}
                 </p>
-                <LoadAll loaded since=Signal::derive(move || store.filter().with(|f| f.since)) />
+                <LoadAll
+                    loaded
+                    since=Signal::derive(move || store.filter().with(|f| f.since))
+                    send=Signal::derive(move || store.filter().with(|f| f.send))
+                />
                 <ExportCsv store />
             </section>
         </div>
@@ -86,7 +91,14 @@ fn FilteredSends(store: SendsStore) -> impl IntoView {
         let (page, per_page) = paging.with(|p| (p.page.unwrap_or(1), p.per_page.unwrap_or(25)));
         let total = shown.with(Vec::len) as u64;
         let loaded_count = loaded.with(LoadedSends::len);
-        let note = loaded.with(|l| coverage_note(l, store.filtering(), total));
+        let note = loaded.with(|l| {
+            store.filter().with(|f| match range_note(l, f) {
+                Some((range, covered)) => {
+                    format!("{} {range}", coverage_note(l, true, total, covered))
+                }
+                None => coverage_note(l, store.filtering(), total, false),
+            })
+        });
         let start = (u64::from(page.max(1)) - 1) * u64::from(per_page);
         let start = start.min(usize::MAX as u64) as usize;
         let rows = store.shown_sends(start, per_page as usize);
@@ -113,11 +125,34 @@ fn FilteredSends(store: SendsStore) -> impl IntoView {
     }
 }
 
-/// What the filtered or sorted rows cover, in a sentence.
-fn coverage_note(loaded: &LoadedSends, filtering: bool, matching: u64) -> String {
+/// Whether every send of the filter's days is loaded: "Every send created from Nov 1, 2026 to
+/// Nov 30, 2026 is loaded.", or that the sends back to its first day are not all loaded yet.
+fn range_note(loaded: &LoadedSends, filter: &SendFilter) -> Option<(String, bool)> {
+    let days = match (filter.since, filter.until) {
+        (Some(since), Some(until)) => {
+            format!("from {} to {}", format::day(since), format::day(until))
+        }
+        (Some(since), None) => format!("since {}", format::day(since)),
+        (None, Some(until)) => format!("up to {}", format::day(until)),
+        (None, None) => return None,
+    };
+    let covered = filter
+        .since
+        .map_or(loaded.is_whole(), |d| loaded.covers_since(d));
+    let note = if covered {
+        format!("Every send created {days} is loaded.")
+    } else {
+        format!("Not every send created {days} is loaded yet.")
+    };
+    Some((note, covered))
+}
+
+/// What the filtered or sorted rows cover, in a sentence; nothing about the rest of the
+/// history when the filter's range is `covered`.
+fn coverage_note(loaded: &LoadedSends, filtering: bool, matching: u64, covered: bool) -> String {
     let all = || format::count(loaded.len() as u64);
     let count = all();
-    let rest = if loaded.is_complete() {
+    let rest = if loaded.is_complete() || covered {
         String::new()
     } else if loaded.is_whole() {
         format!(

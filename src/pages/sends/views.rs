@@ -79,6 +79,7 @@ impl LoadedSends {
         };
         let keep = |row: &Row| {
             maybe[usize::from(row.status)]
+                && filter.send.is_none_or(|id| row.id == id)
                 && since(row)
                 && filter
                     .group

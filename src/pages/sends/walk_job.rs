@@ -40,6 +40,8 @@ pub(crate) enum Walk {
     Newest,
     /// From page 1 until a send created before this day (`20261001`): every send since.
     Since(u32),
+    /// From page 1 until the page that holds this send.
+    Find(u64),
 }
 
 /// A walk as its screen shows it.
@@ -50,6 +52,16 @@ pub(crate) struct WalkRun {
     pub(crate) failure: Option<String>,
     /// A walk back to a day ([`Walk::Since`]) reached it: every send since is loaded.
     pub(crate) since_loaded: Option<u32>,
+    /// A walk looking for a send ([`Walk::Find`]) met it.
+    pub(crate) found: Option<u64>,
+}
+
+impl WalkRun {
+    /// The walk stopped where it meant to, before the end of the list: the older sends are
+    /// left unread on purpose.
+    pub(crate) fn stopped_short(&self) -> bool {
+        self.since_loaded.is_some() || self.found.is_some()
+    }
 }
 
 /// "page 3 of 12", or "page 1" while the number of pages is not known yet.
@@ -66,6 +78,7 @@ pub(crate) fn start(loaded: ArcRwSignal<LoadedSends>, walk: Walk) -> JobHandle<W
         Walk::Newest => "Loading the newest sends".to_owned(),
         Walk::From(_) => "Loading all sends".to_owned(),
         Walk::Since(day) => format!("Loading the sends since {}", format::day(day)),
+        Walk::Find(id) => format!("Looking for send #{id}"),
     };
     jobs_indicator::show();
     jobs::start(
@@ -87,7 +100,7 @@ fn run(
 async fn work(loaded: ArcRwSignal<LoadedSends>, walk: Walk, ctx: JobCtx<WalkRun>) -> JobEnd {
     let from = match walk {
         Walk::From(page) => page.clamp(1, u64::from(u32::MAX)) as u32,
-        Walk::Newest | Walk::Since(_) => 1,
+        Walk::Newest | Walk::Since(_) | Walk::Find(_) => 1,
     };
     let mut pages = None;
     reading(&ctx, u64::from(from), pages);
@@ -117,6 +130,7 @@ async fn work(loaded: ArcRwSignal<LoadedSends>, walk: Walk, ctx: JobCtx<WalkRun>
                 since_reached
             }
             Walk::Newest => new < body.sends.len(),
+            Walk::Find(id) => body.sends.iter().any(|s| s.id == id),
             Walk::From(_) => false,
         };
         if stop {
@@ -134,6 +148,9 @@ async fn work(loaded: ArcRwSignal<LoadedSends>, walk: Walk, ctx: JobCtx<WalkRun>
         (WalkEnd::Finished { at_end, .. }, Walk::Since(day)) if since_reached || at_end => {
             reached(&ctx, &loaded, day)
         }
+        (WalkEnd::Finished { .. }, Walk::Find(id)) if loaded.with_untracked(|l| l.contains(id)) => {
+            found(&ctx, &loaded, id)
+        }
         (WalkEnd::Finished { .. }, _) => done(&ctx, &loaded),
     }
 }
@@ -150,7 +167,7 @@ fn reading(ctx: &JobCtx<WalkRun>, page: u64, pages: Option<u64>) {
 /// A walk back to `day` reached it: the loaded sends hold every send since (not the whole
 /// list, so nothing is marked walked).
 fn reached(ctx: &JobCtx<WalkRun>, loaded: &ArcRwSignal<LoadedSends>, day: u32) -> JobEnd {
-    loaded.notify();
+    loaded.update(|l| l.mark_since(day));
     ctx.result.update(|r| {
         r.resume_page = None;
         r.since_loaded = Some(day);
@@ -158,6 +175,19 @@ fn reached(ctx: &JobCtx<WalkRun>, loaded: &ArcRwSignal<LoadedSends>, day: u32) -
     JobEnd {
         state: JobState::Done,
         note: format!("Every send since {} loaded.", format::day(day)),
+    }
+}
+
+/// A walk looking for a send met it.
+fn found(ctx: &JobCtx<WalkRun>, loaded: &ArcRwSignal<LoadedSends>, id: u64) -> JobEnd {
+    loaded.notify();
+    ctx.result.update(|r| {
+        r.resume_page = None;
+        r.found = Some(id);
+    });
+    JobEnd {
+        state: JobState::Done,
+        note: format!("Send #{id} found."),
     }
 }
 

@@ -1,0 +1,153 @@
+//! The palette's dialog: a text box that is a combobox (WAI-ARIA's pattern) over a listbox of
+//! results. Typing filters, the arrow keys move through the results while the focus stays in
+//! the box, Enter goes, Escape closes (the native dialog's own).
+
+use leptos::ev::KeyboardEvent;
+use leptos::prelude::*;
+use leptos_router::NavigateOptions;
+
+use super::hits::Hit;
+use super::sources::Sources;
+use crate::components::format::count;
+use crate::components::{Modal, Navigator};
+
+const LIST_ID: &str = "palette-list";
+
+fn option_id(i: usize) -> String {
+    format!("palette-hit-{i}")
+}
+
+/// The palette, shown while `open`.
+#[component]
+pub(crate) fn Palette(open: RwSignal<bool>) -> impl IntoView {
+    let typed = RwSignal::new(String::new());
+    let active = RwSignal::new(0_usize);
+    let sources = Sources::new(typed);
+    let hits = Memo::new(move |_| typed.with(|t| sources.hits(t)));
+    let navigator = Navigator::new();
+    let go = move |i: usize| {
+        let Some(hit) = hits.with_untracked(|h| h.get(i).cloned()) else {
+            return;
+        };
+        open.set(false);
+        navigator.go(&hit.href, NavigateOptions::default());
+    };
+    let on_keydown = move |ev: KeyboardEvent| {
+        let n = hits.with_untracked(Vec::len);
+        let step = |by: usize| {
+            if n > 0 {
+                active.update(|a| *a = (*a + by) % n);
+                scroll_to(active.get_untracked());
+            }
+        };
+        match ev.key().as_str() {
+            "ArrowDown" => step(1),
+            "ArrowUp" => step(n.saturating_sub(1)),
+            "Enter" => go(active.get_untracked()),
+            _ => return,
+        }
+        ev.prevent_default();
+    };
+    let on_input = move |ev| {
+        typed.set(event_target_value(&ev));
+        active.set(0);
+        sources.want_users();
+    };
+    let reset = Callback::new(move |()| {
+        typed.set(String::new());
+        active.set(0);
+    });
+    view! {
+        <Modal open class="confirm-dialog palette" labelled_by="palette-title" on_close=reset testid="palette">
+            <h2 id="palette-title" class="confirm-dialog__title">"Go to"</h2>
+            <label for="palette-input" class="muted">
+                "A screen, a user, a team group, a campaign, a send by its number or a product"
+            </label>
+            <input
+                id="palette-input"
+                                type="text"
+                role="combobox"
+                autocomplete="off"
+                spellcheck="false"
+                autofocus
+                aria-autocomplete="list"
+                aria-controls=LIST_ID
+                aria-expanded=move || hits.with(|h| !h.is_empty()).to_string()
+                aria-activedescendant=move || hits.with(|h| !h.is_empty()).then(|| option_id(active.get()))
+                prop:value=move || typed.get()
+                on:input=on_input
+                on:keydown=on_keydown
+            />
+            <Results hits active go=Callback::new(go) />
+            <PaletteStatus hits typed sources />
+        </Modal>
+    }
+}
+
+/// The results, one option each: what it is, its name, and small print.
+#[component]
+fn Results(hits: Memo<Vec<Hit>>, active: RwSignal<usize>, go: Callback<usize>) -> impl IntoView {
+    let options = move || {
+        hits.get()
+            .into_iter()
+            .enumerate()
+            .map(|(i, hit)| {
+                view! {
+                    <li
+                        id=option_id(i)
+                        role="option"
+                                                aria-selected=move || (active.get() == i).to_string()
+                        on:click=move |_| go.run(i)
+                        on:mousemove=move |_| active.set(i)
+                    >
+                        <span class="muted">{hit.kind.label()}</span>
+                        <span>{hit.label}</span>
+                        <span class="muted">{hit.detail}</span>
+                    </li>
+                }
+            })
+            .collect_view()
+    };
+    view! {
+        <ul id=LIST_ID role="listbox" aria-label="Results">
+            {options}
+        </ul>
+    }
+}
+
+/// How many results, what is still being read, and the keys.
+#[component]
+fn PaletteStatus(hits: Memo<Vec<Hit>>, typed: RwSignal<String>, sources: Sources) -> impl IntoView {
+    let text = move || {
+        let n = hits.with(Vec::len) as u64;
+        let found = match n {
+            0 => format!(
+                "Nothing matches \u{201c}{}\u{201d}.",
+                typed.with(|t| t.trim().to_owned())
+            ),
+            1 => "1 result.".to_owned(),
+            n => format!("{} results.", count(n)),
+        };
+        match sources.reading() {
+            Some(reading) => format!("{found} {reading}"),
+            None => found,
+        }
+    };
+    view! {
+        <p role="status" data-testid="palette-status">{text}</p>
+        <p class="muted">
+            <kbd>"↑"</kbd> " " <kbd>"↓"</kbd> " to choose, " <kbd>"Enter"</kbd> " to go, "
+            <kbd>"Esc"</kbd> " to close"
+        </p>
+    }
+}
+
+/// Keeps the active result in the list's view.
+fn scroll_to(i: usize) {
+    let found = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id(&option_id(i)));
+    if let Some(element) = found {
+        element.scroll_into_view_with_bool(false);
+    }
+}
