@@ -22,15 +22,21 @@
 # was found out of reach, or the signed-in home past its own. The 200 KB
 # budget is printed as the stretch goal.
 #
-#   RATCHET_BROTLI_BYTES  default 213200 (213.2 KB; KB = 1000 bytes): lower it as the load shrinks.
-#                         Measured 212.9 KB once the app's own reads (/me, the team groups)
+#   RATCHET_BROTLI_BYTES  default 213700 (213.7 KB; KB = 1000 bytes): lower it as the load shrinks.
+#                         Measured 213.5 KB with the command palette: its code is a chunk
+#                         (with the shortcuts' list), but what it shares with the screens
+#                         split their shared chunks (21 more files), and the split loader's
+#                         table and the main module's stubs for them cost 0.4 KB (measured
+#                         213.1 KB without the palette, with the rest of that change; 0.2 KB
+#                         of dead CSS went meanwhile). 212.9 KB once the app's own reads (/me, the team groups)
 #                         became a chunk (`app_reads`) and took the request layer with them
 #                         (239.4 KB before); 233.9 KB before that:
 #                         Measured 233.6 KB (the sign-out's revocation a chunk of its own,
 #                         the PKCE challenge hashed by WebCrypto, no `target_features` sections);
 #                         the same code built twice has differed by 0.2 KB, the margin.
-#   HOME_RATCHET_BROTLI_BYTES  default 258500 (258.5 KB): the signed-in home, first load
-#                         included, measured 258.4 KB (a few dozen bytes over 258.4) once the
+#   HOME_RATCHET_BROTLI_BYTES  default 259700 (259.7 KB): the signed-in home, first load
+#                         included, measured 259.5 KB with the command palette (258.5 KB
+#                         without it: the shared chunks it split, as above); 258.4 KB once the
 #                         jobs registry knew the users directory's read and the users list
 #                         shared the date formatter with home (the split regrouped shared
 #                         chunks); 258.1 KB before: raised from 249.6 KB when the app's own
@@ -39,7 +45,8 @@
 #                         home a chunk's overhead; lower it as it shrinks.
 #   HOME_GOAL_BROTLI_BYTES  default 251000 (251.0 KB): the signed-in home's goal (250.9 KB
 #                         was the first load when home was still in it), printed, not enforced.
-#   PATH_RATCHET_BROTLI_BYTES  default 337600 (337.6 KB): the path to home's answer, measured
+#   PATH_RATCHET_BROTLI_BYTES  default 339400 (339.4 KB): the path to home's answer, measured
+#                         338.8 to 339.2 KB with the command palette (337.7 KB without it);
 #                         337.4 KB once lists remembered their page size (the pager's read of
 #                         the admin's preferences is in code the path shares; 337.0 KB before,
 #                         with the details below the summary in a chunk of their own; 368.4 KB
@@ -52,11 +59,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 DIST="${DIST:-dist}"
-RATCHET="${RATCHET_BROTLI_BYTES:-213200}"
-HOME_RATCHET="${HOME_RATCHET_BROTLI_BYTES:-258500}"
+RATCHET="${RATCHET_BROTLI_BYTES:-213700}"
+HOME_RATCHET="${HOME_RATCHET_BROTLI_BYTES:-259700}"
 HOME_GOAL="${HOME_GOAL_BROTLI_BYTES:-251000}"
 BUDGET="${BUDGET_BROTLI_BYTES:-200000}"
-PATH_RATCHET="${PATH_RATCHET_BROTLI_BYTES:-337600}"
+PATH_RATCHET="${PATH_RATCHET_BROTLI_BYTES:-339400}"
 PATH_GOAL="${PATH_GOAL_BROTLI_BYTES:-300000}"
 # The split points on the way from the signed-out load to home's summary, in order.
 PATH_POINTS="signin app_reads signed_in home home_figures"

@@ -13,7 +13,6 @@ use crate::browser::now_ms;
 use crate::components::format::account_money;
 use crate::components::screen_links::screen_links;
 use crate::components::{use_notifications, Badge, Tone};
-use crate::palette::PaletteLauncher;
 use crate::routes;
 use crate::routes::SCREENS;
 
@@ -141,8 +140,7 @@ pub(crate) fn MainNav() -> impl IntoView {
 
 /// What only a signed-in console needs, a chunk of its own (`signed_in`) fetched once signed in,
 /// so the first load does not carry it: console links opened in new tabs keep the session
-/// ([`keep_session_in_new_tabs`]), the banner that asks to sign in again, and the command
-/// palette's Ctrl/⌘-K.
+/// ([`keep_session_in_new_tabs`]), and the banner that asks to sign in again.
 #[component]
 pub(crate) fn SignedInExtras() -> impl IntoView {
     let auth = use_auth();
@@ -173,11 +171,7 @@ async fn signed_in_extras(auth: Auth) -> Result<AnyView, leptos::wasm_split::Spl
 
 fn extras(auth: Auth) -> AnyView {
     keep_session_in_new_tabs();
-    view! {
-        <SignInAgainBanner auth />
-        <PaletteLauncher />
-    }
-    .into_any()
+    view! { <SignInAgainBanner auth /> }.into_any()
 }
 
 /// A session whose refresh answer was lost goes on only by signing in again: said with the

@@ -16,13 +16,12 @@ use crate::auth::flow::CallbackParams;
 use crate::auth::{use_auth, Auth};
 use crate::components::lazy_screen::{lazy_screen, LazyScreen};
 use crate::components::ScreenHeading;
-use crate::components::{
-    listen_for_back, KeyboardShortcuts, Loading, NotificationArea, Notifications,
-};
+use crate::components::{listen_for_back, Loading, NotificationArea, Notifications};
 use crate::config::{load_config, Config, ConfigError};
 use crate::pages::callback::hand_over;
 use crate::pages::not_found::PageNotFound;
 use crate::pages::signin::SignIn;
+use crate::palette::KeyboardShortcuts;
 use crate::routes::{self, screen_table};
 use crate::shell::{Banners, Header, MainNav, SignedInExtras};
 
@@ -47,7 +46,7 @@ fn prefetch_when_idle() {
     let _ = set_timeout_with_handle(
         || {
             screens::PREFETCH.all();
-            crate::components::shortcuts::prefetch();
+            crate::palette::prefetch();
         },
         IDLE_PREFETCH_DELAY,
     );

@@ -24,7 +24,6 @@ pub(crate) mod pager;
 pub(crate) mod query_href;
 pub(crate) mod screen_heading;
 pub(crate) mod screen_links;
-pub(crate) mod shortcuts;
 pub(crate) mod sort;
 pub(crate) mod table;
 pub(crate) mod text_field;
@@ -46,6 +45,5 @@ pub(crate) use pager::{
     PagerNav, ShownPage, PAGE_SIZES,
 };
 pub(crate) use screen_heading::ScreenHeading;
-pub(crate) use shortcuts::KeyboardShortcuts;
 pub(crate) use table::{Column, DataTable, SortNote};
 pub(crate) use text_field::TextField;

@@ -4,12 +4,11 @@
 
 use leptos::ev::KeyboardEvent;
 use leptos::prelude::*;
-use leptos_router::NavigateOptions;
 
 use super::hits::Hit;
 use super::sources::Sources;
 use crate::components::format::count;
-use crate::components::{Modal, Navigator};
+use crate::components::Modal;
 
 const LIST_ID: &str = "palette-list";
 
@@ -24,13 +23,18 @@ pub(crate) fn Palette(open: RwSignal<bool>) -> impl IntoView {
     let active = RwSignal::new(0_usize);
     let sources = Sources::new(typed);
     let hits = Memo::new(move |_| typed.with(|t| sources.hits(t)));
-    let navigator = Navigator::new();
+    let link = NodeRef::<leptos::html::A>::new();
     let go = move |i: usize| {
         let Some(hit) = hits.with_untracked(|h| h.get(i).cloned()) else {
             return;
         };
         open.set(false);
-        navigator.go(&hit.href, NavigateOptions::default());
+        // Mounted outside the router's view, the palette goes the way a link does: the router
+        // takes any click on a link of the console's.
+        if let Some(link) = link.get_untracked() {
+            link.set_href(&hit.href);
+            link.click();
+        }
     };
     let on_keydown = move |ev: KeyboardEvent| {
         let n = hits.with_untracked(Vec::len);
@@ -80,6 +84,7 @@ pub(crate) fn Palette(open: RwSignal<bool>) -> impl IntoView {
             />
             <Results hits active go=Callback::new(go) />
             <PaletteStatus hits typed sources />
+            <a node_ref=link hidden></a>
         </Modal>
     }
 }

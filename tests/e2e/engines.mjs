@@ -268,6 +268,13 @@ class PuppeteerPage extends EnginePage {
     return this.page.keyboard.press(key);
   }
 
+  /** A key pressed with a modifier held (`Control`, `k`). */
+  async chord(modifier, key) {
+    await this.page.keyboard.down(modifier);
+    await this.page.keyboard.press(key);
+    await this.page.keyboard.up(modifier);
+  }
+
   async back() {
     await this.page.goBack();
   }
@@ -301,7 +308,7 @@ async function launchPuppeteer(name) {
 // --- WebKit: classic WebDriver over HTTP --------------------------------------------------
 
 const ELEMENT_KEY = "element-6066-11e4-a52e-4f735466cecf";
-const KEYS = { Escape: "\uE00C", Enter: "\uE007", Tab: "\uE004" };
+const KEYS = { Escape: "\uE00C", Enter: "\uE007", Tab: "\uE004", ArrowDown: "\uE015", Control: "\uE009" };
 
 class WebDriverPage extends EnginePage {
   constructor(engine, handle) {
@@ -351,6 +358,17 @@ class WebDriverPage extends EnginePage {
     return this.command("POST", "/actions", {
       actions: [{ type: "key", id: "keyboard", actions: [{ type: "keyDown", value }, { type: "keyUp", value }] }],
     });
+  }
+
+  chord(modifier, key) {
+    const [held, value] = [KEYS[modifier] ?? modifier, KEYS[key] ?? key];
+    const actions = [
+      { type: "keyDown", value: held },
+      { type: "keyDown", value },
+      { type: "keyUp", value },
+      { type: "keyUp", value: held },
+    ];
+    return this.command("POST", "/actions", { actions: [{ type: "key", id: "keyboard", actions }] });
   }
 
   back() {

@@ -613,7 +613,28 @@ for (const name of engines) {
       await page.check();
     });
 
-    test(`[${name}] 11. sign-out shows Sign in and leaves no session`, async () => {
+    test(`[${name}] 11. the command palette goes to a team group by keyboard alone`, async () => {
+      const groups = (await api("/api/v3/groups?page=1&per_page=100")).groups;
+      const group = groups.find((g) => plainName(g.name)) ?? groups[0];
+      await page.chord("Control", "k");
+      await page.waitFor("the palette's box to have the focus", () => document.activeElement?.id === "palette-input");
+      await page.fill("#palette-input", group.name);
+      const option = await page.waitFor(
+        "the team group among the results",
+        (want) => [...document.querySelectorAll("[data-testid=palette] [role=option]")].find((o) => o.textContent.includes(want))?.id ?? null,
+        group.name,
+      );
+      for (let i = 0; i < 30; i++) {
+        const active = await page.eval(() => document.getElementById("palette-input").getAttribute("aria-activedescendant"));
+        if (active === option) break;
+        await page.press("ArrowDown");
+      }
+      await page.press("Enter");
+      await waitForAddress(`/teams/${group.id}`);
+      await page.check();
+    });
+
+    test(`[${name}] 12. sign-out shows Sign in and leaves no session`, async () => {
       const old = await token();
       await page.click("header button", "Sign out");
       await page.waitForElement("main#main button", "Sign in");

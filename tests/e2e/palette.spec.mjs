@@ -28,7 +28,7 @@ async function openPalette(page) {
 async function choose(page, text, wanted) {
   const box = await openPalette(page);
   await box.fill(text);
-  const option = page.getByRole("option").filter({ hasText: wanted }).first();
+  const option = page.getByTestId("palette").getByRole("option").filter({ hasText: wanted }).first();
   await option.waitFor({ ...VISIBLE, timeout: 30_000 });
   const id = await option.getAttribute("id");
   for (let i = 0; i < 40 && (await box.getAttribute("aria-activedescendant")) !== id; i++) {

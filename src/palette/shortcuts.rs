@@ -1,10 +1,11 @@
 //! Keyboard shortcuts: `/` puts the cursor in the current screen's search or filter field,
-//! `?` lists the shortcuts. Neither fires while the admin is typing in a field, so both
-//! characters can still be typed anywhere.
+//! `?` lists the shortcuts, Ctrl-K (⌘-K) opens the command palette once signed in. `/` and `?`
+//! do not fire while the admin is typing in a field, so both characters can still be typed
+//! anywhere.
 //!
-//! The list's dialog is a chunk of the split build (`shortcuts`), fetched the first time `?` is
-//! pressed, or ahead with the screens once the signed-in console is idle ([`prefetch`]): the
-//! first load carries only the listener.
+//! The list and the palette are one chunk of the split build (`shortcuts`), fetched the first
+//! time either is asked for, or ahead with the screens once the signed-in console is idle
+//! ([`prefetch`]): the first load carries only the listener.
 
 use std::any::Any;
 use std::cell::RefCell;
@@ -14,12 +15,21 @@ use leptos::prelude::*;
 use leptos::wasm_split::SplitLoaderError;
 use wasm_bindgen::JsCast;
 
-use super::Modal;
+use super::dialog::Palette;
+use crate::auth::use_auth;
+use crate::components::Modal;
 
 thread_local! {
-    /// The list's dialog, mounted the first time it is asked for, kept so it stays (dropping it
-    /// unmounts it).
+    /// The dialogs, mounted the first time one is asked for, kept so they stay (dropping them
+    /// unmounts them).
     static MOUNTED: RefCell<Option<Box<dyn Any>>> = const { RefCell::new(None) };
+}
+
+/// Which dialog is open, if any.
+#[derive(Clone, Copy)]
+struct Open {
+    list: RwSignal<bool>,
+    palette: RwSignal<bool>,
 }
 
 /// The shortcuts, as the list shows them.
@@ -38,27 +48,45 @@ const SEARCH_FIELD: &str = "main input[type=search]";
 const FIRST_FIELD: &str =
     "main :is(input:not([type=hidden]):not([type=checkbox]), select, textarea):not([disabled])";
 
-/// Listens for the shortcuts while the app runs; `?` opens the list's dialog.
+/// Whether `ev` is Ctrl-K or ⌘-K.
+fn is_palette_key(ev: &KeyboardEvent) -> bool {
+    (ev.ctrl_key() || ev.meta_key()) && ev.key() == "k"
+}
+
+/// Listens for the shortcuts while the app runs; `?` opens the list's dialog, Ctrl/⌘-K the
+/// palette.
 #[component]
 pub(crate) fn KeyboardShortcuts() -> impl IntoView {
-    let open = RwSignal::new(false);
+    let auth = use_auth();
+    let open = Open {
+        list: RwSignal::new(false),
+        palette: RwSignal::new(false),
+    };
     let listener = window_event_listener(leptos::ev::keydown, move |ev| {
-        if ev.default_prevented() || ev.ctrl_key() || ev.meta_key() || ev.alt_key() || typing(&ev) {
+        let which = if is_palette_key(&ev) && auth.is_signed_in() {
+            open.palette
+        } else if ev.ctrl_key() || ev.meta_key() || ev.alt_key() || typing(&ev) {
+            return;
+        } else {
+            match ev.key().as_str() {
+                "/" if focus_first(&[SEARCH_FIELD, FIRST_FIELD]) => {
+                    ev.prevent_default();
+                    return;
+                }
+                "?" => open.list,
+                _ => return,
+            }
+        };
+        if ev.default_prevented() {
             return;
         }
-        match ev.key().as_str() {
-            "/" if focus_first(&[SEARCH_FIELD, FIRST_FIELD]) => ev.prevent_default(),
-            "?" => {
-                ev.prevent_default();
-                // Shown once its chunk is there; a failed download is tried again on the next `?`.
-                leptos::task::spawn_local(async move {
-                    if show_list(open).await.is_ok() {
-                        open.set(true);
-                    }
-                });
+        ev.prevent_default();
+        // Shown once its chunk is there; a failed download is tried again on the next press.
+        leptos::task::spawn_local(async move {
+            if show(open).await.is_ok() {
+                which.set(true);
             }
-            _ => {}
-        }
+        });
     });
     on_cleanup(move || {
         listener.remove();
@@ -66,34 +94,33 @@ pub(crate) fn KeyboardShortcuts() -> impl IntoView {
     });
 }
 
-/// Starts downloading the list's chunk without showing it.
+/// Starts downloading the dialogs' chunk without showing either.
 pub(crate) fn prefetch() {
     leptos::task::spawn_local(async {
-        let _ = prefetch_list().await;
+        let _ = prefetch_dialogs().await;
     });
 }
 
-/// Mounts the list's dialog at the end of the page, unless it is there, with `open` saying
-/// whether it is shown.
+/// Mounts the dialogs at the end of the page, unless they are there.
 #[cfg(feature = "split")]
-#[leptos::wasm_split::wasm_split(shortcuts, wasm_split_path = ::leptos::wasm_split, fallible, preload(prefetch_list))]
-fn show_list(open: RwSignal<bool>) -> Result<(), SplitLoaderError> {
-    mount_list(open);
+#[leptos::wasm_split::wasm_split(shortcuts, wasm_split_path = ::leptos::wasm_split, fallible, preload(prefetch_dialogs))]
+fn show(open: Open) -> Result<(), SplitLoaderError> {
+    mount(open);
     Ok(())
 }
 
 #[cfg(not(feature = "split"))]
-async fn show_list(open: RwSignal<bool>) -> Result<(), SplitLoaderError> {
-    mount_list(open);
+async fn show(open: Open) -> Result<(), SplitLoaderError> {
+    mount(open);
     Ok(())
 }
 
 #[cfg(not(feature = "split"))]
-async fn prefetch_list() -> Result<(), SplitLoaderError> {
+async fn prefetch_dialogs() -> Result<(), SplitLoaderError> {
     Ok(())
 }
 
-fn mount_list(open: RwSignal<bool>) {
+fn mount(open: Open) {
     if MOUNTED.with(|m| m.borrow().is_some()) {
         return;
     }
@@ -103,9 +130,19 @@ fn mount_list(open: RwSignal<bool>) {
     else {
         return;
     };
-    // Under the app's owner: it lives as long as the app.
+    // The palette reads what it searches from its first opening on, not before.
+    let palette_used =
+        Memo::new(move |used: Option<&bool>| used.copied().unwrap_or(false) || open.palette.get());
+    // Under the app's owner: they live as long as the app.
     let mounted = crate::jobs::with_app_owner(|| {
-        leptos::mount::mount_to(body, move || view! { <ShortcutsList open /> })
+        leptos::mount::mount_to(body, move || {
+            view! {
+                <ShortcutsList open=open.list />
+                <Show when=move || palette_used.get()>
+                    <Palette open=open.palette />
+                </Show>
+            }
+        })
     });
     MOUNTED.with(|m| *m.borrow_mut() = Some(Box::new(mounted)));
 }
