@@ -22,6 +22,7 @@ pub(crate) mod options;
 pub mod page_state;
 pub(crate) mod pager;
 pub(crate) mod query_href;
+pub(crate) mod saved_views;
 pub(crate) mod screen_heading;
 pub(crate) mod screen_links;
 pub(crate) mod sort;
@@ -44,6 +45,7 @@ pub(crate) use pager::{
     remembered_page_size, use_page_query, use_paged_list, use_shown_page, Pager, PagerLinks,
     PagerNav, ShownPage, PAGE_SIZES,
 };
+pub(crate) use saved_views::SavedViews;
 pub(crate) use screen_heading::ScreenHeading;
 pub(crate) use table::{Column, DataTable, SortNote};
 pub(crate) use text_field::TextField;

@@ -98,6 +98,45 @@ describe("remembered page sizes", () => {
     assert.equal(await size().inputValue(), "25");
   });
 
+  test("a view saved on Sends comes back by name from the menu and after a reload; renamed, then deleted", async () => {
+    const views = () => page().getByRole("group", { name: "Saved views" });
+    const picker = () => views().getByLabel("Saved views");
+    await page().goto(`${env.sandbox.url}/sends`);
+    await page().locator(SENDS_ROWS).first().waitFor(VISIBLE);
+    await page().getByLabel("Status", { exact: true }).selectOption("problem");
+    await page().waitForURL((url) => url.searchParams.get("status") === "problem");
+    await views().getByRole("button", { name: "Save view" }).click();
+    await views().getByLabel("View name").fill("   ");
+    await views().getByRole("button", { name: "Save", exact: true }).click();
+    await views().getByText("Give the view a name.").waitFor(VISIBLE);
+    await views().getByLabel("View name").fill("Problems");
+    await views().getByRole("button", { name: "Save", exact: true }).click();
+    await views().getByRole("button", { name: "Rename" }).waitFor(VISIBLE);
+    assert.equal(await picker().locator("option:checked").textContent(), "Problems", "the view on screen is the one saved");
+
+    await menu("Users").click();
+    await page().waitForURL((url) => url.pathname === "/users");
+    await menu("Sends").click();
+    await page().waitForURL((url) => url.pathname === "/sends" && !url.searchParams.has("status"));
+    await page().reload();
+    await picker().selectOption({ label: "Problems" });
+    await page().waitForURL((url) => url.pathname === "/sends" && url.searchParams.get("status") === "problem");
+    assert.equal(await page().getByLabel("Status", { exact: true }).inputValue(), "problem");
+
+    await views().getByRole("button", { name: "Rename" }).click();
+    await views().getByLabel("View name").fill("Problem sends");
+    await views().getByRole("button", { name: "Save", exact: true }).click();
+    await views().getByRole("button", { name: "Delete" }).waitFor(VISIBLE);
+    assert.equal(await picker().locator("option:checked").textContent(), "Problem sends");
+    const stored = await page().evaluate(() => localStorage.getItem("gifting-console.pref.views.sends"));
+    assert.equal(stored, "Problem sends\tstatus=problem", "only the name and the filters are kept");
+
+    await views().getByRole("button", { name: "Delete" }).click();
+    await views().getByRole("button", { name: "Delete" }).waitFor({ state: "detached" });
+    assert.equal(await page().evaluate(() => localStorage.getItem("gifting-console.pref.views.sends")), null);
+    assert.equal(await picker().locator("option").count(), 1, "only the placeholder is left");
+  });
+
   test("no errors", () => {
     assert.deepEqual(unexpectedErrors(page()), []);
   });

@@ -10,6 +10,7 @@ use leptos::prelude::*;
 
 use super::export::ExportCsv;
 use super::filter::SendFilter;
+use super::filter::VIEW_KEYS;
 use super::filters_form::SendFilters;
 use super::load_all::LoadAll;
 use super::loaded::LoadedSends;
@@ -17,8 +18,8 @@ use super::overview::Overview;
 use super::store::SendsStore;
 use super::table::SendsTable;
 use crate::components::format;
-use crate::components::ScreenHeading;
 use crate::components::{Empty, Loaded, Pager};
+use crate::components::{SavedViews, ScreenHeading};
 
 #[component]
 pub(crate) fn SendsPage() -> impl IntoView {
@@ -49,6 +50,7 @@ pub(crate) fn SendsPage() -> impl IntoView {
                     send=Signal::derive(move || store.filter().with(|f| f.send))
                 />
                 <ExportCsv store />
+                <SavedViews list="sends" keys=&VIEW_KEYS />
             </section>
         </div>
         <SendFilters filter=store.filter() loaded />

@@ -15,13 +15,13 @@ use super::bulk_panel::{BulkPanel, Listed};
 use super::finder::{DirectoryStatus, Found, UserFilters};
 use super::paging::{showing_text, ScimPaging};
 use super::present::{display_name, status_badge, user_href};
-use super::search::UserSearch;
+use super::search::{self, UserSearch};
 use crate::api::use_team_groups;
 use crate::api::{use_api, ApiClient, ApiError};
 use crate::components::sort::{by_text, use_table_sort, Compare};
 use crate::components::table::text;
-use crate::components::ScreenHeading;
 use crate::components::{remembered_page_size, Column, DataTable, PagerLinks, PagerNav};
+use crate::components::{SavedViews, ScreenHeading};
 use crate::routes;
 
 #[component]
@@ -86,6 +86,7 @@ pub(crate) fn UsersPage() -> impl IntoView {
                 <Show when=move || !forbidden.get()>
                     <a class="button button--primary" href=routes::NEW_USER>"Add user"</a>
                     <a class="button" href=routes::IMPORT_USERS>"Import users"</a>
+                    <SavedViews list="users" keys=&search::VIEW_KEYS />
                 </Show>
             </div>
             <Show when=move || !forbidden.get()>
