@@ -9,13 +9,15 @@ use leptos_router::hooks::{use_location, use_query_map};
 use leptos_router::params::ParamsMap;
 use leptos_router::NavigateOptions;
 
+use super::sort::SORT_KEYS;
 use super::{Navigator, TextField};
 use crate::prefs::{self, SavedView};
 
-/// The query of `keys`, in that order, from the address: what a view keeps (never the page).
+/// The query of `keys`, in that order, then the sort, from the address: what a view keeps
+/// (never the page).
 fn query_of(query: &ParamsMap, keys: &[&str]) -> String {
     let mut builder = QueryBuilder::new();
-    for key in keys {
+    for key in keys.iter().chain(&SORT_KEYS) {
         if let Some(value) = query.get_str(key).filter(|v| !v.is_empty()) {
             builder = builder.push(key, value);
         }
@@ -110,7 +112,8 @@ impl Views {
 }
 
 /// "Saved views": a select of the list's views (choosing one opens it), "Save view", and for
-/// the view on screen "Rename" and "Delete". `keys` are the address keys a view keeps.
+/// the view on screen "Rename" and "Delete". `keys` are the list's filter keys in the address:
+/// a view keeps them and the sort.
 #[component]
 pub(crate) fn SavedViews(list: &'static str, keys: &'static [&'static str]) -> impl IntoView {
     let query = use_query_map();

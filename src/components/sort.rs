@@ -14,7 +14,7 @@ use super::query_href::href_with;
 
 const KEY_SORT: &str = "sort";
 const KEY_DIR: &str = "dir";
-/// The address keys of a table's sort (a saved view keeps them).
+/// The address keys of a table's sort (a saved view keeps them with the filters).
 pub(crate) const SORT_KEYS: [&str; 2] = [KEY_SORT, KEY_DIR];
 
 /// How two rows compare by one column.

@@ -34,20 +34,6 @@ pub(crate) const KEYS: [&str; 8] = [
     KEY_UNTIL,
 ];
 
-/// What a saved view of the sends keeps: the filters and the sort.
-pub(crate) const VIEW_KEYS: [&str; 10] = [
-    KEY_SEND,
-    KEY_STATUS,
-    KEY_SENDER,
-    KEY_CAMPAIGN,
-    KEY_SEARCH,
-    KEY_ATTENTION,
-    KEY_SINCE,
-    KEY_UNTIL,
-    crate::components::sort::SORT_KEYS[0],
-    crate::components::sort::SORT_KEYS[1],
-];
-
 /// Which sends needing attention a filter keeps.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum NeedsAttention {

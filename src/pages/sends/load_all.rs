@@ -98,6 +98,31 @@ impl Walker {
     }
 }
 
+/// Starts `walk(key)` when the address asks for `key` (a day, a send) and the loaded sends do
+/// not `have` it yet. Once per key: a walk that fails or is cancelled is not started again
+/// unasked. A walk already running (another key's) is let finish, then this one starts if
+/// still needed, so the effect follows the running state too.
+fn walk_when_asked<K: Copy + PartialEq + Send + Sync + 'static>(
+    walker: Walker,
+    asked: Signal<Option<K>>,
+    have: impl Fn(K) -> bool + 'static,
+    walk: fn(K) -> Walk,
+) {
+    let started_for = StoredValue::new(None::<K>);
+    Effect::new(move |_| {
+        let Some(key) = asked.get() else {
+            return;
+        };
+        if walker.is_running() {
+            return;
+        }
+        if !untrack(|| have(key)) && started_for.get_value() != Some(key) {
+            started_for.set_value(Some(key));
+            walker.start(walk(key));
+        }
+    });
+}
+
 /// The "Load all pages" control with its progress. With `since` in the address (a link from
 /// Home to the sends needing attention), the sends back to that day are loaded first, so the
 /// filter shows all of them.
@@ -109,37 +134,18 @@ pub(crate) fn LoadAll(
     send: Signal<Option<u64>>,
 ) -> impl IntoView {
     let walker = Walker::new(loaded);
-    let looked_for = StoredValue::new(None::<u64>);
-    Effect::new(move |_| {
-        let Some(id) = send.get() else {
-            return;
-        };
-        if walker.is_running() {
-            return;
-        }
-        let known = untrack(|| loaded.with(|l| l.contains(id) || l.is_whole()));
-        if !known && looked_for.get_value() != Some(id) {
-            looked_for.set_value(Some(id));
-            walker.start(Walk::Find(id));
-        }
-    });
-    // Once per day asked for: a walk that fails or is cancelled is not started again unasked.
-    // A walk already running (another range's) is let finish, then this one starts if still
-    // needed, so the effect follows the running state too.
-    let started_for = StoredValue::new(None::<u32>);
-    Effect::new(move |_| {
-        let Some(day) = since.get() else {
-            return;
-        };
-        if walker.is_running() {
-            return;
-        }
-        let covered = untrack(|| loaded.with(|l| l.covers_since(day)));
-        if !covered && started_for.get_value() != Some(day) {
-            started_for.set_value(Some(day));
-            walker.start(Walk::Since(day));
-        }
-    });
+    walk_when_asked(
+        walker,
+        send,
+        move |id| loaded.with(|l| l.contains(id) || l.is_whole()),
+        Walk::Find,
+    );
+    walk_when_asked(
+        walker,
+        since,
+        move |day| loaded.with(|l| l.covers_since(day)),
+        Walk::Since,
+    );
     view! {
         <div class="load-all" role="group" aria-label="Load all pages" data-testid="load-all">
             <button

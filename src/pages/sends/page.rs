@@ -10,7 +10,7 @@ use leptos::prelude::*;
 
 use super::export::ExportCsv;
 use super::filter::SendFilter;
-use super::filter::VIEW_KEYS;
+use super::filter::KEYS;
 use super::filters_form::SendFilters;
 use super::load_all::LoadAll;
 use super::loaded::LoadedSends;
@@ -50,7 +50,7 @@ pub(crate) fn SendsPage() -> impl IntoView {
                     send=Signal::derive(move || store.filter().with(|f| f.send))
                 />
                 <ExportCsv store />
-                <SavedViews list="sends" keys=&VIEW_KEYS />
+                <SavedViews list="sends" keys=&KEYS />
             </section>
         </div>
         <SendFilters filter=store.filter() loaded />

@@ -86,7 +86,7 @@ pub(crate) fn UsersPage() -> impl IntoView {
                 <Show when=move || !forbidden.get()>
                     <a class="button button--primary" href=routes::NEW_USER>"Add user"</a>
                     <a class="button" href=routes::IMPORT_USERS>"Import users"</a>
-                    <SavedViews list="users" keys=&search::VIEW_KEYS />
+                    <SavedViews list="users" keys=&search::KEYS />
                 </Show>
             </div>
             <Show when=move || !forbidden.get()>

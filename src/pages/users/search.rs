@@ -14,15 +14,6 @@ pub(crate) const KEY_TEAM: &str = "team";
 pub(crate) const KEY_STATUS: &str = "status";
 /// Every key of the search, for "Clear".
 pub(crate) const KEYS: [&str; 4] = [KEY_TEXT, KEY_ROLE, KEY_TEAM, KEY_STATUS];
-/// What a saved view of the users keeps: the search, the filters and the sort.
-pub(crate) const VIEW_KEYS: [&str; 6] = [
-    KEY_TEXT,
-    KEY_ROLE,
-    KEY_TEAM,
-    KEY_STATUS,
-    crate::components::sort::SORT_KEYS[0],
-    crate::components::sort::SORT_KEYS[1],
-];
 
 /// The roles to filter by, as the platform names them.
 pub(crate) const ROLES: [Role; 3] = [Role::Admin, Role::Manager, Role::Sender];
