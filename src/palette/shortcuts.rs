@@ -63,7 +63,9 @@ pub(crate) fn KeyboardShortcuts() -> impl IntoView {
         palette: RwSignal::new(false),
     };
     let listener = window_event_listener(leptos::ev::keydown, move |ev| {
-        let which = if is_palette_key(&ev) && auth.is_signed_in() {
+        let which = if ev.default_prevented() {
+            return;
+        } else if is_palette_key(&ev) && auth.is_signed_in() {
             open.palette
         } else if ev.ctrl_key() || ev.meta_key() || ev.alt_key() || typing(&ev) {
             return;
@@ -77,9 +79,6 @@ pub(crate) fn KeyboardShortcuts() -> impl IntoView {
                 _ => return,
             }
         };
-        if ev.default_prevented() {
-            return;
-        }
         ev.prevent_default();
         // Shown once its chunk is there; a failed download is tried again on the next press.
         leptos::task::spawn_local(async move {

@@ -4,7 +4,7 @@
 
 import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { VISIBLE, consoleFixture, errorsOf, platformGet, scimUsers, seriousAxeViolations } from "./harness.mjs";
+import { VISIBLE, consoleFixture, errorsOf, platformGet, scimUsers, seriousAxeViolations, signedInPage, unexpectedErrors } from "./harness.mjs";
 
 async function apiGet(base, token, path) {
   const { status, body } = await platformGet(base, token, path);
@@ -102,6 +102,7 @@ describe("command palette", () => {
     await page.locator(`tbody tr[data-send-id="${send.id}"]`).waitFor({ ...VISIBLE, timeout: 60_000 });
     assert.equal(await page.locator("tbody tr[data-send-id]").count(), 1);
     await page.getByTestId("send-filter-id").getByText(`Only send #${send.id}.`).waitFor(VISIBLE);
+    await page.getByTestId("filter-note").getByText(/^1 of the [\d,]+ loaded sends match the filters\.$/).waitFor(VISIBLE);
   });
 
   test("to a product, by what the catalog finds for the words typed", async () => {
@@ -116,6 +117,23 @@ describe("command palette", () => {
     const dialog = page.getByTestId("product-dialog");
     await dialog.waitFor(VISIBLE);
     assert.match(await dialog.innerText(), new RegExp(product.name));
+  });
+
+  test("a sender is not offered the users' screens, and finds team groups still", async () => {
+    const page = await signedInPage(env.browser, base, "sender@example.com");
+    try {
+      await page.getByRole("heading", { level: 1, name: "Home" }).waitFor(VISIBLE);
+      const box = await openPalette(page);
+      const screens = await page.getByTestId("palette").getByRole("option").allInnerTexts();
+      assert.ok(screens.some((s) => s.includes("Sends")), `the sender's screens: ${screens}`);
+      assert.ok(!screens.some((s) => /Users/.test(s)), `no users' screen for a sender: ${screens}`);
+      const groups = await apiGet(base, env.token, "/api/v3/groups?page=1&per_page=100");
+      await box.fill(groups.groups[0].name);
+      await page.getByTestId("palette").getByRole("option").filter({ hasText: groups.groups[0].name }).first().waitFor(VISIBLE);
+      assert.deepEqual(unexpectedErrors(page), []);
+    } finally {
+      await page.context().close();
+    }
   });
 
   test("no console errors, page errors or CSP violations", () => {

@@ -94,11 +94,18 @@ fn FilteredSends(store: SendsStore) -> impl IntoView {
         let total = shown.with(Vec::len) as u64;
         let loaded_count = loaded.with(LoadedSends::len);
         let note = loaded.with(|l| {
-            store.filter().with(|f| match range_note(l, f) {
-                Some((range, covered)) => {
-                    format!("{} {range}", coverage_note(l, true, total, covered))
+            store.filter().with(|f| {
+                // A send asked for by its number, once loaded, is all there is to find.
+                let found = f.send.is_some_and(|id| l.contains(id));
+                match range_note(l, f) {
+                    Some((range, covered)) => {
+                        format!(
+                            "{} {range}",
+                            coverage_note(l, true, total, covered || found)
+                        )
+                    }
+                    None => coverage_note(l, store.filtering(), total, found),
                 }
-                None => coverage_note(l, store.filtering(), total, false),
             })
         });
         let start = (u64::from(page.max(1)) - 1) * u64::from(per_page);
