@@ -44,6 +44,10 @@ async function audit(port, url, api, page) {
     cls: lhr.audits["cumulative-layout-shift"].numericValue,
     lcpMs: lhr.audits["largest-contentful-paint"].numericValue,
     lcp: lcp.slice(0, 60),
+    // What moved, biggest first: said on a miss, so the shift can be found.
+    shifts: (lhr.audits["layout-shifts"]?.details?.items ?? []).map(
+      (item) => `${(item.score ?? 0).toFixed(3)} ${(item.node?.snippet ?? "").slice(0, 100)}`,
+    ),
     errors: lhr.runtimeError?.message ?? (signedIn ? undefined : `no request to ${api}: the page was not signed in`),
   };
 }
@@ -94,5 +98,6 @@ for (const [name, r] of rows) {
     `  ${name.padEnd(20)} performance ${String(r.score).padStart(3)}   CLS ${r.cls.toFixed(3)}   ` +
       `LCP ${r.lcpMs.toFixed(0)} ms (${r.lcp})${r.errors ? `   error: ${r.errors}` : ""}   ${ok ? "ok" : "MISSED"}`,
   );
+  if (r.cls > TARGET_CLS) for (const shift of r.shifts) console.log(`      shifted: ${shift}`);
 }
 process.exit(failed ? 1 : 0);
