@@ -1,13 +1,139 @@
 //! The admin's choices on this browser, kept across visits and sign-ins in localStorage: how
-//! many rows each list shows, and the views saved on a list (a name and the filters and sort
-//! it stands for). The one module that touches localStorage, and it keeps choices only: never
-//! a token, never what the platform answered beyond the filter values typed.
+//! many rows each list shows, its columns and last filters, the views saved on a list (a name
+//! and the filters and sort it stands for), the theme and the density. The one module that
+//! touches localStorage, and it keeps choices only: never a token, never what the platform
+//! answered beyond the filter values typed. [`forget_all`] clears every one of them.
 
 /// Every key this module writes starts so.
 const PREFIX: &str = "gifting-console.pref.";
 
 fn local_storage() -> Option<web_sys::Storage> {
     web_sys::window()?.local_storage().ok().flatten()
+}
+
+fn read(key: &str) -> Option<String> {
+    local_storage()?.get_item(key).ok()?
+}
+
+/// Keeps `value` under `key` (empty: the key goes). `false` when the storage refused.
+fn write(key: &str, value: &str) -> bool {
+    let Some(store) = local_storage() else {
+        return false;
+    };
+    if value.is_empty() {
+        store.remove_item(key).is_ok()
+    } else {
+        store.set_item(key, value).is_ok()
+    }
+}
+
+/// A look the admin can choose: the theme (`system`, `light`, `dark`) or the density
+/// (`comfortable`, `compact`). The first choice of each is the default.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Look {
+    /// The attribute of `<html>` the style sheet reads (`data-theme`).
+    pub(crate) attribute: &'static str,
+    pub(crate) choices: &'static [&'static str],
+}
+
+pub(crate) const THEME: Look = Look {
+    attribute: "data-theme",
+    choices: &["system", "light", "dark"],
+};
+
+pub(crate) const DENSITY: Look = Look {
+    attribute: "data-density",
+    choices: &["comfortable", "compact"],
+};
+
+impl Look {
+    fn key(self) -> String {
+        format!("{PREFIX}{}", self.attribute.trim_start_matches("data-"))
+    }
+
+    /// The choice kept on this browser, or the default.
+    pub(crate) fn chosen(self) -> &'static str {
+        let kept = read(&self.key());
+        self.choices
+            .iter()
+            .find(|c| kept.as_deref() == Some(**c))
+            .unwrap_or(&self.choices[0])
+    }
+
+    /// Keeps `choice` (the default: nothing kept) and shows it.
+    pub(crate) fn choose(self, choice: &str) -> bool {
+        let kept = if choice == self.choices[0] {
+            ""
+        } else {
+            choice
+        };
+        let done = write(&self.key(), kept);
+        self.show(choice);
+        done
+    }
+
+    /// Puts `choice` on `<html>` for the style sheet.
+    fn show(self, choice: &str) {
+        if let Some(root) = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.document_element())
+        {
+            let _ = root.set_attribute(self.attribute, choice);
+        }
+    }
+}
+
+/// Shows the kept theme and density; called once as the console starts.
+pub(crate) fn show_looks() {
+    for look in [THEME, DENSITY] {
+        look.show(look.chosen());
+    }
+}
+
+/// Forgets every choice this module keeps on this browser: page sizes, columns, last
+/// filters, saved views, theme, density. `false` when the storage could not be read.
+pub(crate) fn forget_all() -> bool {
+    let Some(store) = local_storage() else {
+        return false;
+    };
+    let count = store.length().unwrap_or(0);
+    let ours: Vec<String> = (0..count)
+        .filter_map(|i| store.key(i).ok().flatten())
+        .filter(|key| key.starts_with(PREFIX))
+        .collect();
+    for key in ours {
+        let _ = store.remove_item(&key);
+    }
+    show_looks();
+    true
+}
+
+fn columns_key(list: &str) -> String {
+    format!("{PREFIX}columns.{list}")
+}
+
+/// The columns last chosen for `list`, as the address writes them (`created,recipient`).
+pub(crate) fn columns(list: &str) -> Option<String> {
+    read(&columns_key(list))
+}
+
+/// Keeps `columns` for `list` (empty: the list's own columns again).
+pub(crate) fn remember_columns(list: &str, columns: &str) -> bool {
+    write(&columns_key(list), columns)
+}
+
+fn filters_key(list: &str) -> String {
+    format!("{PREFIX}filters.{list}")
+}
+
+/// The filters and sort `list` last showed, as an address query (`role=admin&sort=name`).
+pub(crate) fn last_filters(list: &str) -> Option<String> {
+    read(&filters_key(list))
+}
+
+/// Keeps `query` as `list`'s last filters (empty: none).
+pub(crate) fn remember_filters(list: &str, query: &str) {
+    let _ = write(&filters_key(list), query);
 }
 
 fn page_size_key(list: &str) -> String {
@@ -17,7 +143,7 @@ fn page_size_key(list: &str) -> String {
 /// The rows per page last chosen for `list`, if it is one of `offered` (a value someone edited
 /// into the storage by hand, or one a later version no longer offers, is ignored).
 pub(crate) fn page_size(list: &str, offered: &[u32]) -> Option<u32> {
-    let text = local_storage()?.get_item(&page_size_key(list)).ok()??;
+    let text = read(&page_size_key(list))?;
     let size = text.trim().parse::<u32>().ok()?;
     offered.contains(&size).then_some(size)
 }
@@ -25,9 +151,7 @@ pub(crate) fn page_size(list: &str, offered: &[u32]) -> Option<u32> {
 /// Remembers `size` rows per page for `list`. Storage refused (private mode, full): the
 /// choice holds for this visit only, through the address.
 pub(crate) fn remember_page_size(list: &str, size: u32) {
-    if let Some(store) = local_storage() {
-        let _ = store.set_item(&page_size_key(list), &size.to_string());
-    }
+    let _ = write(&page_size_key(list), &size.to_string());
 }
 
 /// A view saved on a list: its name and the address query it stands for (`status=problem&
@@ -74,22 +198,14 @@ pub(crate) fn clean_name(name: &str) -> String {
 
 /// The views saved on `list`, in the order they were saved.
 pub(crate) fn views(list: &str) -> Vec<SavedView> {
-    local_storage()
-        .and_then(|s| s.get_item(&views_key(list)).ok().flatten())
+    read(&views_key(list))
         .map(|text| views_from(&text))
         .unwrap_or_default()
 }
 
 /// Keeps `views` as `list`'s (none: the key goes). `false` when the storage refused.
 pub(crate) fn keep_views(list: &str, views: &[SavedView]) -> bool {
-    let Some(store) = local_storage() else {
-        return false;
-    };
-    if views.is_empty() {
-        store.remove_item(&views_key(list)).is_ok()
-    } else {
-        store.set_item(&views_key(list), &views_text(views)).is_ok()
-    }
+    write(&views_key(list), &views_text(views))
 }
 
 /// Which list a path shows, for its remembered page size: every team's members are one list.

@@ -130,10 +130,13 @@ fn confirm_sign_out() -> bool {
 pub(crate) fn MainNav() -> impl IntoView {
     let auth = use_auth();
     view! {
-        <nav class="main-nav" aria-label="Main">
+        <nav class="main-nav" id="main-nav" aria-label="Main">
             <Show when=move || auth.is_signed_in() && !SCREENS.is_empty()>
-                <ul>{screen_links()}</ul>
+                <ul id="main-nav-list">{screen_links()}</ul>
             </Show>
+            // Search and the phone's menu button arrive with the signed-in chunk
+            // ([`NavTools`]).
+            <div id="tools-slot" class="tools-slot"></div>
         </nav>
     }
 }
@@ -171,7 +174,82 @@ async fn signed_in_extras(auth: Auth) -> Result<AnyView, leptos::wasm_split::Spl
 
 fn extras(auth: Auth) -> AnyView {
     keep_session_in_new_tabs();
+    mount_nav_tools();
     view! { <SignInAgainBanner auth /> }.into_any()
+}
+
+thread_local! {
+    /// The navigation's tools, mounted in its slot, kept so they stay (dropping them unmounts
+    /// them).
+    static TOOLS: std::cell::RefCell<Option<Box<dyn std::any::Any>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Puts [`NavTools`] in the navigation's slot. Each sign-in makes new ones.
+fn mount_nav_tools() {
+    use wasm_bindgen::JsCast;
+    let Some(slot) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id("tools-slot"))
+        .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+    else {
+        return;
+    };
+    // Under the signed-in console's owner (inside the router: the tools read the address).
+    let mounted = leptos::mount::mount_to(slot, NavTools);
+    TOOLS.with(|t| *t.borrow_mut() = Some(Box::new(mounted)));
+}
+
+/// Search (the palette, for a pointer or a touch screen), Preferences, and on a phone the
+/// button that shows and hides the navigation's links.
+#[component]
+fn NavTools() -> impl IntoView {
+    let menu_open = RwSignal::new(false);
+    // The navigation folds away on a phone only once this button is there to open it.
+    Effect::new(move |_| set_nav_menu(if menu_open.get() { "open" } else { "closed" }));
+    // Going to a screen closes the menu.
+    let location = leptos_router::hooks::use_location();
+    Effect::new(move |_| {
+        location.pathname.track();
+        menu_open.set(false);
+    });
+    view! {
+        <button
+            type="button"
+            class="button button--small nav-tools__menu"
+            aria-controls="main-nav-list"
+            aria-expanded=move || menu_open.get().to_string()
+            on:click=move |_| menu_open.update(|open| *open = !*open)
+        >
+            "Menu"
+        </button>
+        <button
+            type="button"
+            class="button button--small"
+            aria-keyshortcuts="Control+K Meta+K"
+            on:click=|_| crate::palette::open_palette()
+        >
+            "Search"
+        </button>
+        <button
+            type="button"
+            class="button button--small"
+            aria-haspopup="dialog"
+            on:click=|_| crate::palette::open_preferences()
+        >
+            "Preferences"
+        </button>
+    }
+}
+
+/// Marks the main navigation open or closed, for the phone's layout.
+fn set_nav_menu(state: &str) {
+    if let Some(nav) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id("main-nav"))
+    {
+        let _ = nav.set_attribute("data-menu", state);
+    }
 }
 
 /// A session whose refresh answer was lost goes on only by signing in again: said with the

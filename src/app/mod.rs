@@ -36,6 +36,14 @@ lazy_screen!(callback_screen in signin => crate::pages::callback::CallbackScreen
 #[component]
 fn AppRoutes() -> impl IntoView {
     prefetch_when_idle();
+    // A list opened from another screen takes up its last filters; one loaded as a page does not.
+    let path = use_location().pathname;
+    Effect::new(move |first: Option<()>| {
+        path.track();
+        if first.is_some() {
+            crate::components::note_screen_change();
+        }
+    });
     screen_table!(screen_routes)
 }
 
@@ -58,6 +66,7 @@ const IDLE_PREFETCH_DELAY: std::time::Duration = std::time::Duration::from_milli
 /// The whole console: reads `/config.json`, then starts the app or explains what is wrong.
 #[component]
 pub fn Root() -> impl IntoView {
+    crate::prefs::show_looks();
     // Before anything renders: take `code`/`state` out of the address bar.
     let callback = CallbackParams::capture_from_address_bar();
     let config = LocalResource::new(load_config);

@@ -4,6 +4,7 @@ pub(crate) mod admin_only;
 pub mod badge;
 pub(crate) mod bar_chart;
 pub(crate) mod breadcrumb;
+pub(crate) mod columns;
 pub(crate) mod confirm_dialog;
 pub(crate) mod country_codes;
 pub(crate) mod download;
@@ -31,6 +32,7 @@ pub(crate) mod text_field;
 
 pub use badge::{Badge, Tone};
 pub(crate) use breadcrumb::Breadcrumb;
+pub(crate) use columns::{Choosable, ColumnChooser, Columns};
 pub(crate) use confirm_dialog::ConfirmDialog;
 pub(crate) use job_view::{use_job, UseJob};
 pub(crate) use leave_guard::{listen_for_back, LeaveGuard};
@@ -45,7 +47,7 @@ pub(crate) use pager::{
     remembered_page_size, use_page_query, use_paged_list, use_shown_page, Pager, PagerLinks,
     PagerNav, ShownPage, PAGE_SIZES,
 };
-pub(crate) use saved_views::SavedViews;
+pub(crate) use saved_views::{note_screen_change, remember_last_filters, SavedViews};
 pub(crate) use screen_heading::ScreenHeading;
 pub(crate) use table::{Column, DataTable, SortNote};
 pub(crate) use text_field::TextField;

@@ -9,20 +9,68 @@ use leptos_router::hooks::{use_location, use_query_map};
 use leptos_router::params::ParamsMap;
 use leptos_router::NavigateOptions;
 
+use super::columns::KEY_COLUMNS;
 use super::sort::SORT_KEYS;
 use super::{Navigator, TextField};
 use crate::prefs::{self, SavedView};
 
-/// The query of `keys`, in that order, then the sort, from the address: what a view keeps
-/// (never the page).
+/// The query of `keys`, in that order, then the sort and the columns, from the address: what
+/// a view keeps (never the page).
 fn query_of(query: &ParamsMap, keys: &[&str]) -> String {
     let mut builder = QueryBuilder::new();
-    for key in keys.iter().chain(&SORT_KEYS) {
+    for key in keys.iter().chain(&SORT_KEYS).chain(&[KEY_COLUMNS]) {
         if let Some(value) = query.get_str(key).filter(|v| !v.is_empty()) {
             builder = builder.push(key, value);
         }
     }
     builder.build().trim_start_matches('?').to_owned()
+}
+
+thread_local! {
+    /// Whether the console has gone from one screen to another since the page loaded.
+    static MOVED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Said by the app when the admin goes from one screen to another within the console.
+pub(crate) fn note_screen_change() {
+    MOVED.with(|m| m.set(true));
+}
+
+/// Keeps `list`'s filters and sort (`keys` and the sort, as [`query_of`]) as the address
+/// shows them, and opens the list with the last ones again when the console goes to it with
+/// none (from the navigation, the palette, a breadcrumb). An address loaded as a page (typed,
+/// a bookmark, a shared link, a reload) shows exactly what it says, and a link that carries
+/// any filter (home's, a saved view's) wins. Called first thing in the list's screen, so what
+/// it reads is asked for with them.
+pub(crate) fn remember_last_filters(list: &'static str, keys: &'static [&'static str]) {
+    let query = use_query_map();
+    let moved = MOVED.with(std::cell::Cell::get);
+    let bare = query.with_untracked(|q| query_of(q, keys).is_empty());
+    let restoring = moved
+        && bare
+        && match prefs::last_filters(list).filter(|last| !last.is_empty()) {
+            Some(last) => {
+                let path = use_location().pathname.get_untracked();
+                let others = query.with_untracked(|q| q.to_query_string());
+                let joiner = if others.is_empty() { "?" } else { "&" };
+                let replace = NavigateOptions {
+                    replace: true,
+                    ..NavigateOptions::default()
+                };
+                Navigator::new().go(&format!("{path}{others}{joiner}{last}"), replace);
+                true
+            }
+            None => false,
+        };
+    // The bare address read before the restored one arrives is not the admin's choice.
+    Effect::new(move |waiting: Option<bool>| {
+        let current = query.with(|q| query_of(q, keys));
+        if waiting.unwrap_or(restoring) && current.is_empty() {
+            return true;
+        }
+        prefs::remember_filters(list, &current);
+        false
+    });
 }
 
 /// What the name box is for.

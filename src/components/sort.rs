@@ -49,12 +49,16 @@ impl TableSort {
         }
     }
 
-    /// The address's changes for a click on `key`: ascending first, then the other way.
+    /// The address's changes for a click on `key`: ascending first, then the other way, then
+    /// the platform's own order again (a list remembers its sort, so there is a way back).
     pub(crate) fn toggled(&self, key: &str) -> [(&'static str, Option<String>); 2] {
-        let descending = self.column.as_deref() == Some(key) && !self.descending;
+        let this = self.column.as_deref() == Some(key);
+        if this && self.descending {
+            return [(KEY_SORT, None), (KEY_DIR, None)];
+        }
         [
             (KEY_SORT, Some(key.to_owned())),
-            (KEY_DIR, descending.then(|| "desc".to_owned())),
+            (KEY_DIR, this.then(|| "desc".to_owned())),
         ]
     }
 
@@ -201,7 +205,15 @@ mod tests {
             sort("name", false).toggled("name")[1].1.as_deref(),
             Some("desc")
         );
-        assert_eq!(sort("name", true).toggled("name")[1].1, None);
+        assert_eq!(
+            sort("name", true).toggled("name"),
+            [(KEY_SORT, None), (KEY_DIR, None)],
+            "after descending, the platform's order again"
+        );
+        assert_eq!(
+            sort("email", true).toggled("name")[0].1.as_deref(),
+            Some("name")
+        );
         assert_eq!(
             sort("email", true).toggled("name")[1].1,
             None,

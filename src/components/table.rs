@@ -48,7 +48,7 @@ impl Column {
 pub(crate) fn DataTable<T, R>(
     /// What the table lists, read first by a screen reader.
     caption: &'static str,
-    columns: &'static [Column],
+    #[prop(into)] columns: Vec<Column>,
     /// The rows' data, in the platform's order.
     items: Vec<T>,
     row: R,

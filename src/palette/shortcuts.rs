@@ -16,6 +16,7 @@ use leptos::wasm_split::SplitLoaderError;
 use wasm_bindgen::JsCast;
 
 use super::dialog::Palette;
+use super::preferences::Preferences;
 use crate::auth::use_auth;
 use crate::components::Modal;
 
@@ -23,6 +24,8 @@ thread_local! {
     /// The dialogs, mounted the first time one is asked for, kept so they stay (dropping them
     /// unmounts them).
     static MOUNTED: RefCell<Option<Box<dyn Any>>> = const { RefCell::new(None) };
+    /// The dialogs' switches, for the header's Search button ([`open_palette`]).
+    static OPENERS: std::cell::Cell<Option<Open>> = const { std::cell::Cell::new(None) };
 }
 
 /// Which dialog is open, if any.
@@ -30,6 +33,7 @@ thread_local! {
 struct Open {
     list: RwSignal<bool>,
     palette: RwSignal<bool>,
+    preferences: RwSignal<bool>,
 }
 
 /// The shortcuts, as the list shows them.
@@ -61,7 +65,9 @@ pub(crate) fn KeyboardShortcuts() -> impl IntoView {
     let open = Open {
         list: RwSignal::new(false),
         palette: RwSignal::new(false),
+        preferences: RwSignal::new(false),
     };
+    OPENERS.with(|o| o.set(Some(open)));
     let listener = window_event_listener(leptos::ev::keydown, move |ev| {
         let which = if ev.default_prevented() {
             return;
@@ -80,20 +86,40 @@ pub(crate) fn KeyboardShortcuts() -> impl IntoView {
             }
         };
         ev.prevent_default();
-        // Shown once its chunk is there; a failed download is tried again on the next press.
-        leptos::task::spawn_local(async move {
-            if show(open).await.is_ok() {
-                which.set(true);
-            }
-        });
+        open_when_there(open, which);
     });
     on_cleanup(move || {
         listener.remove();
+        OPENERS.with(|o| o.set(None));
         MOUNTED.with(|m| m.borrow_mut().take());
     });
 }
 
-/// Starts downloading the dialogs' chunk without showing either.
+/// Shows `which` once the dialogs' chunk is there; a failed download is tried again on the
+/// next press.
+fn open_when_there(open: Open, which: RwSignal<bool>) {
+    leptos::task::spawn_local(async move {
+        if show(open).await.is_ok() {
+            which.try_set(true);
+        }
+    });
+}
+
+/// Opens the palette, as Ctrl-K does: for a pointer or a touch screen, which have no keys.
+pub(crate) fn open_palette() {
+    if let Some(open) = OPENERS.with(std::cell::Cell::get) {
+        open_when_there(open, open.palette);
+    }
+}
+
+/// Opens the preferences' dialog.
+pub(crate) fn open_preferences() {
+    if let Some(open) = OPENERS.with(std::cell::Cell::get) {
+        open_when_there(open, open.preferences);
+    }
+}
+
+/// Starts downloading the dialogs' chunk without showing any.
 pub(crate) fn prefetch() {
     leptos::task::spawn_local(async {
         let _ = prefetch_dialogs().await;
@@ -137,6 +163,7 @@ fn mount(open: Open) {
         leptos::mount::mount_to(body, move || {
             view! {
                 <ShortcutsList open=open.list />
+                <Preferences open=open.preferences />
                 <Show when=move || palette_used.get()>
                     <Palette open=open.palette />
                 </Show>

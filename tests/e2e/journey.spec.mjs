@@ -329,6 +329,10 @@ for (const name of engines) {
       await waitForList("the page sorted by email, descending", cells, [...emails].sort(byText).reverse());
       // Name, Email, Role, Team, Status: only the column clicked says it sorts.
       await waitForList("each header's aria-sort", `${header}[aria-sort]`, ["none", "descending", "none", "none", "none"], "aria-sort");
+      // A third click: the platform's order again (the list would otherwise keep the sort).
+      await page.click(`${header} a.sort-link`, "Email");
+      await waitForAddress("/users", { startIndex: "11", count: "10", sort: null, dir: null });
+      await waitForList("the page in the platform's order", cells, emails);
       await page.check();
     });
 

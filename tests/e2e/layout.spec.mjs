@@ -56,6 +56,44 @@ describe("layout for the task", () => {
   }
 });
 
+describe("the navigation on a phone", () => {
+  const env = consoleFixture({ page: false });
+
+  test("at 390×844 the screens are behind Menu, every one reachable; Search and Preferences beside it", async () => {
+    const page = await newPage(env.browser, { viewport: { width: 390, height: 844 } });
+    await signIn(page, env.sandbox.url);
+    const nav = page.getByRole("navigation", { name: "Main" });
+    const button = nav.getByRole("button", { name: "Menu" });
+    await button.waitFor(VISIBLE);
+    assert.equal(await button.getAttribute("aria-expanded"), "false");
+    assert.ok(!(await nav.getByRole("link", { name: "Sends", exact: true }).isVisible()), "folded away until asked for");
+    await button.click();
+    const links = await nav.getByRole("link").evaluateAll((as) => as.filter((a) => a.offsetParent).map((a) => a.textContent));
+    assert.deepEqual(links, ["Users", "Import users", "Teams", "Sends", "Campaigns", "Catalog"]);
+    for (const name of links) {
+      const box = await nav.getByRole("link", { name, exact: true }).boundingBox();
+      assert.ok(box.x >= 0 && box.x + box.width <= 390, `${name} is inside the window`);
+    }
+    await nav.getByRole("link", { name: "Campaigns", exact: true }).click();
+    await page.waitForURL(/\/campaigns$/);
+    await page.locator("main table tbody tr").first().waitFor(VISIBLE);
+    assert.equal(await button.getAttribute("aria-expanded"), "false", "going to a screen closes the menu");
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(width <= 390, `the page is ${width} px wide`);
+
+    const tools = await nav.getByRole("button").evaluateAll((bs) => bs.map((b) => [b.textContent, b.getBoundingClientRect().right]));
+    assert.deepEqual(tools.map(([text]) => text), ["Menu", "Search", "Preferences"]);
+    assert.ok(tools.every(([, right]) => right <= 390), `the tools fit the window: ${JSON.stringify(tools)}`);
+    await nav.getByRole("button", { name: "Search" }).click();
+    await page.getByRole("combobox", { name: /a screen, a user/i }).waitFor(VISIBLE);
+    await page.waitForFunction(() => document.activeElement?.id === "palette-input");
+    await page.keyboard.press("Escape");
+    await nav.getByRole("button", { name: "Preferences" }).click();
+    await page.getByTestId("preferences").getByRole("radio", { name: "Dark" }).waitFor(VISIBLE);
+    await page.context().close();
+  });
+});
+
 describe("dense lists on a laptop", () => {
   const env = consoleFixture({ page: false });
 

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
-import { VISIBLE, consoleFixture, unexpectedErrors } from "./harness.mjs";
+import { VISIBLE, consoleFixture, seriousAxeViolations, unexpectedErrors } from "./harness.mjs";
 
 const SENDS_ROWS = "main table.sends-table tbody tr[data-send-id]";
 
@@ -114,11 +114,17 @@ describe("remembered page sizes", () => {
     await views().getByRole("button", { name: "Rename" }).waitFor(VISIBLE);
     assert.equal(await picker().locator("option:checked").textContent(), "Problems", "the view on screen is the one saved");
 
+    // Back from another screen, the last filters come back by themselves; cleared, they stay
+    // cleared, and the view brings them back by name.
     await menu("Users").click();
     await page().waitForURL((url) => url.pathname === "/users");
     await menu("Sends").click();
+    await page().waitForURL((url) => url.pathname === "/sends" && url.searchParams.get("status") === "problem");
+    await page().getByLabel("Status", { exact: true }).selectOption("");
     await page().waitForURL((url) => url.pathname === "/sends" && !url.searchParams.has("status"));
     await page().reload();
+    await page().locator(SENDS_ROWS).first().waitFor(VISIBLE);
+    assert.ok(!new URL(page().url()).searchParams.has("status"), "cleared filters stay cleared");
     await picker().selectOption({ label: "Problems" });
     await page().waitForURL((url) => url.pathname === "/sends" && url.searchParams.get("status") === "problem");
     assert.equal(await page().getByLabel("Status", { exact: true }).inputValue(), "problem");
@@ -135,6 +141,148 @@ describe("remembered page sizes", () => {
     await views().getByRole("button", { name: "Delete" }).waitFor({ state: "detached" });
     assert.equal(await page().evaluate(() => localStorage.getItem("gifting-console.pref.views.sends")), null);
     assert.equal(await picker().locator("option").count(), 1, "only the placeholder is left");
+  });
+
+  test("no errors", () => {
+    assert.deepEqual(unexpectedErrors(page()), []);
+  });
+});
+
+describe("remembered filters, columns and looks", () => {
+  const env = consoleFixture();
+  const page = () => env.page;
+  const menu = (name) => page().getByRole("navigation", { name: "Main" }).getByRole("link", { name, exact: true });
+  const headers = (table) =>
+    page().locator(`main table.${table} thead th`).evaluateAll((ths) => ths.map((th) => th.textContent.replace(/[▲▼↕]/g, "").trim()));
+  const stored = () => page().evaluate(() => ({ ...localStorage }));
+
+  test("the users list opens again with its last filters; a link that names its own wins", async () => {
+    await menu("Users").click();
+    await page().locator("main table.users-table tbody tr").first().waitFor(VISIBLE);
+    await page().getByLabel("Role", { exact: true }).selectOption("admin");
+    await page().waitForURL((url) => url.searchParams.get("role") === "admin");
+    await menu("Teams").click();
+    await page().waitForURL(/\/teams$/);
+    await menu("Users").click();
+    await page().waitForURL((url) => url.pathname === "/users" && url.searchParams.get("role") === "admin");
+    assert.equal(await page().getByLabel("Role", { exact: true }).inputValue(), "admin");
+    assert.equal((await stored())["gifting-console.pref.filters.users"], "role=admin");
+
+    await page().goto(`${env.sandbox.url}/users?status=inactive`);
+    await page().waitForURL((url) => url.searchParams.get("status") === "inactive");
+    await page().getByLabel("Status", { exact: true }).waitFor(VISIBLE);
+    assert.ok(!new URL(page().url()).searchParams.has("role"), "the link's filters, not the last ones");
+    await page().getByLabel("Status", { exact: true }).selectOption("");
+    await page().waitForURL((url) => url.pathname === "/users" && url.search === "");
+    await menu("Teams").click();
+    await page().waitForURL(/\/teams$/);
+    await menu("Users").click();
+    await page().locator("main table.users-table tbody tr").first().waitFor(VISIBLE);
+    assert.equal(new URL(page().url()).search, "", "cleared filters stay cleared");
+  });
+
+  test("Sends' columns: hidden, moved, in the address, kept across screens and reloads, reset", async () => {
+    await page().goto(`${env.sandbox.url}/sends`);
+    await page().locator(SENDS_ROWS).first().waitFor(VISIBLE);
+    const chooser = page().locator("main details.column-chooser");
+    await chooser.locator("summary").click();
+    await chooser.getByRole("checkbox", { name: "Type" }).click();
+    await page().waitForURL((url) => url.searchParams.get("cols") === "created,recipient,sender,campaign,status,cost");
+    // By keyboard: the focus stays on the button pressed, to press it again.
+    await chooser.getByRole("button", { name: "Move Status up" }).focus();
+    await page().keyboard.press("Enter");
+    await page().waitForURL((url) => url.searchParams.get("cols") === "created,recipient,sender,status,campaign,cost");
+    await page().waitForFunction(() => document.activeElement?.id === "sends-column-status-up");
+    assert.deepEqual(await seriousAxeViolations(page()), [], "axe, with the chooser open");
+    const chosen = ["Status history", "Created", "Recipient", "Sender", "Status", "Campaign", "Cost"];
+    assert.deepEqual(await headers("sends-table"), chosen);
+    // Every row has a cell per header; the row's status is in the fifth column.
+    const cells = await page().locator(SENDS_ROWS).first().locator("td").count();
+    assert.equal(cells, chosen.length);
+    assert.ok(await page().locator(SENDS_ROWS).first().locator("td").nth(4).locator(".badge").count(), "the status cell moved with its header");
+
+    await menu("Campaigns").click();
+    await page().waitForURL(/\/campaigns$/);
+    await menu("Sends").click();
+    await page().waitForURL((url) => url.pathname === "/sends");
+    await page().locator(SENDS_ROWS).first().waitFor(VISIBLE);
+    assert.deepEqual(await headers("sends-table"), chosen, "remembered across screens");
+    await page().reload();
+    await page().locator(SENDS_ROWS).first().waitFor(VISIBLE);
+    assert.deepEqual(await headers("sends-table"), chosen, "remembered across a reload");
+    assert.equal((await stored())["gifting-console.pref.columns.sends"], "created,recipient,sender,status,campaign,cost");
+
+    await chooser.locator("summary").click();
+    await chooser.getByRole("button", { name: "Show every column" }).click();
+    await page().waitForURL((url) => !url.searchParams.has("cols"));
+    assert.deepEqual(await headers("sends-table"), ["Status history", "Created", "Recipient", "Sender", "Campaign", "Type", "Status", "Cost"]);
+    assert.equal((await stored())["gifting-console.pref.columns.sends"], undefined);
+  });
+
+  test("Users' columns: the name stays first, the last shown column cannot be hidden", async () => {
+    await page().goto(`${env.sandbox.url}/users`);
+    await page().locator("main table.users-table tbody tr").first().waitFor(VISIBLE);
+    const chooser = page().locator("main details.column-chooser");
+    await chooser.locator("summary").click();
+    for (const [name, left] of [["Email", "role,team,status"], ["Role", "team,status"], ["Team", "status"]]) {
+      await chooser.getByRole("checkbox", { name }).click();
+      await page().waitForURL((url) => url.searchParams.get("cols") === left);
+    }
+    await page().waitForURL((url) => url.searchParams.get("cols") === "status");
+    assert.ok(await chooser.getByRole("checkbox", { name: "Status" }).isDisabled(), "one column is always shown");
+    const shown = await headers("users-table");
+    assert.deepEqual(shown.slice(1), ["Name", "Status"], `headers: ${shown}`);
+    await chooser.getByRole("checkbox", { name: "Email" }).click();
+    await page().waitForURL((url) => url.searchParams.get("cols") === "status,email");
+    assert.deepEqual((await headers("users-table")).slice(1), ["Name", "Status", "Email"]);
+  });
+
+  test("Preferences: a dark theme and compact lists, kept across a reload; then forgotten", async () => {
+    const preferences = () => page().getByTestId("preferences");
+    const open = async () => {
+      await page().getByRole("navigation", { name: "Main" }).getByRole("button", { name: "Preferences" }).click();
+      await preferences().getByRole("heading", { name: "Preferences" }).waitFor(VISIBLE);
+    };
+    await open();
+    const root = () =>
+      page().evaluate(() => ({
+        theme: document.documentElement.dataset.theme,
+        density: document.documentElement.dataset.density,
+        background: getComputedStyle(document.documentElement).backgroundColor,
+      }));
+    await preferences().getByRole("radio", { name: "Dark" }).check();
+    await preferences().getByRole("radio", { name: /^Compact/ }).check();
+    assert.deepEqual(await root(), { theme: "dark", density: "compact", background: "rgb(13, 17, 23)" });
+    assert.deepEqual(await seriousAxeViolations(page()), [], "axe, dark, with the dialog open");
+    await preferences().getByRole("button", { name: "Close" }).click();
+    await preferences().waitFor({ state: "hidden" });
+    await page().reload();
+    await page().locator("main h1").waitFor(VISIBLE);
+    assert.deepEqual(await root(), { theme: "dark", density: "compact", background: "rgb(13, 17, 23)" });
+    await open();
+    assert.ok(await preferences().getByRole("radio", { name: "Dark" }).isChecked());
+    await preferences().getByRole("button", { name: "Close" }).click();
+
+    // Compact rows are shorter than comfortable ones.
+    const rowHeight = async () => {
+      await page().goto(`${env.sandbox.url}/users`);
+      const row = page().locator("main table.users-table tbody tr").first();
+      await row.waitFor(VISIBLE);
+      return row.evaluate((tr) => tr.getBoundingClientRect().height);
+    };
+    const compact = await rowHeight();
+
+    await open();
+    await preferences().getByRole("button", { name: "Forget all of it" }).click();
+    await preferences().getByTestId("forget-status").getByText(/^Forgotten/).waitFor(VISIBLE);
+    const left = Object.keys(await stored()).filter((k) => k.startsWith("gifting-console.pref."));
+    assert.deepEqual(left, [], "nothing of the console's choices is left");
+    assert.ok(await preferences().getByRole("radio", { name: "Match the system" }).isChecked());
+    assert.equal((await root()).theme, "system");
+    await page().keyboard.press("Escape");
+    await preferences().waitFor({ state: "hidden" });
+    const comfortable = await rowHeight();
+    assert.ok(compact < comfortable, `compact rows ${compact} px, comfortable ${comfortable} px`);
   });
 
   test("no errors", () => {

@@ -16,15 +16,16 @@ use crate::components::query_href::href_with_first_page;
 use crate::components::sort::{by_money, by_text, by_time, Compare};
 use crate::components::table::{number, text};
 use crate::components::ScreenHeading;
+use crate::components::{remember_last_filters, NameSearch, KEY_SEARCH};
 use crate::components::{
     use_page_query, use_shown_page, Column, DataTable, Loaded, Pager, ShownPage,
 };
-use crate::components::{NameSearch, KEY_SEARCH};
 use crate::routes;
 use crate::spend::cells::{CampaignSends, CampaignSpent};
 
 #[component]
 pub(crate) fn CampaignsPage() -> impl IntoView {
+    remember_last_filters("campaigns", &[KEY_SEARCH, KEY_DELIVERY]);
     let api = use_api();
     let query = use_query_map();
     let paging = use_page_query();

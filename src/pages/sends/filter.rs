@@ -33,6 +33,16 @@ pub(crate) const KEYS: [&str; 8] = [
     KEY_SINCE,
     KEY_UNTIL,
 ];
+/// The filters remembered as the list's last: not one send, which the palette opens in passing.
+pub(crate) const REMEMBERED: [&str; 7] = [
+    KEY_STATUS,
+    KEY_SENDER,
+    KEY_CAMPAIGN,
+    KEY_SEARCH,
+    KEY_ATTENTION,
+    KEY_SINCE,
+    KEY_UNTIL,
+];
 
 /// Which sends needing attention a filter keeps.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -10,26 +10,29 @@ use leptos::prelude::*;
 
 use super::export::ExportCsv;
 use super::filter::SendFilter;
-use super::filter::KEYS;
+use super::filter::{KEYS, REMEMBERED};
 use super::filters_form::SendFilters;
 use super::load_all::LoadAll;
 use super::loaded::LoadedSends;
 use super::overview::Overview;
 use super::store::SendsStore;
-use super::table::SendsTable;
+use super::table::{SendsTable, SEND_COLUMNS};
 use crate::components::format;
+use crate::components::{remember_last_filters, SavedViews, ScreenHeading};
+use crate::components::{ColumnChooser, Columns};
 use crate::components::{Empty, Loaded, Pager};
-use crate::components::{SavedViews, ScreenHeading};
 
 #[component]
 pub(crate) fn SendsPage() -> impl IntoView {
+    remember_last_filters("sends", &REMEMBERED);
     let store = SendsStore::for_current_screen();
+    let columns = Columns::new("sends", SEND_COLUMNS);
     let loaded = store.loaded();
     let table = move || {
         if store.local() {
-            Either::Left(view! { <FilteredSends store /> })
+            Either::Left(view! { <FilteredSends store columns=columns.shown /> })
         } else {
-            Either::Right(view! { <ServerPage store /> })
+            Either::Right(view! { <ServerPage store columns=columns.shown /> })
         }
     };
     let rows_came = Memo::new(move |came: Option<&bool>| {
@@ -51,6 +54,7 @@ pub(crate) fn SendsPage() -> impl IntoView {
                 />
                 <ExportCsv store />
                 <SavedViews list="sends" keys=&KEYS />
+                <ColumnChooser columns />
             </section>
         </div>
         <SendFilters filter=store.filter() loaded />
@@ -66,7 +70,7 @@ pub(crate) fn SendsPage() -> impl IntoView {
 
 /// The platform's page of sends (no filter on).
 #[component]
-fn ServerPage(store: SendsStore) -> impl IntoView {
+fn ServerPage(store: SendsStore, columns: Memo<Vec<usize>>) -> impl IntoView {
     view! {
         <Loaded resource=store.server_page() let:page>
             {page
@@ -75,7 +79,7 @@ fn ServerPage(store: SendsStore) -> impl IntoView {
                         Either::Left(view! { <Empty message="No sends on this page." /> })
                     } else {
                         Either::Right(
-                            view! { <SendsTable sends=page.sends caption="Sends, newest first" /> },
+                            view! { <SendsTable sends=page.sends caption="Sends, newest first" columns /> },
                         )
                     }
                 })}
@@ -87,7 +91,7 @@ fn ServerPage(store: SendsStore) -> impl IntoView {
 /// the platform's pages (the screen's pager counts them: [`SendsStore::shown_page`]). Only the
 /// page on screen is made into whole sends.
 #[component]
-fn FilteredSends(store: SendsStore) -> impl IntoView {
+fn FilteredSends(store: SendsStore, columns: Memo<Vec<usize>>) -> impl IntoView {
     let (shown, loaded, paging) = (store.shown(), store.loaded(), store.paging());
     move || {
         let (page, per_page) = paging.with(|p| (p.page.unwrap_or(1), p.per_page.unwrap_or(25)));
@@ -123,7 +127,9 @@ fn FilteredSends(store: SendsStore) -> impl IntoView {
         } else if rows.is_empty() {
             Either::Left(view! { <Empty message="No loaded send matches these filters." /> })
         } else {
-            Either::Right(view! { <SendsTable sends=rows caption=caption presorted=true /> })
+            Either::Right(
+                view! { <SendsTable sends=rows caption=caption presorted=true columns /> },
+            )
         };
         view! {
             <p class="sends-match-note" role="status" data-testid="filter-note">

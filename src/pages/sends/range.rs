@@ -78,15 +78,10 @@ impl Range {
     /// The choice that stands for the filter's days, else [`Range::Custom`].
     pub(crate) fn of(filter: &SendFilter, today: i64) -> Range {
         let days = (filter.since, filter.until);
-        [
-            Range::Any,
-            Range::ThisMonth,
-            Range::LastMonth,
-            Range::Last90Days,
-        ]
-        .into_iter()
-        .find(|r| r.days(today) == Some(days))
-        .unwrap_or(Range::Custom)
+        Range::ALL
+            .into_iter()
+            .find(|r| *r != Range::Custom && r.days(today) == Some(days))
+            .unwrap_or(Range::Custom)
     }
 }
 

@@ -86,6 +86,11 @@ fn CustomDays(
     custom: RwSignal<Option<Days>>,
 ) -> impl IntoView {
     let error = RwSignal::new(None::<String>);
+    // The days changed by other means (back, "Clear filters"): the refused day is gone too.
+    Effect::new(move |_| {
+        filter.with(|f| (f.since, f.until));
+        error.set(None);
+    });
     let shown = move |day: Option<u32>| day.map(day_param).unwrap_or_default();
     let write = move |key: &'static str, text: String| {
         let day = day_number(&text).filter(|_| text.len() == 10);

@@ -7,7 +7,7 @@ use leptos::prelude::*;
 use crate::browser::after_paint;
 use crate::components::format::{date_time, money};
 use crate::components::sort::{by_money, by_text, by_time, use_table_sort, Compare, SortHeader};
-use crate::components::{Badge, SortNote, Tone};
+use crate::components::{Badge, Choosable, SortNote, Tone};
 use crate::routes;
 
 /// The colour family of a status group (the badge's text always says the status itself).
@@ -33,7 +33,48 @@ pub(crate) fn StatusBadge(status: SendStatus) -> impl IntoView {
     }
 }
 
-const COLUMNS: usize = 8;
+/// The columns the admin can show, hide and move (the history's button stays first); their
+/// keys are their sort keys too.
+pub(crate) const SEND_COLUMNS: &[Choosable] = &[
+    Choosable {
+        key: "created",
+        label: "Created",
+    },
+    Choosable {
+        key: "recipient",
+        label: "Recipient",
+    },
+    Choosable {
+        key: "sender",
+        label: "Sender",
+    },
+    Choosable {
+        key: "campaign",
+        label: "Campaign",
+    },
+    Choosable {
+        key: "type",
+        label: "Type",
+    },
+    Choosable {
+        key: "status",
+        label: "Status",
+    },
+    Choosable {
+        key: "cost",
+        label: "Cost",
+    },
+];
+
+/// A header's classes: its width (the table's layout is fixed), and numbers to the right.
+fn header_class(key: &str) -> Option<&'static str> {
+    match key {
+        "created" => Some("col-created"),
+        "status" => Some("col-status"),
+        "cost" => Some("num col-cost"),
+        _ => None,
+    }
+}
 
 pub(crate) fn send_order(key: &str) -> Option<Compare<Send>> {
     Some(match key {
@@ -67,6 +108,8 @@ pub(crate) fn SendsTable(
     /// only these): the table shows them as they are.
     #[prop(optional)]
     presorted: bool,
+    /// The columns shown, as indices into [`SEND_COLUMNS`], in order.
+    columns: Memo<Vec<usize>>,
 ) -> impl IntoView {
     let sort = use_table_sort();
     // A page longer than a screen draws its first screen of rows in the frame that shows the
@@ -80,17 +123,22 @@ pub(crate) fn SendsTable(
     }
     // Only the body follows the sort: the header (and the focused link in it) stays.
     let rows = move || {
+        let shown = columns.get();
         let mut sends = sends.clone();
         if !presorted {
             sort.try_with(|s| s.apply(&mut sends, send_order));
         }
         let rest = sends.split_off(FIRST_ROWS.min(sends.len()));
-        let row = |send| view! { <SendRow send /> };
+        let row = move |send| view! { <SendRow send shown=shown.clone() /> };
+        let row_rest = row.clone();
         let first = sends.into_iter().map(row).collect_view();
         let rest = move || {
-            rest_drawn
-                .get()
-                .then(|| rest.clone().into_iter().map(row).collect_view())
+            rest_drawn.get().then(|| {
+                rest.clone()
+                    .into_iter()
+                    .map(row_rest.clone())
+                    .collect_view()
+            })
         };
         (first, rest)
     };
@@ -108,13 +156,16 @@ pub(crate) fn SendsTable(
                         <th scope="col">
                             <span class="visually-hidden">"Status history"</span>
                         </th>
-                        <SortHeader label="Created" key="created" />
-                        <SortHeader label="Recipient" key="recipient" />
-                        <SortHeader label="Sender" key="sender" />
-                        <SortHeader label="Campaign" key="campaign" />
-                        <SortHeader label="Type" key="type" />
-                        <SortHeader label="Status" key="status" />
-                        <SortHeader label="Cost" key="cost" class=Some("num") />
+                        {move || {
+                            columns
+                                .get()
+                                .into_iter()
+                                .map(|i| {
+                                    let Choosable { key, label } = SEND_COLUMNS[i];
+                                    view! { <SortHeader label key class=header_class(key) /> }
+                                })
+                                .collect_view()
+                        }}
                     </tr>
                 </thead>
                 <tbody>{rows}</tbody>
@@ -127,38 +178,27 @@ pub(crate) fn SendsTable(
 /// in small print and is cut at the cell's edge; the cell's title and the row's history say
 /// it whole.
 #[component]
-fn SendRow(send: Send) -> impl IntoView {
+fn SendRow(
+    send: Send,
+    /// The columns shown, as indices into [`SEND_COLUMNS`], in order.
+    shown: Vec<usize>,
+) -> impl IntoView {
     let expanded = RwSignal::new(false);
     let history_id = format!("send-history-{}", send.id);
-    let Send {
-        id,
-        send_gid,
-        kind,
-        subtype,
-        currency,
-        current_total_cost,
-        status,
-        created_at,
-        touch,
-        recipient,
-        sender,
-        sent_via,
-        status_updates,
-    } = send;
+    let (id, sender_id) = (send.id, send.sender.id);
+    let (mut cells, history) = Cells::of(send);
     // The visible "History" first, so a voice command saying it finds the button.
-    let history_label = format!("History of the send to {}", recipient.name);
-    let to = joined(&[&recipient.name, &recipient.email, &recipient.company_name]);
-    let from = joined(&[&sender.name, &sender.email, &sender.team_name]);
-    let parties = format!("To {to}; from {from}.");
-    let history = StoredValue::new((status_updates, send_gid, sent_via, parties));
+    let history_label = format!("History of the send to {}", cells.recipient.0);
+    let history = StoredValue::new(history);
     let controls = history_id.clone();
-    let (kind, subtype) = (kind.to_string(), subtype.to_string());
-    // Built before the view: it moves the cells' texts.
-    let kind_title = format!("{kind}: {subtype}");
-    let campaign_title = touch.name.clone();
+    let colspan = (shown.len() + 1).to_string();
+    let cells = shown
+        .into_iter()
+        .map(|i| cells.cell(SEND_COLUMNS[i].key))
+        .collect_view();
     // Few elements per row: a page of 100 rows is styled, laid out and painted in one frame.
     view! {
-        <tr data-send-id=id.to_string() data-sender-id=sender.id.to_string()>
+        <tr data-send-id=id.to_string() data-sender-id=sender_id.to_string()>
             <td>
                 <button
                     type="button"
@@ -171,24 +211,12 @@ fn SendRow(send: Send) -> impl IntoView {
                     "History"
                 </button>
             </td>
-            <td>
-                <time datetime=created_at.clone()>{date_time(&created_at)}</time>
-            </td>
-            <td title=to>{recipient.name} <Sub text=recipient.company_name /></td>
-            <td title=from>{sender.name} <Sub text=sender.team_name /></td>
-            <td title=campaign_title>
-                <a href=routes::campaign(touch.id)>{touch.name}</a>
-            </td>
-            <td title=kind_title>{kind} <Sub text=subtype /></td>
-            <td>
-                <StatusBadge status />
-            </td>
-            <td class="num">{money(&currency, &current_total_cost)}</td>
+            {cells}
         </tr>
         // Built only while open: a page of 100 rows stays 100 rows.
         <Show when=move || expanded.get()>
             <tr id=history_id.clone() class="history-row">
-                <td colspan=COLUMNS.to_string()>
+                <td colspan=colspan.clone()>
                     {history
                         .with_value(|(updates, gid, via, parties)| {
                             view! {
@@ -203,6 +231,95 @@ fn SendRow(send: Send) -> impl IntoView {
                 </td>
             </tr>
         </Show>
+    }
+}
+
+/// What a send's row shows, cell by cell; each cell takes its texts (a column shows once).
+struct Cells {
+    created_at: String,
+    /// The recipient and the sender in full, for their cells' titles.
+    to: String,
+    from: String,
+    /// Name and company; name and team.
+    recipient: (String, String),
+    sender: (String, String),
+    touch: (u64, String),
+    /// The type and its subtype.
+    kind: (String, String),
+    status: SendStatus,
+    cost: String,
+}
+
+impl Cells {
+    /// A send's cells, and what its history shows: its status changes, its gid, how it was
+    /// sent, and who sent it to whom in full.
+    fn of(send: Send) -> (Cells, (Vec<StatusUpdate>, String, String, String)) {
+        let Send {
+            send_gid,
+            kind,
+            subtype,
+            currency,
+            current_total_cost,
+            status,
+            created_at,
+            touch,
+            recipient,
+            sender,
+            sent_via,
+            status_updates,
+            ..
+        } = send;
+        let to = joined(&[&recipient.name, &recipient.email, &recipient.company_name]);
+        let from = joined(&[&sender.name, &sender.email, &sender.team_name]);
+        let parties = format!("To {to}; from {from}.");
+        let cells = Cells {
+            created_at,
+            to,
+            from,
+            recipient: (recipient.name, recipient.company_name),
+            sender: (sender.name, sender.team_name),
+            touch: (touch.id, touch.name),
+            kind: (kind.to_string(), subtype.to_string()),
+            status,
+            cost: money(&currency, &current_total_cost),
+        };
+        (cells, (status_updates, send_gid, sent_via, parties))
+    }
+
+    /// The cell of the column under `key`.
+    fn cell(&mut self, key: &str) -> AnyView {
+        use std::mem::take;
+        match key {
+            "created" => {
+                let at = take(&mut self.created_at);
+                view! { <td><time datetime=at.clone()>{date_time(&at)}</time></td> }.into_any()
+            }
+            "recipient" => {
+                let (name, company) = take(&mut self.recipient);
+                view! { <td title=take(&mut self.to)>{name} <Sub text=company /></td> }.into_any()
+            }
+            "sender" => {
+                let (name, team) = take(&mut self.sender);
+                view! { <td title=take(&mut self.from)>{name} <Sub text=team /></td> }.into_any()
+            }
+            "campaign" => {
+                let (id, name) = take(&mut self.touch);
+                let title = name.clone();
+                view! {
+                    <td title=title>
+                        <a href=routes::campaign(id)>{name}</a>
+                    </td>
+                }
+                .into_any()
+            }
+            "type" => {
+                let (kind, subtype) = take(&mut self.kind);
+                let title = format!("{kind}: {subtype}");
+                view! { <td title=title>{kind} <Sub text=subtype /></td> }.into_any()
+            }
+            "status" => view! { <td><StatusBadge status=self.status.clone() /></td> }.into_any(),
+            _ => view! { <td class="num">{take(&mut self.cost)}</td> }.into_any(),
+        }
     }
 }
 

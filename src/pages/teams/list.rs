@@ -11,16 +11,17 @@ use crate::api::use_team_groups;
 use crate::components::format;
 use crate::components::query_href::href_with_first_page;
 use crate::components::table::{number, text};
+use crate::components::{remember_last_filters, NameSearch, ScreenHeading, KEY_SEARCH};
 use crate::components::{
     use_page_query, Column, DataTable, ErrorPanel, Loading, Pager, ShownPage, Tone,
 };
-use crate::components::{NameSearch, ScreenHeading};
 use crate::routes;
 use crate::spend::cells::org_figures;
 use crate::spend::report::Band;
 
 #[component]
 pub(crate) fn TeamsPage() -> impl IntoView {
+    remember_last_filters("teams", &[KEY_SEARCH, KEY_BAND]);
     let groups = use_team_groups();
     let body = move || match groups.get() {
         None => view! { <Loading /> }.into_any(),

@@ -20,12 +20,14 @@ use crate::api::use_team_groups;
 use crate::api::{use_api, ApiClient, ApiError};
 use crate::components::sort::{by_text, use_table_sort, Compare};
 use crate::components::table::text;
+use crate::components::{remember_last_filters, SavedViews, ScreenHeading};
 use crate::components::{remembered_page_size, Column, DataTable, PagerLinks, PagerNav};
-use crate::components::{SavedViews, ScreenHeading};
+use crate::components::{Choosable, ColumnChooser, Columns};
 use crate::routes;
 
 #[component]
 pub(crate) fn UsersPage() -> impl IntoView {
+    remember_last_filters("users", &search::KEYS);
     let query = use_query_map();
     let path = use_location().pathname;
     let paging = Memo::new(move |_| {
@@ -38,6 +40,7 @@ pub(crate) fn UsersPage() -> impl IntoView {
     let by_directory = Memo::new(move |_| search.with(UserSearch::is_active));
     let users = platform_page(use_api(), paging);
     let groups = use_team_groups();
+    let columns = Columns::new("users", USER_CHOOSABLE);
     let selection: Selection = RwSignal::new(Default::default());
     let matching = RwSignal::new(None::<AllMatching>);
     // "Select all N users" holds for the list it was offered on: another search clears it,
@@ -73,9 +76,9 @@ pub(crate) fn UsersPage() -> impl IntoView {
     // Without the right, the platform's answer explains it, whatever the address asks.
     let list = move || {
         if by_directory.get() && !forbidden.get() {
-            Either::Left(view! { <DirectoryList search paging selection matching /> })
+            Either::Left(view! { <DirectoryList search paging selection matching columns /> })
         } else {
-            Either::Right(view! { <PlatformList users paging selection matching /> })
+            Either::Right(view! { <PlatformList users paging selection matching columns /> })
         }
     };
 
@@ -87,6 +90,7 @@ pub(crate) fn UsersPage() -> impl IntoView {
                     <a class="button button--primary" href=routes::NEW_USER>"Add user"</a>
                     <a class="button" href=routes::IMPORT_USERS>"Import users"</a>
                     <SavedViews list="users" keys=&search::KEYS />
+                    <ColumnChooser columns />
                 </Show>
             </div>
             <Show when=move || !forbidden.get()>
@@ -131,6 +135,7 @@ fn PlatformList(
     paging: Memo<ScimPaging>,
     selection: Selection,
     matching: RwSignal<Option<AllMatching>>,
+    columns: Columns,
 ) -> impl IntoView {
     view! {
         <ScimLoaded resource=users let:loaded>
@@ -140,6 +145,7 @@ fn PlatformList(
                 sorted_within="Sorted within the users on this page; the platform lists them in its own order."
                 selection
                 matching
+                columns
             />
         </ScimLoaded>
         // Outside the rows' loading boundary: mounted once, it keeps its focus across pages.
@@ -155,6 +161,7 @@ fn DirectoryList(
     paging: Memo<ScimPaging>,
     selection: Selection,
     matching: RwSignal<Option<AllMatching>>,
+    columns: Columns,
 ) -> impl IntoView {
     let found = Found::new(search);
     let sort = use_table_sort();
@@ -182,6 +189,7 @@ fn DirectoryList(
                     sorted_within="Sorted across every user that matches the search."
                     selection
                     matching
+                    columns
                 />
             }
         })
@@ -226,6 +234,27 @@ fn empty_text(paging: &ScimPaging, total: u64) -> String {
 #[rustfmt::skip]
 const USER_COLUMNS: &[Column] = &[text("Name").sorts("name"), text("Email").sorts("email"), text("Role").sorts("role"), text("Team").sorts("team"), text("Status").sorts("status")];
 
+/// The columns after the name (which names each row, and stays first) the admin can show,
+/// hide and move: [`USER_COLUMNS`] from the second on, under their sort keys.
+const USER_CHOOSABLE: &[Choosable] = &[
+    Choosable {
+        key: "email",
+        label: "Email",
+    },
+    Choosable {
+        key: "role",
+        label: "Role",
+    },
+    Choosable {
+        key: "team",
+        label: "Team",
+    },
+    Choosable {
+        key: "status",
+        label: "Status",
+    },
+];
+
 fn user_order(key: &str) -> Option<Compare<ScimUser>> {
     Some(match key {
         "name" => |a, b| by_text(&display_name(a), &display_name(b)),
@@ -247,18 +276,32 @@ fn UsersTable(
     sorted_within: &'static str,
     selection: Selection,
     matching: RwSignal<Option<AllMatching>>,
+    columns: Columns,
 ) -> impl IntoView {
     let on_page: Vec<(String, Picked)> = users
         .iter()
         .map(|u| (u.id.clone(), Picked::of(u)))
         .collect();
-    let lead = view! { <SelectAll on_page selection matching /> }.into_any();
-    let row = move |user| view! { <UserRow user selection matching /> }.into_any();
-    view! {
-        <DataTable
-            caption="Users (SCIM)" hidden_caption=true columns=USER_COLUMNS items=users row order=user_order empty
-            sorted_within class="data-table users-table" lead
-        />
+    move || {
+        let shown = columns.shown.get();
+        let header: Vec<Column> = std::iter::once(USER_COLUMNS[0])
+            .chain(
+                shown
+                    .iter()
+                    .filter_map(|i| USER_COLUMNS.get(i + 1).copied()),
+            )
+            .collect();
+        let on_page = on_page.clone();
+        let lead = view! { <SelectAll on_page selection matching /> }.into_any();
+        let row = move |user| {
+            view! { <UserRow user selection matching shown=shown.clone() /> }.into_any()
+        };
+        view! {
+            <DataTable
+                caption="Users (SCIM)" hidden_caption=true columns=header items=users.clone() row order=user_order
+                empty=empty.clone() sorted_within class="data-table users-table" lead
+            />
+        }
     }
 }
 
@@ -305,6 +348,8 @@ fn UserRow(
     user: ScimUser,
     selection: Selection,
     matching: RwSignal<Option<AllMatching>>,
+    /// The columns after the name, as indices into [`USER_CHOOSABLE`], in order.
+    shown: Vec<usize>,
 ) -> impl IntoView {
     let navigate = use_navigate();
     let href = user_href(&user.id);
@@ -351,11 +396,25 @@ fn UserRow(
             <th scope="row">
                 <a href=href>{name.clone()}</a>
             </th>
-            <td>{user.user_name.clone()}</td>
-            <td>{user.user_type.to_string()}</td>
-            <td>{if user.division.is_empty() { "—".to_owned() } else { user.division.clone() }}</td>
-            <td>{status_badge(user.active)}</td>
+            {shown.into_iter().map(|i| user_cell(&user, USER_CHOOSABLE[i].key)).collect_view()}
         </tr>
+    }
+}
+
+/// The cell of the column under `key` in `user`'s row.
+fn user_cell(user: &ScimUser, key: &str) -> AnyView {
+    match key {
+        "email" => view! { <td>{user.user_name.clone()}</td> }.into_any(),
+        "role" => view! { <td>{user.user_type.to_string()}</td> }.into_any(),
+        "team" => {
+            let team = if user.division.is_empty() {
+                "—".to_owned()
+            } else {
+                user.division.clone()
+            };
+            view! { <td>{team}</td> }.into_any()
+        }
+        _ => view! { <td>{status_badge(user.active)}</td> }.into_any(),
     }
 }
 
