@@ -4,6 +4,18 @@
 // `pattern_script` in Trunk.toml. The release build minifies this file.
 const tag = document.querySelector("script[data-gifting-boot]");
 
+// The theme and density chosen in Preferences, on <html> before anything is drawn (no flash of
+// the other theme, and no wasm binding in the first load for it). The console's src/prefs.rs
+// writes these two keys and owns every other; reading them is all this does.
+try {
+  for (const look of ["theme", "density"]) {
+    const kept = localStorage.getItem(`gifting-console.pref.${look}`);
+    if (kept) document.documentElement.dataset[look] = kept;
+  }
+} catch {
+  // Storage turned off: the defaults.
+}
+
 function say(text) {
   // A start that cannot happen must never leave a blank page.
   const main = document.createElement("main");

@@ -3,6 +3,10 @@
 //! and the filters and sort it stands for), the theme and the density. The one module that
 //! touches localStorage, and it keeps choices only: never a token, never what the platform
 //! answered beyond the filter values typed. [`forget_all`] clears every one of them.
+//!
+//! The theme and the density are put on `<html>` by `boot.js`, before the wasm runs, from the
+//! two keys [`Look`] writes: the first load carries no binding for it, and nothing is drawn in
+//! the other theme first.
 
 /// Every key this module writes starts so.
 const PREFIX: &str = "gifting-console.pref.";
@@ -11,11 +15,16 @@ fn local_storage() -> Option<web_sys::Storage> {
     web_sys::window()?.local_storage().ok().flatten()
 }
 
+// Inlined into each caller: one function that every list, the saved views and the
+// preferences' dialog share would be a chunk of its own in the split build, and each chunk costs
+// the first load its loader's entry.
+#[inline(always)]
 fn read(key: &str) -> Option<String> {
     local_storage()?.get_item(key).ok()?
 }
 
 /// Keeps `value` under `key` (empty: the key goes). `false` when the storage refused.
+#[inline(always)]
 fn write(key: &str, value: &str) -> bool {
     let Some(store) = local_storage() else {
         return false;
@@ -47,8 +56,9 @@ pub(crate) const DENSITY: Look = Look {
 };
 
 impl Look {
+    /// `gifting-console.pref.theme` for `data-theme`.
     fn key(self) -> String {
-        format!("{PREFIX}{}", self.attribute.trim_start_matches("data-"))
+        [PREFIX, self.attribute.trim_start_matches("data-")].concat()
     }
 
     /// The choice kept on this browser, or the default.
@@ -83,13 +93,6 @@ impl Look {
     }
 }
 
-/// Shows the kept theme and density; called once as the console starts.
-pub(crate) fn show_looks() {
-    for look in [THEME, DENSITY] {
-        look.show(look.chosen());
-    }
-}
-
 /// Forgets every choice this module keeps on this browser: page sizes, columns, last
 /// filters, saved views, theme, density. `false` when the storage could not be read.
 pub(crate) fn forget_all() -> bool {
@@ -104,7 +107,9 @@ pub(crate) fn forget_all() -> bool {
     for key in ours {
         let _ = store.remove_item(&key);
     }
-    show_looks();
+    for look in [THEME, DENSITY] {
+        look.show(look.choices[0]);
+    }
     true
 }
 

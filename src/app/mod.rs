@@ -66,7 +66,6 @@ const IDLE_PREFETCH_DELAY: std::time::Duration = std::time::Duration::from_milli
 /// The whole console: reads `/config.json`, then starts the app or explains what is wrong.
 #[component]
 pub fn Root() -> impl IntoView {
-    crate::prefs::show_looks();
     // Before anything renders: take `code`/`state` out of the address bar.
     let callback = CallbackParams::capture_from_address_bar();
     let config = LocalResource::new(load_config);

@@ -90,6 +90,21 @@ describe("the navigation on a phone", () => {
     await page.keyboard.press("Escape");
     await nav.getByRole("button", { name: "Preferences" }).click();
     await page.getByTestId("preferences").getByRole("radio", { name: "Dark" }).waitFor(VISIBLE);
+    await page.keyboard.press("Escape");
+
+    // No word broken inside on a phone: an email stays on one line (the table scrolls in its frame).
+    await nav.getByRole("button", { name: "Menu" }).click();
+    await nav.getByRole("link", { name: "Users", exact: true }).click();
+    const email = page.locator("main table.users-table tbody tr td").filter({ hasText: "@" }).first();
+    await email.waitFor(VISIBLE);
+    const lines = await email.evaluate((td) => {
+      const range = document.createRange();
+      range.selectNodeContents(td);
+      return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+    });
+    assert.equal(lines, 1, `the email ${await email.textContent()} is on ${lines} lines`);
+    const pageWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(pageWidth <= 390, `/users is ${pageWidth} px wide`);
     await page.context().close();
   });
 });
