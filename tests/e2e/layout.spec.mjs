@@ -133,6 +133,17 @@ describe("dense lists on a laptop", () => {
       assert.ok(seen.whole >= 12, `${path}: ${seen.whole} whole rows in the window`);
       // One line of text and its padding: a row that wraps is half as tall again.
       assert.ok(seen.tallest <= 44, `${path}: a row is ${Math.round(seen.tallest)} px tall`);
+      // Scrolled down the list, its header stays at the window's top, above the rows.
+      await page.locator(rows).nth(20).scrollIntoViewIfNeeded();
+      await page.evaluate(() => window.scrollBy(0, 200));
+      await page.waitForFunction(() => window.scrollY > 300);
+      const header = await page.evaluate((selector) => {
+        const th = document.querySelector(selector.replace(/ tbody tr.*$/, " thead th:last-child"));
+        const { top, bottom } = th.getBoundingClientRect();
+        const under = document.elementFromPoint(th.getBoundingClientRect().left + 5, (top + bottom) / 2);
+        return { top, onTop: th.contains(under) };
+      }, rows);
+      assert.ok(Math.abs(header.top) <= 1 && header.onTop, `${path}: the header sticks at ${JSON.stringify(header)}`);
     }
     await page.context().close();
   });
