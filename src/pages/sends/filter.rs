@@ -33,16 +33,9 @@ pub(crate) const KEYS: [&str; 8] = [
     KEY_SINCE,
     KEY_UNTIL,
 ];
-/// The filters remembered as the list's last: not one send, which the palette opens in passing.
-pub(crate) const REMEMBERED: [&str; 7] = [
-    KEY_STATUS,
-    KEY_SENDER,
-    KEY_CAMPAIGN,
-    KEY_SEARCH,
-    KEY_ATTENTION,
-    KEY_SINCE,
-    KEY_UNTIL,
-];
+/// The filters remembered as the list's last: all but one send (the first key), which the
+/// palette opens in passing.
+pub(crate) const REMEMBERED: &[&str] = KEYS.split_at(1).1;
 
 /// Which sends needing attention a filter keeps.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

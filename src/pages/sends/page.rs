@@ -24,7 +24,7 @@ use crate::components::{Empty, Loaded, Pager};
 
 #[component]
 pub(crate) fn SendsPage() -> impl IntoView {
-    remember_last_filters("sends", &REMEMBERED);
+    remember_last_filters("sends", REMEMBERED);
     let store = SendsStore::for_current_screen();
     let columns = Columns::new("sends", SEND_COLUMNS);
     let loaded = store.loaded();
