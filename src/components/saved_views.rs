@@ -31,6 +31,9 @@ thread_local! {
     static MOVED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
+/// The address's keys that choose no rows: a list with only these opens with its last filters.
+const NOT_FILTERS: [&str; 5] = ["page", "per_page", "startIndex", "count", KEY_COLUMNS];
+
 /// Said by the app when the admin goes from one screen to another within the console.
 pub(crate) fn note_screen_change() {
     MOVED.with(|m| m.set(true));
@@ -45,7 +48,12 @@ pub(crate) fn note_screen_change() {
 pub(crate) fn remember_last_filters(list: &'static str, keys: &'static [&'static str]) {
     let query = use_query_map();
     let moved = MOVED.with(std::cell::Cell::get);
-    let bare = query.with_untracked(|q| query_of(q, keys).is_empty());
+    // Only paging and columns: any other key (a filter, or a one-off such as Sends' `send` or
+    // Users' `email`) is the link's own choice.
+    let bare = query.with_untracked(|q| {
+        q.into_iter()
+            .all(|(key, _)| NOT_FILTERS.contains(&key.as_ref()))
+    });
     let restoring = moved
         && bare
         && match prefs::last_filters(list).filter(|last| !last.is_empty()) {
@@ -64,11 +72,22 @@ pub(crate) fn remember_last_filters(list: &'static str, keys: &'static [&'static
         };
     // The bare address read before the restored one arrives is not the admin's choice.
     Effect::new(move |waiting: Option<bool>| {
-        let current = query.with(|q| query_of(q, keys));
+        let (current, one_off) = query.with(|q| {
+            let listed = |key: &str| {
+                keys.contains(&key) || SORT_KEYS.contains(&key) || NOT_FILTERS.contains(&key)
+            };
+            (
+                query_of(q, keys),
+                q.into_iter().any(|(key, _)| !listed(key.as_ref())),
+            )
+        });
         if waiting.unwrap_or(restoring) && current.is_empty() {
             return true;
         }
-        prefs::remember_filters(list, &current);
+        // A one-off address (one send, one user's email) leaves the last filters as they were.
+        if !one_off {
+            prefs::remember_filters(list, &current);
+        }
         false
     });
 }

@@ -181,6 +181,36 @@ describe("remembered filters, columns and looks", () => {
     assert.equal(new URL(page().url()).search, "", "cleared filters stay cleared");
   });
 
+  test("a send opened from the palette is not joined by the list's last filters", async () => {
+    await page().goto(`${env.sandbox.url}/sends`);
+    await page().locator(SENDS_ROWS).first().waitFor(VISIBLE);
+    const id = await page().locator(SENDS_ROWS).nth(2).getAttribute("data-send-id");
+    await page().getByLabel("Status", { exact: true }).selectOption("problem");
+    await page().waitForURL((url) => url.searchParams.get("status") === "problem");
+    await menu("Teams").click();
+    await page().waitForURL(/\/teams$/);
+    await page().keyboard.press("Control+k");
+    const box = page().getByRole("combobox", { name: /a screen, a user/i });
+    await box.waitFor(VISIBLE);
+    await box.fill(`#${id}`);
+    const option = page().getByTestId("palette").getByRole("option").filter({ hasText: `Send #${id}` }).first();
+    await option.waitFor(VISIBLE);
+    const optionId = await option.getAttribute("id");
+    for (let i = 0; i < 20 && (await box.getAttribute("aria-activedescendant")) !== optionId; i++) await page().keyboard.press("ArrowDown");
+    await page().keyboard.press("Enter");
+    await page().waitForURL((url) => url.pathname === "/sends" && url.searchParams.get("send") === id);
+    await page().locator(`${SENDS_ROWS}[data-send-id="${id}"]`).waitFor(VISIBLE);
+    assert.equal(new URL(page().url()).searchParams.get("status"), null, "only the send the link names");
+    assert.equal((await stored())["gifting-console.pref.filters.sends"], "status=problem", "the last filters are kept for later");
+    // Back to the list from another screen: its last filters again.
+    await menu("Teams").click();
+    await page().waitForURL(/\/teams$/);
+    await menu("Sends").click();
+    await page().waitForURL((url) => url.pathname === "/sends" && url.searchParams.get("status") === "problem");
+    await page().getByLabel("Status", { exact: true }).selectOption("");
+    await page().waitForURL((url) => url.pathname === "/sends" && !url.searchParams.has("status"));
+  });
+
   test("Sends' columns: hidden, moved, in the address, kept across screens and reloads, reset", async () => {
     await page().goto(`${env.sandbox.url}/sends`);
     await page().locator(SENDS_ROWS).first().waitFor(VISIBLE);
