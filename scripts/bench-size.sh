@@ -22,12 +22,12 @@
 # was found out of reach, or the signed-in home past its own. The 200 KB
 # budget is printed as the stretch goal.
 #
-#   RATCHET_BROTLI_BYTES  default 214600 (214.6 KB; KB = 1000 bytes): lower it as the load shrinks.
-#                         Measured 214.4 KB with the column chooser, the last filters, the
+#   RATCHET_BROTLI_BYTES  default 214900 (214.9 KB; KB = 1000 bytes): lower it as the load shrinks.
+#                         Measured 214.4 to 214.7 KB with the column chooser, the last filters, the
 #                         preferences and the navigation's tools (their code is in the screens',
 #                         the palette's and the signed-in chunks): 0.3 KB of CSS (the dark colours
 #                         a second time, for a dark theme chosen on a light system; the chooser,
-#                         the phone's menu) and 0.3 KB of wasm, the main module's stubs for the
+#                         the phone's menu, the sticky headers, words kept whole) and 0.3 KB of wasm, the main module's stubs for the
 #                         16 more shared chunks the split made. The theme is put on <html> by
 #                         boot.js (0.9 KB less than doing it in the wasm). 213.7 KB before.
 #                         Measured 213.5 to 213.7 KB (build to build) with the command palette: its code is a chunk
@@ -41,8 +41,8 @@
 #                         Measured 233.6 KB (the sign-out's revocation a chunk of its own,
 #                         the PKCE challenge hashed by WebCrypto, no `target_features` sections);
 #                         the same code built twice has differed by 0.2 KB, the margin.
-#   HOME_RATCHET_BROTLI_BYTES  default 260700 (260.7 KB): the signed-in home, first load
-#                         included, measured 260.5 KB with the navigation's tools and the rest
+#   HOME_RATCHET_BROTLI_BYTES  default 260900 (260.9 KB): the signed-in home, first load
+#                         included, measured 260.5 to 260.7 KB with the navigation's tools and the rest
 #                         above (the first load's 0.7 KB); measured 259.5 to 259.7 KB with the command palette (258.5 KB
 #                         without it: the shared chunks it split, as above); 258.4 KB once the
 #                         jobs registry knew the users directory's read and the users list
@@ -53,8 +53,8 @@
 #                         home a chunk's overhead; lower it as it shrinks.
 #   HOME_GOAL_BROTLI_BYTES  default 251000 (251.0 KB): the signed-in home's goal (250.9 KB
 #                         was the first load when home was still in it), printed, not enforced.
-#   PATH_RATCHET_BROTLI_BYTES  default 343600 (343.6 KB): the path to home's answer, measured
-#                         343.4 KB with the navigation's tools (Menu, Search, Preferences: the
+#   PATH_RATCHET_BROTLI_BYTES  default 343900 (343.9 KB): the path to home's answer, measured
+#                         343.4 to 343.7 KB with the navigation's tools (Menu, Search, Preferences: the
 #                         signed-in chunk 7.2 -> 9.7 KB, as the tools share code with the screens;
 #                         in the first load instead they cost it 1.9 KB), the first load's 0.7 KB
 #                         and home's figures' 0.9 KB (shared chunks regrouped); measured
@@ -71,11 +71,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 DIST="${DIST:-dist}"
-RATCHET="${RATCHET_BROTLI_BYTES:-214600}"
-HOME_RATCHET="${HOME_RATCHET_BROTLI_BYTES:-260700}"
+RATCHET="${RATCHET_BROTLI_BYTES:-214900}"
+HOME_RATCHET="${HOME_RATCHET_BROTLI_BYTES:-260900}"
 HOME_GOAL="${HOME_GOAL_BROTLI_BYTES:-251000}"
 BUDGET="${BUDGET_BROTLI_BYTES:-200000}"
-PATH_RATCHET="${PATH_RATCHET_BROTLI_BYTES:-343600}"
+PATH_RATCHET="${PATH_RATCHET_BROTLI_BYTES:-343900}"
 PATH_GOAL="${PATH_GOAL_BROTLI_BYTES:-300000}"
 # The split points on the way from the signed-out load to home's summary, in order.
 PATH_POINTS="signin app_reads signed_in home home_figures"
