@@ -198,6 +198,11 @@ fn mount_nav_tools() {
     // Under the signed-in console's owner (inside the router: the tools read the address).
     let mounted = leptos::mount::mount_to(slot, NavTools);
     TOOLS.with(|t| *t.borrow_mut() = Some(Box::new(mounted)));
+    // Signed out, the navigation stays but its tools go (dropped, they leave the page).
+    on_cleanup(|| {
+        let tools = TOOLS.with(|t| t.borrow_mut().take());
+        drop(tools);
+    });
 }
 
 /// Search (the palette, for a pointer or a touch screen), Preferences, and on a phone the

@@ -645,6 +645,7 @@ for (const name of engines) {
       await waitForText("main#main", /You have signed out\./);
       assert.equal(await page.session(), null, say("no session in sessionStorage"));
       assert.deepEqual(await readList("[data-testid=current-user]"), [], say("no signed-in user in the header"));
+      assert.deepEqual(await readList("nav[aria-label=Main] a, nav[aria-label=Main] button"), [], say("no screens or tools in the navigation"));
       assert.equal((await platformGet(sandbox.url, old, "/api/v3/me")).status, 401, say("the platform refuses the old token"));
       await page.check();
     });
