@@ -15,16 +15,11 @@ fn local_storage() -> Option<web_sys::Storage> {
     web_sys::window()?.local_storage().ok().flatten()
 }
 
-// Inlined into each caller: one function that every list, the saved views and the
-// preferences' dialog share would be a chunk of its own in the split build, and each chunk costs
-// the first load its loader's entry.
-#[inline(always)]
 fn read(key: &str) -> Option<String> {
     local_storage()?.get_item(key).ok()?
 }
 
 /// Keeps `value` under `key` (empty: the key goes). `false` when the storage refused.
-#[inline(always)]
 fn write(key: &str, value: &str) -> bool {
     let Some(store) = local_storage() else {
         return false;
