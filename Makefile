@@ -358,7 +358,7 @@ step-clippy-wasm:
 	cargo clippy -p gifting-console --target wasm32-unknown-unknown --all-targets -- -D warnings
 
 step-test-native:
-	cargo test -p gifting-api -p gifting-web -p gifting-sandbox -p gifting-gateway
+	cargo test -p gifting-api -p gifting-catalog -p gifting-web -p gifting-sandbox -p gifting-gateway
 
 # The manifests against the Kubernetes schemas, offline (tests/deploy.rs, in test-native,
 # checks them against the gateway's flags, routes and ports).

@@ -16,6 +16,62 @@ try {
   // Storage turned off: the defaults.
 }
 
+// The language: the one chosen in the console (kept by src/prefs.rs), else the first of the
+// browser's languages the console speaks, else English. Its messages (one JSON bundle beside
+// the wasm, made from locales/) are fetched now, while the wasm downloads; src/i18n asks
+// `giftingCatalog.load` for them and for any language chosen later.
+const LANGUAGES = ["en", "de", "fr", "en-XA", "ar-XB"];
+function pickLanguage() {
+  let kept = null;
+  try {
+    kept = localStorage.getItem("gifting-console.pref.language");
+  } catch {
+    // Storage turned off: the browser's languages decide.
+  }
+  if (LANGUAGES.includes(kept)) return kept;
+  for (const tag of navigator.languages?.length ? navigator.languages : [navigator.language]) {
+    const found = LANGUAGES.find((lang) => lang.toLowerCase() === String(tag).toLowerCase()) ??
+      LANGUAGES.find((lang) => lang === String(tag).split("-")[0].toLowerCase());
+    if (found) return found;
+  }
+  return "en";
+}
+const lang = pickLanguage();
+const bundles = new Map();
+globalThis.giftingCatalog = {
+  lang,
+  load(code) {
+    if (!bundles.has(code)) {
+      const url = new URL(`i18n-${code}.json`, new URL(tag?.dataset.js ?? "", location.href));
+      const bundle = fetch(url).then((answer) => {
+        if (!answer.ok) throw new Error(`${url.pathname}: ${answer.status}`);
+        return answer.json();
+      });
+      // A failed fetch may be tried again later.
+      bundle.catch(() => bundles.delete(code));
+      bundles.set(code, bundle);
+    }
+    return bundles.get(code);
+  },
+};
+document.documentElement.lang = lang;
+document.documentElement.dir = lang === "ar-XB" ? "rtl" : "ltr";
+if (lang !== "en") giftingCatalog.load(lang).catch(() => {});
+
+// Said before the console can speak. English here; another language's words are the first
+// three messages of its bundle (locales/<language>/_boot.msg), fetched above.
+const ENGLISH = [
+  "This browser cannot run the Gifting Console: it lacks {what}. Use a current Chrome, Edge or " +
+    "Firefox, or Safari 17 or later.",
+  "Web Crypto (open the console at an https:// address)",
+  "The Gifting Console could not start. Reload the page; if this keeps happening, the browser " +
+    "console has the details.",
+];
+async function said(index, what = "") {
+  const words = lang === "en" ? ENGLISH : await giftingCatalog.load(lang).catch(() => ENGLISH);
+  return (words[index] ?? ENGLISH[index]).replace("{what}", what);
+}
+
 function say(text) {
   // A start that cannot happen must never leave a blank page.
   const main = document.createElement("main");
@@ -31,27 +87,28 @@ function say(text) {
 // https:// pages or this machine's own addresses.
 const missing = [
   ["WebAssembly", typeof WebAssembly == "object"],
-  ["Web Crypto (open the console at an https:// address)", !!globalThis.crypto?.subtle],
+  [1, !!globalThis.crypto?.subtle],
   ["Intl", typeof Intl == "object"],
 ].filter(([, has]) => !has).map(([name]) => name);
 
 if (missing.length > 0) {
-  say(
-    `This browser cannot run the Gifting Console: it lacks ${missing.join(", ")}. ` +
-      "Use a current Chrome, Edge or Firefox, or Safari 17 or later.",
-  );
+  const names = await Promise.all(missing.map((name) => (typeof name == "number" ? said(name) : name)));
+  say(await said(0, names.join(", ")));
 } else {
   try {
     if (!tag || !tag.dataset.js || !tag.dataset.wasm) {
       throw new Error("boot.js: the loader tag lacks data-js / data-wasm");
     }
-    const { default: init } = await import(tag.dataset.js);
+    // The first screen's messages before the wasm starts (it is downloading meanwhile, see the
+    // preload in index.html): src/i18n reads them from `giftingCatalog.messages`.
+    const [messages, { default: init }] = await Promise.all([
+      lang === "en" ? null : giftingCatalog.load(lang).catch(() => null),
+      import(tag.dataset.js),
+    ]);
+    giftingCatalog.messages = messages;
     await init({ module_or_path: tag.dataset.wasm });
   } catch (error) {
     console.error("Gifting Console failed to start:", error);
-    say(
-      "The Gifting Console could not start. Reload the page; if this keeps happening, " +
-        "the browser console has the details.",
-    );
+    say(await said(2));
   }
 }

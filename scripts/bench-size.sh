@@ -160,6 +160,14 @@ for file in "$DIST"/app-*/*.wasm; do
 done
 printf '  %-52s %10s\n' "code shared by several areas (chunk_*.wasm)" "$(kb "$shared")"
 
+echo
+echo "languages (English is in the code; another's messages are one bundle, fetched when chosen): brotli"
+for file in "$app"/i18n-*.json; do
+  [ -f "$file" ] || continue
+  name=$(basename "$file" .json)
+  printf '  %-52s %10s\n' "${name#i18n-}" "$(kb "$(br "$file")")"
+done
+
 total=0
 while IFS= read -r -d '' file; do total=$((total + $(br "$file"))); done \
   < <(find "$DIST" -type f ! -name '*.br' ! -name '*.gz' -print0)

@@ -179,6 +179,20 @@ function trunkWithoutRust() {
   run("trunk", ["build", "--release=true", "--dist", DIST, path.join(folder, "index.html")]);
 }
 
+/**
+ * One bundle per language other than English (`i18n-de.json`, … and the pseudo-languages),
+ * beside the glue: boot.js fetches the chosen one. The catalog is checked on the way, so a
+ * missing key or a broken message fails the build. Built in the console's target directory:
+ * target/ may be busy with the servers.
+ */
+function writeBundles(pkg) {
+  for (const file of readdirSync(pkg).filter((f) => f.startsWith("i18n-"))) rmSync(path.join(pkg, file));
+  run("cargo", [
+    "run", "--quiet", "-p", "gifting-catalog", "--bin", "catalog-bundles", "--",
+    path.join(ROOT, "locales"), pkg,
+  ], { CARGO_TARGET_DIR: CONSOLE_TARGET });
+}
+
 /** The loader tag (boot.js reads the glue and wasm paths from it) and preloads of both. */
 function addBootTag(base) {
   const index = path.join(DIST, "index.html");
@@ -198,7 +212,7 @@ const linked = cargoBuild();
 // Everything dist/ is made of: when it was built from exactly this, it stands as it is.
 const distKey = keyOf([
   readFileSync(linked), WASM_OPT, ...TOOLS,
-  ...["index.html", "boot.js", "Trunk.toml", "style", "assets"].map((f) => path.join(ROOT, f)),
+  ...["index.html", "boot.js", "Trunk.toml", "style", "assets", "locales", "crates/gifting-catalog"].map((f) => path.join(ROOT, f)),
 ]);
 // Kept beside the build, not in dist/ (which is served): the key and the code's folder.
 const distKeyFile = path.join(TARGET, "split-dist-key");
@@ -217,6 +231,7 @@ if (distStands) {
   if (split.fresh) await optimise(split.pkg);
   await minifyScripts(split.pkg, split.fresh);
   split.commit?.();
+  writeBundles(split.pkg);
   const base = publish(split.pkg);
   addBootTag(base);
   writeFileSync(distKeyFile, `${distKey}\n${base}`);

@@ -22,7 +22,9 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const FORMATTER = "src/components/format.rs";
+// The formatters screens call, and the `Intl` number formatting under them (the catalog's
+// counts use it too).
+const FORMATTERS = new Set(["src/components/format.rs", "src/i18n/intl.rs"]);
 // Files that write report files (CSV) with plain-text amounts.
 const REPORT_WRITERS = new Set(["src/spend/report.rs", "src/pages/home/export.rs"]);
 
@@ -48,7 +50,7 @@ function rustFiles(dir) {
 const problems = [];
 for (const file of rustFiles(path.join(ROOT, "src"))) {
   const name = path.relative(ROOT, file);
-  if (name === FORMATTER || name.endsWith("/testing.rs") || name.includes("/test_")) continue;
+  if (FORMATTERS.has(name) || name.endsWith("/testing.rs") || name.includes("/test_")) continue;
   const lines = readFileSync(file, "utf8").split("\n");
   for (const [i, line] of lines.entries()) {
     // A file's tests sit at its end: what they print is not shown to anyone.
@@ -58,6 +60,18 @@ for (const file of rustFiles(path.join(ROOT, "src"))) {
     for (const [rule, why] of RULES) if (rule.test(line)) problems.push(`${at}\n    ${why}`);
     if (PLAIN_AMOUNT.test(line) && !REPORT_WRITERS.has(name)) {
       problems.push(`${at}\n    a plain-text amount on screen: use format::money() or format::amount()`);
+    }
+  }
+}
+
+// The catalog's English: a count goes in a plural (`{n, plural, one {# user} other {# users}}`),
+// never as text before its noun.
+const english = path.join(ROOT, "locales", "en");
+for (const file of readdirSync(english).filter((f) => f.endsWith(".msg"))) {
+  for (const [i, line] of readFileSync(path.join(english, file), "utf8").split("\n").entries()) {
+    if (line.startsWith("#")) continue;
+    if (RULES[0][0].test(line)) {
+      problems.push(`locales/en/${file}:${i + 1}: ${line.trim()}\n    a count before what it counts: use a plural`);
     }
   }
 }

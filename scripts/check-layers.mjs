@@ -15,10 +15,10 @@ const CRATES = [
   {
     name: "the console",
     src: "src",
-    // browser helpers → the admin's remembered choices → HTTP (transport, cancel, retry) → auth → the API client → jobs → the
+    // browser helpers → the admin's remembered choices → their language (the catalog, Intl) → HTTP (transport, cancel, retry) → auth → the API client → jobs → the
     // screens' route table → shared components → the domain (the organisation's spend, which
     // two screens show) → pages → the command palette (it searches what screens hold) → the shell around them → the app.
-    order: ["browser", "prefs", "config", "panic", "http", "auth", "api", "jobs", "routes", "components", "spend", "pages", "palette", "shell", "app"],
+    order: ["browser", "prefs", "i18n", "config", "panic", "http", "auth", "api", "jobs", "routes", "components", "spend", "pages", "palette", "shell", "app"],
   },
   {
     name: "the sandbox",

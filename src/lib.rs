@@ -4,6 +4,8 @@
 //! (`node scripts/check-layers.mjs` checks it):
 //! - [`browser`], [`config`], [`panic`]: browser helpers, `/config.json` checked field by
 //!   field, the crash screen.
+//! - [`i18n`]: the admin's language: the message catalog's texts (`t`, `tr`, `msg::…`), the
+//!   locale `Intl` formats and sorts with.
 //! - [`http`]: one exchange with a timeout, cancellation with the screen, the retry policy.
 //! - [`auth`]: OAuth sign-in (authorization code + PKCE + state), the session in
 //!   `sessionStorage`, single-flight refresh, sign-out with revocation; its own [`auth::AuthError`].
@@ -44,6 +46,7 @@ pub mod browser;
 pub mod components;
 pub mod config;
 pub mod http;
+pub mod i18n;
 pub(crate) mod jobs;
 pub(crate) mod pages;
 pub(crate) mod palette;

@@ -1,4 +1,6 @@
 fn main() {
     gifting_console::panic::install();
+    // The first screen is drawn in the admin's language (boot.js has fetched its messages).
+    gifting_console::i18n::start();
     leptos::mount::mount_to_body(gifting_console::app::Root);
 }

@@ -5,6 +5,8 @@
 //! plain explanation and a reload link that works without the program.
 
 /// Installs the panic hook. Call first thing in `main`.
+use crate::i18n::{t_now, M};
+
 pub fn install() {
     std::panic::set_hook(Box::new(|info| {
         console_error_panic_hook::hook(info);
@@ -51,15 +53,10 @@ pub fn render_crash_screen(root: &web_sys::Element, message: &str) {
     let _ = main.set_attribute("data-testid", "crash");
     let reload_href = window.location().href().unwrap_or_else(|_| "/".into());
     let parts = [
-        element("h1", "", "The console stopped"),
-        element(
-            "p",
-            "",
-            "Something unexpected went wrong and the console cannot continue. Your session is \
-             kept: reloading the page usually fixes this.",
-        ),
+        element("h1", "", t_now(M::AppCrashed)),
+        element("p", "", t_now(M::AppCrashedExplain)),
         element("pre", "crash__detail", message),
-        element("a", "button button--primary", "Reload the console").inspect(|a| {
+        element("a", "button button--primary", t_now(M::AppReload)).inspect(|a| {
             let _ = a.set_attribute("href", &reload_href);
         }),
     ];

@@ -88,6 +88,13 @@ impl Look {
     }
 }
 
+/// Keeps the language chosen in the navigation's menu (`boot.js` reads this key to pick the
+/// first screen's language; English, the default, is kept too, so the browser's own
+/// preference no longer overrides it).
+pub(crate) fn remember_language(code: &str) -> bool {
+    write(&[PREFIX, "language"].concat(), code)
+}
+
 /// Forgets every choice this module keeps on this browser: page sizes, columns, last
 /// filters, saved views, theme, density. `false` when the storage could not be read.
 pub(crate) fn forget_all() -> bool {

@@ -9,8 +9,8 @@ use gifting_api::query::encode_component;
 /// chunk's link name and router pattern), its address pattern (`:id` is a parameter), the chunk
 /// of its area, its component below `crate::pages`, then what else it has:
 /// `only admin` (for the admin role alone: the navigation lists it to admins only, and other roles opening it read that it needs the admin role), `link CONST` (a constant
-/// to link to it by), `nav CONST "Label"` (the same, plus an entry in the main
-/// navigation), `over PARENT` (shown over another screen, which stays
+/// to link to it by), `nav CONST Label` (the same, plus an entry in the main
+/// navigation, named by the catalog's message `M::Label`), `over PARENT` (shown over another screen, which stays
 /// loaded: a child route). `screen_table!(m)` hands the table to the macro
 /// `m`: this module makes the addresses, links and navigation of it, [`crate::app`] the routes
 /// and the chunks. Home is a chunk too: the first load is the shell and sign-in.
@@ -19,22 +19,22 @@ macro_rules! screen_table {
         $then! {
             home "/" in home => home::Home, link HOME;
             users_list "/users" in users => users::UsersPage, only admin,
-                nav USERS "Users";
+                nav USERS NavUsers;
             user_new "/users/new" in users => users::NewUserPage, only admin, link NEW_USER;
             users_import "/users/import" in users => users::ImportUsersPage, only admin,
-                nav IMPORT_USERS "Import users";
+                nav IMPORT_USERS NavImportUsers;
             user_page "/users/:id" in users => users::UserPage, only admin;
             teams_list "/teams" in teams => teams::TeamsPage,
-                nav TEAMS "Teams";
+                nav TEAMS NavTeams;
             active_users "/teams/users" in teams => teams::ActiveUsersPage, link ACTIVE_USERS;
             team_page "/teams/:id" in teams => teams::TeamPage;
             sends_page "/sends" in sends => sends::SendsPage,
-                nav SENDS "Sends";
+                nav SENDS NavSends;
             campaigns_list "/campaigns" in campaigns => campaigns::CampaignsPage,
-                nav CAMPAIGNS "Campaigns";
+                nav CAMPAIGNS NavCampaigns;
             campaign_page "/campaigns/:id" in campaigns => campaigns::CampaignPage;
             catalog_screen "/catalog" in catalog => catalog::CatalogScreen,
-                nav CATALOG "Catalog";
+                nav CATALOG NavCatalog;
             product_detail ":id" in catalog => catalog::ProductDetail, over catalog_screen;
         }
     };
@@ -44,7 +44,7 @@ pub(crate) use screen_table;
 /// The constants, the router's patterns and [`SCREENS`] from the table.
 macro_rules! addresses {
     ($($name:ident $pattern:tt in $chunk:ident => $($component:ident)::+ $(, only $only:ident)?
-        $(, link $link:ident)? $(, nav $nav:ident $label:tt)? $(, over $parent:ident)?;)*) => {
+        $(, link $link:ident)? $(, nav $nav:ident $label:ident)? $(, over $parent:ident)?;)*) => {
         $($(pub(crate) const $link: &str = $pattern;)? $(pub(crate) const $nav: &str = $pattern;)?)*
 
         /// The router's patterns for the same addresses, one per screen, named as it is.
@@ -65,7 +65,7 @@ macro_rules! addresses {
 
         /// The screens of the main navigation, in order.
         pub(crate) const SCREENS: &[Screen] = &[
-            $($(Screen { path: $nav, label: $label, admin: admin::$name },)?)*
+            $($(Screen { path: $nav, label: crate::i18n::M::$label, admin: admin::$name },)?)*
         ];
     };
 }
@@ -111,7 +111,7 @@ pub(crate) struct Screen {
     /// Route path, e.g. `/sends`.
     pub(crate) path: &'static str,
     /// Navigation label in the platform's words, e.g. "Sends".
-    pub(crate) label: &'static str,
+    pub(crate) label: crate::i18n::M,
     /// For the admin role alone (`only admin`): listed only when the signed-in user may use it.
     pub(crate) admin: bool,
 }

@@ -13,6 +13,7 @@ use crate::browser::now_ms;
 use crate::components::format::account_money;
 use crate::components::screen_links::screen_links;
 use crate::components::{use_notifications, Badge, Tone};
+use crate::i18n::{msg, t, M};
 use crate::routes;
 use crate::routes::SCREENS;
 
@@ -22,7 +23,7 @@ pub(crate) fn Header() -> impl IntoView {
     view! {
         <header class="site-header">
             <a class="brand" href=routes::HOME>
-                "Gifting Console"
+                {M::ShellBrand}
             </a>
             <Show when=move || auth.is_signed_in()>
                 <div class="site-header__user">
@@ -45,21 +46,26 @@ fn CurrentUserSummary() -> impl IntoView {
         // before sign-in, still held while /me loads (after a real 401 the sign-in screen
         // takes over): offering "Try again" for it would only send /me twice.
         None | Some(Err(ApiError::Unauthorized)) => {
-            view! { <span class="muted">"Loading your profile…"</span> }.into_any()
+            view! { <span class="muted">{M::ShellLoadingProfile}</span> }.into_any()
         }
-        Some(Ok(user)) => view! {
+        Some(Ok(user)) => {
+            let (balance, team_balance) = (user.balance.clone(), user.team_balance.clone());
+            view! {
             <span class="current-user__name">{display_name(&user)}</span>
             <Badge text=user.role.as_str().to_string() />
-            <span class="current-user__balance">"Balance " {account_money(&user.balance)}</span>
             <span class="current-user__balance">
-                "Team balance " {account_money(&user.team_balance)}
+                {move || msg::shell_balance(&account_money(&balance))}
             </span>
+            <span class="current-user__balance">
+                {move || msg::shell_team_balance(&account_money(&team_balance))}
+            </span>
+            }
+            .into_any()
         }
-        .into_any(),
         Some(Err(error)) => view! {
-            <span class="muted">"Profile unavailable: " {error.user_message()}</span>
+            <span class="muted">{msg::shell_profile_unavailable(&error.user_message())}</span>
             <button type="button" class="button button--small" on:click=move |_| me.refetch()>
-                "Try again"
+                {M::ShellTryAgain}
             </button>
         }
         .into_any(),
@@ -70,11 +76,6 @@ fn CurrentUserSummary() -> impl IntoView {
         </div>
     }
 }
-
-/// Said when the platform did not confirm the end of the grant at sign-out.
-const NOT_REVOKED: &str = "Signed out in this browser, but the platform did not confirm that \
-    the session ended: it may stay valid until it expires. Sign in and out again, or ask the \
-    platform's administrator to end it.";
 
 #[component]
 fn SignOutButton() -> impl IntoView {
@@ -91,7 +92,7 @@ fn SignOutButton() -> impl IntoView {
         let navigate = navigate.clone();
         leptos::task::spawn_local(async move {
             if !auth.sign_out().await {
-                notifications.push(Tone::Danger, NOT_REVOKED);
+                notifications.push(Tone::Danger, t(M::ShellNotRevoked));
             }
             set_busy.try_set(false);
             // The next person to sign in in this tab starts from home, not from our last screen.
@@ -107,7 +108,7 @@ fn SignOutButton() -> impl IntoView {
             on:focus=move |_| auth.prefetch_sign_out()
             disabled=move || busy.get()
         >
-            {move || if busy.get() { "Signing out…" } else { "Sign out" }}
+            {move || t(if busy.get() { M::ShellSigningOut } else { M::ShellSignOut })}
         </button>
     }
 }
@@ -115,13 +116,7 @@ fn SignOutButton() -> impl IntoView {
 /// Asked before signing out while a job writes to the platform: signing out cancels it.
 fn confirm_sign_out() -> bool {
     web_sys::window()
-        .and_then(|w| {
-            w.confirm_with_message(
-                "A job is still changing users on the platform. Sign out and cancel it? \
-                 Changes already made stay made.",
-            )
-            .ok()
-        })
+        .and_then(|w| w.confirm_with_message(t(M::ShellConfirmSignOut)).ok())
         .unwrap_or(false)
 }
 
@@ -130,7 +125,7 @@ fn confirm_sign_out() -> bool {
 pub(crate) fn MainNav() -> impl IntoView {
     let auth = use_auth();
     view! {
-        <nav class="main-nav" id="main-nav" aria-label="Main">
+        <nav class="main-nav" id="main-nav" aria-label=M::ShellMainNav>
             <Show when=move || auth.is_signed_in() && !SCREENS.is_empty()>
                 <ul id="main-nav-list">{screen_links()}</ul>
             </Show>
@@ -226,7 +221,7 @@ fn NavTools() -> impl IntoView {
             aria-expanded=move || menu_open.get().to_string()
             on:click=move |_| menu_open.update(|open| *open = !*open)
         >
-            "Menu"
+            {M::ShellMenu}
         </button>
         <button
             type="button"
@@ -234,7 +229,7 @@ fn NavTools() -> impl IntoView {
             aria-keyshortcuts="Control+K Meta+K"
             on:click=|_| crate::palette::open_palette()
         >
-            "Search"
+            {M::ShellSearch}
         </button>
         <button
             type="button"
@@ -242,8 +237,49 @@ fn NavTools() -> impl IntoView {
             aria-haspopup="dialog"
             on:click=|_| crate::palette::open_preferences()
         >
-            "Preferences"
+            {M::ShellPreferences}
         </button>
+        <LanguageMenu />
+    }
+}
+
+/// The language menu: each language named in itself (and marked so, for screen readers).
+/// Switching redraws every text in place: forms keep what was typed, jobs go on.
+#[component]
+fn LanguageMenu() -> impl IntoView {
+    let notifications = use_notifications();
+    let current = crate::i18n::language;
+    let choices = move || {
+        let shown = current();
+        let pseudo = crate::i18n::PSEUDO.iter().filter(move |p| **p == shown);
+        crate::i18n::LANGUAGES
+            .iter()
+            .copied()
+            .chain(pseudo.map(|p| (*p, *p)))
+            .map(|(code, name)| {
+                view! {
+                    <option value=code lang=code selected={move || current() == code}>
+                        {name}
+                    </option>
+                }
+            })
+            .collect_view()
+    };
+    let on_change = move |event: leptos::ev::Event| {
+        let code = event_target_value(&event);
+        leptos::task::spawn_local(async move {
+            if !crate::i18n::choose(&code).await {
+                notifications.push(Tone::Danger, t(M::ShellLanguageFailed));
+            }
+        });
+    };
+    view! {
+        <label class="nav-tools__language">
+            <span class="visually-hidden">{M::ShellLanguage}</span>
+            <select on:change=on_change>
+                {choices}
+            </select>
+        </label>
     }
 }
 
@@ -270,13 +306,9 @@ fn SignInAgainBanner(auth: Auth) -> impl IntoView {
     view! {
         <Show when=move || auth.needs_sign_in_again()>
             <div class="banner banner--sign-in-again" role="alert" data-testid="sign-in-again">
-                <span>
-                    "The console lost an answer from the platform and cannot renew your session "
-                    "by itself. Sign in again to go on: this screen and what you typed stay as "
-                    "they are."
-                </span>
+                <span>{M::ShellLostAnswer}</span>
                 <button type="button" class="button button--primary" on:click=on_click>
-                    "Sign in again"
+                    {M::ShellSignInAgain}
                 </button>
                 {move || failure.get()}
             </div>
@@ -380,18 +412,18 @@ pub(crate) fn Banners() -> impl IntoView {
     let busy_text = move || {
         let until = net.busy_until_ms()?;
         let seconds = (until - now.get() + 999) / 1000;
-        (seconds > 0).then(|| format!("The platform is busy, retrying in {seconds} s…"))
+        (seconds > 0).then(|| msg::shell_busy(&seconds.to_string()))
     };
     view! {
         <div class="banners">
             <Show when=move || !net.is_online()>
                 <p class="banner banner--offline" role="status">
-                    "You are offline. The console will load again when the connection is back."
+                    {M::ShellOffline}
                 </p>
             </Show>
             <Show when=move || net.is_online() && net.is_unreachable()>
                 <p class="banner banner--unreachable" role="status">
-                    "The platform cannot be reached. The console will load again when it answers."
+                    {M::ShellUnreachable}
                 </p>
             </Show>
             <Show when=move || busy_text().is_some()>

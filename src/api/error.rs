@@ -8,6 +8,7 @@ use gifting_api::scim::ScimError;
 
 use crate::auth::AuthError;
 use crate::http::retry::Outcome;
+use crate::i18n::{msg, t, M};
 
 /// A failed platform request. Pages match on it to decide what to offer (e.g. `Scim` with
 /// `scim_type == "uniqueness"` on a form) and show [`ApiError::user_message`] otherwise.
@@ -51,50 +52,31 @@ impl ApiError {
     /// One or two plain sentences for the user.
     pub fn user_message(&self) -> String {
         match self {
-            ApiError::Offline => {
-                "You are offline. The console will try again when the connection is back.".into()
-            }
-            ApiError::Network => {
-                "The platform could not be reached. Check the connection and try again.".into()
-            }
-            ApiError::Timeout => "The platform took too long to answer. Try again.".into(),
-            ApiError::Unauthorized => "Your session has ended. Sign in again to continue.".into(),
-            ApiError::Forbidden { message } => {
-                with_platform_words("You do not have permission to do this.", message)
-            }
-            ApiError::NotFound { message } => with_platform_words("This was not found.", message),
+            ApiError::Offline => t(M::ApiOffline).into(),
+            ApiError::Network => t(M::ApiNetwork).into(),
+            ApiError::Timeout => t(M::ApiTimeout).into(),
+            ApiError::Unauthorized => t(M::ApiUnauthorized).into(),
+            ApiError::Forbidden { message } => with_platform_words(t(M::ApiForbidden), message),
+            ApiError::NotFound { message } => with_platform_words(t(M::ApiNotFound), message),
             ApiError::Busy {
                 retry_after: Some(seconds),
-            } => {
-                format!("The platform is busy. Try again in {seconds} s.")
-            }
-            ApiError::Busy { retry_after: None } => {
-                "The platform is busy. Try again in a moment.".into()
-            }
+            } => msg::api_busy_for(&seconds.to_string()),
+            ApiError::Busy { retry_after: None } => t(M::ApiBusy).into(),
             ApiError::Server { status, message } if message.trim().is_empty() => {
-                format!("The platform had a problem (HTTP {status}). Try again in a moment.")
+                msg::api_server(&status.to_string())
             }
-            ApiError::Server { status, message } => format!(
-                "The platform had a problem (HTTP {status}): {}. Try again in a moment.",
-                message.trim().trim_end_matches('.')
-            ),
-            ApiError::Scim { detail, .. } => {
-                with_platform_words("The platform refused the change.", detail)
+            ApiError::Server { status, message } => {
+                msg::api_server_said(&status.to_string(), message.trim().trim_end_matches('.'))
             }
-            ApiError::Rest { message, .. } => {
-                with_platform_words("The platform refused the request.", message)
-            }
-            ApiError::Decode { endpoint, .. } => {
-                format!("The platform sent data the console could not read ({endpoint}).")
-            }
-            ApiError::Cancelled => "The request was cancelled.".into(),
+            ApiError::Scim { detail, .. } => with_platform_words(t(M::ApiScimRefused), detail),
+            ApiError::Rest { message, .. } => with_platform_words(t(M::ApiRestRefused), message),
+            ApiError::Decode { endpoint, .. } => msg::api_decode(endpoint),
+            ApiError::Cancelled => t(M::ApiCancelled).into(),
             ApiError::Unsendable(CallProblem::MissingParameter { name, of }) => {
                 let what = if name.ends_with("id") { "id" } else { name };
-                format!("This request is missing the {what} of the {of}, so it was not sent.")
+                msg::api_missing_parameter(what, of)
             }
-            ApiError::Unsendable(problem) => {
-                format!("The console built this request wrong ({problem}), so it was not sent.")
-            }
+            ApiError::Unsendable(problem) => msg::api_unsendable(&problem.to_string()),
         }
     }
 

@@ -18,6 +18,7 @@ use crate::components::lazy_screen::{lazy_screen, LazyScreen};
 use crate::components::ScreenHeading;
 use crate::components::{listen_for_back, Loading, NotificationArea, Notifications};
 use crate::config::{load_config, Config, ConfigError};
+use crate::i18n::M;
 use crate::pages::callback::hand_over;
 use crate::pages::not_found::PageNotFound;
 use crate::pages::signin::SignIn;
@@ -88,15 +89,13 @@ pub fn Root() -> impl IntoView {
 fn ConfigErrorScreen(error: ConfigError) -> impl IntoView {
     view! {
         <header class="site-header">
-            <span class="brand">"Gifting Console"</span>
+            <span class="brand">{M::ShellBrand}</span>
         </header>
         <main id="main">
             <section class="panel config-error" role="alert" data-testid="config-error">
-                <h1>"The console is not configured correctly"</h1>
+                <h1>{M::AppConfigError}</h1>
                 <p>{error.to_string()}</p>
-                <p>
-                    "Whoever deployed the console can fix this in config.json; then reload this page."
-                </p>
+                <p>{M::AppConfigFix}</p>
             </section>
         </main>
     }
@@ -122,7 +121,7 @@ fn App(config: Arc<Config>, callback: Option<CallbackParams>) -> impl IntoView {
     view! {
         <Router>
             <a class="skip-link" href="#main">
-                "Skip to main content"
+                {M::AppSkip}
             </a>
             <Header />
             <MainNav />
@@ -196,10 +195,10 @@ fn ViewErrors(errors: ArcRwSignal<Errors>) -> impl IntoView {
     };
     view! {
         <section class="error-panel" role="alert">
-            <ScreenHeading title="Something went wrong on this screen" />
+            <ScreenHeading title=M::AppViewError />
             <ul>{list}</ul>
             <button type="button" class="button" on:click=move |_| errors.update(|e| *e = Errors::default())>
-                "Try again"
+                {M::ShellTryAgain}
             </button>
         </section>
     }

@@ -8,6 +8,7 @@ use gifting_api::query::parse_pairs;
 
 use super::session::PendingSignIn;
 use crate::config::Config;
+use crate::i18n::{msg, t, M};
 
 /// The query parameters the authorization server may append to the callback. They are
 /// stripped from the address bar at start-up, before anything renders.
@@ -145,31 +146,23 @@ impl CallbackError {
     /// A sentence for the callback screen.
     pub fn user_message(&self) -> String {
         match self {
-            CallbackError::StateMismatch => {
-                "This sign-in response does not match a sign-in started \
-                in this tab, so it was refused and nothing was exchanged. Start again with \
-                \"Sign in\"."
-                    .into()
-            }
+            CallbackError::StateMismatch => t(M::AuthStateMismatch).into(),
             CallbackError::Denied { error, description } => {
                 let headline = if error == "access_denied" {
-                    "Access was denied, so you are not signed in.".to_string()
+                    t(M::AuthDenied).to_string()
                 } else {
-                    format!("The sign-in service reported an error ({error}).")
+                    msg::auth_service_error(error)
                 };
                 match description
                     .as_deref()
                     .map(str::trim)
                     .filter(|d| !d.is_empty())
                 {
-                    Some(d) => format!("{headline} The platform said: {d}"),
+                    Some(d) => msg::auth_platform_said(&headline, d),
                     None => headline,
                 }
             }
-            CallbackError::MissingCode => {
-                "The sign-in response carried no authorization code. Start again with \"Sign in\"."
-                    .into()
-            }
+            CallbackError::MissingCode => t(M::AuthNoCode).into(),
             CallbackError::Exchange(message) => message.clone(),
         }
     }

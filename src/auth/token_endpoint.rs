@@ -16,6 +16,7 @@ use super::refresh::RefreshError;
 use crate::config::Config;
 use crate::http::cancel::CancelScope;
 use crate::http::transport::{send_once, Outgoing, SendError};
+use crate::i18n::{msg, t, M};
 
 /// Why the token endpoint gave no token.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -33,27 +34,23 @@ impl TokenFailure {
     pub fn user_message(&self) -> String {
         match self {
             TokenFailure::Refused(e) => {
-                let what = match e.error.as_str() {
-                    "invalid_grant" => "the sign-in code was not accepted (it may have expired or been used already)",
-                    "invalid_client" => "the console's client id or secret was not accepted",
-                    _ => "the sign-in was refused",
-                };
+                let what = t(match e.error.as_str() {
+                    "invalid_grant" => M::AuthCodeRefused,
+                    "invalid_client" => M::AuthClientRefused,
+                    _ => M::AuthRefused,
+                });
                 match e
                     .error_description
                     .as_deref()
                     .map(str::trim)
                     .filter(|d| !d.is_empty())
                 {
-                    Some(d) => format!("Sign-in failed: {what}. The platform said: {d}"),
-                    None => format!("Sign-in failed: {what} ({}).", e.error),
+                    Some(d) => msg::auth_failed_said(what, d),
+                    None => msg::auth_failed_code(what, &e.error),
                 }
             }
-            TokenFailure::Unreachable => {
-                "Sign-in failed: the sign-in service could not be reached.".into()
-            }
-            TokenFailure::Unexpected { status } => format!(
-                "Sign-in failed: the sign-in service answered unexpectedly (HTTP {status})."
-            ),
+            TokenFailure::Unreachable => t(M::AuthUnreachable).into(),
+            TokenFailure::Unexpected { status } => msg::auth_unexpected(&status.to_string()),
         }
     }
 }

@@ -7,6 +7,7 @@ use leptos::prelude::*;
 
 use super::{Loading, ScreenHeading};
 use crate::api::{admin_allowed, use_current_user};
+use crate::i18n::{msg, M};
 use crate::routes;
 
 /// `screen` once /me says the signed-in user may use it (or cannot tell: the platform's 403
@@ -33,15 +34,12 @@ fn AdminRoleNeeded() -> impl IntoView {
         })
     };
     view! {
-        <ScreenHeading title="This screen needs the admin role" />
+        <ScreenHeading title=M::AdminOnlyTitle />
         <section class="panel" data-testid="admin-only">
+            <p>{move || msg::admin_only_explain(&role())}</p>
+            <p>{M::AdminOnlyAsk}</p>
             <p>
-                "This screen is for accounts with the admin role, the only ones the platform lets "
-                "manage users. You are signed in as a " {role} ", so it is not offered to you."
-            </p>
-            <p>"To change users, ask an admin, or sign out and sign in with an admin account."</p>
-            <p>
-                <a href=routes::HOME>"Back to the home screen"</a>
+                <a href=routes::HOME>{M::AdminOnlyBack}</a>
             </p>
         </section>
     }

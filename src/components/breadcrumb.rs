@@ -2,9 +2,11 @@
 
 use leptos::prelude::*;
 
+use crate::i18n::M;
+
 /// A link above the heading to the screen one level up.
 #[component]
-pub(crate) fn Breadcrumb(href: &'static str, label: &'static str) -> impl IntoView {
+pub(crate) fn Breadcrumb(href: &'static str, label: M) -> impl IntoView {
     view! {
         <p class="breadcrumb">
             <a href=href>{label}</a>

@@ -8,6 +8,7 @@ use leptos_router::NavigateOptions;
 
 use super::query_href::href_with;
 use super::Navigator;
+use crate::i18n::{msg, t, M};
 use crate::prefs;
 
 /// The address's key for the columns shown.
@@ -17,7 +18,7 @@ pub(crate) const KEY_COLUMNS: &str = "cols";
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Choosable {
     pub(crate) key: &'static str,
-    pub(crate) label: &'static str,
+    pub(crate) label: M,
 }
 
 /// The columns shown, as indices into `all`, from `text` (keys apart by commas). Unknown and
@@ -194,7 +195,7 @@ pub(crate) fn ColumnChooser(columns: Columns) -> impl IntoView {
     };
     view! {
         <details class="column-chooser" node_ref=details on:toggle=on_toggle>
-            <summary class="button button--small">"Columns"</summary>
+            <summary class="button button--small">{M::ColumnsTitle}</summary>
             <Show when=move || open.get()>
             <div class="column-chooser__panel">
                 <ul class="column-chooser__list">{rows}</ul>
@@ -203,12 +204,12 @@ pub(crate) fn ColumnChooser(columns: Columns) -> impl IntoView {
                     class="button button--small"
                     on:click=move |_| columns.set((0..columns.all.len()).collect())
                 >
-                    "Show every column"
+                    {M::ColumnsShowAll}
                 </button>
-                <p class="muted column-chooser__note">"The export holds every column."</p>
+                <p class="muted column-chooser__note">{M::ColumnsExportNote}</p>
                 <Show when=move || columns.not_kept.get()>
                     <p class="field__error" role="alert">
-                        "This browser did not keep the choice; the address holds it."
+                        {M::ColumnsNotKept}
                     </p>
                 </Show>
             </div>
@@ -255,7 +256,7 @@ fn ColumnLine(
                 type="button"
                 class="button button--small"
                 id=columns.control_id(i, "-up")
-                aria-label=format!("Move {label} up")
+                aria-label=move || msg::columns_move_up(t(label))
                 disabled={at.is_none() || first}
                 on:click=move |_| act("-up")
             >
@@ -265,7 +266,7 @@ fn ColumnLine(
                 type="button"
                 class="button button--small"
                 id=columns.control_id(i, "-down")
-                aria-label=format!("Move {label} down")
+                aria-label=move || msg::columns_move_down(t(label))
                 disabled=last
                 on:click=move |_| act("-down")
             >
@@ -284,15 +285,15 @@ mod tests {
     const ALL: &[Choosable] = &[
         Choosable {
             key: "a",
-            label: "A",
+            label: M::ColumnsTitle,
         },
         Choosable {
             key: "b",
-            label: "B",
+            label: M::ColumnsShowAll,
         },
         Choosable {
             key: "c",
-            label: "C",
+            label: M::ColumnsExportNote,
         },
     ];
 

@@ -6,6 +6,7 @@ use std::cell::Cell;
 use leptos::prelude::*;
 
 use super::modal::Modal;
+use crate::i18n::M;
 
 thread_local! {
     static NEXT_ID: Cell<u32> = const { Cell::new(0) };
@@ -45,7 +46,7 @@ pub(crate) fn ConfirmDialog(
             <div id=body_id class="confirm-dialog__body">{children()}</div>
             <div class="confirm-dialog__actions">
                 <button type="button" class="button" autofocus on:click=move |_| open.set(false)>
-                    "Cancel"
+                    {M::CommonCancel}
                 </button>
                 <button type="button" class="button button--danger" on:click=confirm>
                     {move || confirm_label.get()}

@@ -4,22 +4,29 @@
 use gifting_api::countries;
 use leptos::prelude::*;
 
+use super::format::region_name;
+use crate::i18n::M;
+
 /// `<CountryCodes codes=campaign.ship_to_countries.clone() />`
 #[component]
 pub(crate) fn CountryCodes(
     codes: Vec<String>,
     /// Read before the list by screen readers, e.g. "Ships to".
     #[prop(into, optional)]
-    label: Option<String>,
+    label: Option<Signal<String>>,
 ) -> impl IntoView {
     if codes.is_empty() {
-        return view! { <span class="muted">"None"</span> }.into_any();
+        return view! { <span class="muted">{M::CommonNone}</span> }.into_any();
     }
     let items = codes
         .into_iter()
         .map(|code| {
+            // The locale's own name for the country (`Intl.DisplayNames`), else the platform
+            // list's English one.
             let known = countries::country_name(&code);
-            let name = known.unwrap_or(&code).to_string();
+            let name = known
+                .map(|english| region_name(&code).unwrap_or_else(|| english.to_owned()))
+                .unwrap_or_else(|| code.clone());
             let known = known.is_some();
             let spoken = known.then(|| name.clone());
             view! {

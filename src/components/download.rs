@@ -6,6 +6,7 @@ use std::time::Duration;
 use wasm_bindgen::JsCast;
 
 use crate::browser::sleep;
+use crate::i18n::{t, M};
 
 /// Offers the strings (or Blobs) of `parts`, one after another, for download: a file built in pieces
 /// (each handed to the browser as it was made) never exists whole in the wasm memory.
@@ -17,15 +18,15 @@ pub(crate) fn download_parts(
     let options = web_sys::BlobPropertyBag::new();
     options.set_type(mime);
     let blob = web_sys::Blob::new_with_str_sequence_and_options(parts, &options)
-        .map_err(|_| "the browser could not build the file")?;
+        .map_err(|_| t(M::DownloadCannotBuild))?;
     let url = web_sys::Url::create_object_url_with_blob(&blob)
-        .map_err(|_| "the browser could not prepare the download")?;
+        .map_err(|_| t(M::DownloadCannotPrepare))?;
     let document = web_sys::window()
         .and_then(|w| w.document())
         .ok_or("no document")?;
     let anchor: web_sys::HtmlAnchorElement = document
         .create_element("a")
-        .map_err(|_| "the browser could not prepare the download")?
+        .map_err(|_| t(M::DownloadCannotPrepare))?
         .unchecked_into();
     anchor.set_href(&url);
     anchor.set_download(file_name);

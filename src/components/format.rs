@@ -2,11 +2,11 @@
 //! timestamps in the viewer's zone. The one place that formats for the screen; CSV exports keep
 //! the platform's own plain text.
 
-use std::collections::HashMap;
-
 use chrono::{DateTime, Datelike, FixedOffset, Local, Timelike};
 use gifting_api::money::{format_money, Decimal};
 use wasm_bindgen::{JsCast, JsValue};
+
+use crate::i18n::intl::{bound_format, format_decimal};
 
 /// `"1234.5"` → `"1,234.50"` (en-US), `"1.234,50"` (de-DE): at least two decimals, every digit
 /// the platform sent. Text that is not a decimal is shown as it came rather than hidden.
@@ -14,7 +14,7 @@ pub(crate) fn amount(text: &str) -> String {
     let Some(value) = Decimal::parse(text) else {
         return text.to_owned();
     };
-    format_decimal(&browser_locale(), None, value).unwrap_or_else(|| value.format_grouped(2))
+    format_decimal(&crate::i18n::locale(), None, value).unwrap_or_else(|| value.format_grouped(2))
 }
 
 /// The account's currency: budgets and balances are in it (docs/platform.md, "Currencies").
@@ -28,124 +28,25 @@ pub(crate) fn account_money(text: &str) -> String {
 /// `("USD", "1234.5")` → `"$1,234.50"` (en-US), `"1.234,50 $"` (de-DE).
 pub(crate) fn money(currency: &str, text: &str) -> String {
     Decimal::parse(text)
-        .and_then(|value| format_decimal(&browser_locale(), Some(currency), value))
+        .and_then(|value| format_decimal(&crate::i18n::locale(), Some(currency), value))
         .unwrap_or_else(|| format_money(currency, text))
 }
 
-/// Locale, currency (none for a plain number), fewest and most decimals.
-type NumberStyle = (String, Option<String>, u32, u32);
-
 /// A count with the locale's grouping: `1234` → `"1,234"` (en-US), `"1.234"` (de-DE).
 pub(crate) fn count(n: u64) -> String {
-    format_count(&browser_locale(), n)
+    crate::i18n::intl::format_count(&crate::i18n::locale(), n)
 }
 
 /// Progress as counts: `(412, 1234)` → `"412 of 1,234"`.
 pub(crate) fn count_of(done: u64, of: u64) -> String {
-    format!("{} of {}", count(done), count(of))
+    crate::i18n::msg::common_count_of(&count(done), &count(of))
 }
 
 /// A share in whole percent, grouped as a count: `1234` → `"1,234 %"`, `-5` → `"-5 %"`.
 pub(crate) fn percent(p: i128) -> String {
     let sign = if p < 0 { "-" } else { "" };
     let n = u64::try_from(p.unsigned_abs()).unwrap_or(u64::MAX);
-    format!("{sign}{} %", count(n))
-}
-
-pub(crate) fn format_count(locale: &str, n: u64) -> String {
-    let style = (locale.to_owned(), None, 0, 0);
-    format_with_style(style, &n.to_string()).unwrap_or_else(|| n.to_string())
-}
-
-thread_local! {
-    /// `Intl.NumberFormat`s by style, built on first use: building one costs far more than
-    /// formatting with it, and a table formats hundreds of amounts.
-    static NUMBER_FORMATS: std::cell::RefCell<HashMap<NumberStyle, js_sys::Function>> =
-        std::cell::RefCell::new(HashMap::new());
-}
-
-/// `value` through `Intl.NumberFormat` as a decimal string, which the browser formats exactly
-/// (a float would lose cents above 2^53). `None` when the browser refuses (e.g. an unknown
-/// currency code), so the caller falls back to plain text.
-pub(crate) fn format_decimal(
-    locale: &str,
-    currency: Option<&str>,
-    value: Decimal,
-) -> Option<String> {
-    // Never fewer decimals than the value has, so nothing is rounded; three covers currencies
-    // with three minor digits, whose minimum may not exceed the maximum.
-    let (fewest, most) = match currency {
-        // The currency's own minor digits (2 for USD, 0 for JPY) at the least.
-        Some(_) => (0, value.scale().max(3)),
-        None => (2, value.scale().max(2)),
-    };
-    let style = (locale.to_owned(), currency.map(str::to_owned), fewest, most);
-    format_with_style(style, &value.to_string())
-}
-
-/// `decimal` (exact text) through the cached formatter of `style`.
-fn format_with_style(style: NumberStyle, decimal: &str) -> Option<String> {
-    let format = NUMBER_FORMATS.with(|cache| {
-        let mut cache = cache.borrow_mut();
-        if let Some(format) = cache.get(&style) {
-            return Some(format.clone());
-        }
-        let format = number_format(&style)?;
-        cache.insert(style, format.clone());
-        Some(format)
-    })?;
-    let text = format
-        .call1(&JsValue::NULL, &JsValue::from_str(decimal))
-        .ok()?;
-    text.as_string().filter(|t| !t.is_empty() && t != "NaN")
-}
-
-/// The bound `format` of a new `Intl.NumberFormat`; `None` if the options are refused.
-fn number_format((locale, currency, fewest, most): &NumberStyle) -> Option<js_sys::Function> {
-    let options = js_sys::Object::new();
-    let set = |key: &str, value: JsValue| js_sys::Reflect::set(&options, &key.into(), &value);
-    match currency {
-        Some(code) => {
-            set("style", "currency".into()).ok()?;
-            set("currency", code.as_str().into()).ok()?;
-        }
-        None => {
-            set("minimumFractionDigits", (*fewest).into()).ok()?;
-        }
-    }
-    set("maximumFractionDigits", (*most).into()).ok()?;
-    bound_format("NumberFormat", locale, &options)
-}
-
-/// The bound `format` of a new `Intl.<name>(locale, options)`, or `None` when the browser
-/// refuses them. `Intl` throws a RangeError on a language tag or a currency code it does not
-/// know, and a JS exception must never cross into wasm: it unwinds the wasm stack without
-/// running Rust's destructors, so a `RefCell` borrowed further up (tachys holds one while it
-/// builds a `Suspend`'s view) stays borrowed and its next use panics. A language it refuses
-/// (WebKit under a POSIX "C" locale reports "C") gets `Intl`'s default locale instead, so the
-/// screen still shows formatted dates and amounts.
-fn bound_format(name: &str, locale: &str, options: &js_sys::Object) -> Option<js_sys::Function> {
-    let constructor: js_sys::Function = js_sys::Reflect::get(&js_sys::global(), &"Intl".into())
-        .and_then(|intl| js_sys::Reflect::get(&intl, &name.into()))
-        .ok()?
-        .dyn_into()
-        .ok()?;
-    let construct = |locales: js_sys::Array| {
-        js_sys::Reflect::construct(&constructor, &js_sys::Array::of2(&locales, options)).ok()
-    };
-    let format = construct(js_sys::Array::of1(&locale.into()))
-        .or_else(|| construct(js_sys::Array::new()))?;
-    js_sys::Reflect::get(&format, &"format".into())
-        .ok()?
-        .dyn_into()
-        .ok()
-}
-
-/// The browser's language, e.g. `de-DE`.
-fn browser_locale() -> String {
-    web_sys::window()
-        .and_then(|w| w.navigator().language())
-        .unwrap_or_else(|| "en-US".into())
+    crate::i18n::msg::common_percent(&format!("{sign}{}", count(n)))
 }
 
 /// Parses an ISO 8601 / RFC 3339 timestamp from the platform.
@@ -215,12 +116,35 @@ pub(crate) fn month(year: i32, month: u32) -> String {
         let _ = js_sys::Reflect::set(&options, &key.into(), &value.into());
     }
     let first = js_sys::Date::utc(f64::from(year), f64::from(month.saturating_sub(1)));
-    bound_format("DateTimeFormat", &browser_locale(), &options)
+    bound_format("DateTimeFormat", &crate::i18n::locale(), &options)
         .and_then(|format| {
             let date = js_sys::Date::new(&JsValue::from_f64(first));
             format.call1(&JsValue::NULL, &date).ok()?.as_string()
         })
         .unwrap_or_else(|| format!("{year:04}-{month:02}"))
+}
+
+/// A country's name in the chosen locale (`"DE"` → "Germany", "Deutschland"), or `None`
+/// where the browser has no `Intl.DisplayNames`.
+pub(crate) fn region_name(code: &str) -> Option<String> {
+    let options = js_sys::Object::new();
+    js_sys::Reflect::set(&options, &"type".into(), &"region".into()).ok()?;
+    let constructor: js_sys::Function = js_sys::Reflect::get(&js_sys::global(), &"Intl".into())
+        .and_then(|intl| js_sys::Reflect::get(&intl, &"DisplayNames".into()))
+        .ok()?
+        .dyn_into()
+        .ok()?;
+    let locales = js_sys::Array::of1(&crate::i18n::locale().into());
+    let names =
+        js_sys::Reflect::construct(&constructor, &js_sys::Array::of2(&locales, &options)).ok()?;
+    let of: js_sys::Function = js_sys::Reflect::get(&names, &"of".into())
+        .ok()?
+        .dyn_into()
+        .ok()?;
+    of.call1(&names, &code.into())
+        .ok()?
+        .as_string()
+        .filter(|n| n != code)
 }
 
 thread_local! {
@@ -242,7 +166,7 @@ enum DateStyle {
 
 /// `Intl.DateTimeFormat` with the browser's language, in `style`.
 fn intl_format(unix_ms: f64, style: DateStyle) -> Option<String> {
-    let locale = browser_locale();
+    let locale = crate::i18n::locale();
     let format = FORMATTERS.with(|cache| {
         let mut cache = cache.borrow_mut();
         if cache.0 != locale {
@@ -317,9 +241,15 @@ mod tests {
 
     #[wasm_bindgen_test]
     fn counts_are_grouped_the_locale_s_way() {
-        assert_eq!(super::format_count("en-US", 1_234_567), "1,234,567");
-        assert_eq!(super::format_count("de-DE", 1_234_567), "1.234.567");
-        assert_eq!(super::format_count("en-US", 63), "63");
+        assert_eq!(
+            crate::i18n::intl::format_count("en-US", 1_234_567),
+            "1,234,567"
+        );
+        assert_eq!(
+            crate::i18n::intl::format_count("de-DE", 1_234_567),
+            "1.234.567"
+        );
+        assert_eq!(crate::i18n::intl::format_count("en-US", 63), "63");
     }
 
     #[wasm_bindgen_test]
@@ -327,7 +257,7 @@ mod tests {
         // "C" is what WebKit reports under a POSIX locale; Intl throws a RangeError on it.
         let money = formatted("C", Some("USD"), "1234.5").unwrap_or_default();
         assert!(money.contains("234") && money.contains('5'), "{money}");
-        assert!(super::format_count("C", 1_234_567).contains("234"));
+        assert!(crate::i18n::intl::format_count("C", 1_234_567).contains("234"));
         assert!(super::date_format("C", super::DateStyle::DateTime).is_some());
     }
 

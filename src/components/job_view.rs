@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 
+use crate::i18n::{msg, t, M};
 use crate::jobs::{
     cancel, cancel_and_forget, dismiss, latest, writer, JobHandle, JobKind, JobState, JobStatus,
 };
@@ -87,15 +88,11 @@ impl<R: Send + Sync + 'static> UseJob<R> {
     /// while another job writes: two runs changing the same users at once would race.
     pub(crate) fn start(self, start: impl FnOnce() -> JobHandle<R>) -> Result<(), String> {
         if untrack(|| self.running()) {
-            return Err("It is still running: wait for it to end, or cancel it.".into());
+            return Err(t(M::JobsStillRunning).into());
         }
         if self.kind.writes() {
             if let Some(other) = writer() {
-                return Err(format!(
-                    "\u{201c}{}\u{201d} is still changing users: wait for it to end, or \
-                     cancel it (Jobs, in the header).",
-                    other.title
-                ));
+                return Err(msg::jobs_other_writing(&other.title));
             }
         }
         self.dismiss();

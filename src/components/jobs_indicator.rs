@@ -11,6 +11,7 @@ use wasm_bindgen::JsCast;
 
 use super::{Badge, Tone};
 use crate::components::format::count_of;
+use crate::i18n::{msg, t, M};
 use crate::jobs::{self, JobState, JobStatus, Question};
 
 thread_local! {
@@ -71,11 +72,11 @@ fn JobsIndicator() -> impl IntoView {
             let running = all.iter().filter(|s| s.running()).count();
             let asking = all.iter().filter(|s| s.question.is_some()).count();
             if asking > 0 {
-                format!("Jobs: {asking} waiting for your answer")
+                msg::jobs_asking(asking as u64)
             } else if running > 0 {
-                format!("Jobs: {running} running")
+                msg::jobs_running(running as u64)
             } else {
-                format!("Jobs: {} ended", all.len())
+                msg::jobs_ended(all.len() as u64)
             }
         })
     };
@@ -104,7 +105,7 @@ fn JobsIndicator() -> impl IntoView {
 #[component]
 fn JobsPanel(list: ArcRwSignal<Vec<JobStatus>>) -> impl IntoView {
     view! {
-        <section id="jobs-panel" class="jobs__panel" aria-label="Jobs">
+        <section id="jobs-panel" class="jobs__panel" aria-label=M::JobsTitle>
             <ul class="jobs__list">
                 <For
                     each=move || list.with(|all| all.iter().filter(|s| s.kind.listed()).cloned().collect::<Vec<_>>())
@@ -117,12 +118,12 @@ fn JobsPanel(list: ArcRwSignal<Vec<JobStatus>>) -> impl IntoView {
 }
 
 fn state_word(state: JobState) -> &'static str {
-    match state {
-        JobState::Running => "running",
-        JobState::Done => "done",
-        JobState::Cancelled => "cancelled",
-        JobState::Failed => "failed",
-    }
+    t(match state {
+        JobState::Running => M::JobsStateRunning,
+        JobState::Done => M::JobsStateDone,
+        JobState::Cancelled => M::JobsStateCancelled,
+        JobState::Failed => M::JobsStateFailed,
+    })
 }
 
 /// One job: its title (a link to its results), state, progress and the button it needs.
@@ -135,10 +136,7 @@ fn job_line(job: JobStatus) -> impl IntoView {
         JobState::Failed => Tone::Danger,
     };
     let note = match job.waiting_s {
-        Some(s) => format!(
-            "{} The platform asked to slow down: waiting {s} s.",
-            job.note
-        ),
+        Some(s) => msg::jobs_slowed(&job.note, &s.to_string()),
         None => job.note.clone(),
     };
     let bar = match (job.running(), job.of) {
@@ -151,9 +149,9 @@ fn job_line(job: JobStatus) -> impl IntoView {
     };
     let running = job.running();
     let (word, label) = if running {
-        ("Cancel", format!("Cancel: {}", job.title))
+        (M::CommonCancel, msg::common_cancel_item(&job.title))
     } else {
-        ("Dismiss", format!("Dismiss: {}", job.title))
+        (M::CommonDismiss, msg::common_dismiss_item(&job.title))
     };
     let act = move |_| {
         if running {
@@ -183,7 +181,7 @@ fn job_line(job: JobStatus) -> impl IntoView {
 /// A running job's question and its two answers, wherever the job is shown.
 pub(crate) fn question_view(id: u64, question: Question) -> impl IntoView {
     view! {
-        <div class="jobs__question" role="group" aria-label="The job asks" data-testid="job-question">
+        <div class="jobs__question" role="group" aria-label=M::JobsAsks data-testid="job-question">
             <p>{question.text}</p>
             <button type="button" class="button button--small button--danger" on:click=move |_| jobs::answer(id, true)>
                 {question.yes}

@@ -7,6 +7,7 @@
 use std::future::Future;
 use std::pin::Pin;
 
+use crate::i18n::M;
 use leptos::either::{Either, EitherOf3};
 use leptos::prelude::*;
 use leptos::task::{spawn_local, spawn_local_scoped};
@@ -148,11 +149,9 @@ fn DownloadFailedPanel(screen: LazyScreen) -> impl IntoView {
             Some(view) => Either::Left(view),
             None => Either::Right(view! {
                 <div class="error-panel" role="alert" data-testid="screen-download-failed">
-                    <p class="error-panel__message">
-                        "This screen could not be downloaded. Check the connection, then try again."
-                    </p>
+                    <p class="error-panel__message">{M::LazyFailed}</p>
                     <button type="button" class="button" disabled=move || trying.get() on:click=move |_| retry.run(())>
-                        "Try again"
+                        {M::CommonTryAgain}
                     </button>
                 </div>
             }),

@@ -14,6 +14,7 @@ use wasm_bindgen::JsCast;
 
 use super::{ConfirmDialog, Navigator};
 use crate::browser;
+use crate::i18n::M;
 
 type Listener = Closure<dyn FnMut(web_sys::Event)>;
 
@@ -99,8 +100,8 @@ pub(crate) fn LeaveGuard(#[prop(into)] dirty: Signal<bool>) -> impl IntoView {
     });
     let leave = move |()| navigate.go(&leave_to.get_value(), NavigateOptions::default());
     view! {
-        <ConfirmDialog open title="Leave with unsaved changes?" confirm_label="Leave" on_confirm=leave>
-            <p>"Your changes to this form are not saved. Leave and lose them, or stay and keep editing."</p>
+        <ConfirmDialog open title=M::LeaveTitle confirm_label=M::LeaveConfirm on_confirm=leave>
+            <p>{M::LeaveExplain}</p>
         </ConfirmDialog>
     }
 }

@@ -6,6 +6,7 @@ use leptos_router::hooks::{use_location, use_navigate, use_query_map};
 use leptos_router::NavigateOptions;
 
 use crate::components::query_href::href_with_first_page;
+use crate::i18n::M;
 
 /// The address's name search, on every screen that has one.
 pub(crate) const KEY_SEARCH: &str = "q";
@@ -16,7 +17,7 @@ pub(crate) fn NameSearch(
     /// The input's id (its label points at it).
     id: &'static str,
     /// The label, which says what is searched ("Find campaigns by name").
-    label: &'static str,
+    label: M,
 ) -> impl IntoView {
     let query = use_query_map();
     let location = use_location();
@@ -35,7 +36,7 @@ pub(crate) fn NameSearch(
         <form class="search" role="search" on:submit=on_submit>
             <label for=id>{label}</label>
             <input id=id type="search" autocomplete="off" bind:value=typed />
-            <button type="submit" class="button">"Search"</button>
+            <button type="submit" class="button">{M::ShellSearch}</button>
         </form>
     }
 }

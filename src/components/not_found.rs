@@ -9,26 +9,29 @@ use super::ScreenHeading;
 use std::future::Future;
 
 use crate::api::{use_api, ApiClient, ApiError};
+use crate::i18n::{t, M};
 
 /// A heading, the platform's own sentence (or `fallback` when it gave none), and the way back.
 #[component]
 pub(crate) fn NotFound(
-    title: &'static str,
+    title: M,
     /// What the platform said; empty means it said nothing.
     #[prop(optional, into)]
     message: String,
-    fallback: &'static str,
+    fallback: M,
     /// Where to go instead, and the link's words.
-    back: (&'static str, &'static str),
+    back: (&'static str, M),
     #[prop(optional)] testid: Option<&'static str>,
     /// `true` when the screen has its own `<h1>` above the panel.
     #[prop(optional)]
     subheading: bool,
 ) -> impl IntoView {
-    let message = if message.trim().is_empty() {
-        fallback.to_owned()
-    } else {
-        message
+    let message = move || {
+        if message.trim().is_empty() {
+            t(fallback).to_owned()
+        } else {
+            message.clone()
+        }
     };
     let (href, label) = back;
     let heading = if subheading {

@@ -3,6 +3,7 @@
 use leptos::prelude::*;
 
 use super::badge::Tone;
+use crate::i18n::M;
 
 /// `<Notice tone=Tone::Success testid="user-outcome">"Saved."</Notice>`. Success and neutral
 /// notices are announced politely (`role="status"`); with `alert`, at once (`role="alert"`).
@@ -39,7 +40,7 @@ pub(crate) fn notice_class(tone: Tone) -> &'static str {
 #[component]
 pub(crate) fn FailedNotice(
     #[prop(into)] message: String,
-    kept: &'static str,
+    kept: M,
     testid: &'static str,
 ) -> impl IntoView {
     view! {

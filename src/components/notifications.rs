@@ -12,6 +12,7 @@ use leptos::prelude::*;
 
 use super::badge::Tone;
 use super::notice::notice_class;
+use crate::i18n::{msg, M};
 
 /// How long a success or piece of information stays on its own.
 const SUCCESS_FOR: Duration = Duration::from_secs(10);
@@ -77,7 +78,7 @@ pub(crate) fn use_notifications() -> Notifications {
 pub(crate) fn NotificationArea() -> impl IntoView {
     let notifications = use_notifications();
     view! {
-        <section class="notifications" aria-label="Notifications">
+        <section class="notifications" aria-label=M::CommonNotifications>
             <ul class="notifications__list" aria-live="polite" aria-relevant="additions">
                 <For
                     each=move || notifications.entries.get()
@@ -92,7 +93,8 @@ pub(crate) fn NotificationArea() -> impl IntoView {
 #[component]
 fn NotificationItem(entry: Entry, notifications: Notifications) -> impl IntoView {
     let class = format!("notification {}", notice_class(entry.tone));
-    let label = format!("Dismiss: {}", entry.text);
+    let text = entry.text.clone();
+    let label = move || msg::common_dismiss_item(&text);
     let id = entry.id;
     view! {
         <li class=class data-testid="notification">
@@ -101,7 +103,7 @@ fn NotificationItem(entry: Entry, notifications: Notifications) -> impl IntoView
                 type="button" class="notification__dismiss" aria-label=label
                 on:click=move |_| notifications.dismiss(id)
             >
-                "Dismiss"
+                {M::CommonDismiss}
             </button>
         </li>
     }

@@ -6,6 +6,7 @@ use leptos::either::Either;
 use leptos::prelude::*;
 
 use crate::api::{use_net_status, ApiError};
+use crate::i18n::M;
 
 /// "Loading…" with a spinner, announced politely to screen readers.
 #[component]
@@ -13,7 +14,7 @@ pub fn Loading() -> impl IntoView {
     view! {
         <div class="loading" role="status" aria-live="polite">
             <span class="spinner" aria-hidden="true"></span>
-            <span>"Loading…"</span>
+            <span>{M::CommonLoading}</span>
         </div>
     }
 }
@@ -44,14 +45,14 @@ pub fn ErrorPanel(
     let retry = (error != ApiError::Unauthorized).then(|| {
         view! {
             <button type="button" class="button" on:click=move |_| on_retry.run(())>
-                "Try again"
+                {M::CommonTryAgain}
             </button>
         }
     });
     let detail = match &error {
         ApiError::Decode { detail, .. } => Some(view! {
             <details class="error-panel__detail">
-                <summary>"Technical detail"</summary>
+                <summary>{M::CommonTechnicalDetail}</summary>
                 <p>{detail.clone()}</p>
             </details>
         }),
@@ -59,7 +60,7 @@ pub fn ErrorPanel(
     };
     Some(view! {
         <div class="error-panel" role="alert">
-            <p class="error-panel__message">{error.user_message()}</p>
+            <p class="error-panel__message">{move || error.user_message()}</p>
             {detail}
             {retry}
         </div>
@@ -71,7 +72,7 @@ pub type ErrorView = Callback<(ApiError, Callback<()>), AnyView>;
 
 /// A list with nothing in it, said in words.
 #[component]
-pub fn Empty(#[prop(into)] message: String) -> impl IntoView {
+pub fn Empty(#[prop(into)] message: Signal<String>) -> impl IntoView {
     view! { <p class="empty">{message}</p> }
 }
 

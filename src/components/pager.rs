@@ -21,6 +21,7 @@ use wasm_bindgen::JsCast;
 
 use super::format::{count, count_of};
 use crate::api::{ApiClient, ApiError};
+use crate::i18n::{msg, t, M};
 
 /// Page sizes offered; the platform's maximum is 100.
 pub(crate) const PAGE_SIZES: [u32; 4] = [10, 25, 50, 100];
@@ -75,22 +76,14 @@ where
 /// "Showing 26–50 of 63" (en dash), or a sentence for the empty and past-the-end cases.
 pub(crate) fn showing_text(page: u32, per_page: u32, total: u64) -> String {
     if total == 0 {
-        return "Nothing to show".into();
+        return t(M::PagerNothing).into();
     }
     let start = u64::from(page - 1) * u64::from(per_page) + 1;
     if start > total {
-        return format!(
-            "Page {page} is past the end: there are {} in all",
-            count(total)
-        );
+        return msg::pager_past_end(&count(u64::from(page)), &count(total));
     }
     let end = (start + u64::from(per_page) - 1).min(total);
-    format!(
-        "Showing {}\u{2013}{} of {}",
-        count(start),
-        count(end),
-        count(total)
-    )
+    msg::pager_showing(&count(start), &count(end), &count(total))
 }
 
 /// The current address with `page` and `per_page` replaced, other parameters kept.
@@ -188,6 +181,16 @@ fn nearest_links(label: &str) -> Vec<&'static str> {
     links.into_iter().map(|(_, l)| l).collect()
 }
 
+/// What a link (named by its English word in `data-pager`) says in the chosen language.
+fn link_words(label: &str) -> M {
+    match label {
+        FIRST => M::PagerFirst,
+        PREVIOUS => M::PagerPrevious,
+        NEXT => M::PagerNext,
+        _ => M::PagerLast,
+    }
+}
+
 /// A pager link. It is the same element for the pager's whole life, so the focus stays on it
 /// from page to page. With nowhere to go it has no `href` (no link, out of the tab order) and
 /// says so with `aria-disabled`; `tabindex="-1"` keeps a focus it had until
@@ -205,7 +208,7 @@ fn page_link(links: Signal<Option<PagerLinks>>, label: &'static str) -> impl Int
             aria-disabled=move || disabled().then_some("true")
             tabindex=move || disabled().then_some("-1")
         >
-            {label}
+            {link_words(label)}
         </a>
     }
 }
@@ -253,8 +256,8 @@ pub(crate) fn PagerNav(
     /// The address that shows the same rows at `n` rows per page.
     size_href: Callback<u32, String>,
     /// The navigation landmark's name.
-    #[prop(default = "Pages")]
-    label: &'static str,
+    #[prop(default = M::PagerPages)]
+    label: M,
     #[prop(optional)] summary_testid: Option<&'static str>,
 ) -> impl IntoView {
     let navigate = use_navigate();
@@ -294,7 +297,8 @@ pub(crate) fn PagerNav(
                 {page_link(links, LAST)}
             </div>
             <label class="pager__size">
-                "Rows per page "
+                {M::PagerRowsPerPage}
+                " "
                 <select on:change=on_size prop:value=move || size().to_string()>
                     {PAGE_SIZES
                         .into_iter()
@@ -327,7 +331,7 @@ fn rest_links(shown: ShownPage, path: &str, query: &ParamsMap) -> PagerLinks {
     };
     PagerLinks {
         summary: showing_text(current, size, total),
-        position: format!("Page {}", count_of(u64::from(current), last)),
+        position: msg::pager_position(&count_of(u64::from(current), last)),
         first: href_to(1),
         previous: href_to(i64::from(current) - 1),
         next: href_to(i64::from(current) + 1),

@@ -8,6 +8,7 @@ use leptos_router::params::ParamsMap;
 use leptos_router::NavigateOptions;
 
 use super::Navigator;
+use crate::i18n::M;
 
 /// Writes a list's filters to the address, each change back to the list's first page (its
 /// paging key removed): the screen reads the filters from there, so reload, back and shared
@@ -81,7 +82,7 @@ impl FilterAddress {
 #[component]
 pub(crate) fn FilterSelect(
     id: &'static str,
-    label: &'static str,
+    label: M,
     key: &'static str,
     address: FilterAddress,
     children: Children,

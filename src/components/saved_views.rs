@@ -12,6 +12,7 @@ use leptos_router::NavigateOptions;
 use super::columns::KEY_COLUMNS;
 use super::sort::SORT_KEYS;
 use super::{Navigator, TextField};
+use crate::i18n::{msg, t, M};
 use crate::prefs::{self, SavedView};
 
 /// The query of `keys`, in that order, then the sort and the columns, from the address: what
@@ -126,10 +127,7 @@ impl Views {
             self.error.set(None);
             true
         } else {
-            self.error.set(Some(
-                "This browser did not keep the views (its storage is full or turned off)."
-                    .to_owned(),
-            ));
+            self.error.set(Some(t(M::ViewsNotKept).to_owned()));
             false
         }
     }
@@ -138,7 +136,7 @@ impl Views {
     fn name(self, typed: &str) -> bool {
         let name = prefs::clean_name(typed);
         if name.is_empty() {
-            self.error.set(Some("Give the view a name.".to_owned()));
+            self.error.set(Some(t(M::ViewsNameNeeded).to_owned()));
             return false;
         }
         let mut next = self.all.get_untracked();
@@ -149,9 +147,7 @@ impl Views {
         };
         match self.naming.get_untracked() {
             Naming::Rename(i) if taken(Some(i)) => {
-                self.error.set(Some(format!(
-                    "A view is already named \u{201c}{name}\u{201d}."
-                )));
+                self.error.set(Some(msg::views_name_taken(&name)));
                 return false;
             }
             Naming::Rename(i) => {
@@ -216,15 +212,15 @@ pub(crate) fn SavedViews(list: &'static str, keys: &'static [&'static str]) -> i
         })
     };
     view! {
-        <div class="saved-views" role="group" aria-label="Saved views">
-            <label for="saved-views" class="visually-hidden">"Saved views"</label>
+        <div class="saved-views" role="group" aria-label=M::ViewsTitle>
+            <label for="saved-views" class="visually-hidden">{M::ViewsTitle}</label>
             <select
                 id="saved-views"
                 on:change=on_pick
                 prop:value=move || views.shown().map(|i| i.to_string()).unwrap_or_default()
             >
                 <option value="">
-                    {move || if views.all.with(Vec::is_empty) { "No saved views" } else { "Saved views…" }}
+                    {move || t(if views.all.with(Vec::is_empty) { M::ViewsNone } else { M::ViewsSome })}
                 </option>
                 {options}
             </select>
@@ -262,24 +258,24 @@ fn ViewActions(views: Views) -> impl IntoView {
             fallback=move || {
                 view! {
                     <button type="button" class="button button--small" on:click=move |_| start(Naming::New)>
-                        "Save view"
+                        {M::ViewsSave}
                     </button>
                     {move || views.shown().map(|i| view! {
                         <button type="button" class="button button--small" on:click=move |_| start(Naming::Rename(i))>
-                            "Rename"
+                            {M::ViewsRename}
                         </button>
                         <button type="button" class="button button--small" on:click=move |_| views.delete(i)>
-                            "Delete"
+                            {M::ViewsDelete}
                         </button>
                     })}
                 }
             }
         >
             <form class="saved-views__name" on:submit=on_submit>
-                <TextField id="saved-view-name" label="View name" value=typed on_input=move |t| typed.set(t) />
-                <button type="submit" class="button button--small">"Save"</button>
+                <TextField id="saved-view-name" label=M::ViewsName value=typed on_input=move |t| typed.set(t) />
+                <button type="submit" class="button button--small">{M::ViewsSaveName}</button>
                 <button type="button" class="button button--small" on:click=move |_| views.naming.set(Naming::Off)>
-                    "Cancel"
+                    {M::CommonCancel}
                 </button>
             </form>
         </Show>

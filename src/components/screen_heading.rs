@@ -9,6 +9,7 @@ use leptos::{html, prelude::*};
 
 use super::Breadcrumb;
 use crate::browser;
+use crate::i18n::{t, M};
 
 const CONSOLE: &str = "Gifting Console";
 
@@ -44,19 +45,24 @@ pub(crate) fn ScreenHeading(
     /// The area the screen belongs to, e.g. "Users" on a user's page; by default the label
     /// of `back`.
     #[prop(optional)]
-    within: Option<&'static str>,
+    within: Option<M>,
     /// A link above the heading to the screen one level up, and its label.
     #[prop(optional)]
-    back: Option<(&'static str, &'static str)>,
+    back: Option<(&'static str, M)>,
     #[prop(optional)] id: Option<&'static str>,
+    /// The title is the platform's data (a user's or a campaign's name): not translated.
+    #[prop(optional)]
+    platform_data: bool,
     #[prop(optional)] class: Option<&'static str>,
     /// One sentence under the heading on what the screen is for.
     #[prop(optional)]
-    intro: Option<&'static str>,
+    intro: Option<M>,
 ) -> impl IntoView {
     let within = within.or(back.map(|(_, label)| label));
     let heading = NodeRef::<html::H1>::new();
-    Effect::new(move |_| browser::set_document_title(&document_title(&title.get(), within)));
+    Effect::new(move |_| {
+        browser::set_document_title(&document_title(&title.get(), within.map(t)));
+    });
     heading.on_load(move |h1| {
         if SHOWN.with(|shown| shown.replace(true)) {
             // A heading inside a <Suspense> is built before it is in the page, where focus()
@@ -68,7 +74,15 @@ pub(crate) fn ScreenHeading(
     });
     view! {
         {back.map(|(href, label)| view! { <Breadcrumb href label /> })}
-        <h1 id=id class=class tabindex="-1" node_ref=heading>{title}</h1>
+        <h1
+            id=id
+            class=class
+            tabindex="-1"
+            node_ref=heading
+            translate=platform_data.then_some("no")
+        >
+            {title}
+        </h1>
         {intro.map(|intro| view! { <p class="muted">{intro}</p> })}
     }
 }

@@ -1,6 +1,7 @@
 //! One link per screen of the routes module, for the navigation.
 
 use leptos::prelude::*;
+
 use leptos_router::components::A;
 
 use super::lazy_screen::use_prefetch;

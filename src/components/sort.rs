@@ -11,6 +11,7 @@ use leptos_router::params::ParamsMap;
 
 use super::format::parse_timestamp;
 use super::query_href::href_with;
+use crate::i18n::M;
 
 const KEY_SORT: &str = "sort";
 const KEY_DIR: &str = "dir";
@@ -86,7 +87,7 @@ pub(crate) fn use_table_sort() -> Memo<TableSort> {
 /// `aria-sort` saying the current order and an arrow beside the label.
 #[component]
 pub(crate) fn SortHeader(
-    label: &'static str,
+    label: M,
     key: &'static str,
     #[prop(optional_no_strip)] class: Option<&'static str>,
 ) -> impl IntoView {
@@ -116,10 +117,12 @@ pub(crate) fn SortHeader(
     }
 }
 
-/// Text, ignoring case first (so "ada" and "Ada" sit together), then exactly.
+/// Text in the chosen language's order (`Intl.Collator`: "ada" beside "Ada", "Ärger" beside
+/// "Anna", "Team 9" before "Team 10"), then exactly; ignoring case first where the browser has
+/// no collator.
 pub(crate) fn by_text(a: &str, b: &str) -> Ordering {
-    a.to_lowercase()
-        .cmp(&b.to_lowercase())
+    crate::i18n::intl::collate(a, b)
+        .unwrap_or_else(|| a.to_lowercase().cmp(&b.to_lowercase()))
         .then_with(|| a.cmp(b))
 }
 
@@ -188,6 +191,12 @@ mod tests {
         assert_eq!(by_time("garbled", "2026-03-01T09:30:00Z"), Greater);
         assert_eq!(by_text("ada", "Bob"), Less, "not by byte, where 'B' < 'a'");
         assert_eq!(by_text("Ada", "ada"), Less);
+        assert_eq!(
+            by_text("Ärger", "Zeta"),
+            Less,
+            "accented letters beside their own"
+        );
+        assert_eq!(by_text("Team 9", "Team 10"), Less, "numbers by value");
     }
 
     #[wasm_bindgen_test]

@@ -5,18 +5,19 @@ use leptos::prelude::*;
 
 use super::page_state::Empty;
 use super::sort::{use_table_sort, OrderBy, SortHeader};
+use crate::i18n::M;
 
 /// A header cell; numbers are right-aligned so their digits line up. With a sort key, the
 /// header sorts the table by this column.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Column {
-    pub(crate) label: &'static str,
+    pub(crate) label: M,
     pub(crate) numeric: bool,
     pub(crate) sort: Option<&'static str>,
 }
 
 impl Column {
-    pub(crate) const fn text(label: &'static str) -> Self {
+    pub(crate) const fn text(label: M) -> Self {
         Self {
             label,
             numeric: false,
@@ -24,7 +25,7 @@ impl Column {
         }
     }
 
-    pub(crate) const fn number(label: &'static str) -> Self {
+    pub(crate) const fn number(label: M) -> Self {
         Self {
             label,
             numeric: true,
@@ -47,7 +48,8 @@ impl Column {
 #[component]
 pub(crate) fn DataTable<T, R>(
     /// What the table lists, read first by a screen reader.
-    caption: &'static str,
+    #[prop(into)]
+    caption: Signal<String>,
     #[prop(into)] columns: Vec<Column>,
     /// The rows' data, in the platform's order.
     items: Vec<T>,
@@ -57,7 +59,7 @@ pub(crate) fn DataTable<T, R>(
     order: Option<OrderBy<T>>,
     /// Said instead of the table when there are no rows.
     #[prop(into)]
-    empty: String,
+    empty: Signal<String>,
     /// The table's classes (the default look is `data-table`).
     #[prop(default = "data-table")]
     class: &'static str,
@@ -71,7 +73,7 @@ pub(crate) fn DataTable<T, R>(
     /// Said above the table while a column sorts it, where the rows are a page of a longer
     /// list: what the sort covers, e.g. "Sorted within the campaigns on this page; …".
     #[prop(optional)]
-    sorted_within: Option<&'static str>,
+    sorted_within: Option<M>,
     /// Only these rows of the sorted `items` are drawn (`start..end`, clamped): a list the
     /// platform sends whole, paged on screen, sorts over all of its rows.
     #[prop(optional, into)]
@@ -121,7 +123,7 @@ fn clamp(range: std::ops::Range<usize>, len: usize) -> std::ops::Range<usize> {
 
 /// What a table's sort covers, said while a column sorts it (the sort is in the address).
 #[component]
-pub(crate) fn SortNote(note: &'static str) -> impl IntoView {
+pub(crate) fn SortNote(note: M) -> impl IntoView {
     let sort = use_table_sort();
     move || {
         sort.try_with(|s| s.column.is_some())
@@ -139,11 +141,11 @@ fn header_cell(column: Column, sortable: bool) -> AnyView {
 }
 
 /// A text column, for column lists that read best on one line.
-pub(crate) const fn text(label: &'static str) -> Column {
+pub(crate) const fn text(label: M) -> Column {
     Column::text(label)
 }
 
 /// A number column (right-aligned).
-pub(crate) const fn number(label: &'static str) -> Column {
+pub(crate) const fn number(label: M) -> Column {
     Column::number(label)
 }

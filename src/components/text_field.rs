@@ -2,12 +2,14 @@
 
 use leptos::prelude::*;
 
+use crate::i18n::M;
+
 /// Shows `value` and hands each edit to `on_input`; what an edit does (keep it in a signal,
 /// put it in the address) is the form's business.
 #[component]
 pub(crate) fn TextField(
     id: &'static str,
-    label: &'static str,
+    label: M,
     /// The input's `type`, e.g. "search".
     #[prop(default = "text")]
     kind: &'static str,

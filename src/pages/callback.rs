@@ -14,6 +14,7 @@ use crate::auth::flow::CallbackParams;
 use crate::auth::use_auth;
 use crate::components::Loading;
 use crate::components::ScreenHeading;
+use crate::i18n::M;
 
 thread_local! {
     static PARAMS: RefCell<Option<CallbackParams>> = const { RefCell::new(None) };
@@ -67,16 +68,16 @@ fn Callback(params: Option<CallbackParams>) -> impl IntoView {
     let view = move || match failure.get() {
         None => Either::Left(view! {
             <section class="panel">
-                <ScreenHeading title="Signing you in" />
+                <ScreenHeading title=M::CallbackSigningIn />
                 <Loading />
             </section>
         }),
         Some(message) => Either::Right(view! {
             <section class="panel signin">
-                <ScreenHeading title="Sign-in did not complete" />
+                <ScreenHeading title=M::CallbackFailed />
                 <p class="error-panel" role="alert" data-testid="signin-error">{message}</p>
                 <button type="button" class="button button--primary" on:click=start_again>
-                    "Sign in"
+                    {M::SigninSignIn}
                 </button>
             </section>
         }),

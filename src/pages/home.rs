@@ -11,6 +11,7 @@ use crate::components::format::account_money;
 use crate::components::lazy_screen::{lazy_screen, LazyPart};
 use crate::components::Loading;
 use crate::components::ScreenHeading;
+use crate::i18n::{msg, M};
 
 mod budget;
 mod charts;
@@ -34,10 +35,10 @@ pub(crate) fn Home() -> impl IntoView {
     let scope_notes = move || {
         let mut notes = Vec::new();
         if !auth.has_scope(SCOPE_SCIM) {
-            notes.push("This session was not granted the \"scim\" scope, so users cannot be listed or changed.");
+            notes.push(M::HomeNoScimScope);
         }
         if !auth.has_scope(SCOPE_MARKETPLACE) {
-            notes.push("This session was not granted the \"marketplace\" scope, so the catalog is unavailable.");
+            notes.push(M::HomeNoMarketplaceScope);
         }
         notes
             .into_iter()
@@ -49,27 +50,31 @@ pub(crate) fn Home() -> impl IntoView {
     let you = move || match me.get() {
         // The answer from before sign-in, still held while /me loads (as the header reads it).
         None | Some(Err(ApiError::Unauthorized)) => EitherOf3::A(view! { <Loading /> }),
-        Some(Ok(user)) => EitherOf3::B(view! {
-            <p class="you-line" data-testid="you">
-                "Signed in as " {display_name(&user)} " (" {user.email.clone()} ") · "
-                <span data-testid="you-role">{user.role.as_str().to_string()}</span>
-                " · Balance " {account_money(&user.balance)}
-                " · Team balance " {account_money(&user.team_balance)}
-            </p>
-        }),
+        Some(Ok(user)) => {
+            let (name, email) = (display_name(&user), user.email.clone());
+            let (balance, team) = (user.balance.clone(), user.team_balance.clone());
+            EitherOf3::B(view! {
+                <p class="you-line" data-testid="you">
+                    {move || msg::home_signed_in_as(&name, &email)} " · "
+                    <span data-testid="you-role" translate="no">{user.role.as_str().to_string()}</span>
+                    " · " {move || msg::home_balance(&account_money(&balance))}
+                    " · " {move || msg::home_team_balance(&account_money(&team))}
+                </p>
+            })
+        }
         // As an `ErrorPanel` reads, without its code (a shared chunk of its own): the header
         // says the same, and after a real 401 the sign-in screen takes over.
         Some(Err(error)) => EitherOf3::C(view! {
             <div class="error-panel" role="alert">
                 <p class="error-panel__message">{error.user_message()}</p>
                 <button type="button" class="button" on:click=move |_| me.refetch()>
-                    "Try again"
+                    {M::CommonTryAgain}
                 </button>
             </div>
         }),
     };
     view! {
-        <ScreenHeading title="Home" />
+        <ScreenHeading title=M::HomeTitle />
         {you}
         {scope_notes}
         <LazyPart part=home_figures::SCREEN />

@@ -3,15 +3,16 @@
 use leptos::prelude::*;
 
 use crate::components::NotFound;
+use crate::i18n::M;
 use crate::routes;
 
 #[component]
 pub(crate) fn PageNotFound() -> impl IntoView {
     view! {
         <NotFound
-            title="Page not found"
-            fallback="There is no screen at this address. It may have been mistyped or moved."
-            back=(routes::HOME, "Go to the home screen")
+            title=M::AppPageNotFound
+            fallback=M::AppNoScreen
+            back=(routes::HOME, M::AppGoHome)
         />
     }
 }

@@ -6,18 +6,17 @@ use leptos::prelude::*;
 use crate::auth::{use_auth, SessionEnd};
 use crate::browser::current_route;
 use crate::components::ScreenHeading;
+use crate::i18n::{t, M};
 
 #[component]
 pub(crate) fn SignIn() -> impl IntoView {
     let auth = use_auth();
     let (problem, set_problem) = signal(None::<String>);
     let reason = move || match auth.ended() {
-        Some(SessionEnd::Expired) => Some("Your session has ended. Sign in again to continue."),
-        Some(SessionEnd::SignedOut) => Some("You have signed out."),
+        Some(SessionEnd::Expired) => Some(t(M::SigninExpired)),
+        Some(SessionEnd::SignedOut) => Some(t(M::SigninSignedOut)),
         // Not handed that session (see `crate::auth::tabs`): this tab signs in for itself.
-        None => auth.signed_in_elsewhere().then_some(
-            "You are signed in in another tab. Each tab signs in for itself: sign in here too.",
-        ),
+        None => auth.signed_in_elsewhere().then(|| t(M::SigninElsewhere)),
     };
     let on_click = move |_| {
         set_problem.set(None);
@@ -30,11 +29,16 @@ pub(crate) fn SignIn() -> impl IntoView {
     };
     view! {
         <section class="panel signin">
-            <ScreenHeading title="Sign in to the Gifting Console" />
+            <ScreenHeading title=M::SigninTitle />
             {move || reason().map(|text| view! { <p class="notice" role="status">{text}</p> })}
-            <p>"You will sign in on the platform's own page and come straight back here."</p>
-            <button type="button" class="button button--primary" on:click=on_click>
-                "Sign in"
+            <p>{M::SigninExplain}</p>
+            <button
+                type="button"
+                class="button button--primary"
+                data-testid="sign-in"
+                on:click=on_click
+            >
+                {M::SigninSignIn}
             </button>
             {move || {
                 problem

@@ -7,8 +7,8 @@ use leptos::prelude::*;
 
 use super::hits::Hit;
 use super::sources::Sources;
-use crate::components::format::count;
 use crate::components::Modal;
+use crate::i18n::{msg, M};
 
 const LIST_ID: &str = "palette-list";
 
@@ -63,9 +63,9 @@ pub(crate) fn Palette(open: RwSignal<bool>) -> impl IntoView {
     });
     view! {
         <Modal open class="confirm-dialog palette" labelled_by="palette-title" on_close=reset testid="palette">
-            <h2 id="palette-title" class="confirm-dialog__title">"Go to"</h2>
+            <h2 id="palette-title" class="confirm-dialog__title">{M::PaletteTitle}</h2>
             <label for="palette-input" class="muted">
-                "A screen, a user, a team group, a campaign, a send by its number or a product"
+                {M::PaletteInputLabel}
             </label>
             <input
                 id="palette-input"
@@ -106,7 +106,7 @@ fn Results(hits: Memo<Vec<Hit>>, active: RwSignal<usize>, go: Callback<usize>) -
                         on:mousemove=move |_| active.set(i)
                     >
                         <span class="muted">{hit.kind.label()}</span>
-                        <span>{hit.label}</span>
+                        <span translate=hit.kind.names_data().then_some("no")>{hit.label}</span>
                         <span class="muted">{hit.detail}</span>
                     </li>
                 }
@@ -114,7 +114,7 @@ fn Results(hits: Memo<Vec<Hit>>, active: RwSignal<usize>, go: Callback<usize>) -
             .collect_view()
     };
     view! {
-        <ul id=LIST_ID role="listbox" aria-label="Results">
+        <ul id=LIST_ID role="listbox" aria-label=M::PaletteResults>
             {options}
         </ul>
     }
@@ -125,24 +125,27 @@ fn Results(hits: Memo<Vec<Hit>>, active: RwSignal<usize>, go: Callback<usize>) -
 fn PaletteStatus(hits: Memo<Vec<Hit>>, typed: RwSignal<String>, sources: Sources) -> impl IntoView {
     let text = move || {
         let n = hits.with(Vec::len) as u64;
-        let found = match n {
-            0 => format!(
-                "Nothing matches \u{201c}{}\u{201d}.",
-                typed.with(|t| t.trim().to_owned())
-            ),
-            1 => "1 result.".to_owned(),
-            n => format!("{} results.", count(n)),
-        };
-        match sources.reading() {
-            Some(reading) => format!("{found} {reading}"),
-            None => found,
+        let mut pieces = vec![typed.with(|typed| msg::palette_found(n, typed.trim()))];
+        // What is still read, after a space: "Reading users (3 of 10), reading campaigns…",
+        // each part a text of its own.
+        let reading = sources.reading();
+        let last = reading.len().saturating_sub(1);
+        for (i, part) in reading.into_iter().enumerate() {
+            pieces.push(if i == 0 { " ".into() } else { ", ".into() });
+            pieces.push(part);
+            if i == last {
+                pieces.push("…".into());
+            }
         }
+        pieces
     };
     view! {
         <p role="status" data-testid="palette-status">{text}</p>
+        // Each key, then what it does: "↑ ↓ to choose, Enter to go, Esc to close".
         <p class="muted">
-            <kbd>"↑"</kbd> " " <kbd>"↓"</kbd> " to choose, " <kbd>"Enter"</kbd> " to go, "
-            <kbd>"Esc"</kbd> " to close"
+            <kbd>"↑"</kbd> " " <kbd>"↓"</kbd> " " {M::PaletteToChoose} ", "
+            <kbd>{M::PaletteKeyEnter}</kbd> " " {M::PaletteToGo} ", "
+            <kbd>{M::PaletteKeyEsc}</kbd> " " {M::PaletteToClose}
         </p>
     }
 }

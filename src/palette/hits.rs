@@ -7,6 +7,7 @@ use gifting_api::rest::TeamGroup;
 use gifting_api::scim::ScimUser;
 
 use crate::components::name_search::contains_folded;
+use crate::i18n::{msg, t, M};
 use crate::pages::users::present::display_name;
 use crate::routes::{self, SCREENS};
 
@@ -24,16 +25,24 @@ pub(crate) enum Kind {
 }
 
 impl Kind {
-    pub(crate) fn label(self) -> &'static str {
+    pub(crate) fn label(self) -> M {
         match self {
-            Kind::Screen => "Screen",
-            Kind::User => "User",
-            Kind::Team => "Team group",
-            Kind::Campaign => "Campaign",
-            Kind::Send => "Send",
-            Kind::Product => "Product",
-            Kind::Search => "Search",
+            Kind::Screen => M::PaletteKindScreen,
+            Kind::User => M::PaletteKindUser,
+            Kind::Team => M::PaletteKindTeam,
+            Kind::Campaign => M::PaletteKindCampaign,
+            Kind::Send => M::PaletteKindSend,
+            Kind::Product => M::PaletteKindProduct,
+            Kind::Search => M::PaletteKindSearch,
         }
+    }
+
+    /// Whether the label is the platform's data (a name), shown as it wrote it.
+    pub(crate) fn names_data(self) -> bool {
+        matches!(
+            self,
+            Kind::User | Kind::Team | Kind::Campaign | Kind::Product
+        )
     }
 }
 
@@ -96,11 +105,18 @@ fn best<T, const N: usize>(
     (hits, all)
 }
 
-/// A screen's own search for `typed` when more matched than the palette lists.
-fn more(all: usize, shown: usize, what: &str, href: String, typed: &str) -> Option<Hit> {
+/// A screen's own search for `typed` when more matched than the palette lists; `what` says
+/// it (`msg::palette_all_users`…) from the count and what was typed.
+fn more(
+    all: usize,
+    shown: usize,
+    what: fn(u64, &str) -> String,
+    href: String,
+    typed: &str,
+) -> Option<Hit> {
     (all > shown).then(|| Hit {
         kind: Kind::Search,
-        label: format!("All {all} {what} matching \u{201c}{}\u{201d}", typed.trim()),
+        label: what(all as u64, typed.trim()),
         detail: String::new(),
         href,
     })
@@ -109,13 +125,15 @@ fn more(all: usize, shown: usize, what: &str, href: String, typed: &str) -> Opti
 /// Home and the screens of the navigation whose name matches (every one for nothing typed);
 /// the admin's screens only for an admin.
 pub(crate) fn screens(needle: &str, admin: bool) -> Vec<Hit> {
-    let home = ("Home", routes::HOME, false);
+    let home = (M::NavHome, routes::HOME, false);
     std::iter::once(home)
         .chain(SCREENS.iter().map(|s| (s.label, s.path, s.admin)))
-        .filter(|(label, _, only_admin)| (admin || !only_admin) && contains_folded(label, needle))
+        .filter(|(label, _, only_admin)| {
+            (admin || !only_admin) && contains_folded(t(*label), needle)
+        })
         .map(|(label, path, _)| Hit {
             kind: Kind::Screen,
-            label: label.to_owned(),
+            label: t(label).to_owned(),
             detail: String::new(),
             href: path.to_owned(),
         })
@@ -140,13 +158,13 @@ pub(crate) fn users(users: &[ScimUser], needle: &str, typed: &str) -> Vec<Hit> {
             detail: if u.active {
                 u.user_name.clone()
             } else {
-                format!("{} (inactive)", u.user_name)
+                msg::palette_user_inactive(&u.user_name)
             },
             href: routes::user(&u.id),
         },
     );
     let href = format!("{}?q={}", routes::USERS, encode_component(typed.trim()));
-    hits.extend(more(all, hits.len(), "users", href, typed));
+    hits.extend(more(all, hits.len(), msg::palette_all_users, href, typed));
     hits
 }
 
@@ -164,7 +182,7 @@ pub(crate) fn teams(groups: &[TeamGroup], needle: &str, typed: &str) -> Vec<Hit>
         },
     );
     let href = format!("{}?q={}", routes::TEAMS, encode_component(typed.trim()));
-    hits.extend(more(all, hits.len(), "team groups", href, typed));
+    hits.extend(more(all, hits.len(), msg::palette_all_teams, href, typed));
     hits
 }
 
@@ -182,7 +200,13 @@ pub(crate) fn campaigns(campaigns: &[(u64, String)], needle: &str, typed: &str) 
         },
     );
     let href = format!("{}?q={}", routes::CAMPAIGNS, encode_component(typed.trim()));
-    hits.extend(more(all, hits.len(), "campaigns", href, typed));
+    hits.extend(more(
+        all,
+        hits.len(),
+        msg::palette_all_campaigns,
+        href,
+        typed,
+    ));
     hits
 }
 
@@ -192,7 +216,7 @@ pub(crate) fn send(typed: &str) -> Option<Hit> {
     let id: u64 = digits.parse().ok().filter(|_| !digits.starts_with('+'))?;
     Some(Hit {
         kind: Kind::Send,
-        label: format!("Send #{id}"),
+        label: msg::palette_send(&id.to_string()),
         detail: String::new(),
         href: format!("{}?send={id}", routes::SENDS),
     })
@@ -215,7 +239,7 @@ pub(crate) fn products(products: &[Product], typed: &str) -> Vec<Hit> {
     if products.len() > PER_KIND {
         hits.push(Hit {
             kind: Kind::Search,
-            label: format!("Catalog products matching \u{201c}{}\u{201d}", typed.trim()),
+            label: msg::palette_catalog_matching(typed.trim()),
             detail: String::new(),
             href: format!("{}{search}", routes::CATALOG),
         });

@@ -1,16 +1,12 @@
-//! The preferences' dialog: how the console looks on this browser (theme, density), and
-//! forgetting everything it remembers here. Every choice is kept by [`crate::prefs`], for this
+//! The preferences' dialog: the console's language, how it looks on this browser (theme,
+//! density), and forgetting everything it remembers here. Every choice is kept by [`crate::prefs`], for this
 //! browser only: nothing of it goes to the platform. Opened from the navigation's tools.
 
 use leptos::prelude::*;
 
 use crate::components::Modal;
+use crate::i18n::{self, t, M};
 use crate::prefs::{self, Look, DENSITY, THEME};
-
-/// Said when the storage refused a choice: it holds on screen until a reload.
-const NOT_KEPT: &str =
-    "This browser did not keep the choice (its storage is full or turned off): it holds until \
-     the page reloads.";
 
 /// The dialog, shown while `open`.
 #[component]
@@ -19,29 +15,78 @@ pub(super) fn Preferences(open: RwSignal<bool>) -> impl IntoView {
     let forgotten = RwSignal::new(0_u32);
     view! {
         <Modal open class="confirm-dialog preferences" labelled_by="preferences-title" testid="preferences">
-            <h2 id="preferences-title" class="confirm-dialog__title">"Preferences"</h2>
-            <p class="muted">
-                "Kept on this browser for whoever signs in on it; never sent to the platform."
-            </p>
+            <h2 id="preferences-title" class="confirm-dialog__title">{M::PalettePreferences}</h2>
+            <p class="muted">{M::PalettePreferencesIntro}</p>
+            <LanguageChoice />
             <LookChoice
                 look=THEME
-                legend="Theme"
-                labels=&["Match the system", "Light", "Dark"]
+                legend=M::PaletteTheme
+                labels=&[M::PaletteThemeSystem, M::PaletteThemeLight, M::PaletteThemeDark]
                 forgotten
             />
             <LookChoice
                 look=DENSITY
-                legend="Density of lists"
-                labels=&["Comfortable", "Compact: more rows on a screen"]
+                legend=M::PaletteDensity
+                labels=&[M::PaletteDensityComfortable, M::PaletteDensityCompact]
                 forgotten
             />
             <ForgetChoices forgotten />
             <div class="confirm-dialog__actions">
                 <button type="button" class="button" on:click=move |_| open.set(false)>
-                    "Close"
+                    {M::PaletteClose}
                 </button>
             </div>
         </Modal>
+    }
+}
+
+/// The console's language, as the navigation's menu chooses it: each language named in
+/// itself. A language whose messages cannot be fetched is not switched to, and it says so.
+#[component]
+fn LanguageChoice() -> impl IntoView {
+    let failed = RwSignal::new(false);
+    let current = i18n::language;
+    let options = move || {
+        let shown = current();
+        // A pseudo-language for tests is listed only while it is the one shown.
+        let pseudo = i18n::PSEUDO.iter().filter(move |p| **p == shown);
+        i18n::LANGUAGES
+            .iter()
+            .copied()
+            .chain(pseudo.map(|p| (*p, *p)))
+            .map(|(code, name)| {
+                view! {
+                    <option value=code lang=code translate="no" prop:selected=move || current() == code>
+                        {name}
+                    </option>
+                }
+            })
+            .collect_view()
+    };
+    let select = NodeRef::<leptos::html::Select>::new();
+    let on_change = move |event: leptos::ev::Event| {
+        let code = event_target_value(&event);
+        leptos::task::spawn_local(async move {
+            let chosen = i18n::choose(&code).await;
+            failed.try_set(!chosen);
+            if !chosen {
+                // The list goes back to the language still shown.
+                if let Some(select) = select.get_untracked() {
+                    select.set_value(untrack(current));
+                }
+            }
+        });
+    };
+    view! {
+        <div class="preference" data-testid="language">
+            <label for="preferences-language">{M::PaletteLanguage}</label>
+            <select id="preferences-language" node_ref=select on:change=on_change>
+                {options}
+            </select>
+            <Show when=move || failed.get()>
+                <p class="field-error" role="alert">{M::PaletteLanguageFailed}</p>
+            </Show>
+        </div>
     }
 }
 
@@ -49,9 +94,9 @@ pub(super) fn Preferences(open: RwSignal<bool>) -> impl IntoView {
 #[component]
 fn LookChoice(
     look: Look,
-    legend: &'static str,
+    legend: M,
     /// A label per choice, in `look.choices`' order.
-    labels: &'static [&'static str],
+    labels: &'static [M],
     forgotten: RwSignal<u32>,
 ) -> impl IntoView {
     let chosen = RwSignal::new(look.chosen());
@@ -91,7 +136,7 @@ fn LookChoice(
             <legend>{legend}</legend>
             {options}
             <Show when=move || failed.get()>
-                <p class="field-error" role="alert">{NOT_KEPT}</p>
+                <p class="field-error" role="alert">{M::PaletteNotKept}</p>
             </Show>
         </fieldset>
     }
@@ -100,29 +145,24 @@ fn LookChoice(
 /// What this browser remembers, and a button that forgets all of it.
 #[component]
 fn ForgetChoices(forgotten: RwSignal<u32>) -> impl IntoView {
-    let said = RwSignal::new(None::<&'static str>);
+    let said = RwSignal::new(None::<M>);
     let on_click = move |_| {
         let done = prefs::forget_all();
         forgotten.update(|n| *n += 1);
         said.set(Some(if done {
-            "Forgotten: lists show their first page size, columns and filters again, with no \
-             saved views; the theme and density are the defaults."
+            M::PaletteForgotten
         } else {
-            "This browser's storage could not be read: nothing was forgotten."
+            M::PaletteNotForgotten
         }));
     };
     view! {
         <section class="preference" aria-labelledby="remembered-heading">
-            <h3 id="remembered-heading">"Remembered on this browser"</h3>
-            <p>
-                "Each list's rows per page, columns and last filters, the views saved on Users and "
-                "Sends, the theme and the density. Never a password, a token or what the "
-                "platform answered."
-            </p>
+            <h3 id="remembered-heading">{M::PaletteRemembered}</h3>
+            <p>{M::PaletteRememberedExplain}</p>
             <button type="button" class="button" on:click=on_click>
-                "Forget all of it"
+                {M::PaletteForget}
             </button>
-            <p role="status" data-testid="forget-status">{move || said.get()}</p>
+            <p role="status" data-testid="forget-status">{move || said.get().map(t)}</p>
         </section>
     }
 }

@@ -19,6 +19,7 @@ use super::dialog::Palette;
 use super::preferences::Preferences;
 use crate::auth::use_auth;
 use crate::components::Modal;
+use crate::i18n::{t, M};
 
 thread_local! {
     /// The dialogs, mounted the first time one is asked for, kept so they stay (dropping them
@@ -36,15 +37,20 @@ struct Open {
     preferences: RwSignal<bool>,
 }
 
+/// A key as the list shows it: a sign, or the keyboard's word for it (which the language
+/// names: "Ctrl" is "Strg" on a German keyboard).
+#[derive(Clone, Copy)]
+enum Key {
+    Sign(&'static str),
+    Word(M),
+}
+
 /// The shortcuts, as the list shows them.
-const SHORTCUTS: [(&str, &str); 4] = [
-    (
-        "Ctrl K",
-        "Go to a screen, user, team group, campaign, send or product (⌘ K on a Mac)",
-    ),
-    ("/", "Search or filter on this screen"),
-    ("?", "Show these shortcuts"),
-    ("Esc", "Close a dialog"),
+const SHORTCUTS: [(Key, M); 4] = [
+    (Key::Word(M::PaletteKeyCtrlK), M::PaletteShortcutPalette),
+    (Key::Sign("/"), M::PaletteShortcutSearch),
+    (Key::Sign("?"), M::PaletteShortcutList),
+    (Key::Word(M::PaletteKeyEsc), M::PaletteShortcutClose),
 ];
 
 /// The field `/` focuses: the screen's search box, or else its first filter or form field.
@@ -178,15 +184,22 @@ fn mount(open: Open) {
 fn ShortcutsList(open: RwSignal<bool>) -> impl IntoView {
     let rows = SHORTCUTS
         .iter()
-        .map(|(key, what)| view! { <dt><kbd>{*key}</kbd></dt><dd>{*what}</dd> })
+        .map(|(key, what)| {
+            let key = *key;
+            let key = move || match key {
+                Key::Sign(sign) => sign,
+                Key::Word(word) => t(word),
+            };
+            view! { <dt><kbd>{key}</kbd></dt><dd>{*what}</dd> }
+        })
         .collect_view();
     view! {
         <Modal open class="confirm-dialog shortcuts" labelled_by="shortcuts-title">
-            <h2 id="shortcuts-title" class="confirm-dialog__title">"Keyboard shortcuts"</h2>
+            <h2 id="shortcuts-title" class="confirm-dialog__title">{M::PaletteShortcuts}</h2>
             <dl class="shortcuts__list">{rows}</dl>
             <div class="confirm-dialog__actions">
                 <button type="button" class="button" autofocus on:click=move |_| open.set(false)>
-                    "Close"
+                    {M::PaletteClose}
                 </button>
             </div>
         </Modal>

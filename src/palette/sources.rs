@@ -11,11 +11,12 @@ use gifting_api::paths::endpoint;
 use leptos::prelude::*;
 
 use super::hits::{self, needle, Hit};
-use crate::api::{admin_allowed, use_api, use_current_user, use_team_groups, TeamGroups};
+use crate::api::{admin_allowed, use_api, use_current_user, use_team_groups, ApiError, TeamGroups};
 use crate::auth::session::on_session_end;
 use crate::auth::use_auth;
 use crate::components::format::count_of;
 use crate::components::{use_job, UseJob};
+use crate::i18n::msg;
 use crate::jobs::{JobKind, JobState};
 use crate::pages::campaigns::search::search_all;
 use crate::pages::users::directory::{self, Directory};
@@ -50,7 +51,8 @@ pub(crate) struct Sources {
     users_job: UseJob<()>,
     groups: TeamGroups,
     campaigns: RwSignal<Campaigns>,
-    campaigns_failed: RwSignal<Option<String>>,
+    /// Why the campaigns could not be read, said in the language shown.
+    campaigns_failed: RwSignal<Option<ApiError>>,
     catalog: bool,
     found: RwSignal<Found>,
     /// The catalog search in flight (typed, trimmed), if any.
@@ -90,7 +92,7 @@ impl Sources {
                     self.campaigns.try_set(Some(names));
                 }
                 Err(error) => {
-                    self.campaigns_failed.try_set(Some(error.user_message()));
+                    self.campaigns_failed.try_set(Some(error));
                 }
             }
         });
@@ -179,35 +181,26 @@ impl Sources {
         out
     }
 
-    /// What is still being read, or failed, in a sentence; `None` when everything is in.
-    pub(crate) fn reading(self) -> Option<String> {
+    /// What is still being read, or failed: a message per part, the first written to start
+    /// the list (the dialog puts them in a row, each its own text); empty when all is in.
+    pub(crate) fn reading(self) -> Vec<String> {
         let mut parts = Vec::new();
+        let at = |parts: &[String]| if parts.is_empty() { "first" } else { "other" };
         if let Some(status) = self.users_job.status() {
             if status.state == JobState::Running {
-                parts.push(format!(
-                    "reading users ({})",
-                    count_of(status.done, status.of.unwrap_or(0))
-                ));
+                let progress = count_of(status.done, status.of.unwrap_or(0));
+                parts.push(msg::palette_reading_users(at(&parts), &progress));
             }
         }
         if let Some(error) = self.campaigns_failed.get() {
-            parts.push(format!("the campaigns could not be read: {error}"));
+            let error = error.user_message();
+            parts.push(msg::palette_campaigns_failed(at(&parts), &error));
         } else if self.campaigns.with(Option::is_none) {
-            parts.push("reading campaigns".to_owned());
+            parts.push(msg::palette_reading_campaigns(at(&parts)));
         }
         if self.searching.with(Option::is_some) {
-            parts.push("searching the catalog".to_owned());
+            parts.push(msg::palette_searching_catalog(at(&parts)));
         }
-        if parts.is_empty() {
-            return None;
-        }
-        let text = parts.join(", ");
-        let mut chars = text.chars();
-        Some(
-            chars
-                .next()
-                .map(|c| c.to_uppercase().chain(chars).collect::<String>() + "…")
-                .unwrap_or_default(),
-        )
+        parts
     }
 }

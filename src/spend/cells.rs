@@ -7,6 +7,7 @@ use leptos::prelude::*;
 
 use super::walk_job::{self, Figures};
 use crate::components::format;
+use crate::i18n::msg;
 use crate::jobs::JobHandle;
 
 /// The organisation-wide walk, found or started (a sender's own walk does not count here).
@@ -32,7 +33,7 @@ pub(crate) fn MemberShare(member: u64) -> impl IntoView {
         figures.result.with(|f| {
             let r = f.report.as_ref()?;
             let Some(sender) = r.senders.get(&member) else {
-                return Some(format!("{} (0 %)", usd(Decimal::ZERO)));
+                return Some(format!("{} ({})", usd(Decimal::ZERO), format::percent(0)));
             };
             let share = sender
                 .spend
@@ -58,8 +59,12 @@ pub(crate) fn CampaignSends(touch: u64) -> impl IntoView {
                 .as_ref()
                 .map(|r| r.campaigns.get(&touch).map_or(0, |c| c.sends))
         })?;
-        let so_far = if reading() { " so far" } else { "" };
-        Some(format!("{}{so_far}", format::count(u64::from(sends))))
+        let sends = format::count(u64::from(sends));
+        Some(if reading() {
+            msg::spend_so_far(&sends)
+        } else {
+            sends
+        })
     }
 }
 

@@ -7,7 +7,10 @@
 use std::collections::BTreeMap;
 
 use crate::components::format;
-use gifting_api::attention::{attention, money_returned, offset_minutes, Attention, Month};
+use crate::i18n::{msg, M};
+use gifting_api::attention::{
+    attention, money_returned, offset_minutes, Attention, Month, STUCK_DAYS,
+};
 use gifting_api::money::Decimal;
 use gifting_api::rest::{Send, TeamGroup};
 
@@ -46,35 +49,26 @@ impl Spend {
     }
 
     /// "EUR 120.00 in 3 sends; GBP 15.00 in 1 send", or "" when all was USD: the plain text
-    /// a report file holds.
+    /// a report file holds, in English whatever the screen's language (as its headers).
     pub(crate) fn other_text(&self) -> String {
-        let plain = |currency: &str, sum: Decimal| format!("{currency} {}", sum.format_grouped(2));
-        self.other_in(plain, |n| n.to_string())
+        self.other_in(|currency, sum, n| {
+            let sends = if n == 1 { "send" } else { "sends" };
+            format!("{currency} {} in {n} {sends}", sum.format_grouped(2))
+        })
     }
 
-    /// [`Self::other_text`] as the screen shows amounts and counts: "€120.00 in 3 sends".
+    /// [`Self::other_text`] as the screen shows amounts and counts, in the admin's language:
+    /// "€120.00 in 3 sends".
     pub(crate) fn other_shown(&self) -> String {
-        self.other_in(
-            |currency, sum| format::money(currency, &sum.to_string()),
-            format::count,
-        )
+        self.other_in(|currency, sum, n| {
+            msg::spend_other_currency(&format::money(currency, &sum.to_string()), n)
+        })
     }
 
-    fn other_in(
-        &self,
-        money: impl Fn(&str, Decimal) -> String,
-        count: impl Fn(u64) -> String,
-    ) -> String {
+    fn other_in(&self, each: impl Fn(&str, Decimal, u64) -> String) -> String {
         self.other
             .iter()
-            .map(|(currency, (sum, n))| {
-                let sends = if *n == 1 { "send" } else { "sends" };
-                format!(
-                    "{} in {} {sends}",
-                    money(currency, *sum),
-                    count(u64::from(*n))
-                )
-            })
+            .map(|(currency, (sum, n))| each(currency, *sum, u64::from(*n)))
             .collect::<Vec<_>>()
             .join("; ")
     }
@@ -381,14 +375,38 @@ impl Band {
             .find(|b| b.key() == key)
     }
 
-    /// Said beside the colour.
-    pub(crate) fn words(self) -> &'static str {
+    /// Said beside the colour, in the admin's language.
+    pub(crate) fn label(self) -> M {
+        match self {
+            Band::Under => M::SpendBandWithin,
+            Band::Near => M::SpendBandNear,
+            Band::Over => M::SpendBandOver,
+            Band::NoBudget => M::SpendBandNone,
+        }
+    }
+
+    /// The band in the report file's `standing` column: stable English words, whatever the
+    /// screen's language (what reads the file may filter on them).
+    pub(crate) fn file_word(self) -> &'static str {
         match self {
             Band::Under => "Within budget",
             Band::Near => "Near budget",
             Band::Over => "Over budget",
             Band::NoBudget => "No monthly budget",
         }
+    }
+}
+
+/// A reason needing attention as the screen says it, and whether it is the platform's word
+/// alone (a status name, shown as the platform writes it): a send stuck in a status is the
+/// status's name in the console's sentence.
+pub(crate) fn reason_text(reason: Attention) -> (String, bool) {
+    match reason {
+        Attention::StuckCollecting | Attention::StuckConfirming => (
+            msg::spend_reason_stuck(reason.status().as_str(), STUCK_DAYS.unsigned_abs()),
+            false,
+        ),
+        _ => (reason.label().to_owned(), true),
     }
 }
 

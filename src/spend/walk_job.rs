@@ -17,6 +17,7 @@ use crate::api::sends_walk::{walk_sends, Flow, WalkEnd};
 use crate::api::ApiError;
 use crate::browser::now_ms;
 use crate::components::format::count;
+use crate::i18n::{msg, t, M};
 use crate::jobs::{self, JobCtx, JobEnd, JobHandle, JobKind, JobState};
 use crate::routes;
 
@@ -38,13 +39,9 @@ impl Figures {
         let (of, exact) = report.this_month_estimate();
         let read = u64::from(report.read[0]);
         Some(if exact {
-            format!("This month: all {} sends read", count(read))
+            msg::spend_progress_all(read)
         } else {
-            format!(
-                "This month: {} of about {} sends read",
-                count(read),
-                count(of.max(read))
-            )
+            msg::spend_progress_some(&count(read), of.max(read))
         })
     }
 }
@@ -58,7 +55,7 @@ pub(crate) fn latest() -> Option<JobHandle<Figures>> {
 pub(crate) fn start(only: Option<String>) -> JobHandle<Figures> {
     jobs::start(
         JobKind::SpendFigures,
-        "Home figures: this month and last".into(),
+        t(M::SpendJobTitle).into(),
         routes::HOME.to_owned(),
         only,
         run,
@@ -132,13 +129,10 @@ fn show(ctx: &JobCtx<Figures>, report: Option<Report>) {
 
 fn stopped(ctx: &JobCtx<Figures>, error: &ApiError) -> JobEnd {
     let (state, note) = match error {
-        ApiError::Cancelled => (
-            JobState::Cancelled,
-            "Stopped: the figures are partial.".to_owned(),
-        ),
+        ApiError::Cancelled => (JobState::Cancelled, t(M::SpendStopped).to_owned()),
         error => (
             JobState::Failed,
-            format!("The sends could not all be read: {}", error.user_message()),
+            msg::spend_read_failed(&error.user_message()),
         ),
     };
     ctx.result.update(|f| f.problem = Some(note.clone()));

@@ -434,7 +434,8 @@ export function errorsOf(page, kinds = ["console", "pageerror", "csp"]) {
  */
 export async function signIn(page, url, email = "admin@example.com") {
   await page.goto(url);
-  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  // By its test id: the button's words are in the browser's language.
+  await page.locator("[data-testid=sign-in]").click();
   await page.waitForURL(/\/oauth\/authorize/);
   await page.locator(`input[type=radio][name=user][value="${email}"]`).check();
   await page.getByRole("button", { name: "Allow", exact: true }).click();
@@ -608,6 +609,16 @@ export async function scimUsers(base, token) {
     users.push(...body.Resources);
     if (body.Resources.length === 0 || users.length >= body.totalResults) return users;
   }
+}
+
+/**
+ * The console's order of text a list sorts by (src/components/sort.rs `by_text`): the
+ * language's collation with numbers by value, letters alone (case and accents apart), then
+ * exactly.
+ */
+const COLLATOR = new Intl.Collator("en", { numeric: true, sensitivity: "base" });
+export function byText(a, b) {
+  return COLLATOR.compare(a, b) || (a < b ? -1 : a > b ? 1 : 0);
 }
 
 /** The median of a list of numbers (the mean of the middle two for an even count). */

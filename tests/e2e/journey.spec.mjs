@@ -11,7 +11,7 @@
 
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { parseCsv, platformGet, startSandbox } from "./harness.mjs";
+import { byText, parseCsv, platformGet, startSandbox } from "./harness.mjs";
 import { ENGINES, launchEngine } from "./engines.mjs";
 
 const SCIM = "/api/scim/v2/Users";
@@ -38,11 +38,6 @@ for (const name of engines) {
 /** Text as the page shows it: spaces collapsed, trimmed (as engines.mjs reads text). */
 const norm = (text) => String(text).replace(/\s+/g, " ").trim();
 
-/** The console's text order: case-insensitive first, then exact (src/components/sort.rs). */
-function byText(a, b) {
-  const [x, y] = [a.toLowerCase(), b.toLowerCase()];
-  return x < y ? -1 : x > y ? 1 : a < b ? -1 : a > b ? 1 : 0;
-}
 
 /** A team name safe to put in a CSV cell and a button's text as it is. */
 const plainName = (name) => /^[A-Za-z0-9][A-Za-z0-9 &'-]*$/.test(name);

@@ -61,6 +61,19 @@ describe("console shell", () => {
     await page.context().close();
   });
 
+  test("the same sentence in the browser's language, before the console can speak", async () => {
+    const page = await newPage(env.browser, { locale: "de-DE" });
+    await page.addInitScript(() => {
+      delete Crypto.prototype.subtle;
+    });
+    await page.goto(env.sandbox.url);
+    const message = page.getByRole("alert");
+    await message.waitFor(VISIBLE);
+    assert.match(await message.innerText(), /^Dieser Browser kann die Gifting Console nicht ausführen: Ihm fehlt Web Crypto \(öffnen Sie die Konsole unter einer https:\/\/-Adresse\)\./);
+    assert.equal(await page.evaluate(() => document.documentElement.lang), "de");
+    await page.context().close();
+  });
+
   test("a signed-out visitor sees the shell with the sign-in screen, no errors", async () => {
     const page = await newPage(env.browser);
     const response = await page.goto(env.sandbox.url);

@@ -4,7 +4,7 @@
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { VISIBLE, consoleFixture, errorsOf, painted, platformGet, seriousAxeViolations, sessionToken, signedInPage, unexpectedErrors } from "./harness.mjs";
+import { VISIBLE, byText, consoleFixture, errorsOf, painted, platformGet, seriousAxeViolations, sessionToken, signedInPage, unexpectedErrors } from "./harness.mjs";
 
 /** "1500.00" -> "1,500.00": what the console shows for decimal text. */
 function grouped(text) {
@@ -228,11 +228,6 @@ describe("a big team", () => {
     const team = groups[0];
     const members = await api(`/api/v3/groups/${team.id}/members`);
     assert.ok(members.length > 75, `a team of several pages (${members.length} members)`);
-    // The console's text order: case-insensitive first, then exact.
-    const byText = (a, b) => {
-      const [x, y] = [a.toLowerCase(), b.toLowerCase()];
-      return x < y ? -1 : x > y ? 1 : a < b ? -1 : a > b ? 1 : 0;
-    };
     const emails = members.map((m) => m.email).sort(byText);
 
     await env.page.goto(`${env.sandbox.url}/teams/${team.id}?sort=email&dir=asc&page=2&per_page=25`);

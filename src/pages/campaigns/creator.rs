@@ -9,6 +9,7 @@ use gifting_api::scim::full_name;
 use leptos::prelude::*;
 
 use crate::api::{use_api, ApiClient, ApiError};
+use crate::i18n::msg;
 
 /// Stops a platform whose pages contradict their order from searching forever.
 const MOST_READS: u32 = 20;
@@ -59,10 +60,14 @@ async fn find_user(api: ApiClient, id: u64) -> Result<Option<RestUser>, ApiError
 pub(crate) fn CreatorName(user_id: u64) -> impl IntoView {
     let api = use_api();
     let found = LocalResource::new(move || find_user(api, user_id));
+    let id = user_id.to_string();
     move || match found.get() {
-        Some(Ok(Some(user))) => full_name(&user.first_name, &user.last_name),
-        Some(Ok(None)) => format!("User {user_id} (not in the active users)"),
-        _ => format!("User {user_id}"),
+        Some(Ok(Some(user))) => {
+            let name = full_name(&user.first_name, &user.last_name);
+            view! { <span translate="no">{name}</span> }.into_any()
+        }
+        Some(Ok(None)) => msg::campaigns_creator_not_listed(&id).into_any(),
+        _ => msg::campaigns_creator(&id).into_any(),
     }
 }
 

@@ -9,55 +9,55 @@ use leptos::prelude::*;
 use super::creator::CreatorName;
 use super::display::{delivery_label, price_text};
 use crate::api::ApiError;
-use crate::components::format::{date_time, money};
+use crate::components::format::{date_time, money, region_name};
 use crate::components::Breadcrumb;
 use crate::components::ScreenHeading;
 use crate::components::{use_by_id, ErrorPanel, ErrorView, Loaded, NotFound};
+use crate::i18n::{language, msg, t, M};
 use crate::routes;
 use crate::spend::cells::{CampaignSends, CampaignSpent};
 
 #[component]
 pub(crate) fn CampaignPage() -> impl IntoView {
     // Not an id at all: the platform could only say it does not know it.
-    let (_, touch) = use_by_id(
-        |raw| format!("\u{201c}{raw}\u{201d} is not a campaign id."),
-        |api, id| async move {
-            let answer = api
-                .get_json::<TouchResponse>(endpoint::READ_TOUCH.call(&[&id.to_string()]))
-                .await;
-            answer.map(|r| r.touch)
-        },
-    );
+    let (_, touch) = use_by_id(msg::campaigns_not_an_id, |api, id| async move {
+        let answer = api
+            .get_json::<TouchResponse>(endpoint::READ_TOUCH.call(&[&id.to_string()]))
+            .await;
+        answer.map(|r| r.touch)
+    });
     let on_error: ErrorView =
         Callback::new(|(error, on_retry): (ApiError, Callback<()>)| match error {
             ApiError::NotFound { message } => view! {
                 <NotFound
-                    title="Campaign not found"
+                    title=M::CampaignsNotFound
                     message
-                    fallback="The platform does not know this campaign."
-                    back=(routes::CAMPAIGNS, "Back to the campaigns")
+                    fallback=M::CampaignsNotFoundExplain
+                    back=(routes::CAMPAIGNS, M::CampaignsBack)
                     testid="campaign-not-found"
                 />
             }
             .into_any(),
             error => view! {
-                <ScreenHeading title="Campaign" within="Campaigns" />
+                <ScreenHeading title=M::CampaignsCampaign within=M::CampaignsTitle />
                 <ErrorPanel error on_retry />
             }
             .into_any(),
         });
     view! {
-        <Breadcrumb href=routes::CAMPAIGNS label="← All campaigns" />
+        <Breadcrumb href=routes::CAMPAIGNS label=M::CampaignsAllCampaigns />
         <Loaded resource=touch on_error let:campaign>
             <CampaignFacts campaign />
         </Loaded>
     }
 }
 
-fn or_none(value: Option<String>) -> String {
-    value
-        .filter(|v| !v.trim().is_empty())
-        .unwrap_or_else(|| "None".to_string())
+/// A value the platform may leave out: itself (the platform's, not translated), or "None".
+fn or_none(value: Option<String>) -> AnyView {
+    match value.filter(|v| !v.trim().is_empty()) {
+        Some(value) => view! { <span translate="no">{value}</span> }.into_any(),
+        None => M::CampaignsNone.into_any(),
+    }
 }
 
 #[component]
@@ -71,73 +71,91 @@ fn CampaignFacts(campaign: Campaign) -> impl IntoView {
         created_at,
         user_id,
         gift_id,
-        starting_egift_price,
-        ending_egift_price,
         status,
-        is_default_price,
         delivery_type,
         crm_key,
         ship_to_countries,
-        currency,
+        ..
     } = campaign.clone();
-    let price = price_text(&campaign);
-    let range_end = |v: Option<String>| match v {
-        Some(v) => money(&currency, &v),
-        None => "None".to_string(),
-    };
     let countries = ship_to_countries
         .into_iter()
-        .map(|code| view! { <li>{countries::country_label(&code)}</li> })
+        .map(|code| view! { <li>{move || country_label(&code)}</li> })
         .collect_view();
+    let platform_delivery = (!delivery_type.is_known()).then_some("no");
     view! {
-        <ScreenHeading title=name within="Campaigns" class="campaign-title" />
+        <ScreenHeading title=name within=M::CampaignsTitle class="campaign-title" platform_data=true />
         <dl class="facts campaign-facts" data-testid="campaign-facts">
-            <dt>"Campaign id"</dt>
+            <dt>{M::CampaignsId}</dt>
             <dd>{id.to_string()}</dd>
-            <dt>"Status"</dt>
-            <dd>{status}</dd>
-            <dt>"Delivery type"</dt>
-            <dd>{delivery_label(&delivery_type)}</dd>
-            <dt>"Description"</dt>
-            <dd class="campaign-facts__description">{description}</dd>
-            <dt>"Price"</dt>
-            <dd>{price}</dd>
-            <dt>"Fixed price"</dt>
-            <dd>{if is_default_price { "Yes" } else { "No: the sender picks from the range" }}</dd>
-            <dt>"Lowest eGift price"</dt>
-            <dd>{range_end(starting_egift_price)}</dd>
-            <dt>"Highest eGift price"</dt>
-            <dd>{range_end(ending_egift_price)}</dd>
-            <dt>"Currency"</dt>
-            <dd>{currency.clone()}</dd>
-            <dt>"Starts"</dt>
+            <dt>{M::CampaignsStatus}</dt>
+            <dd translate="no">{status}</dd>
+            <dt>{M::CampaignsDeliveryType}</dt>
+            <dd translate=platform_delivery>{move || delivery_label(&delivery_type)}</dd>
+            <dt>{M::CampaignsDescription}</dt>
+            <dd class="campaign-facts__description" translate="no">{description}</dd>
+            <CampaignPrice campaign />
+            <dt>{M::CampaignsStarts}</dt>
             <dd>
-                <time datetime=start_date.clone()>{date_time(&start_date)}</time>
+                <Instant at=start_date />
             </dd>
-            <dt>"Ends"</dt>
+            <dt>{M::CampaignsEnds}</dt>
             <dd>
                 {match end_date {
-                    Some(end) => view! { <time datetime=end.clone()>{date_time(&end)}</time> }.into_any(),
-                    None => "No end date".into_any(),
+                    Some(end) => view! { <Instant at=end /> }.into_any(),
+                    None => M::CampaignsNoEndDate.into_any(),
                 }}
             </dd>
-            <dt>"Created"</dt>
+            <dt>{M::CampaignsCreated}</dt>
             <dd>
-                <time datetime=created_at.clone()>{date_time(&created_at)}</time>
+                <Instant at=created_at />
             </dd>
             <CampaignMonth id user_id />
-            <dt>"Gift id"</dt>
+            <dt>{M::CampaignsGiftId}</dt>
             <dd>{gift_id.to_string()}</dd>
-            <dt>"CRM key"</dt>
+            <dt>{M::CampaignsCrmKey}</dt>
             <dd>{or_none(crm_key)}</dd>
-            <dt>"Ships to"</dt>
+            <dt>{M::CampaignsShipsTo}</dt>
             <dd>
                 <ul class="campaign-facts__countries">{countries}</ul>
             </dd>
         </dl>
         <p>
-            <a href=format!("{}?campaign={id}", routes::SENDS)>"Loaded sends from this campaign"</a>
+            <a href=format!("{}?campaign={id}", routes::SENDS)>{M::CampaignsLoadedSends}</a>
         </p>
+    }
+}
+
+/// The campaign's price, the range a sender picks from, and its currency.
+#[component]
+fn CampaignPrice(campaign: Campaign) -> impl IntoView {
+    let currency = campaign.currency.clone();
+    let range_end = |v: Option<String>| {
+        let currency = currency.clone();
+        move || match &v {
+            Some(v) => money(&currency, v),
+            None => t(M::CampaignsNone).to_string(),
+        }
+    };
+    let fixed = if campaign.is_default_price {
+        M::CampaignsFixedYes
+    } else {
+        M::CampaignsFixedNo
+    };
+    let (low, high) = (
+        campaign.starting_egift_price.clone(),
+        campaign.ending_egift_price.clone(),
+    );
+    view! {
+        <dt>{M::CampaignsPrice}</dt>
+        <dd>{move || price_text(&campaign)}</dd>
+        <dt>{M::CampaignsFixedPrice}</dt>
+        <dd>{fixed}</dd>
+        <dt>{M::CampaignsLowestPrice}</dt>
+        <dd>{range_end(low)}</dd>
+        <dt>{M::CampaignsHighestPrice}</dt>
+        <dd>{range_end(high)}</dd>
+        <dt>{M::CampaignsCurrency}</dt>
+        <dd translate="no">{currency.clone()}</dd>
     }
 }
 
@@ -146,11 +164,31 @@ fn CampaignFacts(campaign: Campaign) -> impl IntoView {
 #[component]
 fn CampaignMonth(id: u64, user_id: u64) -> impl IntoView {
     view! {
-        <dt>"Created by"</dt>
+        <dt>{M::CampaignsCreatedBy}</dt>
         <dd data-testid="campaign-creator"><CreatorName user_id /></dd>
-        <dt>"Sends this month"</dt>
+        <dt>{M::CampaignsSendsThisMonth}</dt>
         <dd data-testid="campaign-sends"><CampaignSends touch=id /></dd>
-        <dt>"Spent this month"</dt>
+        <dt>{M::CampaignsSpentThisMonth}</dt>
         <dd data-testid="campaign-spent"><CampaignSpent touch=id /></dd>
+    }
+}
+
+/// An instant the platform gave, in the admin's locale.
+#[component]
+fn Instant(at: String) -> impl IntoView {
+    let shown = at.clone();
+    view! { <time datetime=at>{move || date_time(&shown)}</time> }
+}
+
+/// A country as the list names it: "Germany (DE)", and in another language the browser's
+/// name for it where it has one ("Deutschland (DE)"); an unknown code as the platform wrote it.
+fn country_label(code: &str) -> String {
+    let upper = code.trim().to_ascii_uppercase();
+    match countries::country_name(code) {
+        Some(english) => {
+            let local = (language() != "en").then(|| region_name(&upper)).flatten();
+            format!("{} ({upper})", local.as_deref().unwrap_or(english))
+        }
+        None => code.trim().to_string(),
     }
 }

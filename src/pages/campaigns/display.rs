@@ -4,6 +4,7 @@ use gifting_api::rest::Campaign;
 use gifting_api::DeliveryType;
 
 use crate::components::format::money;
+use crate::i18n::{msg, t, M};
 
 /// The address parameter of the delivery filter (the platform's own query name).
 pub(crate) const KEY_DELIVERY: &str = "delivery_type";
@@ -11,8 +12,8 @@ pub(crate) const KEY_DELIVERY: &str = "delivery_type";
 /// "Physical (mail)", "eGift (email)", or the platform's word for a type added later.
 pub(crate) fn delivery_label(delivery: &DeliveryType) -> String {
     match delivery {
-        DeliveryType::Mail => "Physical (mail)".into(),
-        DeliveryType::Email => "eGift (email)".into(),
+        DeliveryType::Mail => t(M::CampaignsDeliveryMail).into(),
+        DeliveryType::Email => t(M::CampaignsDeliveryEmail).into(),
         DeliveryType::Other(text) => text.clone(),
     }
 }
@@ -56,10 +57,10 @@ pub(crate) fn price_text(campaign: &Campaign) -> String {
             money(currency, low),
             money(currency, high)
         ),
-        (Some(low), None) => format!("From {}", money(currency, low)),
-        (None, Some(high)) => format!("Up to {}", money(currency, high)),
-        (None, None) if campaign.is_default_price => format!("Fixed price ({currency})"),
-        (None, None) => format!("Chosen by the sender ({currency})"),
+        (Some(low), None) => msg::campaigns_price_from(&money(currency, low)),
+        (None, Some(high)) => msg::campaigns_price_up_to(&money(currency, high)),
+        (None, None) if campaign.is_default_price => msg::campaigns_price_fixed(currency),
+        (None, None) => msg::campaigns_price_chosen(currency),
     }
 }
 

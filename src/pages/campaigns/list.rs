@@ -11,7 +11,7 @@ use super::display::{delivery_label, price_text, DeliveryFilter, KEY_DELIVERY};
 use super::search::search_all;
 use crate::api::use_api;
 use crate::components::country_codes::CountryCodes;
-use crate::components::format::{self, date};
+use crate::components::format::date;
 use crate::components::query_href::href_with_first_page;
 use crate::components::sort::{by_money, by_text, by_time, Compare};
 use crate::components::table::{number, text};
@@ -20,6 +20,7 @@ use crate::components::{remember_last_filters, NameSearch, KEY_SEARCH};
 use crate::components::{
     use_page_query, use_shown_page, Column, DataTable, Loaded, Pager, ShownPage,
 };
+use crate::i18n::{msg, t, M};
 use crate::routes;
 use crate::spend::cells::{CampaignSends, CampaignSpent};
 
@@ -54,7 +55,7 @@ pub(crate) fn CampaignsPage() -> impl IntoView {
         delivery.with(|d| match d {
             DeliveryFilter::Unknown(text) => Some(view! {
                 <p class="notice" role="status">
-                    {format!("“{text}” is not a delivery type; showing all campaigns.")}
+                    {msg::campaigns_unknown_delivery(text)}
                 </p>
             }),
             _ => None,
@@ -84,8 +85,8 @@ pub(crate) fn CampaignsPage() -> impl IntoView {
         .into_any(),
     };
     view! {
-        <ScreenHeading title="Campaigns" intro="Active campaigns (the platform calls them touches), newest first." />
-        <NameSearch id="campaigns-search" label="Find campaigns by name" />
+        <ScreenHeading title=M::CampaignsTitle intro=M::CampaignsIntro />
+        <NameSearch id="campaigns-search" label=M::CampaignsSearch />
         <DeliveryChoice delivery />
         {unknown_note}
         {body}
@@ -100,10 +101,7 @@ fn SearchResults(text: String, kind: Option<DeliveryType>) -> impl IntoView {
     view! {
         <Loaded resource=found let:campaigns>
             <p class="muted" role="status" data-testid="campaigns-found">
-                {match campaigns.len() {
-                    1 => "1 campaign matches.".to_owned(),
-                    n => format!("{} campaigns match.", format::count(n as u64)),
-                }}
+                {let n = campaigns.len() as u64; move || msg::campaigns_found(n)}
             </p>
             <CampaignsTable campaigns />
         </Loaded>
@@ -132,10 +130,10 @@ fn DeliveryChoice(delivery: Memo<DeliveryFilter>) -> impl IntoView {
             },
         );
     };
-    let options: [(Option<DeliveryType>, &'static str); 3] = [
-        (None, "All"),
-        (Some(DeliveryType::Mail), "Physical (mail)"),
-        (Some(DeliveryType::Email), "eGift (email)"),
+    let options: [(Option<DeliveryType>, M); 3] = [
+        (None, M::CampaignsDeliveryAll),
+        (Some(DeliveryType::Mail), M::CampaignsDeliveryMail),
+        (Some(DeliveryType::Email), M::CampaignsDeliveryEmail),
     ];
     let radios = options
         .into_iter()
@@ -163,14 +161,14 @@ fn DeliveryChoice(delivery: Memo<DeliveryFilter>) -> impl IntoView {
         .collect_view();
     view! {
         <fieldset class="delivery-choice">
-            <legend>"Delivery type"</legend>
+            <legend>{M::CampaignsDeliveryType}</legend>
             {radios}
         </fieldset>
     }
 }
 
 #[rustfmt::skip]
-const CAMPAIGN_COLUMNS: &[Column] = &[text("Name").sorts("name"), text("Delivery").sorts("delivery"), text("Price").sorts("price"), text("Starts").sorts("starts"), text("Ends").sorts("ends"), text("Ships to"), number("Sends this month"), number("Spent this month")];
+const CAMPAIGN_COLUMNS: &[Column] = &[text(M::CampaignsColumnName).sorts("name"), text(M::CampaignsColumnDelivery).sorts("delivery"), text(M::CampaignsPrice).sorts("price"), text(M::CampaignsStarts).sorts("starts"), text(M::CampaignsEnds).sorts("ends"), text(M::CampaignsShipsTo), number(M::CampaignsSendsThisMonth), number(M::CampaignsSpentThisMonth)];
 
 fn campaign_order(key: &str) -> Option<Compare<Campaign>> {
     Some(match key {
@@ -204,32 +202,40 @@ fn lowest_price(c: &Campaign) -> (&str, &str) {
 fn CampaignsTable(campaigns: Vec<Campaign>) -> impl IntoView {
     view! {
         <DataTable
-            caption="Active campaigns" hidden_caption=true columns=CAMPAIGN_COLUMNS items=campaigns row=campaign_row
-            order=campaign_order empty="No active campaigns match." class="campaigns-table" testid="campaigns-table"
-            sorted_within="Sorted within the campaigns on this page; the platform lists them newest first."
+            caption=M::CampaignsTableCaption hidden_caption=true columns=CAMPAIGN_COLUMNS items=campaigns row=campaign_row
+            order=campaign_order empty=M::CampaignsNoneMatch class="campaigns-table" testid="campaigns-table"
+            sorted_within=M::CampaignsSortedWithin
         />
     }
 }
 
 fn campaign_row(c: Campaign) -> AnyView {
-    let price = price_text(&c);
-    let end = c
-        .end_date
-        .as_deref()
-        .map_or_else(|| "No end date".to_string(), date);
+    let price = {
+        let c = c.clone();
+        move || price_text(&c)
+    };
+    let end_date = c.end_date.clone();
+    let end = move || {
+        end_date
+            .as_deref()
+            .map_or_else(|| t(M::CampaignsNoEndDate).to_string(), date)
+    };
+    let delivery = c.delivery_type.clone();
+    // A delivery type added later is the platform's word.
+    let platform_word = (!delivery.is_known()).then_some("no");
     view! {
         <tr data-campaign-id=c.id.to_string() data-delivery=c.delivery_type.as_str().to_string()>
-            <th scope="row">
+            <th scope="row" translate="no">
                 <a href=routes::campaign(c.id)>{c.name}</a>
             </th>
-            <td>{delivery_label(&c.delivery_type)}</td>
+            <td translate=platform_word>{move || delivery_label(&delivery)}</td>
             <td>{price}</td>
             <td>
-                <time datetime=c.start_date.clone()>{date(&c.start_date)}</time>
+                <time datetime=c.start_date.clone()>{let start = c.start_date.clone(); move || date(&start)}</time>
             </td>
             <td>{end}</td>
             <td>
-                <CountryCodes codes=c.ship_to_countries label="Ships to" />
+                <CountryCodes codes=c.ship_to_countries label=M::CampaignsShipsTo />
             </td>
             <td class="num" data-testid="campaign-sends">
                 <CampaignSends touch=c.id />

@@ -29,22 +29,23 @@ pub(crate) fn ProductCard(
         .map(|image| image.thumbnail_candidates().map(str::to_string).collect())
         .unwrap_or_default();
     let name = product.name.clone();
-    let price = price_range_text(&product);
+    let id = product.id.clone();
     view! {
         <li
             class="product-card"
-            data-product-id=product.id.clone()
+            data-product-id=id
             aria-posinset=position
             aria-setsize=move || set_size.get()
         >
             <FallbackImage
                 candidates
                 alt=name.clone()
+                alt_is_data=true
                 width=THUMB_SIZE
                 height=THUMB_SIZE
                 class="product-card__image"
             />
-            <h3 class="product-card__name">
+            <h3 class="product-card__name" translate="no">
                 // The link covers the whole card (CSS), but its accessible name is the name only.
                 // A plain anchor (the router still handles the click) rather than `<A>`, which
                 // would watch the location for `aria-current` in each of hundreds of cards;
@@ -53,7 +54,8 @@ pub(crate) fn ProductCard(
                     {name}
                 </a>
             </h3>
-            <p class="product-card__price">{price}</p>
+            // Written again when the language changes (amounts follow the locale).
+            <p class="product-card__price">{move || price_range_text(&product)}</p>
         </li>
     }
 }

@@ -9,7 +9,7 @@
 use std::sync::Arc;
 
 use gifting_api::marketplace::{Product, ProductsQuery, Variant};
-use leptos::either::EitherOf4;
+use leptos::either::{Either, EitherOf4};
 use leptos::prelude::*;
 use leptos_router::hooks::{use_location, use_params_map};
 use leptos_router::NavigateOptions;
@@ -18,8 +18,10 @@ use super::image::FallbackImage;
 use super::price::price_range_text;
 use super::store::CatalogStore;
 use super::url::{catalog_href, filters_from_search, product_href};
+use crate::components::format;
 use crate::components::format::money;
 use crate::components::{ErrorPanel, Loading, Modal, Navigator};
+use crate::i18n::{msg, M};
 
 /// Main images are 600 px squares on the platform's CDN; CSS scales them down.
 const MAIN_SIZE: u32 = 600;
@@ -62,7 +64,7 @@ pub(crate) fn ProductDetail() -> impl IntoView {
         >
             <div class="product-dialog__bar">
                 <button type="button" class="button" on:click=move |_| open.set(false)>
-                    "Close"
+                    {M::CatalogClose}
                 </button>
             </div>
             <div class="product-dialog__body">
@@ -120,11 +122,11 @@ fn DetailBody(
         match (found, error) {
             (Some(product), _) => EitherOf4::A(view! { <ProductView product /> }),
             (None, Some(error)) => EitherOf4::B(view! {
-                <h2 id="product-dialog-title">"Product"</h2>
+                <h2 id="product-dialog-title">{M::CatalogProduct}</h2>
                 <ErrorPanel error on_retry=move |()| store.load_more() />
             }),
             (None, None) if busy || !end => EitherOf4::C(view! {
-                <h2 id="product-dialog-title">"Looking for the product…"</h2>
+                <h2 id="product-dialog-title">{M::CatalogLooking}</h2>
                 <Loading />
             }),
             (None, None) => EitherOf4::D(view! {
@@ -136,19 +138,22 @@ fn DetailBody(
 
 #[component]
 fn ProductView(product: Arc<Product>) -> impl IntoView {
-    let variants = product.variants.len();
+    let variants = product.variants.len() as u64;
+    let description = (!product.description.trim().is_empty()).then(|| product.description.clone());
+    let priced = product.clone();
     view! {
-        <h2 id="product-dialog-title">{product.name.clone()}</h2>
-        <p class="product-detail__price">{price_range_text(&product)}</p>
-        <h3>"Description"</h3>
-        <p class="product-detail__description">
-            {if product.description.trim().is_empty() {
-                "No description.".to_string()
-            } else {
-                product.description.clone()
-            }}
-        </p>
-        <h3>{format!("Variants ({variants})")}</h3>
+        <h2 id="product-dialog-title" translate="no">{product.name.clone()}</h2>
+        <p class="product-detail__price">{move || price_range_text(&priced)}</p>
+        <h3>{M::CatalogDescription}</h3>
+        {match description {
+            Some(text) => Either::Left(view! {
+                <p class="product-detail__description" translate="no">{text}</p>
+            }),
+            None => Either::Right(view! {
+                <p class="product-detail__description">{M::CatalogNoDescription}</p>
+            }),
+        }}
+        <h3>{move || msg::catalog_variants(&format::count(variants))}</h3>
         <ul class="variant-list">
             {product
                 .variants
@@ -164,17 +169,25 @@ fn ProductView(product: Arc<Product>) -> impl IntoView {
 #[component]
 fn NotFound(wanted: String, filtered: bool) -> impl IntoView {
     view! {
-        <h2 id="product-dialog-title">"Product not found"</h2>
+        <h2 id="product-dialog-title">{M::CatalogNotFound}</h2>
         <p>
-            "No product with the id \u{201c}" {wanted.clone()} "\u{201d} is in the catalog"
-            {if filtered { " with the current filters." } else { "." }}
+            {
+                let wanted = wanted.clone();
+                move || {
+                    if filtered {
+                        msg::catalog_not_found_filtered(&wanted)
+                    } else {
+                        msg::catalog_not_found_anywhere(&wanted)
+                    }
+                }
+            }
         </p>
         {filtered
             .then(|| {
                 view! {
                     <p>
                         <a href=product_href(&wanted, &ProductsQuery::default())>
-                            "Look for it in the whole catalog"
+                            {M::CatalogLookEverywhere}
                         </a>
                     </p>
                 }
@@ -188,18 +201,24 @@ fn variant_view(name: &str, n: usize, variant: &Variant) -> impl IntoView {
         .first()
         .map(|image| image.main_candidates().map(str::to_string).collect())
         .unwrap_or_default();
-    let price = &variant.estimated_total_price;
+    let price = variant.estimated_total_price.clone();
+    let name = name.to_owned();
+    let number = (n + 1).to_string();
+    let alt = {
+        let number = number.clone();
+        Signal::derive(move || msg::catalog_variant_alt(&name, &number))
+    };
     view! {
         <li class="variant" data-variant-id=variant.id.clone()>
             <FallbackImage
                 candidates
-                alt=format!("{name}, variant {}", n + 1)
+                alt
                 width=MAIN_SIZE
                 height=MAIN_SIZE
                 class="variant__image"
             />
-            <p class="variant__name">{format!("Variant {}", n + 1)}</p>
-            <p class="variant__price">{money(&price.currency, &price.price_per_unit)}</p>
+            <p class="variant__name">{move || msg::catalog_variant(&number)}</p>
+            <p class="variant__price">{move || money(&price.currency, &price.price_per_unit)}</p>
         </li>
     }
 }

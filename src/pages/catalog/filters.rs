@@ -12,10 +12,11 @@ use leptos::prelude::*;
 
 use leptos_router::NavigateOptions;
 
-use super::price::{validate_prices, PriceErrors};
+use super::price::{validate_prices, PriceError, PriceErrors};
 use super::url::{catalog_href, UrlFilters};
 use crate::browser;
 use crate::components::{Navigator, TextField};
+use crate::i18n::{msg, M};
 use crate::routes;
 
 /// The form's view-model: what is typed and ticked, not yet in the address.
@@ -85,10 +86,10 @@ impl FilterDraft {
         }
     }
 
-    /// One price field's error, from `pick`.
-    fn price_error(&self, pick: fn(&PriceErrors) -> Option<String>) -> Signal<Option<String>> {
+    /// One price field's error, from `pick`, in the language shown.
+    fn price_error(&self, pick: fn(&PriceErrors) -> Option<PriceError>) -> Signal<Option<String>> {
         let errors = self.errors;
-        Signal::derive(move || errors.with(pick))
+        Signal::derive(move || errors.with(pick).map(PriceError::text))
     }
 
     fn add_country(&self) {
@@ -129,34 +130,35 @@ pub(crate) fn CatalogFilters(
     let any_filter = move || url.with(|u| catalog_href(&u.query) != routes::CATALOG);
     view! {
         {move || url.with(|u| u.beyond.clone()).map(|problem| view! {
+            // The problem is the contract's own words on the address, shown as it wrote them.
             <p class="notice" role="status" data-testid="catalog-address-beyond">
-                {format!("This address asks for more than the catalog reads ({problem}): the filters up to that limit are used.")}
+                {move || msg::catalog_address_beyond(&problem)}
             </p>
         })}
-        <form class="catalog-filters" role="search" aria-label="Catalog filters" on:submit=on_submit novalidate>
-            <TextField id="catalog-text" kind="search" label="Search" value=draft.text on_input=move |v| draft.text.set(v) />
+        <form class="catalog-filters" role="search" aria-label=M::CatalogFilters on:submit=on_submit novalidate>
+            <TextField id="catalog-text" kind="search" label=M::CatalogSearch value=draft.text on_input=move |v| draft.text.set(v) />
             <fieldset class="filter-group">
-                <legend>"Price in US dollars"</legend>
-                <TextField id="catalog-min-price" label="Minimum" value=draft.min on_input=move |v| draft.min.set(v) numeric=true error=draft.price_error(|e| e.min.clone()) />
-                <TextField id="catalog-max-price" label="Maximum" value=draft.max on_input=move |v| draft.max.set(v) numeric=true error=draft.price_error(|e| e.max.clone()) />
+                <legend>{M::CatalogPrice}</legend>
+                <TextField id="catalog-min-price" label=M::CatalogMinimum value=draft.min on_input=move |v| draft.min.set(v) numeric=true error=draft.price_error(|e| e.min) />
+                <TextField id="catalog-max-price" label=M::CatalogMaximum value=draft.max on_input=move |v| draft.max.set(v) numeric=true error=draft.price_error(|e| e.max) />
             </fieldset>
             <div class="catalog-filters__actions">
                 <button type="submit" class="button">
-                    "Apply filters"
+                    {M::CatalogApply}
                 </button>
                 <Show when=any_filter>
                     <a class="button button--secondary" href=routes::CATALOG>
-                        "Clear all filters"
+                        {M::CatalogClear}
                     </a>
                 </Show>
             </div>
             // On a phone these would push the gifts below the first screen: there they start
             // folded, one tap away.
             <details class="catalog-filters__more" open=browser::wide_screen()>
-                <summary>"Ships to and categories"</summary>
+                <summary>{M::CatalogMoreFilters}</summary>
                 <ShipsTo draft />
                 <fieldset class="filter-group">
-                    <legend>"Categories"</legend>
+                    <legend>{M::CatalogCategories}</legend>
                     {move || {
                         categories
                             .get()
@@ -176,34 +178,38 @@ fn ShipsTo(draft: FilterDraft) -> impl IntoView {
     let chosen = draft.chosen_country;
     view! {
         <fieldset class="filter-group">
-            <legend>"Ships to"</legend>
+            <legend>{M::CatalogShipsTo}</legend>
             <div class="field field--inline">
-                <label for="catalog-country">"Country"</label>
+                <label for="catalog-country">{M::CatalogCountry}</label>
                 <select
                     id="catalog-country"
                     prop:value=move || chosen.get()
                     on:change=move |ev| chosen.set(event_target_value(&ev))
                 >
-                    <option value="">"Choose a country…"</option>
+                    <option value="">{M::CatalogChooseCountry}</option>
+                    // The contract's country names (English), as the platform's data.
                     {countries_by_name()
                         .into_iter()
                         .map(|(code, name)| {
-                            view! { <option value=code>{format!("{name} ({code})")}</option> }
+                            view! { <option value=code translate="no">{format!("{name} ({code})")}</option> }
                         })
                         .collect_view()}
                 </select>
                 <button type="button" class="button button--small" on:click=move |_| draft.add_country()>
-                    "Add country"
+                    {M::CatalogAddCountry}
                 </button>
             </div>
-            <ul class="chips" aria-label="Selected ship-to countries">
+            <ul class="chips" aria-label=M::CatalogChosenCountries>
                 <For each=move || draft.countries.get() key=|code| code.clone() let:code>
                     <li class="chip">
-                        <span>{country_label(&code)}</span>
+                        <span translate="no">{country_label(&code)}</span>
                         <button
                             type="button"
                             class="chip__remove"
-                            aria-label=format!("Remove {}", country_label(&code))
+                            aria-label={
+                                let label = country_label(&code);
+                                move || msg::catalog_remove_country(&label)
+                            }
                             on:click=move |_| draft.remove_country(&code)
                         >
                             "×"
@@ -235,14 +241,14 @@ fn CategoryGroupChecks(group: CategoryGroup, draft: FilterDraft) -> impl IntoVie
                         prop:checked=checked
                         on:change=move |ev| draft.toggle_category(id.clone(), event_target_checked(&ev))
                     />
-                    <span>{category.name}</span>
+                    <span translate="no">{category.name}</span>
                 </label>
             }
         })
         .collect_view();
     view! {
         <fieldset class="filter-subgroup">
-            <legend>{group.group_name.clone()}</legend>
+            <legend translate="no">{group.group_name.clone()}</legend>
             {checks}
         </fieldset>
     }

@@ -5,6 +5,7 @@ use gifting_api::marketplace::Product;
 use gifting_api::money::Decimal;
 
 use crate::components::format::money;
+use crate::i18n::{msg, t, M};
 
 /// Largest bound the form accepts: far above any gift, and well inside `u32`.
 pub(crate) const MAX_USD: u32 = 1_000_000;
@@ -34,7 +35,7 @@ pub(crate) fn price_range_text(product: &Product) -> String {
         }
     }
     if ranges.is_empty() {
-        return "Price not available".into();
+        return t(M::CatalogPriceNotAvailable).into();
     }
     ranges
         .iter()
@@ -67,8 +68,8 @@ pub(crate) struct PriceBounds {
 /// The error to show next to each price field, if any.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct PriceErrors {
-    pub(crate) min: Option<String>,
-    pub(crate) max: Option<String>,
+    pub(crate) min: Option<PriceError>,
+    pub(crate) max: Option<PriceError>,
 }
 
 impl PriceErrors {
@@ -78,40 +79,76 @@ impl PriceErrors {
     }
 }
 
+/// Which of the two fields.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Bound {
+    Minimum,
+    Maximum,
+}
+
+impl Bound {
+    /// The word the messages choose by.
+    fn key(self) -> &'static str {
+        match self {
+            Bound::Minimum => "minimum",
+            Bound::Maximum => "maximum",
+        }
+    }
+}
+
+/// What is wrong with a price field: kept as what, and written in the language shown when
+/// it is shown ([`PriceError::text`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum PriceError {
+    Negative(Bound),
+    NotWhole(Bound),
+    TooHigh(Bound),
+    /// The maximum is below the minimum, this many dollars.
+    BelowMinimum(u32),
+}
+
+impl PriceError {
+    /// The sentence shown under the field (tracks the language).
+    pub(crate) fn text(self) -> String {
+        match self {
+            PriceError::Negative(bound) => msg::catalog_price_negative(bound.key()),
+            PriceError::NotWhole(bound) => msg::catalog_price_not_whole(bound.key()),
+            PriceError::TooHigh(bound) => {
+                msg::catalog_price_too_high(bound.key(), &MAX_USD.to_string())
+            }
+            PriceError::BelowMinimum(low) => msg::catalog_price_below_minimum(&low.to_string()),
+        }
+    }
+}
+
 /// One bound: empty means none; otherwise whole US dollars, 0 to [`MAX_USD`].
-fn parse_bound(label: &str, text: &str) -> Result<Option<u32>, String> {
+fn parse_bound(bound: Bound, text: &str) -> Result<Option<u32>, PriceError> {
     let text = text.trim();
     let text = text.strip_prefix('$').unwrap_or(text).trim();
     if text.is_empty() {
         return Ok(None);
     }
     if text.starts_with('-') {
-        return Err(format!("The {label} price cannot be negative."));
+        return Err(PriceError::Negative(bound));
     }
     if !text.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(format!(
-            "Enter the {label} price as a whole number of US dollars, like 25."
-        ));
+        return Err(PriceError::NotWhole(bound));
     }
     match text.parse::<u32>() {
         Ok(value) if value <= MAX_USD => Ok(Some(value)),
-        _ => Err(format!(
-            "The {label} price can be at most {MAX_USD} US dollars."
-        )),
+        _ => Err(PriceError::TooHigh(bound)),
     }
 }
 
 /// Checks both fields: whole dollars, and the minimum not above the maximum (reported on the
 /// maximum, the field to fix after typing the minimum).
 pub(crate) fn validate_prices(min: &str, max: &str) -> Result<PriceBounds, PriceErrors> {
-    let low = parse_bound("minimum", min);
-    let high = parse_bound("maximum", max);
+    let low = parse_bound(Bound::Minimum, min);
+    let high = parse_bound(Bound::Maximum, max);
     match (low, high) {
         (Ok(Some(low)), Ok(Some(high))) if low > high => Err(PriceErrors {
             min: None,
-            max: Some(format!(
-                "The maximum price must be at least the minimum ({low} US dollars)."
-            )),
+            max: Some(PriceError::BelowMinimum(low)),
         }),
         (Ok(min), Ok(max)) => Ok(PriceBounds { min, max }),
         (low, high) => Err(PriceErrors {
@@ -197,13 +234,17 @@ mod tests {
             })
         );
         let errors = validate_prices("12.50", "abc").unwrap_err();
-        assert!(errors.min.unwrap().contains("whole number"));
-        assert!(errors.max.unwrap().contains("whole number"));
+        assert!(errors.min.unwrap().text().contains("whole number"));
+        assert!(errors.max.unwrap().text().contains("whole number"));
         let errors = validate_prices("-5", "").unwrap_err();
-        assert!(errors.min.unwrap().contains("negative"));
+        assert!(errors.min.unwrap().text().contains("negative"));
         let errors = validate_prices("100", "20").unwrap_err();
         assert_eq!(errors.min, None);
-        assert!(errors.max.unwrap().contains("at least the minimum (100"));
+        assert!(errors
+            .max
+            .unwrap()
+            .text()
+            .contains("at least the minimum (100"));
         assert!(validate_prices("", "99999999999")
             .unwrap_err()
             .max

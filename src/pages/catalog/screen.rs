@@ -14,9 +14,9 @@ use super::store::CatalogStore;
 use super::url::filters_from_search;
 use crate::api::ApiError;
 use crate::auth::use_auth;
-use crate::components::format;
 use crate::components::ScreenHeading;
 use crate::components::{ErrorPanel, Loading};
+use crate::i18n::{msg, t, M};
 
 /// The catalog screen; its child route (a product) opens over it.
 #[component]
@@ -58,7 +58,7 @@ pub(crate) fn CatalogScreen() -> impl IntoView {
                     </aside>
                     <section class="catalog-layout__results" aria-labelledby="catalog-products">
                         <h2 id="catalog-products" class="visually-hidden">
-                            "Products"
+                            {M::CatalogProducts}
                         </h2>
                         <ProductGrid />
                         <GridFooter />
@@ -71,7 +71,7 @@ pub(crate) fn CatalogScreen() -> impl IntoView {
 
     view! {
         <div class="catalog">
-            <ScreenHeading title="Catalog" />
+            <ScreenHeading title=M::CatalogTitle />
             {body}
         </div>
     }
@@ -112,7 +112,7 @@ fn GridFooter() -> impl IntoView {
                     aria-disabled=move || loading.get().to_string()
                     on:click=move |_| load_more()
                 >
-                    {move || if loading.get() { "Loading…" } else { "Load more" }}
+                    {move || t(if loading.get() { M::CommonLoading } else { M::CatalogLoadMore })}
                 </button>
             });
         }
@@ -120,19 +120,11 @@ fn GridFooter() -> impl IntoView {
     };
     // Said once the end is known; polite, so a screen reader hears it after the new cards.
     let summary = move || {
-        let n = count.get();
+        let n = count.get() as u64;
         if end.get() {
-            if n == 0 {
-                "No products match these filters.".to_string()
-            } else {
-                format!(
-                    "You've reached the end: {} product{}",
-                    format::count(n as u64),
-                    if n == 1 { "" } else { "s" }
-                )
-            }
+            msg::catalog_end(n)
         } else if n > 0 {
-            format!("{} products shown, more to come.", format::count(n as u64))
+            msg::catalog_shown(n)
         } else {
             String::new()
         }

@@ -12,6 +12,7 @@ use super::charts::BudgetBar;
 use crate::components::format;
 use crate::components::sort::{use_table_sort, SortHeader, TableSort};
 use crate::components::Tone;
+use crate::i18n::{msg, t, M};
 use crate::routes;
 use crate::spend::report::{Band, BudgetRow, Report};
 
@@ -74,21 +75,21 @@ pub(crate) fn AttentionGroups(
     let needing = Memo::new(move |_| rows.with(|r| sort.with(|s| attention_rows(r, s))));
     let shown = move || needing.with(|n| n.iter().take(SHOWN).cloned().collect::<Vec<_>>());
     view! {
-        <h3 id="groups-heading">"Team groups over or near budget"</h3>
+        <h3 id="groups-heading">{M::HomeGroupsHeading}</h3>
         <Show
             when=move || needing.with(|n| !n.is_empty())
-            fallback=|| view! { <p data-testid="no-group-needs-attention">"No team group is over or near its budget this month."</p> }
+            fallback=|| view! { <p data-testid="no-group-needs-attention">{M::HomeNoGroupNeedsAttention}</p> }
         >
             <div class="table-wrap" tabindex="0" role="region" aria-labelledby="groups-heading">
                 <table class="data-table budget-table" data-testid="budget-table">
                     <thead>
                         <tr>
-                            <th scope="col">"Team group"</th>
-                            <th scope="col" class="num">"Budget this month"</th>
-                            <SortHeader label="Spent" key="spent" class=Some("num") />
-                            <SortHeader label="Used" key="used" />
-                            <SortHeader label="Remaining" key="remaining" class=Some("num") />
-                            <th scope="col" class="num">"Last month"</th>
+                            <th scope="col">{M::HomeColumnGroup}</th>
+                            <th scope="col" class="num">{M::HomeColumnBudget}</th>
+                            <SortHeader label=M::HomeColumnSpent key="spent" class=Some("num") />
+                            <SortHeader label=M::HomeColumnUsed key="used" />
+                            <SortHeader label=M::HomeColumnRemaining key="remaining" class=Some("num") />
+                            <th scope="col" class="num">{M::HomeColumnLastMonth}</th>
                         </tr>
                     </thead>
                     <tbody>
@@ -109,28 +110,26 @@ pub(crate) fn AttentionGroups(
 #[component]
 fn MoreGroups(needing: Memo<Vec<BudgetRow>>, rows: Memo<Vec<BudgetRow>>) -> impl IntoView {
     let count = move |band: Band| rows.with(|r| r.iter().filter(|x| x.band == band).count());
-    let link = move |band: Band, words: &'static str| {
-        let n = count(band);
+    let link = move |band: Band, words: fn(u64) -> String| {
+        let n = count(band) as u64;
         (n > 0).then(|| {
             let href = format!("{}?band={}", routes::TEAMS, band.key());
-            view! { <a href=href>{format!("{} {words}", format::count(n as u64))}</a> " · " }
+            view! { <a href=href>{words(n)}</a> " · " }
         })
     };
     let shown = move || {
-        let n = needing.with(Vec::len);
-        (n > SHOWN).then(|| {
-            format!(
-                "The {SHOWN} most used of {} are shown. ",
-                format::count(n as u64)
-            )
+        let n = needing.with(Vec::len) as u64;
+        (n > SHOWN as u64).then(|| {
+            let most = format::count(SHOWN as u64);
+            format!("{} ", msg::home_most_used_shown(&most, n))
         })
     };
     view! {
         <p class="figures__more" data-testid="more-groups">
             {shown}
-            {move || link(Band::Over, "over budget")}
-            {move || link(Band::Near, "near budget")}
-            <a href=routes::TEAMS>{move || format!("All {} team groups", format::count(rows.with(Vec::len) as u64))}</a>
+            {move || link(Band::Over, msg::home_more_over)}
+            {move || link(Band::Near, msg::home_more_near)}
+            <a href=routes::TEAMS>{move || msg::home_all_groups(rows.with(Vec::len) as u64)}</a>
         </p>
     }
 }
@@ -144,7 +143,7 @@ fn BudgetTotal(report: Memo<Option<Report>>) -> impl IntoView {
     view! {
         <tfoot>
             <tr data-testid="budget-total">
-                <th scope="row">"All team groups"</th>
+                <th scope="row">{M::HomeAllGroupsTotal}</th>
                 <td></td>
                 <td class="num">{move || total(0)}</td>
                 <td colspan="2"></td>
@@ -159,8 +158,7 @@ fn BudgetTotal(report: Memo<Option<Report>>) -> impl IntoView {
 fn NotCounted(report: Memo<Option<Report>>) -> impl IntoView {
     let others = move || {
         let text = report.with(|r| r.as_ref().map(|r| r.total(0).other_shown()))?;
-        (!text.is_empty())
-            .then(|| format!("Not counted against budgets (other currencies): {text}."))
+        (!text.is_empty()).then(|| msg::home_not_counted(&text))
     };
     view! { <p class="muted"><small>{others}</small></p> }
 }
@@ -169,11 +167,11 @@ fn NotCounted(report: Memo<Option<Report>>) -> impl IntoView {
 pub(crate) fn budget_notes(row: &BudgetRow) -> String {
     let mut notes = Vec::new();
     if row.rollover && row.carried.cmp_value(Decimal::ZERO) != Ordering::Equal {
-        notes.push(format!("incl. {} carried over", usd(row.carried)));
+        notes.push(msg::home_note_carried(&usd(row.carried)));
     }
     if row.one_time != 0 {
         let one_time = Decimal::parse(&row.one_time.to_string()).unwrap_or(Decimal::ZERO);
-        notes.push(format!("+ {} one-time, not counted", usd(one_time)));
+        notes.push(msg::home_note_one_time(&usd(one_time)));
     }
     notes.join("; ")
 }
@@ -182,31 +180,45 @@ pub(crate) fn budget_notes(row: &BudgetRow) -> String {
 /// and last month.
 #[component]
 fn BudgetLine(row: BudgetRow) -> impl IntoView {
-    let notes = budget_notes(&row);
-    let used = row.percent.map_or_else(|| "—".to_owned(), format::percent);
-    let budget =
-        if row.band == Band::NoBudget && row.monthly.cmp_value(Decimal::ZERO) == Ordering::Equal {
-            "No monthly budget".to_owned()
+    let has_notes = !budget_notes(&row).is_empty();
+    let notes = {
+        let row = row.clone();
+        Signal::derive(move || budget_notes(&row))
+    };
+    let percent = row.percent;
+    let used = move || percent.map_or_else(|| "—".to_owned(), format::percent);
+    let no_budget =
+        row.band == Band::NoBudget && row.monthly.cmp_value(Decimal::ZERO) == Ordering::Equal;
+    let amount = row.budget;
+    let budget = move || {
+        if no_budget {
+            t(M::SpendBandNone).to_owned()
         } else {
-            usd(row.budget)
-        };
+            usd(amount)
+        }
+    };
+    let (spent, remaining, last) = (
+        row.spend.months[0].usd,
+        row.remaining,
+        row.spend.months[1].usd,
+    );
     view! {
         <tr data-group=row.name.clone() data-band=row.band.key()>
             <th scope="row">
-                {row.name.clone()} " "
-                <span class=band_tone(row.band).class()>{row.band.words()}</span>
+                <span translate="no">{row.name.clone()}</span> " "
+                <span class=band_tone(row.band).class()>{row.band.label()}</span>
             </th>
             <td class="num">
                 {budget}
-                {(!notes.is_empty()).then(|| view! { <br /><small class="muted" title=notes.clone()>{notes.clone()}</small> })}
+                {has_notes.then(|| view! { <br /><small class="muted" title=notes>{notes}</small> })}
             </td>
-            <td class="num" data-testid="spent-this-month">{usd(row.spend.months[0].usd)}</td>
+            <td class="num" data-testid="spent-this-month">{move || usd(spent)}</td>
             <td class="budget-used">
                 <BudgetBar percent=Signal::stored(row.percent) />
                 " " {used}
             </td>
-            <td class="num">{usd(row.remaining)}</td>
-            <td class="num">{usd(row.spend.months[1].usd)}</td>
+            <td class="num">{move || usd(remaining)}</td>
+            <td class="num">{move || usd(last)}</td>
         </tr>
     }
 }

@@ -7,6 +7,7 @@ use leptos::prelude::*;
 
 use super::summary::MonthsHead;
 use crate::components::format;
+use crate::i18n::{msg, M};
 use crate::spend::report::Report;
 
 /// The bar's scale: 150 % of the budget fills it.
@@ -93,7 +94,7 @@ pub(crate) fn SpendTrend(report: Memo<Option<Report>>) -> impl IntoView {
                     };
                     view! {
                         <tr>
-                            <th scope="row">{format!("Day {}", d + 1)}</th>
+                            <th scope="row">{msg::home_day(&format::count(d as u64 + 1))}</th>
                             <td class="num">{cell(&this)}</td>
                             <td class="num">{cell(&last)}</td>
                         </tr>
@@ -104,13 +105,13 @@ pub(crate) fn SpendTrend(report: Memo<Option<Report>>) -> impl IntoView {
     };
     view! {
         <figure class="trend-figure" data-testid="spend-trend">
-            <figcaption>"The organisation's spend (USD) through the month: this month (solid) and last month (dashed)"</figcaption>
+            <figcaption>{M::HomeTrendCaption}</figcaption>
             {chart}
             <details>
-                <summary>"The figures"</summary>
+                <summary>{M::HomeTrendFigures}</summary>
                 <table class="data-table">
-                    <caption>"Spend so far by day of the month (USD)"</caption>
-                    <MonthsHead first="By the end of" />
+                    <caption>{M::HomeTrendTableCaption}</caption>
+                    <MonthsHead first=M::HomeByEndOf />
                     <tbody>{rows}</tbody>
                 </table>
             </details>

@@ -1,6 +1,7 @@
 //! The home report as a file, through the console's CSV rules (formula guard included): a line
 //! per team group as the table shows it, the organisation's total, then the sends needing
-//! attention by reason.
+//! attention by reason. The file is for machines as much as people: its headers, standings,
+//! reasons and other-currency notes stay in English whatever the screen's language.
 
 use gifting_api::attention::Attention;
 use gifting_api::csv::{push_row, BOM};
@@ -38,7 +39,7 @@ pub(crate) fn report_csv(report: &Report, rows: &[BudgetRow]) -> String {
                 row.one_time.to_string(),
                 row.spend.months[0].usd.to_string(),
                 used,
-                row.band.words().to_owned(),
+                row.band.file_word().to_owned(),
                 if row.percent.is_some() {
                     row.remaining.to_string()
                 } else {

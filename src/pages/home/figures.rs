@@ -15,6 +15,7 @@ use crate::api::{use_current_user, use_team_groups};
 use crate::components::format;
 use crate::components::lazy_screen::LazyPart;
 use crate::components::{use_job, UseJob};
+use crate::i18n::{msg, t, M};
 use crate::jobs::JobKind;
 use crate::spend::report::{BudgetRow, Report};
 use crate::spend::walk_job::{self, Figures};
@@ -89,9 +90,9 @@ fn FiguresFor(me: CurrentUser) -> impl IntoView {
         sender,
     });
     let title = if sender {
-        "Your sends this month"
+        M::HomeYourSendsThisMonth
     } else {
-        "This month"
+        M::HomeThisMonth
     };
     view! {
         <section class="panel figures" aria-labelledby="figures-heading" data-testid="home-figures">
@@ -116,7 +117,7 @@ fn FiguresHead(
     let as_of = move || {
         let ms = walk.with(|f| f.as_of_ms)?;
         let iso = js_sys::Date::new(&(ms as f64).into()).to_iso_string();
-        Some(format!("As of {}", format::date_time(&String::from(iso))))
+        Some(msg::home_as_of(&format::date_time(&String::from(iso))))
     };
     let download = move |_| {
         report.with_untracked(|r| {
@@ -128,14 +129,14 @@ fn FiguresHead(
     view! {
         <p class="figures__progress muted" role="status" data-testid="figures-progress">
             {line} " " <span data-testid="figures-as-of">{as_of}</span>
-            {move || walk.running().then_some(" (reading…)")}
+            {move || walk.running().then(|| format!(" {}", t(M::HomeReading)))}
             " "
             <button type="button" class="button button--small" on:click=move |_| walk.refresh(only.clone()) data-testid="figures-refresh">
-                "Refresh"
+                {M::HomeRefresh}
             </button>
             " "
             <button type="button" class="button button--small" on:click=download data-testid="figures-download" disabled=move || walk.running()>
-                "Download the report (CSV)"
+                {M::HomeDownloadReport}
             </button>
         </p>
         {move || problem().map(|p| view! { <p class="notice" role="alert">{p}</p> })}

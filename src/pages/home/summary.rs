@@ -6,8 +6,9 @@ use gifting_api::attention::{Attention, Month};
 use leptos::prelude::*;
 
 use crate::components::format;
+use crate::i18n::{msg, M};
 use crate::routes;
-use crate::spend::report::{Band, BudgetRow, Report};
+use crate::spend::report::{reason_text, Band, BudgetRow, Report};
 
 /// The sends screen showing the sends of month `m` (`0`: this month) needing attention for
 /// `reason` (`any`): from its first day to its last.
@@ -50,37 +51,27 @@ pub(crate) fn SummaryBand(
     };
     let over = move || {
         let (n, href) = groups(Band::Over);
-        let words = if n == 1 {
-            "team group over budget"
-        } else {
-            "team groups over budget"
-        };
-        figure(n, words.into(), href, "over")
+        figure(n, msg::home_groups_over(n), href, "over")
     };
     let near = move || {
         let (n, href) = groups(Band::Near);
-        figure(n, "near budget".into(), href, "near")
+        figure(n, msg::home_groups_near(n), href, "near")
     };
     let attention = move |m: usize| {
         report.with(|r| {
             let r = r.as_ref()?;
-            let n: u32 = r.attention[m].values().sum();
-            let words = match (m, n) {
-                (0, 1) => "send needs attention this month".to_owned(),
-                (0, _) => "sends need attention this month".to_owned(),
-                _ => "last month".to_owned(),
+            let n = u64::from(r.attention[m].values().sum::<u32>());
+            let words = if m == 0 {
+                msg::home_attention_this_month(n)
+            } else {
+                msg::home_attention_last_month(n)
             };
             let kind = if m == 0 {
                 "attention-this-month"
             } else {
                 "attention-last-month"
             };
-            Some(figure(
-                u64::from(n),
-                words,
-                attention_href(r, m, "any"),
-                kind,
-            ))
+            Some(figure(n, words, attention_href(r, m, "any"), kind))
         })
     };
     view! {
@@ -101,7 +92,7 @@ pub(crate) fn AttentionCounts(report: Memo<Option<Report>>, sender: bool) -> imp
     let months = move || {
         months.get().map(|[this, last]| {
             let [this, last] = [this, last].map(|m| format::month(m.year, m.month));
-            format!("This month is {this}, last month {last}.")
+            msg::home_months_caption(&this, &last)
         })
     };
     let cell = move |reason: Attention, m: usize| {
@@ -122,20 +113,20 @@ pub(crate) fn AttentionCounts(report: Memo<Option<Report>>, sender: bool) -> imp
         })
     };
     let heading = if sender {
-        "Your sends that need attention"
+        M::HomeYourAttentionHeading
     } else {
-        "Sends that need attention"
+        M::HomeAttentionHeading
     };
     view! {
         <h3 id="attention-heading">{heading}</h3>
         <div class="table-wrap" tabindex="0" role="region" aria-labelledby="attention-heading">
         <table class="data-table attention" data-testid="attention">
             <caption class="muted">{months}</caption>
-            <MonthsHead first="By the platform's status" />
+            <MonthsHead first=M::HomeByStatus />
             <tbody>
                 {Attention::ALL.into_iter().map(|reason| view! {
                     <tr data-reason=reason.slug()>
-                        <th scope="row">{reason.label()}</th>
+                        <ReasonCell reason />
                         {move || cell(reason, 0)}
                         {move || cell(reason, 1)}
                     </tr>
@@ -146,15 +137,25 @@ pub(crate) fn AttentionCounts(report: Memo<Option<Report>>, sender: bool) -> imp
     }
 }
 
+/// A reason's row header: the platform's status name as it writes it, or the console's
+/// sentence around it.
+#[component]
+fn ReasonCell(reason: Attention) -> impl IntoView {
+    let platform_word = reason_text(reason).1;
+    view! {
+        <th scope="row" translate=platform_word.then_some("no")>{move || reason_text(reason).0}</th>
+    }
+}
+
 /// The head of a table with a column for this month and one for last month.
 #[component]
-pub(crate) fn MonthsHead(first: &'static str) -> impl IntoView {
+pub(crate) fn MonthsHead(first: M) -> impl IntoView {
     view! {
         <thead>
             <tr>
                 <th scope="col">{first}</th>
-                <th scope="col" class="num">"This month"</th>
-                <th scope="col" class="num">"Last month"</th>
+                <th scope="col" class="num">{M::HomeColumnThisMonth}</th>
+                <th scope="col" class="num">{M::HomeColumnLastMonth}</th>
             </tr>
         </thead>
     }

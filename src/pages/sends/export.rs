@@ -7,8 +7,9 @@ use leptos::prelude::*;
 use super::export_job;
 use super::memory;
 use super::store::SendsStore;
-use crate::components::format::count_of;
+use crate::components::format::count;
 use crate::components::use_job;
+use crate::i18n::{msg, M};
 use crate::jobs::{JobKind, JobState};
 
 #[derive(Clone, Debug, PartialEq)]
@@ -19,7 +20,7 @@ enum Export {
 
 /// What the file holds: said with the button (its description, and on hover), not as a
 /// paragraph above the table.
-const EXPORT_NOTE: &str = "One row per send, status history in one column. Cells starting with = + - or @ get a leading ' so spreadsheets do not run them as formulas.";
+const EXPORT_NOTE: M = M::SendsExportNote;
 
 /// "Export CSV" of the loaded sends (or those matching the filters), with its note.
 #[component]
@@ -77,12 +78,12 @@ fn ExportProgress(state: Signal<Option<Export>>, cancel: Callback<()>) -> impl I
     move || match state.get() {
         Some(Export::Running { done, of }) => Some(view! {
             <div class="load-all" data-testid="export-progress">
-                <progress class="load-all__bar" aria-label="Rows written" max=of.to_string() value=done.to_string()>
-                    {format!("{} rows", count_of(done, of))}
+                <progress class="load-all__bar" aria-label=M::SendsExportRowsLabel max=of.to_string() value=done.to_string()>
+                    {msg::sends_export_rows(&count(done), of)}
                 </progress>
-                <span role="status">{format!("Writing the file: {} rows…", count_of(done, of))}</span>
+                <span role="status">{msg::sends_export_writing(&count(done), of)}</span>
                 <button type="button" class="button button--danger" on:click=move |_| cancel.run(())>
-                    "Cancel export"
+                    {M::SendsExportCancel}
                 </button>
             </div>
         }),

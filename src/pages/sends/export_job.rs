@@ -15,8 +15,9 @@ use super::csv::{file_name, head, CsvSlices};
 use super::loaded::LoadedSends;
 use crate::browser::{now_ms, sleep};
 use crate::components::download::{download_parts, local_date};
-use crate::components::format::count_of;
+use crate::components::format::count;
 use crate::components::jobs_indicator;
+use crate::i18n::{msg, t, M};
 use crate::jobs::{self, JobCtx, JobEnd, JobHandle, JobKind, JobState};
 use crate::routes;
 
@@ -32,10 +33,7 @@ pub(crate) fn start(
     rows: Vec<u32>,
     filtered: String,
 ) -> JobHandle<()> {
-    let title = format!(
-        "Export of {} sends",
-        crate::components::format::count(rows.len() as u64)
-    );
+    let title = msg::sends_export_title(rows.len() as u64);
     jobs_indicator::show();
     jobs::start(
         JobKind::SendsExport,
@@ -80,14 +78,14 @@ async fn work(
         ctx.progress(
             done as u64,
             Some(of as u64),
-            format!("{} rows written", count_of(done as u64, of as u64)),
+            msg::sends_export_progress(&count(done as u64), of as u64),
         );
         // A timeout, not a microtask: the browser paints and handles input in between.
         sleep(Duration::ZERO).await;
         if ctx.cancelled() {
             return JobEnd {
                 state: JobState::Cancelled,
-                note: "Export cancelled: no file was saved.".into(),
+                note: t(M::SendsExportCancelled).into(),
             };
         }
     }
@@ -95,7 +93,7 @@ async fn work(
     match download_parts(&name, "text/csv;charset=utf-8", &parts) {
         Ok(()) => JobEnd {
             state: JobState::Done,
-            note: format!("Saved {name}."),
+            note: msg::sends_export_saved(&name),
         },
         Err(message) => JobEnd {
             state: JobState::Failed,

@@ -121,9 +121,9 @@ pub(crate) struct SendFilter {
     pub(crate) until: Option<u32>,
     /// Only the send with this id.
     pub(crate) send: Option<u64>,
-    /// Parameters present in the address but not understood, to say so instead of
-    /// silently showing everything.
-    pub(crate) ignored: Vec<String>,
+    /// Parameters present in the address but not understood (name and value), to say so
+    /// instead of silently showing everything.
+    pub(crate) ignored: Vec<(&'static str, String)>,
 }
 
 impl SendFilter {
@@ -133,22 +133,22 @@ impl SendFilter {
         let group = get(KEY_STATUS).filter(|v| !v.is_empty()).and_then(|v| {
             let group = StatusGroup::from_slug(&v);
             if group.is_none() {
-                ignored.push(format!("status “{v}”"));
+                ignored.push((KEY_STATUS, v.clone()));
             }
             group
         });
-        let mut id = |key: &str, what: &str| {
+        let mut id = |key: &'static str| {
             get(key).filter(|v| !v.is_empty()).and_then(|v| {
                 let id = v.trim().parse::<u64>().ok();
                 if id.is_none() {
-                    ignored.push(format!("{what} “{v}”"));
+                    ignored.push((key, v));
                 }
                 id
             })
         };
-        let send = id(KEY_SEND, "send");
-        let sender = id(KEY_SENDER, "sender");
-        let campaign = id(KEY_CAMPAIGN, "campaign");
+        let send = id(KEY_SEND);
+        let sender = id(KEY_SENDER);
+        let campaign = id(KEY_CAMPAIGN);
         let attention = get(KEY_ATTENTION).filter(|v| !v.is_empty()).and_then(|v| {
             let reason = if v == ANY_REASON {
                 Some(NeedsAttention::Any)
@@ -156,15 +156,15 @@ impl SendFilter {
                 Attention::from_slug(&v).map(NeedsAttention::For)
             };
             if reason.is_none() {
-                ignored.push(format!("attention “{v}”"));
+                ignored.push((KEY_ATTENTION, v.clone()));
             }
             reason
         });
-        let mut day = |key: &str| {
+        let mut day = |key: &'static str| {
             get(key).filter(|v| !v.is_empty()).and_then(|v| {
                 let day = day_number(v.trim()).filter(|_| v.trim().len() == 10);
                 if day.is_none() {
-                    ignored.push(format!("{key} “{v}”"));
+                    ignored.push((key, v));
                 }
                 day
             })
@@ -349,7 +349,11 @@ mod tests {
         assert!(f.ignored.is_empty());
         let bad = filter(&[("status", "lost"), ("campaign", "x1"), ("q", "  ")]);
         assert_eq!((bad.group, bad.campaign), (None, None));
-        assert_eq!(bad.ignored, vec!["status “lost”", "campaign “x1”"]);
+        let pair = |key, value: &str| (key, value.to_owned());
+        assert_eq!(
+            bad.ignored,
+            vec![pair("status", "lost"), pair("campaign", "x1")]
+        );
         assert!(!bad.is_active());
         assert!(!filter(&[]).is_active());
     }
@@ -399,9 +403,14 @@ mod tests {
             ("since", "last week"),
             ("until", "2026"),
         ]);
+        let pair = |key, value: &str| (key, value.to_owned());
         assert_eq!(
             odd.ignored,
-            vec!["attention “lost”", "since “last week”", "until “2026”"]
+            vec![
+                pair("attention", "lost"),
+                pair("since", "last week"),
+                pair("until", "2026")
+            ]
         );
         assert_eq!(day_number("2026-10-01T00:00:00-05:00"), Some(20261001));
     }

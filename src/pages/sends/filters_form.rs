@@ -10,31 +10,32 @@ use super::filter::{
 };
 use super::loaded::LoadedSends;
 use super::range_form::RangeFilter;
+use super::table::group_label;
 use crate::components::format::count;
 use crate::components::query_href::{FilterAddress, FilterSelect};
 use crate::components::TextField;
-use gifting_api::attention::Attention;
+use crate::i18n::{msg, t, M};
+use gifting_api::attention::{Attention, STUCK_DAYS};
 
-/// Options of a select: "All …" first, then each choice with its count. A chosen id that
-/// no loaded send has still shows, so the select never silently reads "All".
-fn options_view(all: &'static str, choices: Vec<Choice>, chosen: Option<u64>) -> impl IntoView {
-    let mut choices = choices;
-    if let Some(id) = chosen.filter(|id| !choices.iter().any(|c| c.id == *id)) {
-        choices.insert(
-            0,
-            Choice {
-                id,
-                label: format!("#{id} (not among the loaded sends)"),
-                count: 0,
-            },
-        );
-    }
+/// Options of a select: "All …" first, then each choice (a name in the platform's words)
+/// with its count. A chosen id that no loaded send has still shows, so the select never
+/// silently reads "All".
+fn options_view(all: M, choices: Vec<Choice>, chosen: Option<u64>) -> impl IntoView {
+    let missing = chosen
+        .filter(|id| !choices.iter().any(|c| c.id == *id))
+        .map(|id| {
+            view! {
+                <option value=id.to_string() selected=true>
+                    {move || msg::sends_choice_not_loaded(&id.to_string())}
+                </option>
+            }
+        });
     let rest = choices
         .into_iter()
         .map(|c| {
             let selected = chosen == Some(c.id);
             view! {
-                <option value=c.id.to_string() selected=selected>
+                <option value=c.id.to_string() selected=selected translate="no">
                     {format!("{} ({})", c.label, count(c.count))}
                 </option>
             }
@@ -44,6 +45,7 @@ fn options_view(all: &'static str, choices: Vec<Choice>, chosen: Option<u64>) ->
         <option value="" selected=chosen.is_none()>
             {all}
         </option>
+        {missing}
         {rest}
     }
 }
@@ -60,48 +62,59 @@ pub(crate) fn SendFilters(
     let campaign = Memo::new(move |_| filter.with(|f| f.campaign));
     let sender_options = move || {
         let choices = loaded.with(|l| l.sender_choices());
-        options_view("All senders", choices, sender.get())
+        options_view(M::SendsAllSenders, choices, sender.get())
     };
     let campaign_options = move || {
         let choices = loaded.with(|l| l.campaign_choices());
-        options_view("All campaigns", choices, campaign.get())
+        options_view(M::SendsAllCampaigns, choices, campaign.get())
     };
     view! {
-        <form class="send-filters" role="search" aria-label="Filter the loaded sends" on:submit=|ev| ev.prevent_default()>
+        <form class="send-filters" role="search" aria-label=M::SendsFilters on:submit=|ev| ev.prevent_default()>
             <RangeFilter filter loaded address />
-            <FilterSelect id="send-filter-status" label="Status" key=KEY_STATUS address>
+            <FilterSelect id="send-filter-status" label=M::SendsFilterStatus key=KEY_STATUS address>
                 <StatusOptions filter loaded />
             </FilterSelect>
-            <FilterSelect id="send-filter-attention" label="Needs attention" key=KEY_ATTENTION address>
+            <FilterSelect id="send-filter-attention" label=M::SendsFilterAttention key=KEY_ATTENTION address>
                 <AttentionOptions filter />
             </FilterSelect>
-            <FilterSelect id="send-filter-sender" label="Sender" key=KEY_SENDER address>
+            <FilterSelect id="send-filter-sender" label=M::SendsFilterSender key=KEY_SENDER address>
                 {sender_options}
             </FilterSelect>
-            <FilterSelect id="send-filter-campaign" label="Campaign" key=KEY_CAMPAIGN address>
+            <FilterSelect id="send-filter-campaign" label=M::SendsFilterCampaign key=KEY_CAMPAIGN address>
                 {campaign_options}
             </FilterSelect>
             <TextField
                 id="send-filter-search"
                 kind="search"
-                label="Recipient name, email or company"
+                label=M::SendsFilterSearch
                 value=Signal::derive(move || filter.with(|f| f.search.clone()))
                 on_input=move |value| address.set(KEY_SEARCH, value, true)
             />
             <Show when=move || filter.with(SendFilter::is_active)>
                 <a class="button send-filters__clear" href=move || address.cleared(&KEYS)>
-                    "Clear filters"
+                    {M::SendsClearFilters}
                 </a>
             </Show>
         </form>
         <IgnoredNotice filter />
         {move || filter.with(|f| f.send).map(|id| view! {
             <p class="notice" role="status" data-testid="send-filter-id">
-                {format!("Only send #{id}. ")}
-                <a href=move || address.cleared(&[KEY_SEND])>"Show every send"</a>
+                {move || msg::sends_only_send(&id.to_string())}
+                " "
+                <a href=move || address.cleared(&[KEY_SEND])>{M::SendsShowEverySend}</a>
             </p>
         })}
     }
+}
+
+/// A reason as the select shows it: the platform's status name, with how long for a send
+/// stuck in it ("Confirming Address for 7 days or more"), else `None`.
+fn stuck_label(reason: Attention) -> Option<String> {
+    matches!(
+        reason,
+        Attention::StuckCollecting | Attention::StuckConfirming
+    )
+    .then(|| msg::sends_attention_stuck(&reason.status().to_string(), STUCK_DAYS as u64))
 }
 
 /// "Any reason", then each reason a send can need attention for, in the platform's words.
@@ -112,11 +125,17 @@ fn AttentionOptions(filter: Memo<SendFilter>) -> impl IntoView {
         let chosen = chosen.get();
         let reasons = Attention::ALL
             .into_iter()
-            .map(|a| view! { <option value=a.slug() selected=chosen == Some(NeedsAttention::For(a))>{a.label()}</option> })
+            .map(|a| {
+                let selected = chosen == Some(NeedsAttention::For(a));
+                match stuck_label(a) {
+                    Some(label) => view! { <option value=a.slug() selected=selected>{label}</option> }.into_any(),
+                    None => view! { <option value=a.slug() selected=selected translate="no">{a.label()}</option> }.into_any(),
+                }
+            })
             .collect_view();
         view! {
-            <option value="" selected=chosen.is_none()>"Any or none"</option>
-            <option value=ANY_REASON selected=chosen == Some(NeedsAttention::Any)>"Any reason"</option>
+            <option value="" selected=chosen.is_none()>{M::SendsAttentionAnyOrNone}</option>
+            <option value=ANY_REASON selected=chosen == Some(NeedsAttention::Any)>{M::SendsAttentionAny}</option>
             {reasons}
         }
     }
@@ -136,14 +155,14 @@ fn StatusOptions(filter: Memo<SendFilter>, loaded: RwSignal<LoadedSends>) -> imp
                 let count_of_group = counts.get(&g).copied().unwrap_or(0);
                 view! {
                     <option value=g.slug() selected=chosen == Some(g)>
-                        {format!("{} ({})", g.label(), count(count_of_group))}
+                        {msg::sends_group_option(t(group_label(g)), &count(count_of_group))}
                     </option>
                 }
             })
             .collect_view();
         view! {
             <option value="" selected=chosen.is_none()>
-                "All statuses"
+                {M::SendsAllStatuses}
             </option>
             {groups}
         }
@@ -158,13 +177,19 @@ fn IgnoredNotice(filter: Memo<SendFilter>) -> impl IntoView {
             (!f.ignored.is_empty()).then(|| {
                 view! {
                     <p class="notice" role="status">
-                        {format!(
-                            "Not understood in the address, so not applied: {}.",
-                            f.ignored.join(", "),
-                        )}
+                        {msg::sends_ignored(&ignored_list(&f.ignored))}
                     </p>
                 }
             })
         })
     }
+}
+
+/// The parameters not understood, each with its value, apart by commas.
+fn ignored_list(ignored: &[(&'static str, String)]) -> String {
+    ignored
+        .iter()
+        .map(|(key, value)| msg::sends_ignored_param(key, value))
+        .collect::<Vec<_>>()
+        .join(", ")
 }

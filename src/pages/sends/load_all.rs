@@ -10,6 +10,7 @@ use super::memory;
 use super::walk_job::{self, progress_text, Walk, WalkRun};
 use crate::components::format::count;
 use crate::components::{use_job, UseJob};
+use crate::i18n::{msg, M};
 use crate::jobs::{JobKind, JobState};
 
 /// The control's view-model: the latest walk (a job the screen only reads) and its status.
@@ -66,11 +67,10 @@ impl Walker {
         let (page, pages) = self.page()?;
         Some(match status.state {
             JobState::Running => match status.waiting_s {
-                Some(s) => format!(
-                    "Loading {}: the platform asked to slow down, waiting {s} s…",
-                    progress_text(page.max(1), pages)
-                ),
-                None => format!("Loading {}…", progress_text(page.max(1), pages)),
+                Some(s) => {
+                    msg::sends_walk_slowed(&progress_text(page.max(1), pages), &s.to_string())
+                }
+                None => msg::sends_walk_loading(&progress_text(page.max(1), pages)),
             },
             JobState::Done if self.job.with(WalkRun::stopped_short) == Some(true) => status.note,
             JobState::Done => {
@@ -78,19 +78,9 @@ impl Walker {
                     .loaded
                     .with(|l| (l.len() as u64, l.total().unwrap_or(0)));
                 if held >= total {
-                    format!(
-                        "All pages loaded: {} of {} sends.",
-                        count(held),
-                        count(total)
-                    )
+                    msg::sends_walk_all_loaded(&count(held), total)
                 } else {
-                    format!(
-                        "{} of {} sends loaded: every send there was when loading began, each \
-                         once; {} arrived while loading.",
-                        count(held),
-                        count(total),
-                        count(total - held)
-                    )
+                    msg::sends_walk_arrived(&count(held), total, total - held)
                 }
             }
             JobState::Cancelled | JobState::Failed => status.note,
@@ -147,28 +137,28 @@ pub(crate) fn LoadAll(
         Walk::Since,
     );
     view! {
-        <div class="load-all" role="group" aria-label="Load all pages" data-testid="load-all">
+        <div class="load-all" role="group" aria-label=M::SendsLoadAll data-testid="load-all">
             <button
                 type="button"
                 class="button"
                 on:click=move |_| walker.start(Walk::From(1))
                 disabled=move || walker.is_running()
             >
-                "Load all pages"
+                {M::SendsLoadAll}
             </button>
             {move || walker.resume_page().map(|page| view! {
                 <button type="button" class="button" on:click=move |_| walker.start(Walk::From(page))>
-                    "Resume"
+                    {M::SendsResume}
                 </button>
             })}
             <Show when={move || walker.newer() > 0}>
                 <button type="button" class="button" on:click=move |_| walker.start(Walk::Newest)>
-                    "Load them"
+                    {M::SendsLoadNewer}
                 </button>
             </Show>
             <Show when=move || walker.is_running()>
                 <button type="button" class="button button--danger" on:click=move |_| walker.job.cancel()>
-                    "Cancel loading"
+                    {M::SendsCancelLoading}
                 </button>
             </Show>
             <WalkBar walker />
@@ -197,7 +187,7 @@ fn WalkBar(walker: Walker) -> impl IntoView {
             Some(pages) => view! {
                 <progress
                     class="load-all__bar"
-                    aria-label="Pages loaded"
+                    aria-label=M::SendsPagesLoaded
                     max=pages.to_string()
                     value=page.saturating_sub(1).min(pages).to_string()
                 >
@@ -205,8 +195,10 @@ fn WalkBar(walker: Walker) -> impl IntoView {
                 </progress>
             }
             .into_any(),
-            None => view! { <progress class="load-all__bar" aria-label="Pages loaded"></progress> }
-                .into_any(),
+            None => {
+                view! { <progress class="load-all__bar" aria-label=M::SendsPagesLoaded></progress> }
+                    .into_any()
+            }
         })
     }
 }

@@ -15,6 +15,7 @@ use gifting_api::rest::{page_count, Send};
 
 use super::compact::Rows;
 use crate::components::format::count;
+use crate::i18n::{msg, t, M};
 
 /// An empty position.
 const NONE: u32 = u32::MAX;
@@ -205,23 +206,23 @@ impl LoadedSends {
     /// "pages 1–3 of 12 at 25 a page, 75 of 300 sends": what the loaded sends cover.
     pub(crate) fn coverage_text(&self, per_page: u32) -> String {
         let Some(total) = self.total else {
-            return "No sends loaded yet".into();
+            return t(M::SendsCoverageNone).into();
         };
-        let sends = format!("{} of {} sends", count(self.filled as u64), count(total));
         if total == 0 {
-            return "The platform has no sends".into();
+            return t(M::SendsCoverageEmpty).into();
         }
+        let loaded = count(self.filled as u64);
         let pages = self.complete_pages(per_page);
-        let of = page_count(total, per_page);
         if pages.is_empty() {
-            return format!("{sends} loaded");
+            return msg::sends_coverage_sends(&loaded, total);
         }
-        let noun = if pages.len() == 1 { "page" } else { "pages" };
-        format!(
-            "{noun} {} of {} at {} a page, {sends}",
-            page_ranges(&pages),
-            count(of),
-            count(u64::from(per_page))
+        msg::sends_coverage_pages(
+            pages.len() as u64,
+            &page_ranges(&pages),
+            &count(page_count(total, per_page)),
+            &count(u64::from(per_page)),
+            &loaded,
+            total,
         )
     }
 }

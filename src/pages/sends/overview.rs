@@ -5,9 +5,11 @@
 use leptos::prelude::*;
 
 use super::summary::Summary;
+use super::table::group_label;
 use crate::components::bar_chart::{Bar, BarChart, BAR_MAX};
 use crate::components::format;
 use crate::components::format::money;
+use crate::i18n::{msg, t, M};
 
 #[component]
 pub(crate) fn Overview(
@@ -22,30 +24,29 @@ pub(crate) fn Overview(
         <details class="overview" data-testid="overview">
             <summary class="overview__summary">
                 <h2 id="sends-overview-title" class="overview__title">
-                    "Overview"
+                    {M::SendsOverview}
                 </h2>
                 <span class="overview__note" data-testid="overview-note">
                     {move || covers.get()}
                 </span>
             </summary>
             <div class="overview__charts" role="group" aria-labelledby="sends-overview-title">
-                {move || summary.with(|s| view! { <GroupChart summary=s.clone() /> })}
-                {move || summary.with(|s| view! { <SpendChart summary=s.clone() /> })}
+                // Plain functions, not components: drawn again when the language changes.
+                {move || summary.with(group_chart)}
+                {move || summary.with(spend_chart)}
             </div>
         </details>
     }
 }
 
-#[component]
-fn GroupChart(summary: Summary) -> impl IntoView {
-    let spoken = format!(
-        "Sends by status: {}",
-        summary
+fn group_chart(summary: &Summary) -> impl IntoView {
+    let spoken = msg::sends_chart_status_spoken(
+        &summary
             .by_group
             .iter()
-            .map(|(g, n)| format!("{} {}", g.label(), format::count(*n)))
+            .map(|(g, n)| format!("{} {}", t(group_label(*g)), format::count(*n)))
             .collect::<Vec<_>>()
-            .join(", ")
+            .join(", "),
     );
     let bars = summary
         .by_group
@@ -56,31 +57,28 @@ fn GroupChart(summary: Summary) -> impl IntoView {
                 ("data-group", group.slug().to_string()),
                 ("data-count", count.to_string()),
             ],
-            label: group.label().to_string(),
+            label: t(group_label(*group)).to_string(),
             value: count.to_string(),
             amount: *count,
         })
         .collect();
-    view! { <BarChart caption="Sends by status" spoken test_id="status-chart" bars /> }
+    view! { <BarChart caption=t(M::SendsChartStatus) spoken test_id="status-chart" bars /> }
 }
 
-#[component]
-fn SpendChart(summary: Summary) -> impl IntoView {
+fn spend_chart(summary: &Summary) -> impl IntoView {
     let spoken = if summary.by_currency.is_empty() {
-        "Spend by currency: no sends".to_string()
+        t(M::SendsChartSpendNone).to_string()
     } else {
-        format!(
-            "Spend by currency: {}",
-            summary
+        msg::sends_chart_spend_spoken(
+            &summary
                 .by_currency
                 .iter()
-                .map(|c| format!(
-                    "{} over {} sends",
-                    money(&c.currency, &c.total.to_string()),
-                    c.sends
-                ))
+                .map(|c| {
+                    let amount = money(&c.currency, &c.total.to_string());
+                    msg::sends_chart_spend_item(&amount, c.sends)
+                })
                 .collect::<Vec<_>>()
-                .join(", ")
+                .join(", "),
         )
     };
     let unreadable: u64 = summary.by_currency.iter().map(|c| c.unreadable).sum();
@@ -97,31 +95,16 @@ fn SpendChart(summary: Summary) -> impl IntoView {
                 ("data-sends", spend.sends.to_string()),
             ],
             label: money(&spend.currency, &spend.total.to_string()),
-            value: format!(
-                "{} {}",
-                spend.sends,
-                if spend.sends == 1 { "send" } else { "sends" }
-            ),
+            value: msg::sends_chart_spend_bar(spend.sends),
             amount: spend.sends,
         })
         .collect();
     view! {
-        <BarChart
-            caption="Spend by currency (bars: number of sends; amounts are not converted)"
-            spoken
-            test_id="spend-chart"
-            bars
-            full=BAR_MAX / 2
-        >
+        <BarChart caption=t(M::SendsChartSpend) spoken test_id="spend-chart" bars full=BAR_MAX / 2>
             {(unreadable > 0)
                 .then(|| {
                     view! {
-                        <p class="chart__warning">
-                            {format!(
-                                "{} sends have a cost that is not a number; they are counted but not added.",
-                                format::count(unreadable)
-                            )}
-                        </p>
+                        <p class="chart__warning">{msg::sends_chart_unreadable(unreadable)}</p>
                     }
                 })}
         </BarChart>

@@ -21,6 +21,7 @@ use crate::components::format;
 use crate::components::{remember_last_filters, SavedViews, ScreenHeading};
 use crate::components::{ColumnChooser, Columns};
 use crate::components::{Empty, Loaded, Pager};
+use crate::i18n::{msg, M};
 
 #[component]
 pub(crate) fn SendsPage() -> impl IntoView {
@@ -42,10 +43,10 @@ pub(crate) fn SendsPage() -> impl IntoView {
     // table starts high on a laptop; the overview (one line until opened) follows the table.
     view! {
         <div class="page-head">
-            <ScreenHeading title="Sends" />
-            <section class="sends-tools" aria-label="Loaded sends">
+            <ScreenHeading title=M::SendsTitle />
+            <section class="sends-tools" aria-label=M::SendsTools>
                 <p class="sends-coverage" data-testid="sends-coverage">
-                    {move || format!("Loaded: {}.", store.coverage())}
+                    {move || msg::sends_loaded(&store.coverage())}
                 </p>
                 <LoadAll
                     loaded
@@ -76,10 +77,10 @@ fn ServerPage(store: SendsStore, columns: Memo<Vec<usize>>) -> impl IntoView {
             {page
                 .map(|page| {
                     if page.sends.is_empty() {
-                        Either::Left(view! { <Empty message="No sends on this page." /> })
+                        Either::Left(view! { <Empty message=M::SendsPageEmpty /> })
                     } else {
                         Either::Right(
-                            view! { <SendsTable sends=page.sends caption="Sends, newest first" columns /> },
+                            view! { <SendsTable sends=page.sends caption=M::SendsCaptionNewest columns /> },
                         )
                     }
                 })}
@@ -93,11 +94,9 @@ fn ServerPage(store: SendsStore, columns: Memo<Vec<usize>>) -> impl IntoView {
 #[component]
 fn FilteredSends(store: SendsStore, columns: Memo<Vec<usize>>) -> impl IntoView {
     let (shown, loaded, paging) = (store.shown(), store.loaded(), store.paging());
-    move || {
-        let (page, per_page) = paging.with(|p| (p.page.unwrap_or(1), p.per_page.unwrap_or(25)));
+    let note = move || {
         let total = shown.with(Vec::len) as u64;
-        let loaded_count = loaded.with(LoadedSends::len);
-        let note = loaded.with(|l| {
+        loaded.with(|l| {
             store.filter().with(|f| {
                 // A send asked for by its number, once loaded, is all there is to find.
                 let found = f.send.is_some_and(|id| l.contains(id));
@@ -111,53 +110,53 @@ fn FilteredSends(store: SendsStore, columns: Memo<Vec<usize>>) -> impl IntoView 
                     None => coverage_note(l, store.filtering(), total, found),
                 }
             })
-        });
+        })
+    };
+    // Apart from the note, so a new language redraws the note and not the rows.
+    let body = move || {
+        let (page, per_page) = paging.with(|p| (p.page.unwrap_or(1), p.per_page.unwrap_or(25)));
+        let loaded_count = loaded.with(LoadedSends::len);
         let start = (u64::from(page.max(1)) - 1) * u64::from(per_page);
         let start = start.min(usize::MAX as u64) as usize;
         let rows = store.shown_sends(start, per_page as usize);
         let caption = if store.filtering() {
-            "Loaded sends matching the filters, newest first"
+            M::SendsCaptionMatching
         } else {
-            "Every loaded send"
+            M::SendsCaptionLoaded
         };
-        let body = if loaded_count == 0 {
-            Either::Left(view! {
-                <Empty message="The filters search the loaded sends, and none are loaded yet: load all pages first." />
-            })
+        if loaded_count == 0 {
+            Either::Left(view! { <Empty message=M::SendsNoneLoaded /> })
         } else if rows.is_empty() {
-            Either::Left(view! { <Empty message="No loaded send matches these filters." /> })
+            Either::Left(view! { <Empty message=M::SendsNoneMatch /> })
         } else {
             Either::Right(
                 view! { <SendsTable sends=rows caption=caption presorted=true columns /> },
             )
-        };
-        view! {
-            <p class="sends-match-note" role="status" data-testid="filter-note">
-                {note}
-            </p>
-            {body}
         }
+    };
+    view! {
+        <p class="sends-match-note" role="status" data-testid="filter-note">
+            {note}
+        </p>
+        {body}
     }
 }
 
 /// Whether every send of the filter's days is loaded: "Every send created from Nov 1, 2026 to
 /// Nov 30, 2026 is loaded.", or that the sends back to its first day are not all loaded yet.
 fn range_note(loaded: &LoadedSends, filter: &SendFilter) -> Option<(String, bool)> {
-    let days = match (filter.since, filter.until) {
-        (Some(since), Some(until)) => {
-            format!("from {} to {}", format::day(since), format::day(until))
-        }
-        (Some(since), None) => format!("since {}", format::day(since)),
-        (None, Some(until)) => format!("up to {}", format::day(until)),
-        (None, None) => return None,
-    };
     let covered = filter
         .since
         .map_or(loaded.is_whole(), |d| loaded.covers_since(d));
-    let note = if covered {
-        format!("Every send created {days} is loaded.")
-    } else {
-        format!("Not every send created {days} is loaded yet.")
+    let (since, until) = (filter.since.map(format::day), filter.until.map(format::day));
+    let note = match (since, until, covered) {
+        (Some(since), Some(until), true) => msg::sends_range_loaded_between(&since, &until),
+        (Some(since), Some(until), false) => msg::sends_range_partial_between(&since, &until),
+        (Some(since), None, true) => msg::sends_range_loaded_since(&since),
+        (Some(since), None, false) => msg::sends_range_partial_since(&since),
+        (None, Some(until), true) => msg::sends_range_loaded_until(&until),
+        (None, Some(until), false) => msg::sends_range_partial_until(&until),
+        (None, None, _) => return None,
     };
     Some((note, covered))
 }
@@ -165,26 +164,33 @@ fn range_note(loaded: &LoadedSends, filter: &SendFilter) -> Option<(String, bool
 /// What the filtered or sorted rows cover, in a sentence; nothing about the rest of the
 /// history when the filter's range is `covered`.
 fn coverage_note(loaded: &LoadedSends, filtering: bool, matching: u64, covered: bool) -> String {
-    let all = || format::count(loaded.len() as u64);
-    let count = all();
+    let count = loaded.len() as u64;
+    let all = format::count(count);
     let rest = if loaded.is_complete() || covered {
-        String::new()
+        Rest::Nothing
     } else if loaded.is_whole() {
-        format!(
-            "; {} newer sends arrived since they were loaded",
-            format::count(loaded.newer())
-        )
+        Rest::Newer(loaded.newer())
     } else {
-        "; load all pages to search the whole history".to_owned()
+        Rest::Partial
     };
-    if filtering {
-        format!(
-            "{} of the {count} loaded sends match the filters{rest}.",
-            format::count(matching)
-        )
-    } else if loaded.is_complete() {
-        format!("All {} sends are loaded: sorted across all of them.", all())
-    } else {
-        format!("The {count} loaded sends are sorted across all of them{rest}.")
+    match (filtering, rest) {
+        (true, Rest::Nothing) => msg::sends_match(matching, &all),
+        (true, Rest::Newer(newer)) => msg::sends_match_newer(matching, &all, newer),
+        (true, Rest::Partial) => msg::sends_match_partial(matching, &all),
+        (false, _) if loaded.is_complete() => msg::sends_sorted_complete(count),
+        (false, Rest::Nothing) => msg::sends_sorted(count),
+        (false, Rest::Newer(newer)) => msg::sends_sorted_newer(count, newer),
+        (false, Rest::Partial) => msg::sends_sorted_partial(count),
     }
+}
+
+/// What a coverage note says of the history beyond the loaded sends.
+#[derive(Clone, Copy)]
+enum Rest {
+    /// Nothing: every send is loaded, or every one the filter's days ask for.
+    Nothing,
+    /// This many sends arrived since the loaded ones were read.
+    Newer(u64),
+    /// Older sends are not loaded yet.
+    Partial,
 }

@@ -6,6 +6,7 @@
 use gifting_api::attention::{civil_from_days, parse_day};
 
 use super::filter::SendFilter;
+use crate::i18n::M;
 
 /// One choice of the range select.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -41,13 +42,13 @@ impl Range {
         Range::ALL.into_iter().find(|r| r.slug() == slug)
     }
 
-    pub(crate) fn label(self) -> &'static str {
+    pub(crate) fn label(self) -> M {
         match self {
-            Range::Any => "Any time",
-            Range::ThisMonth => "This month",
-            Range::LastMonth => "Last month",
-            Range::Last90Days => "Last 90 days",
-            Range::Custom => "Custom range",
+            Range::Any => M::SendsRangeAny,
+            Range::ThisMonth => M::SendsRangeThisMonth,
+            Range::LastMonth => M::SendsRangeLastMonth,
+            Range::Last90Days => M::SendsRangeLast90Days,
+            Range::Custom => M::SendsRangeCustom,
         }
     }
 

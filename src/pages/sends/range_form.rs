@@ -8,6 +8,7 @@ use super::loaded::LoadedSends;
 use super::range::{self, Range};
 use crate::components::query_href::FilterAddress;
 use crate::components::TextField;
+use crate::i18n::{t, M};
 
 /// A range's first and last day, as the filter keeps them.
 type Days = (Option<u32>, Option<u32>);
@@ -61,12 +62,12 @@ pub(crate) fn RangeFilter(
         let chosen = chosen();
         Range::ALL
             .into_iter()
-            .map(|r| view! { <option value=r.slug() selected=r == chosen>{r.label()}</option> })
+            .map(|r| view! { <option value=r.slug() selected=r == chosen>{t(r.label())}</option> })
             .collect_view()
     };
     view! {
         <div class="field">
-            <label for="send-filter-range">"Created"</label>
+            <label for="send-filter-range">{M::SendsFilterCreated}</label>
             <select id="send-filter-range" on:change=on_change>
                 {options}
             </select>
@@ -85,7 +86,7 @@ fn CustomDays(
     address: FilterAddress,
     custom: RwSignal<Option<Days>>,
 ) -> impl IntoView {
-    let error = RwSignal::new(None::<String>);
+    let error = RwSignal::new(None::<M>);
     // The days changed by other means (back, "Clear filters"): the refused day is gone too.
     Effect::new(move |_| {
         filter.with(|f| (f.since, f.until));
@@ -105,7 +106,7 @@ fn CustomDays(
         };
         if let (Some(since), Some(until)) = (since, until) {
             if since > until {
-                error.set(Some("The first day is after the last.".to_owned()));
+                error.set(Some(M::SendsRangeBackwards));
                 return;
             }
         }
@@ -117,14 +118,14 @@ fn CustomDays(
         <TextField
             id="send-filter-since"
             kind="date"
-            label="From"
+            label=M::SendsRangeFrom
             value=Signal::derive(move || filter.with(|f| shown(f.since)))
             on_input=move |text| write(KEY_SINCE, text)
         />
         <TextField
             id="send-filter-until"
             kind="date"
-            label="To"
+            label=M::SendsRangeTo
             value=Signal::derive(move || filter.with(|f| shown(f.until)))
             on_input=move |text| write(KEY_UNTIL, text)
         />

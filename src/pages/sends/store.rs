@@ -22,6 +22,7 @@ use crate::browser::{self, now_ms};
 use crate::components::format::count;
 use crate::components::sort::{use_table_sort, TableSort};
 use crate::components::{use_page_query, ShownPage};
+use crate::i18n::{msg, t, M};
 
 /// A page being fetched ahead, awaitable by more than one reader.
 type FetchAhead = Shared<LocalBoxFuture<'static, Option<SendPage>>>;
@@ -311,20 +312,15 @@ impl SendsStore {
     pub(crate) fn covers(&self) -> String {
         let loaded_count = self.loaded_count();
         if self.filtering() {
-            format!(
-                "Covers the {} loaded sends that match the filters, out of {} loaded ({}).",
-                count(self.matching.with(Vec::len) as u64),
-                count(loaded_count as u64),
-                self.coverage()
+            msg::sends_covers_matching(
+                self.matching.with(Vec::len) as u64,
+                &count(loaded_count as u64),
+                &self.coverage(),
             )
         } else if loaded_count == 0 {
-            "Covers nothing yet: no sends are loaded.".to_string()
+            t(M::SendsCoversNothing).to_owned()
         } else {
-            format!(
-                "Covers the {} loaded sends ({}). Load all pages to cover the whole history.",
-                count(loaded_count as u64),
-                self.coverage()
-            )
+            msg::sends_covers_loaded(loaded_count as u64, &self.coverage())
         }
     }
 
@@ -340,9 +336,9 @@ impl SendsStore {
     pub(crate) fn export_label(&self) -> String {
         let n = self.export_count() as u64;
         if self.filtering() {
-            format!("Export CSV ({} sends matching the filters)", count(n))
+            msg::sends_export_matching(n)
         } else {
-            format!("Export CSV ({} loaded sends)", count(n))
+            msg::sends_export_loaded(n)
         }
     }
 

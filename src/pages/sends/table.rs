@@ -8,6 +8,7 @@ use crate::browser::after_paint;
 use crate::components::format::{date_time, money};
 use crate::components::sort::{by_money, by_text, by_time, use_table_sort, Compare, SortHeader};
 use crate::components::{Badge, Choosable, SortNote, Tone};
+use crate::i18n::{msg, M};
 use crate::routes;
 
 /// The colour family of a status group (the badge's text always says the status itself).
@@ -21,14 +22,25 @@ pub(crate) fn tone(group: StatusGroup) -> Tone {
     }
 }
 
-/// A send's status as a badge, with its group in words beside it.
+/// A status group in the console's words (the CSV export keeps `StatusGroup::label`).
+pub(crate) fn group_label(group: StatusGroup) -> M {
+    match group {
+        StatusGroup::InProgress => M::SendsGroupInProgress,
+        StatusGroup::DeliveredOrUsed => M::SendsGroupDelivered,
+        StatusGroup::Problem => M::SendsGroupProblem,
+        StatusGroup::MoneyReturned => M::SendsGroupReturned,
+        StatusGroup::Other => M::SendsGroupOther,
+    }
+}
+
+/// A send's status as a badge, as the platform wrote it, with its group in words beside it.
 #[component]
 pub(crate) fn StatusBadge(status: SendStatus) -> impl IntoView {
     let group = status.group();
     view! {
         <span class="send-status" data-group=group.slug()>
-            <Badge text=status.to_string() tone=tone(group) />
-            <span class="send-status__group">{group.label()}</span>
+            <Badge attr:translate="no" text=status.to_string() tone=tone(group) />
+            <span class="send-status__group">{group_label(group)}</span>
         </span>
     }
 }
@@ -38,31 +50,31 @@ pub(crate) fn StatusBadge(status: SendStatus) -> impl IntoView {
 pub(crate) const SEND_COLUMNS: &[Choosable] = &[
     Choosable {
         key: "created",
-        label: "Created",
+        label: M::SendsColCreated,
     },
     Choosable {
         key: "recipient",
-        label: "Recipient",
+        label: M::SendsColRecipient,
     },
     Choosable {
         key: "sender",
-        label: "Sender",
+        label: M::SendsColSender,
     },
     Choosable {
         key: "campaign",
-        label: "Campaign",
+        label: M::SendsColCampaign,
     },
     Choosable {
         key: "type",
-        label: "Type",
+        label: M::SendsColType,
     },
     Choosable {
         key: "status",
-        label: "Status",
+        label: M::SendsColStatus,
     },
     Choosable {
         key: "cost",
-        label: "Cost",
+        label: M::SendsColCost,
     },
 ];
 
@@ -102,8 +114,7 @@ const FIRST_ROWS: usize = 25;
 pub(crate) fn SendsTable(
     sends: Vec<Send>,
     /// Read by screen readers before the table, e.g. "Sends, newest first".
-    #[prop(into)]
-    caption: String,
+    caption: M,
     /// The sends come in the address's order already, sorted across every loaded send (not
     /// only these): the table shows them as they are.
     #[prop(optional)]
@@ -143,18 +154,14 @@ pub(crate) fn SendsTable(
         (first, rest)
     };
     view! {
-        <SortNote note=if presorted {
-            "Sorted across the loaded sends listed here; the platform lists sends newest first."
-        } else {
-            "Sorted within the sends shown here; the platform lists sends newest first."
-        } />
+        <SortNote note=if presorted { M::SendsSortedLoaded } else { M::SendsSortedShown } />
         <div class="table-wrap">
             <table class="sends-table" data-testid="sends-table">
                 <caption class="visually-hidden">{caption}</caption>
                 <thead>
                     <tr>
                         <th scope="col">
-                            <span class="visually-hidden">"Status history"</span>
+                            <span class="visually-hidden">{M::SendsStatusHistory}</span>
                         </th>
                         {move || {
                             columns
@@ -188,7 +195,8 @@ fn SendRow(
     let (id, sender_id) = (send.id, send.sender.id);
     let (mut cells, history) = Cells::of(send);
     // The visible "History" first, so a voice command saying it finds the button.
-    let history_label = format!("History of the send to {}", cells.recipient.0);
+    let recipient = cells.recipient.0.clone();
+    let history_label = move || msg::sends_history_of(&recipient);
     let history = StoredValue::new(history);
     let controls = history_id.clone();
     let colspan = (shown.len() + 1).to_string();
@@ -208,7 +216,7 @@ fn SendRow(
                     aria-controls=move || expanded.get().then(|| controls.clone())
                     on:click=move |_| expanded.update(|open| *open = !*open)
                 >
-                    "History"
+                    {M::SendsHistory}
                 </button>
             </td>
             {cells}
@@ -217,17 +225,7 @@ fn SendRow(
         <Show when=move || expanded.get()>
             <tr id=history_id.clone() class="history-row">
                 <td colspan=colspan.clone()>
-                    {history
-                        .with_value(|(updates, gid, via, parties)| {
-                            view! {
-                                <Timeline
-                                    updates=updates.clone()
-                                    gid=gid.clone()
-                                    via=via.clone()
-                                    parties=parties.clone()
-                                />
-                            }
-                        })}
+                    {history.with_value(|h| view! { <Timeline history=h.clone() /> })}
                 </td>
             </tr>
         </Show>
@@ -240,7 +238,7 @@ struct Cells {
     /// The recipient and the sender in full, for their cells' titles.
     to: String,
     from: String,
-    /// Name and company; name and team.
+    /// Name and company; name and team (the platform's data).
     recipient: (String, String),
     sender: (String, String),
     touch: (u64, String),
@@ -251,9 +249,8 @@ struct Cells {
 }
 
 impl Cells {
-    /// A send's cells, and what its history shows: its status changes, its gid, how it was
-    /// sent, and who sent it to whom in full.
-    fn of(send: Send) -> (Cells, (Vec<StatusUpdate>, String, String, String)) {
+    /// A send's cells, and what its history shows.
+    fn of(send: Send) -> (Cells, History) {
         let Send {
             send_gid,
             kind,
@@ -271,7 +268,13 @@ impl Cells {
         } = send;
         let to = joined(&[&recipient.name, &recipient.email, &recipient.company_name]);
         let from = joined(&[&sender.name, &sender.email, &sender.team_name]);
-        let parties = format!("To {to}; from {from}.");
+        let history = History {
+            updates: status_updates,
+            gid: send_gid,
+            via: sent_via,
+            to: to.clone(),
+            from: from.clone(),
+        };
         let cells = Cells {
             created_at,
             to,
@@ -283,7 +286,7 @@ impl Cells {
             status,
             cost: money(&currency, &current_total_cost),
         };
-        (cells, (status_updates, send_gid, sent_via, parties))
+        (cells, history)
     }
 
     /// The cell of the column under `key`.
@@ -296,17 +299,19 @@ impl Cells {
             }
             "recipient" => {
                 let (name, company) = take(&mut self.recipient);
-                view! { <td title=take(&mut self.to)>{name} <Sub text=company /></td> }.into_any()
+                view! { <td title=take(&mut self.to) translate="no">{name} <Sub text=company /></td> }
+                    .into_any()
             }
             "sender" => {
                 let (name, team) = take(&mut self.sender);
-                view! { <td title=take(&mut self.from)>{name} <Sub text=team /></td> }.into_any()
+                view! { <td title=take(&mut self.from) translate="no">{name} <Sub text=team /></td> }
+                    .into_any()
             }
             "campaign" => {
                 let (id, name) = take(&mut self.touch);
                 let title = name.clone();
                 view! {
-                    <td title=title>
+                    <td title=title translate="no">
                         <a href=routes::campaign(id)>{name}</a>
                     </td>
                 }
@@ -315,7 +320,7 @@ impl Cells {
             "type" => {
                 let (kind, subtype) = take(&mut self.kind);
                 let title = format!("{kind}: {subtype}");
-                view! { <td title=title>{kind} <Sub text=subtype /></td> }.into_any()
+                view! { <td title=title translate="no">{kind} <Sub text=subtype /></td> }.into_any()
             }
             "status" => view! { <td><StatusBadge status=self.status.clone() /></td> }.into_any(),
             _ => view! { <td class="num">{take(&mut self.cost)}</td> }.into_any(),
@@ -339,17 +344,40 @@ fn joined(parts: &[&str]) -> String {
         .join(", ")
 }
 
-/// A send's status changes, oldest first, with their times.
-#[component]
-fn Timeline(
+/// What a send's history shows: its status changes, its gid, how it was sent, and who sent
+/// it to whom in full (the row cuts them short).
+#[derive(Clone)]
+struct History {
     updates: Vec<StatusUpdate>,
     gid: String,
     via: String,
-    /// Who sent it to whom, in full: the row cuts them short.
-    parties: String,
-) -> impl IntoView {
+    to: String,
+    from: String,
+}
+
+/// Stands for the gid in the history's sentence, which is then cut there to show it as code.
+const GID_MARK: &str = "\u{1}";
+
+/// "Send <code>snd_1</code>, sent via web. To …; from …." in the chosen language.
+fn history_meta(history: &History) -> impl IntoView {
+    let History {
+        gid, via, to, from, ..
+    } = history.clone();
+    move || {
+        let text = msg::sends_history_meta(GID_MARK, &via, &to, &from);
+        let (before, after) = text.split_once(GID_MARK).unwrap_or((&text, ""));
+        let (before, after) = (before.to_owned(), after.to_owned());
+        view! { {before} <code translate="no">{gid.clone()}</code> {after} }
+    }
+}
+
+/// A send's status changes, oldest first, with their times.
+#[component]
+fn Timeline(history: History) -> impl IntoView {
+    let meta = history_meta(&history);
+    let updates = history.updates;
     let items = if updates.is_empty() {
-        view! { <li>"No status changes recorded."</li> }.into_any()
+        view! { <li>{M::SendsNoStatusChanges}</li> }.into_any()
     } else {
         updates
             .into_iter()
@@ -368,10 +396,8 @@ fn Timeline(
     };
     view! {
         <div class="send-history">
-            <p class="send-history__meta">
-                "Send " <code>{gid}</code> ", sent via " {via} ". " {parties}
-            </p>
-            <ol class="timeline" aria-label="Status history">
+            <p class="send-history__meta">{meta}</p>
+            <ol class="timeline" aria-label=M::SendsStatusHistory>
                 {items}
             </ol>
         </div>

@@ -16,7 +16,8 @@ use futures::future::LocalBoxFuture;
 use gifting_api::rest::page_count;
 use leptos::prelude::{ArcRwSignal, Notify, Update, UpdateUntracked, WithUntracked};
 
-use crate::components::format::{self, count, count_of};
+use crate::components::format::{self, count};
+use crate::i18n::{msg, t, M};
 
 use super::filter::day_number;
 use super::loaded::LoadedSends;
@@ -67,18 +68,18 @@ impl WalkRun {
 /// "page 3 of 12", or "page 1" while the number of pages is not known yet.
 pub(crate) fn progress_text(page: u64, pages: Option<u64>) -> String {
     match pages {
-        Some(pages) => format!("page {}", count_of(page.min(pages), pages)),
-        None => format!("page {}", count(page)),
+        Some(pages) => msg::sends_walk_page_of(&count(page.min(pages)), &count(pages)),
+        None => msg::sends_walk_page(&count(page)),
     }
 }
 
 /// Starts a walk into `loaded` as a job.
 pub(crate) fn start(loaded: ArcRwSignal<LoadedSends>, walk: Walk) -> JobHandle<WalkRun> {
     let title = match walk {
-        Walk::Newest => "Loading the newest sends".to_owned(),
-        Walk::From(_) => "Loading all sends".to_owned(),
-        Walk::Since(day) => format!("Loading the sends since {}", format::day(day)),
-        Walk::Find(id) => format!("Looking for send #{id}"),
+        Walk::Newest => t(M::SendsWalkTitleNewest).to_owned(),
+        Walk::From(_) => t(M::SendsWalkTitleAll).to_owned(),
+        Walk::Since(day) => msg::sends_walk_title_since(&format::day(day)),
+        Walk::Find(id) => msg::sends_walk_title_find(&id.to_string()),
     };
     jobs_indicator::show();
     jobs::start(
@@ -160,7 +161,7 @@ fn reading(ctx: &JobCtx<WalkRun>, page: u64, pages: Option<u64>) {
     ctx.progress(
         page.saturating_sub(1),
         pages,
-        format!("Loading {}…", progress_text(page, pages)),
+        msg::sends_walk_loading(&progress_text(page, pages)),
     );
 }
 
@@ -174,7 +175,7 @@ fn reached(ctx: &JobCtx<WalkRun>, loaded: &ArcRwSignal<LoadedSends>, day: u32) -
     });
     JobEnd {
         state: JobState::Done,
-        note: format!("Every send since {} loaded.", format::day(day)),
+        note: msg::sends_walk_since_done(&format::day(day)),
     }
 }
 
@@ -187,7 +188,7 @@ fn found(ctx: &JobCtx<WalkRun>, loaded: &ArcRwSignal<LoadedSends>, id: u64) -> J
     });
     JobEnd {
         state: JobState::Done,
-        note: format!("Send #{id} found."),
+        note: msg::sends_walk_found(&id.to_string()),
     }
 }
 
@@ -198,14 +199,9 @@ fn done(ctx: &JobCtx<WalkRun>, loaded: &ArcRwSignal<LoadedSends>) -> JobEnd {
     let arrived = total.saturating_sub(held);
     ctx.result.update(|r| r.resume_page = None);
     let note = if arrived == 0 {
-        format!("All {} sends loaded.", count(held))
+        msg::sends_walk_done(held)
     } else {
-        format!(
-            "{} of {} sends loaded; {} arrived while loading.",
-            count(held),
-            count(total),
-            count(arrived)
-        )
+        msg::sends_walk_done_arrived(&count(held), total, arrived)
     };
     JobEnd {
         state: JobState::Done,
@@ -227,14 +223,11 @@ fn stopped(
     match failure {
         Some(message) => JobEnd {
             state: JobState::Failed,
-            note: format!(
-                "Loading stopped at {}: {message}",
-                progress_text(page, pages)
-            ),
+            note: msg::sends_walk_failed(&progress_text(page, pages), &message),
         },
         None => JobEnd {
             state: JobState::Cancelled,
-            note: format!("Loading cancelled before {}.", progress_text(page, pages)),
+            note: msg::sends_walk_cancelled(&progress_text(page, pages)),
         },
     }
 }

@@ -13,33 +13,31 @@ use crate::components::sort::{by_amount, by_text, Compare};
 use crate::components::table::{number, text};
 use crate::components::ScreenHeading;
 use crate::components::{
-    on_not_found, use_by_id, use_page_query, Badge, Column, DataTable, Loaded, NotFound, Pager,
-    ShownPage, Tone,
+    on_not_found, use_by_id, use_page_query, Column, DataTable, Loaded, NotFound, Pager, ShownPage,
+    Tone,
 };
+use crate::i18n::{msg, t, M};
 use crate::routes;
 use crate::spend::cells::{org_figures, MemberShare};
 use crate::spend::report::{Band, BudgetRow};
 
 #[component]
 pub(crate) fn TeamPage() -> impl IntoView {
-    let (raw_id, members) = use_by_id(
-        |raw| format!("There is no team group with the id \u{201c}{raw}\u{201d}."),
-        |api, id| async move {
-            api.get_json::<Vec<Member>>(endpoint::LIST_GROUP_MEMBERS.call(&[&id.to_string()]))
-                .await
-        },
-    );
+    let (raw_id, members) = use_by_id(msg::teams_not_an_id, |api, id| async move {
+        api.get_json::<Vec<Member>>(endpoint::LIST_GROUP_MEMBERS.call(&[&id.to_string()]))
+            .await
+    });
     // Only for the heading: the members endpoint does not carry the group's name.
     let groups = use_team_groups();
     let team_name = move || groups.name_of(raw_id.get().parse::<u64>().ok()?);
     let heading = move || match team_name() {
-        Some(name) => format!("Team: {name}"),
-        None => format!("Team group {}", raw_id.get()),
+        Some(name) => msg::teams_team_heading(&name),
+        None => msg::teams_group_heading(&raw_id.get()),
     };
 
     view! {
         <section class="team" aria-labelledby="team-heading">
-            <ScreenHeading back=(routes::TEAMS, "Teams") title=heading id="team-heading" />
+            <ScreenHeading back=(routes::TEAMS, M::TeamsTitle) title=heading id="team-heading" />
             <BudgetSummary raw_id />
             <Loaded resource=members on_error=on_not_found(team_not_found) let:list>
                 <MembersTable members=list />
@@ -69,8 +67,8 @@ fn BudgetSummary(raw_id: Memo<String>) -> impl IntoView {
     });
     move || {
         let line = line.get()?;
-        let so_far = if reading() { " so far" } else { "" };
-        Some(view! { <BudgetFacts line so_far /> })
+        let reading = reading();
+        Some(view! { <BudgetFacts line reading /> })
     }
 }
 
@@ -78,26 +76,44 @@ fn usd(amount: Decimal) -> String {
     format::money("USD", &amount.to_string())
 }
 
+/// The budget line's facts; `reading`: the walk is still reading, the spend is "so far".
 #[component]
-fn BudgetFacts(line: BudgetRow, so_far: &'static str) -> impl IntoView {
+fn BudgetFacts(line: BudgetRow, reading: bool) -> impl IntoView {
     let budgeted = line.percent.is_some();
-    let budget = if budgeted || line.budget != Decimal::ZERO {
-        usd(line.budget)
-    } else {
-        "No monthly budget".to_owned()
+    let (amount, remaining, carried) = (line.budget, line.remaining, line.carried);
+    let budget = move || {
+        if budgeted || amount != Decimal::ZERO {
+            usd(amount)
+        } else {
+            t(M::SpendBandNone).to_owned()
+        }
     };
-    let used = line.percent.map_or("—".to_owned(), format::percent);
-    let remaining = if budgeted {
-        usd(line.remaining)
-    } else {
-        "—".to_owned()
+    let percent = line.percent;
+    let used = move || percent.map_or("—".to_owned(), format::percent);
+    let remaining = move || {
+        if budgeted {
+            usd(remaining)
+        } else {
+            "—".to_owned()
+        }
     };
-    let rollover = if line.rollover {
-        format!("Yes: {} carried over from last month", usd(line.carried))
-    } else {
-        "No".to_owned()
+    let rollover = line.rollover;
+    let rollover = move || {
+        if rollover {
+            msg::teams_rollover_yes(&usd(carried))
+        } else {
+            t(M::TeamsNo).to_owned()
+        }
     };
     let one_time = Decimal::parse(&line.one_time.to_string()).unwrap_or(Decimal::ZERO);
+    let spent = line.spend.months[0].usd;
+    let spent = move || {
+        if reading {
+            msg::spend_so_far(&usd(spent))
+        } else {
+            usd(spent)
+        }
+    };
     let tone = match line.band {
         Band::Under => Tone::Success,
         Band::Near => Tone::Warning,
@@ -106,18 +122,18 @@ fn BudgetFacts(line: BudgetRow, so_far: &'static str) -> impl IntoView {
     };
     view! {
         <dl class="facts budget-facts" data-testid="team-budget" data-band=line.band.key()>
-            <dt>"Budget this month"</dt>
+            <dt>{M::TeamsBudgetThisMonth}</dt>
             <dd>{budget}</dd>
-            <dt>"Spent this month"</dt>
-            <dd>{format!("{}{so_far}", usd(line.spend.months[0].usd))}</dd>
-            <dt>"Used"</dt>
-            <dd>{used}" "<Badge text=line.band.words() tone /></dd>
-            <dt>"Remaining"</dt>
+            <dt>{M::TeamsSpentThisMonth}</dt>
+            <dd>{spent}</dd>
+            <dt>{M::TeamsUsed}</dt>
+            <dd>{used}" "<span class=tone.class()>{line.band.label()}</span></dd>
+            <dt>{M::TeamsRemaining}</dt>
             <dd>{remaining}</dd>
-            <dt>"Rollover"</dt>
+            <dt>{M::TeamsRollover}</dt>
             <dd>{rollover}</dd>
-            <dt>"One-time budget"</dt>
-            <dd>{format!("{} (not included in this month's budget)", usd(one_time))}</dd>
+            <dt>{M::TeamsOneTimeBudget}</dt>
+            <dd>{move || msg::teams_one_time_not_included(&usd(one_time))}</dd>
         </dl>
     }
 }
@@ -125,10 +141,10 @@ fn BudgetFacts(line: BudgetRow, so_far: &'static str) -> impl IntoView {
 fn team_not_found(message: String) -> AnyView {
     view! {
         <NotFound
-            title="No such team group"
+            title=M::TeamsNotFound
             message
-            fallback="Team group not found"
-            back=(routes::TEAMS, "Back to the teams")
+            fallback=M::TeamsNotFoundExplain
+            back=(routes::TEAMS, M::TeamsBack)
             testid="team-not-found"
             subheading=true
         />
@@ -137,7 +153,7 @@ fn team_not_found(message: String) -> AnyView {
 }
 
 #[rustfmt::skip]
-const MEMBER_COLUMNS: &[Column] = &[text("Name").sorts("name"), text("Email").sorts("email"), number("Balance").sorts("balance"), number("Spent this month (share)"), text("Sandbox").sorts("sandbox"), text("Invitation key")];
+const MEMBER_COLUMNS: &[Column] = &[text(M::TeamsColumnName).sorts("name"), text(M::TeamsColumnEmail).sorts("email"), number(M::TeamsColumnBalance).sorts("balance"), number(M::TeamsColumnShare), text(M::TeamsColumnSandbox).sorts("sandbox"), text(M::TeamsColumnKey)];
 
 fn member_order(key: &str) -> Option<Compare<Member>> {
     Some(match key {
@@ -158,11 +174,7 @@ fn member_name(m: &Member) -> String {
 #[component]
 fn MembersTable(members: Vec<Member>) -> impl IntoView {
     let total = members.len();
-    let count = match total {
-        0 => None,
-        1 => Some("1 member".to_owned()),
-        n => Some(format!("{} members", format::count(n as u64))),
-    };
+    let count = (total > 0).then_some(move || msg::teams_members_count(total as u64));
     let paging = use_page_query();
     // The page asked for in the address: the whole list is here, so it is the page shown.
     let shown = Signal::derive(move || {
@@ -184,8 +196,8 @@ fn MembersTable(members: Vec<Member>) -> impl IntoView {
     view! {
         {count.map(|count| view! { <p class="muted">{count}</p> })}
         <DataTable
-            caption="Members of this team group" columns=MEMBER_COLUMNS items=members row=member_row order=member_order
-            empty="This team group has no members." rows
+            caption=M::TeamsMembersCaption columns=MEMBER_COLUMNS items=members row=member_row order=member_order
+            empty=M::TeamsNoMembers rows
         />
         {(total > 0).then(|| view! { <Pager shown /> })}
     }
@@ -194,13 +206,13 @@ fn MembersTable(members: Vec<Member>) -> impl IntoView {
 fn member_row(m: Member) -> AnyView {
     let name = member_name(&m);
     let sandbox = if m.sandbox {
-        view! { <Badge text="Sandbox" tone=Tone::Warning /> }.into_any()
+        view! { <span class=Tone::Warning.class()>{M::TeamsSandbox}</span> }.into_any()
     } else {
-        view! { <span>"No"</span> }.into_any()
+        view! { <span>{M::TeamsNo}</span> }.into_any()
     };
     view! {
         <tr>
-            <th scope="row">
+            <th scope="row" translate="no">
                 <a href=routes::user_with_email(&m.email)>{name.clone()}</a>
             </th>
             <td>{m.email}</td>
@@ -226,11 +238,11 @@ fn KeyToggle(key: String, owner: String) -> impl IntoView {
     let admin = move || me.with(|me| matches!(me, Some(Ok(me)) if me.role == Role::Admin));
     move || {
         if key.is_empty() {
-            view! { <span class="muted">"None"</span> }.into_any()
+            view! { <span class="muted">{M::TeamsNoKey}</span> }.into_any()
         } else if admin() {
             view! { <KeyReveal key=key.clone() owner=owner.clone() /> }.into_any()
         } else {
-            view! { <span class="muted">"Admins only"</span> }.into_any()
+            view! { <span class="muted">{M::TeamsAdminsOnly}</span> }.into_any()
         }
     }
 }
@@ -240,8 +252,11 @@ fn KeyToggle(key: String, owner: String) -> impl IntoView {
 fn KeyReveal(key: String, owner: String) -> impl IntoView {
     let shown = RwSignal::new(false);
     let label = move || {
-        let verb = if shown.get() { "Hide" } else { "Show" };
-        format!("{verb} invitation key of {owner}")
+        if shown.get() {
+            msg::teams_hide_key_of(&owner)
+        } else {
+            msg::teams_show_key_of(&owner)
+        }
     };
     view! {
         <span class="key-toggle">
@@ -251,9 +266,9 @@ fn KeyReveal(key: String, owner: String) -> impl IntoView {
                 aria-label=label
                 on:click=move |_| shown.update(|s| *s = !*s)
             >
-                {move || if shown.get() { "Hide" } else { "Show" }}
+                {move || t(if shown.get() { M::TeamsHideKey } else { M::TeamsShowKey })}
             </button>
-            {move || shown.get().then(|| view! { <code class="key-toggle__key">{key.clone()}</code> })}
+            {move || shown.get().then(|| view! { <code class="key-toggle__key" translate="no">{key.clone()}</code> })}
         </span>
     }
 }

@@ -13,6 +13,7 @@ use crate::components::{
     use_paged_list, use_shown_page, Column, DataTable, Loaded, Pager, ShownPage,
 };
 use crate::components::{Notice, Tone};
+use crate::i18n::{msg, M};
 use crate::routes;
 
 #[component]
@@ -29,14 +30,14 @@ pub(crate) fn ActiveUsersPage() -> impl IntoView {
     view! {
         <section class="directory" aria-labelledby="directory-heading">
             <ScreenHeading
-                back=(routes::TEAMS, "Teams") title="All active users" id="directory-heading"
-                intro="Everyone who can sign in and send, with their team. Deactivated users are not listed."
+                back=(routes::TEAMS, M::TeamsTitle) title=M::TeamsActiveUsersTitle id="directory-heading"
+                intro=M::TeamsActiveUsersIntro
             />
             <Show when=groups_failed>
                 <Notice tone=Tone::Warning>
-                    "Team names could not be loaded; teams are shown by their id. "
+                    {M::TeamsNamesFailed} " "
                     <button type="button" class="button button--small" on:click=move |_| groups.refetch()>
-                        "Try again"
+                        {M::CommonTryAgain}
                     </button>
                 </Notice>
             </Show>
@@ -49,7 +50,7 @@ pub(crate) fn ActiveUsersPage() -> impl IntoView {
 }
 
 #[rustfmt::skip]
-const DIRECTORY_COLUMNS: &[Column] = &[text("Name").sorts("name"), text("Email").sorts("email"), text("Team")];
+const DIRECTORY_COLUMNS: &[Column] = &[text(M::TeamsColumnName).sorts("name"), text(M::TeamsColumnEmail).sorts("email"), text(M::TeamsColumnTeam)];
 
 fn directory_order(key: &str) -> Option<Compare<RestUser>> {
     Some(match key {
@@ -67,9 +68,9 @@ fn user_name(u: &RestUser) -> String {
 fn DirectoryTable(users: Vec<RestUser>, groups: TeamGroups) -> impl IntoView {
     view! {
         <DataTable
-            caption="Active users and their teams" columns=DIRECTORY_COLUMNS items=users
-            row=move |u| directory_row(u, groups) order=directory_order empty="No active users on this page."
-            sorted_within="Sorted within the users on this page; the platform lists them in its own order."
+            caption=M::TeamsDirectoryCaption columns=DIRECTORY_COLUMNS items=users
+            row=move |u| directory_row(u, groups) order=directory_order empty=M::TeamsDirectoryEmpty
+            sorted_within=M::TeamsDirectorySortedWithin
         />
     }
 }
@@ -77,17 +78,20 @@ fn DirectoryTable(users: Vec<RestUser>, groups: TeamGroups) -> impl IntoView {
 fn directory_row(u: RestUser, groups: TeamGroups) -> AnyView {
     let team_id = u.team_group_id;
     // By id until the names arrive; an id the list lacks says so.
+    let id = team_id.to_string();
     let team = move || match groups.name_of(team_id) {
         Some(name) => name,
-        None if groups.ready() => format!("Team group {team_id} (not listed)"),
-        None => format!("Team group {team_id}"),
+        None if groups.ready() => msg::teams_group_not_listed(&id),
+        None => msg::teams_group_heading(&id),
     };
+    // A team's name is the platform's; the words around an id are the console's.
+    let named = move || groups.name_of(team_id).is_some().then_some("no");
     view! {
         <tr>
-            <th scope="row">{user_name(&u)}</th>
+            <th scope="row" translate="no">{user_name(&u)}</th>
             <td>{u.email}</td>
             <td>
-                <a href=routes::team(team_id)>{team}</a>
+                <a href=routes::team(team_id) translate=named>{team}</a>
             </td>
         </tr>
     }

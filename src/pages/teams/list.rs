@@ -15,6 +15,7 @@ use crate::components::{remember_last_filters, NameSearch, ScreenHeading, KEY_SE
 use crate::components::{
     use_page_query, Column, DataTable, ErrorPanel, Loading, Pager, ShownPage, Tone,
 };
+use crate::i18n::{msg, t, M};
 use crate::routes;
 use crate::spend::cells::org_figures;
 use crate::spend::report::Band;
@@ -34,10 +35,10 @@ pub(crate) fn TeamsPage() -> impl IntoView {
     view! {
         <section class="teams" aria-labelledby="teams-heading">
             <div class="page-head">
-                <ScreenHeading title="Teams" id="teams-heading" />
-                <a class="button" href=routes::ACTIVE_USERS>"All active users"</a>
+                <ScreenHeading title=M::TeamsTitle id="teams-heading" />
+                <a class="button" href=routes::ACTIVE_USERS>{M::TeamsActiveUsersLink}</a>
             </div>
-            <NameSearch id="teams-search" label="Find a team group by name" />
+            <NameSearch id="teams-search" label=M::TeamsSearch />
             <BandChoice />
             {body}
         </section>
@@ -50,12 +51,12 @@ pub(crate) fn TeamsPage() -> impl IntoView {
 fn BandChoice() -> impl IntoView {
     let query = use_query_map();
     let location = use_location();
-    let choices: [(Option<Band>, &'static str); 5] = [
-        (None, "All"),
-        (Some(Band::Over), Band::Over.words()),
-        (Some(Band::Near), Band::Near.words()),
-        (Some(Band::Under), Band::Under.words()),
-        (Some(Band::NoBudget), Band::NoBudget.words()),
+    let choices: [(Option<Band>, M); 5] = [
+        (None, M::TeamsBandAll),
+        (Some(Band::Over), Band::Over.label()),
+        (Some(Band::Near), Band::Near.label()),
+        (Some(Band::Under), Band::Under.label()),
+        (Some(Band::NoBudget), Band::NoBudget.label()),
     ];
     let links = choices
         .into_iter()
@@ -73,14 +74,14 @@ fn BandChoice() -> impl IntoView {
         })
         .collect_view();
     view! {
-        <nav class="band-choice" aria-label="Budget status">
+        <nav class="band-choice" aria-label=M::TeamsBandChoice>
             <ul>{links}</ul>
         </nav>
     }
 }
 
 #[rustfmt::skip]
-const TEAM_COLUMNS: &[Column] = &[text("Name").sorts("name"), number("Budget this month").sorts("budget"), number("Spent this month").sorts("spent"), number("Used").sorts("used"), text("Status"), number("Remaining").sorts("remaining")];
+const TEAM_COLUMNS: &[Column] = &[text(M::TeamsColumnName).sorts("name"), number(M::TeamsBudgetThisMonth).sorts("budget"), number(M::TeamsSpentThisMonth).sorts("spent"), number(M::TeamsUsed).sorts("used"), text(M::TeamsColumnStatus), number(M::TeamsRemaining).sorts("remaining")];
 
 /// Every group's line, filtered and paged as the address says; the spend follows the walk.
 #[component]
@@ -129,7 +130,7 @@ fn GroupsTable(groups: Vec<gifting_api::rest::TeamGroup>) -> impl IntoView {
     };
     let count = move || {
         let n = shown_rows.with(Vec::len) as u64;
-        format!("{} team groups", format::count_of(n, all() as u64))
+        msg::teams_groups_count(&format::count(n), all() as u64)
     };
     view! {
         <p class="muted" data-testid="teams-count" data-figures=state role="status">{count}</p>
@@ -137,9 +138,9 @@ fn GroupsTable(groups: Vec<gifting_api::rest::TeamGroup>) -> impl IntoView {
             let items = shown_rows.get();
             view! {
                 <DataTable
-                    caption="Team groups and their budgets this month" columns=TEAM_COLUMNS items
+                    caption=M::TeamsGroupsCaption columns=TEAM_COLUMNS items
                     row=move |r| team_row(r, reading) order=team_order rows=range
-                    empty="No team group matches." class="data-table teams-table" testid="teams-table"
+                    empty=M::TeamsNoGroupMatches class="data-table teams-table" testid="teams-table"
                 />
             }
         }}
@@ -163,30 +164,36 @@ fn band_tone(band: Band) -> Tone {
 fn team_row(r: TeamRow, reading: Signal<bool>) -> AnyView {
     let line = r.line.clone();
     let budgeted = line.as_ref().filter(|l| l.percent.is_some());
-    let budget = line.as_ref().map(|l| {
-        if l.band == Band::NoBudget && l.budget == Decimal::ZERO {
-            "No monthly budget".to_owned()
+    let budget = line.as_ref().map(|l| (l.band == Band::NoBudget, l.budget));
+    let budget = move || match budget {
+        None => "…".to_owned(),
+        Some((true, amount)) if amount == Decimal::ZERO => t(M::SpendBandNone).to_owned(),
+        Some((_, amount)) => usd(amount),
+    };
+    let spent = line.as_ref().map(|l| l.spend.months[0].usd);
+    let spent = move || {
+        let spent = usd(spent?);
+        Some(if reading.get() {
+            msg::spend_so_far(&spent)
         } else {
-            usd(l.budget)
-        }
-    });
-    let spent = line.as_ref().map(|l| usd(l.spend.months[0].usd));
-    let so_far = move || if reading.get() { " so far" } else { "" };
-    let used = budgeted
-        .and_then(|l| l.percent)
-        .map_or("—".to_owned(), format::percent);
-    let remaining = budgeted.map_or("—".to_owned(), |l| usd(l.remaining));
+            spent
+        })
+    };
+    let percent = budgeted.and_then(|l| l.percent);
+    let used = move || percent.map_or("—".to_owned(), format::percent);
+    let remaining = budgeted.map(|l| l.remaining);
+    let remaining = move || remaining.map_or("—".to_owned(), usd);
     let band = r.band();
     view! {
         <tr data-group=r.name.clone() data-band=band.map(Band::key) data-percent=budgeted.and_then(|l| l.percent).map(|p| p.to_string())>
-            <th scope="row">
+            <th scope="row" translate="no">
                 <a href=routes::team(r.id)>{r.name.clone()}</a>
             </th>
-            <td class="num">{budget.unwrap_or_else(|| "…".to_owned())}</td>
-            <td class="num" data-testid="group-spent">{spent.map(|s| view! { {s}{so_far} })}</td>
+            <td class="num">{budget}</td>
+            <td class="num" data-testid="group-spent">{spent}</td>
             <td class="num" data-testid="group-used">{used}</td>
             <td data-testid="group-status">
-                {band.map(|b| view! { <span class=band_tone(b).class()>{b.words()}</span> })}
+                {band.map(|b| view! { <span class=band_tone(b).class()>{b.label()}</span> })}
             </td>
             <td class="num">{remaining}</td>
         </tr>

@@ -7,28 +7,20 @@ use leptos::prelude::*;
 use crate::api::ApiError;
 use crate::components::page_state::LoadedProps;
 use crate::components::{ErrorPanel, ErrorView, Loaded, NotFound};
+use crate::i18n::{msg, M};
 use crate::routes;
 
 /// Why the signed-in account cannot manage users, and what to do about it.
 #[component]
 pub(crate) fn AdminNeeded(#[prop(into)] message: String) -> impl IntoView {
     let platform = (!message.trim().is_empty()).then(|| {
-        view! {
-            <p class="muted">
-                "The platform said: "
-                {message}
-            </p>
-        }
+        view! { <p class="muted">{move || msg::users_platform_said(&message)}</p> }
     });
     view! {
         <div class="error-panel error-panel--forbidden" role="alert" data-testid="scim-forbidden">
-            <h2 class="error-panel__title">"An admin account is needed"</h2>
-            <p>
-                "User administration goes through the platform's SCIM interface, which only "
-                "accounts with the admin role may use. The account you are signed in with is not "
-                "an admin, so users cannot be listed or changed here."
-            </p>
-            <p>"Sign out and sign in with an admin account, or ask an admin to make the change."</p>
+            <h2 class="error-panel__title">{M::UsersAdminNeeded}</h2>
+            <p>{M::UsersAdminNeededExplain}</p>
+            <p>{M::UsersAdminNeededAsk}</p>
             {platform}
         </div>
     }
@@ -39,10 +31,10 @@ pub(crate) fn AdminNeeded(#[prop(into)] message: String) -> impl IntoView {
 pub(crate) fn UserNotFound(#[prop(into)] message: String) -> impl IntoView {
     view! {
         <NotFound
-            title="User not found"
+            title=M::UsersNotFound
             message
-            fallback="The platform has no user with this id."
-            back=(routes::USERS, "Back to the users")
+            fallback=M::UsersNotFoundExplain
+            back=(routes::USERS, M::UsersBack)
             testid="user-not-found"
             subheading=true
         />

@@ -14,6 +14,7 @@ use leptos::prelude::*;
 
 use super::present::display_name;
 use crate::components::format;
+use crate::i18n::{msg, t, M};
 
 /// A selected user, remembered with what the results need to name them even after they
 /// leave the page shown.
@@ -55,13 +56,15 @@ impl BulkAction {
     /// Reads the bulk form: the change chosen and its value.
     pub(crate) fn from_form(kind: &str, role: &str, team: &str) -> Result<BulkAction, String> {
         match kind {
-            "role" if role.is_empty() => Err("Choose the new role.".into()),
-            "role" => gifting_api::validate::role(role).map(BulkAction::SetRole),
-            "team" if team.is_empty() => Err("Choose the team to move them to.".into()),
+            "role" if role.is_empty() => Err(t(M::UsersChooseNewRole).to_owned()),
+            "role" => Role::parse_known(role)
+                .map(BulkAction::SetRole)
+                .ok_or_else(|| msg::users_not_a_role(&format!("{role:?}"))),
+            "team" if team.is_empty() => Err(t(M::UsersChooseNewTeam).to_owned()),
             "team" => Ok(BulkAction::MoveToTeam(team.to_owned())),
             "activate" => Ok(BulkAction::Activate),
             "deactivate" => Ok(BulkAction::Deactivate),
-            _ => Err("Choose a change to make.".into()),
+            _ => Err(t(M::UsersChooseChange).to_owned()),
         }
     }
 
@@ -79,34 +82,31 @@ impl BulkAction {
 
     /// What the apply button says for `n` users.
     pub(crate) fn describe(&self, n: usize) -> String {
-        let users = users_word(n);
+        let n = n as u64;
         match self {
-            BulkAction::SetRole(role) => format!("Make {users} {role}"),
-            BulkAction::MoveToTeam(team) => format!("Move {users} to {team}"),
-            BulkAction::Activate => format!("Activate {users}"),
-            BulkAction::Deactivate => format!("Deactivate {users}"),
+            BulkAction::SetRole(role) => msg::users_make_role(n, role.as_str()),
+            BulkAction::MoveToTeam(team) => msg::users_move_to_team(n, team),
+            BulkAction::Activate => msg::users_activate_count(n),
+            BulkAction::Deactivate => msg::users_deactivate_count(n),
         }
     }
 }
 
-/// "1 user", "12 users".
+/// "1 user", "12 users" (the tests' way to say a count of users).
+#[cfg(test)]
 pub(crate) fn users_word(n: usize) -> String {
-    if n == 1 {
-        "1 user".into()
-    } else {
-        format!("{} users", format::count(n as u64))
-    }
+    msg::users_count(n as u64)
 }
 
 /// The platform's answer for one user, in a few words: "manager · Sales · active".
 pub(crate) fn answer_summary(user: &ScimUser) -> String {
-    let team = if user.division.is_empty() {
-        "no team"
+    let role = user.user_type.to_string();
+    let state = if user.active { "yes" } else { "no" };
+    if user.division.is_empty() {
+        msg::users_answer_no_team(&role, state)
     } else {
-        &user.division
-    };
-    let state = if user.active { "active" } else { "inactive" };
-    format!("{} · {team} · {state}", user.user_type)
+        msg::users_answer(&role, &user.division, state)
+    }
 }
 
 /// How one user's change ended.
@@ -141,7 +141,7 @@ impl Outcome {
 
     pub(crate) fn detail(&self) -> String {
         match self {
-            Outcome::Changed(answer) => format!("now {answer}"),
+            Outcome::Changed(answer) => msg::users_outcome_now(answer),
             Outcome::Failed(message) | Outcome::LeftAlone(message) => message.clone(),
         }
     }
@@ -170,27 +170,21 @@ pub(crate) fn results_summary(results: &[BulkResult], asked: usize) -> String {
         .filter(|r| matches!(r.outcome, Outcome::LeftAlone(_)))
         .count();
     let done = results.len() - failed - left;
-    let mut text = format!(
-        "Changed {} of {}.",
-        format::count(done as u64),
-        users_word(asked.max(results.len()))
-    );
+    let mut text =
+        msg::users_summary_changed(&format::count(done as u64), asked.max(results.len()) as u64);
+    let mut add = |sentence: String| {
+        text.push(' ');
+        text.push_str(&sentence);
+    };
     if failed > 0 {
-        let stay = if failed == 1 { "stays" } else { "stay" };
-        text.push_str(&format!(
-            " {} failed and {stay} selected for another try.",
-            format::count(failed as u64)
-        ));
+        add(msg::users_summary_failed(failed as u64));
     }
     if left > 0 {
-        text.push_str(&format!(" {} left alone.", users_word(left)));
+        add(msg::users_summary_left(left as u64));
     }
     let not_sent = asked.saturating_sub(results.len());
     if not_sent > 0 {
-        text.push_str(&format!(
-            " Cancelled: {} not changed, still selected.",
-            users_word(not_sent)
-        ));
+        add(msg::users_summary_not_sent(not_sent as u64));
     }
     text
 }
@@ -214,13 +208,14 @@ impl ResultsPage {
     /// "Results 51–100 of 5,000", or "Failed 1–3 of 3".
     pub(crate) fn range_text(&self, failed_only: bool) -> String {
         let first = self.page * RESULTS_PAGE;
-        format!(
-            "{} {}\u{2013}{} of {}",
-            if failed_only { "Failed" } else { "Results" },
-            format::count((first + 1).min(self.total) as u64),
-            format::count((first + self.shown.len()) as u64),
-            format::count(self.total as u64),
-        )
+        let start = format::count((first + 1).min(self.total) as u64);
+        let end = format::count((first + self.shown.len()) as u64);
+        let total = format::count(self.total as u64);
+        if failed_only {
+            msg::users_failed_range(&start, &end, &total)
+        } else {
+            msg::users_results_range(&start, &end, &total)
+        }
     }
 }
 
@@ -247,7 +242,8 @@ pub(crate) fn results_page(results: &[BulkResult], failed_only: bool, page: usiz
 
 /// The run's results as a file (the console's CSV rules, [`gifting_api::csv`]): who,
 /// whether they changed, the user before and after, and what the platform said; the users not
-/// reached say so.
+/// reached say so. The headers and the outcome column's words stay English for machines; the
+/// messages are in the language shown.
 pub(crate) fn results_csv(asked: &[(String, Picked)], results: &[BulkResult]) -> String {
     let mut out = String::from(BOM);
     push_row(
@@ -269,7 +265,7 @@ pub(crate) fn results_csv(asked: &[(String, Picked)], results: &[BulkResult]) ->
             None => (
                 "not changed",
                 before.clone(),
-                "Cancelled before its turn.".to_owned(),
+                t(M::UsersCancelledBeforeTurn).to_owned(),
             ),
         };
         push_row(

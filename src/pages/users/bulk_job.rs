@@ -20,10 +20,11 @@ use super::bulk::{
     answer_summary, insert_result, results_summary, BulkAction, BulkResult, Outcome, Picked,
 };
 use super::directory;
-use super::guard::{self, Guarded, NotSent, Reversal, Target, Writer};
+use super::guard::{self, Guarded, Loss, NotSent, Reversal, Target, Writer};
 use crate::api::{ApiError, Written};
-use crate::components::format::count_of;
+use crate::components::format::count;
 use crate::components::jobs_indicator;
+use crate::i18n::{msg, t, M};
 use crate::jobs::{self, JobCtx, JobEnd, JobHandle, JobKind, JobState};
 use crate::routes;
 
@@ -45,11 +46,11 @@ pub(crate) enum Change {
 
 impl Change {
     /// What a user losing admin rights does in this change, for the guard's words.
-    fn loss_words(&self) -> &'static str {
+    fn loss(&self) -> Loss {
         match self {
-            Change::Action(BulkAction::Deactivate, _) => "are deactivated",
-            Change::Action(..) => "lose the admin role",
-            Change::Undo(_) => "lose the admin role or are deactivated",
+            Change::Action(BulkAction::Deactivate, _) => Loss::Deactivated,
+            Change::Action(..) => Loss::Role,
+            Change::Undo(_) => Loss::Either,
         }
     }
 }
@@ -93,8 +94,8 @@ impl BulkRun {
 /// Starts `change` as a job, titled for `count` users.
 pub(crate) fn start(change: Change, count: usize) -> JobHandle<BulkRun> {
     let title = match &change {
-        Change::Action(action, _) => format!("Bulk change: {}", action.describe(count)),
-        Change::Undo(_) => format!("Undo: put back {}", super::bulk::users_word(count)),
+        Change::Action(action, _) => msg::users_bulk_job_title(&action.describe(count)),
+        Change::Undo(_) => msg::users_undo_job_title(count as u64),
     };
     jobs_indicator::show();
     jobs::start(
@@ -127,11 +128,7 @@ fn plan(change: &Change, directory: &[ScimUser]) -> Vec<Planned> {
         .iter()
         .map(|u| (u.user_name.to_lowercase(), u))
         .collect();
-    let gone = || {
-        Outcome::Failed(
-            "This user no longer exists on the platform (it may have been removed).".into(),
-        )
-    };
+    let gone = || Outcome::Failed(t(M::UsersGone).to_owned());
     let planned = |order,
                    id: String,
                    who: Picked,
@@ -182,9 +179,8 @@ fn plan(change: &Change, directory: &[ScimUser]) -> Vec<Planned> {
                     if guard::holds(now, &r.wrote) {
                         Ok(r.restore.clone())
                     } else {
-                        Err(Outcome::LeftAlone(format!(
-                            "Changed since by someone else (now {}): left as it is.",
-                            answer_summary(now)
+                        Err(Outcome::LeftAlone(msg::users_changed_since(
+                            &answer_summary(now),
                         )))
                     }
                 };
@@ -237,7 +233,7 @@ async fn work(change: Change, ctx: JobCtx<BulkRun>) -> JobEnd {
         ctx.progress(
             0,
             Some(asked as u64),
-            format!("{} users changed", count_of(0, asked as u64)),
+            msg::users_progress_changed(&count(0), asked as u64),
         );
         planned
             .into_iter()
@@ -247,7 +243,7 @@ async fn work(change: Change, ctx: JobCtx<BulkRun>) -> JobEnd {
             })
             .collect()
     };
-    let what = change.loss_words();
+    let what = change.loss();
     match guard::run(&ctx, change.can_remove(), what, plan, &ctx).await {
         Err(end) => end,
         Ok(refused) => {
@@ -284,9 +280,7 @@ impl Writer<Planned> for JobCtx<BulkRun> {
     fn not_sent(&self, p: Planned, why: NotSent) {
         let outcome = match why {
             NotSent::Cancelled => return,
-            NotSent::KeptYours => {
-                Outcome::LeftAlone("Your own account: left as it was, as you chose.".into())
-            }
+            NotSent::KeptYours => Outcome::LeftAlone(t(M::UsersKeptYours).to_owned()),
             NotSent::Refused(refusal) => Outcome::Failed(refusal),
         };
         record(self, p, outcome);
@@ -309,7 +303,7 @@ fn record(ctx: &JobCtx<BulkRun>, p: Planned, outcome: Outcome) {
     ctx.progress(
         done as u64,
         Some(asked as u64),
-        format!("{} users answered", count_of(done as u64, asked as u64)),
+        msg::users_progress_answered(&count(done as u64), asked as u64),
     );
 }
 
@@ -317,16 +311,14 @@ fn ended(ctx: &JobCtx<BulkRun>, state: JobState) -> JobEnd {
     let note = ctx
         .result
         .with_untracked(BulkRun::summary)
-        .unwrap_or_else(|| "Cancelled before any user was changed.".into());
+        .unwrap_or_else(|| t(M::UsersCancelledBeforeAny).to_owned());
     JobEnd { state, note }
 }
 
 /// Why one user's change failed, in words that fit a result line.
 fn failure_text(error: &ApiError) -> String {
     match error {
-        ApiError::NotFound { .. } => {
-            "This user no longer exists on the platform (it may have been removed).".into()
-        }
+        ApiError::NotFound { .. } => t(M::UsersGone).to_owned(),
         other => other.user_message(),
     }
 }

@@ -7,8 +7,8 @@ use gifting_api::Role;
 use leptos::prelude::*;
 
 use super::bulk::{
-    results_csv, results_page, users_word, AllMatching, BulkAction, BulkResult, Outcome,
-    ResultsPage, Selection, RESULTS_PAGE,
+    results_csv, results_page, AllMatching, BulkAction, BulkResult, Outcome, ResultsPage,
+    Selection, RESULTS_PAGE,
 };
 use super::bulk_job::{self, BulkRun, Change, Targets};
 use crate::api::TeamGroups;
@@ -17,6 +17,7 @@ use crate::components::format::{count, count_of};
 use crate::components::options::{options, same_label};
 use crate::components::{jobs_indicator, Badge, ConfirmDialog, Tone};
 use crate::components::{use_job, UseJob};
+use crate::i18n::{msg, t, M};
 use crate::jobs::JobKind;
 
 /// The panel's state and its actions, apart from the view. The run itself is a job
@@ -108,7 +109,7 @@ impl Panel {
     fn button_text(self) -> String {
         match self.chosen() {
             Ok(action) => action.describe(self.count()),
-            Err(_) => format!("Apply to {}", users_word(self.count())),
+            Err(_) => msg::users_apply_to(self.count() as u64),
         }
     }
 
@@ -250,13 +251,13 @@ pub(crate) fn BulkPanel(
 ) -> impl IntoView {
     let run = Panel::new(selection, matching, on_done);
     let count_text = move || match matching.get() {
-        Some(all) => format!("All {} selected", users_word(all.total as usize)),
-        None => format!("{} selected", users_word(run.count())),
+        Some(all) => msg::users_all_selected(all.total),
+        None => msg::users_selected(run.count() as u64),
     };
     view! {
         <Show when=move || run.visible()>
             <section class="bulk" aria-labelledby="bulk-heading" data-testid="bulk-panel">
-                <h2 id="bulk-heading">"Change the selected users"</h2>
+                <h2 id="bulk-heading">{M::UsersBulkHeading}</h2>
                 <p class="bulk__count">
                     <span data-testid="bulk-count">{count_text}</span>
                     " "
@@ -266,7 +267,7 @@ pub(crate) fn BulkPanel(
                         disabled=move || run.blocked()
                         on:click=move |_| run.clear()
                     >
-                        "Clear selection"
+                        {M::UsersClearSelection}
                     </button>
                 </p>
                 <SelectAllMatching run listed />
@@ -275,15 +276,11 @@ pub(crate) fn BulkPanel(
                 <BulkResults run />
                 <ConfirmDialog
                     open=run.confirm_open
-                    title=Signal::derive(move || format!("Deactivate {}?", users_word(run.count())))
-                    confirm_label=Signal::derive(move || format!("Deactivate {}", users_word(run.count())))
+                    title=Signal::derive(move || msg::users_deactivate_count_question(run.count() as u64))
+                    confirm_label=Signal::derive(move || msg::users_deactivate_count(run.count() as u64))
                     on_confirm=Callback::new(move |()| run.start())
                 >
-                    <p>
-                        "Deactivated users can no longer sign in to the platform or send gifts, and "
-                        "they leave the active users directory. Their accounts and history are kept, "
-                        "and they can be activated again at any time."
-                    </p>
+                    <p>{M::UsersBulkDeactivateExplain}</p>
                 </ConfirmDialog>
             </section>
         </Show>
@@ -297,17 +294,23 @@ fn BulkForm(run: Panel, groups: TeamGroups) -> impl IntoView {
         ev.prevent_default();
         run.submit();
     };
-    let kinds = vec![
-        ("role".to_owned(), "Set the role".to_owned()),
-        ("team".to_owned(), "Move to a team".to_owned()),
-        ("activate".to_owned(), "Activate".to_owned()),
-        ("deactivate".to_owned(), "Deactivate".to_owned()),
-    ];
-    let team_placeholder = move || match groups.get() {
-        None => "Loading teams…",
-        Some(_) => "Choose a team",
+    // Redrawn when the language changes.
+    let kinds = move || {
+        let kinds = [
+            ("role", M::UsersKindRole),
+            ("team", M::UsersKindTeam),
+            ("activate", M::UsersKindActivate),
+            ("deactivate", M::UsersKindDeactivate),
+        ];
+        let kinds = kinds.map(|(value, label)| (value.to_owned(), t(label).to_owned()));
+        options(kinds.to_vec(), run.kind)
     };
-    let team_options = move || options(same_label(groups.names().unwrap_or_default()), run.team);
+    let team_placeholder = move || match groups.get() {
+        None => t(M::UsersLoadingTeams),
+        Some(_) => t(M::UsersChooseTeam),
+    };
+    let team_options =
+        move || named_options(same_label(groups.names().unwrap_or_default()), run.team);
     // A new choice of change clears the complaint about the last one.
     Effect::new(move |_| {
         run.kind.track();
@@ -315,16 +318,16 @@ fn BulkForm(run: Panel, groups: TeamGroups) -> impl IntoView {
     });
     view! {
         <form class="bulk__form" novalidate on:submit=on_submit>
-            <BulkSelect id="bulk-action" label="Change" value=run.kind placeholder=Signal::stored("Choose a change")>
-                {options(kinds, run.kind)}
+            <BulkSelect id="bulk-action" label=M::UsersChange value=run.kind placeholder=M::UsersChooseAChange>
+                {kinds}
             </BulkSelect>
             <Show when=move || run.kind.get() == "role">
-                <BulkSelect id="bulk-role" label="New role" value=run.role placeholder=Signal::stored("Choose a role")>
-                    {options(same_label(Role::KNOWN.iter().map(Role::as_str)), run.role)}
+                <BulkSelect id="bulk-role" label=M::UsersNewRole value=run.role placeholder=M::UsersChooseRole>
+                    {named_options(same_label(Role::KNOWN.iter().map(Role::as_str)), run.role)}
                 </BulkSelect>
             </Show>
             <Show when=move || run.kind.get() == "team">
-                <BulkSelect id="bulk-team" label="New team" value=run.team placeholder=Signal::derive(team_placeholder)>
+                <BulkSelect id="bulk-team" label=M::UsersNewTeam value=run.team placeholder=Signal::derive(team_placeholder)>
                     {team_options}
                 </BulkSelect>
             </Show>
@@ -340,13 +343,29 @@ fn BulkForm(run: Panel, groups: TeamGroups) -> impl IntoView {
     }
 }
 
+/// As [`options`], for choices named in the platform's own words (roles, teams): marked as
+/// not to be translated.
+fn named_options(choices: Vec<(String, String)>, selected: RwSignal<String>) -> impl IntoView {
+    choices
+        .into_iter()
+        .map(|(value, label)| {
+            let mine = value.clone();
+            view! {
+                <option value=value selected=move || selected.with(|s| *s == mine) translate="no">
+                    {label}
+                </option>
+            }
+        })
+        .collect_view()
+}
+
 /// A labelled select of the bulk form, "choose …" first.
 #[component]
 fn BulkSelect(
     id: &'static str,
-    label: &'static str,
+    label: M,
     value: RwSignal<String>,
-    placeholder: Signal<&'static str>,
+    #[prop(into)] placeholder: Signal<&'static str>,
     children: Children,
 ) -> impl IntoView {
     let on_change = move |ev: leptos::ev::Event| value.set(event_target_value(&ev));
@@ -393,7 +412,7 @@ fn BulkProgress(run: Panel) -> impl IntoView {
                     disabled=move || run.cancelling.get()
                     on:click=move |_| run.cancel()
                 >
-                    {move || if run.cancelling.get() { "Cancelling…" } else { "Cancel" }}
+                    {move || t(if run.cancelling.get() { M::UsersCancelling } else { M::CommonCancel })}
                 </button>
             </div>
             {question}
@@ -417,9 +436,10 @@ fn SelectAllMatching(run: Panel, listed: Signal<Option<Listed>>) -> impl IntoVie
     };
     move || {
         offer().map(|listed| {
-            let label = match &listed.email {
-                Some(email) => format!("Select all {} matching \u{201c}{email}\u{201d}", users_word(listed.total as usize)),
-                None => format!("Select all {}", users_word(listed.total as usize)),
+            let (total, email) = (listed.total, listed.email.clone());
+            let label = move || match &email {
+                Some(email) => msg::users_select_all_matching(total, email),
+                None => msg::users_select_all(total),
             };
             let choose = move |_| {
                 run.matching.set(Some(AllMatching {
@@ -429,7 +449,8 @@ fn SelectAllMatching(run: Panel, listed: Signal<Option<Listed>>) -> impl IntoVie
             };
             view! {
                 <p class="bulk__all">
-                    "Every user on this page is selected. "
+                    {M::UsersPageSelected}
+                    " "
                     <button type="button" class="button button--small" data-testid="select-all-matching" on:click=choose>
                         {label}
                     </button>
@@ -469,16 +490,16 @@ fn BulkResults(run: Panel) -> impl IntoView {
                 <p class="bulk__summary" data-testid="bulk-summary">{text}</p>
                 <p class="bulk__summary-actions">
                     <button type="button" class="button button--small" data-testid="bulk-download" on:click=move |_| run.download()>
-                        "Download the results (CSV)"
+                        {M::UsersDownloadResults}
                     </button>
                     " "
                     <button type="button" class="button button--small" on:click=move |_| run.dismiss()>
-                        "Dismiss results"
+                        {M::UsersDismissResults}
                     </button>
                     <Show when=move || run.undoable()>
                         " "
                         <button type="button" class="button button--small" data-testid="bulk-undo" on:click=move |_| run.undo()>
-                            "Undo this change"
+                            {M::UsersUndoChange}
                         </button>
                     </Show>
                 </p>
@@ -534,7 +555,8 @@ fn ResultsPager(
                             page.set(0);
                         }
                     />
-                    {move || format!(" Failed only ({})", count(failed() as u64))}
+                    " "
+                    {move || msg::users_failed_only(&count(failed() as u64))}
                 </label>
                 <span class="bulk-results__range" data-testid="bulk-results-range">
                     {move || listed.with(|l| l.range_text(failed_only.get()))}
@@ -545,7 +567,7 @@ fn ResultsPager(
                     aria-disabled=move || (at.get().0 == 0).to_string()
                     on:click=move |_| step(false)
                 >
-                    "Previous results"
+                    {M::UsersPreviousResults}
                 </button>
                 <button
                     type="button"
@@ -553,7 +575,7 @@ fn ResultsPager(
                     aria-disabled=move || { let (p, n) = at.get(); (p + 1 >= n).to_string() }
                     on:click=move |_| step(true)
                 >
-                    "Next results"
+                    {M::UsersNextResults}
                 </button>
             </div>
         </Show>
@@ -569,10 +591,11 @@ fn result_line(r: BulkResult) -> impl IntoView {
         Outcome::LeftAlone(_) => Tone::Warning,
     };
     let badge = match r.outcome {
-        Outcome::Changed(_) => "Changed",
-        Outcome::Failed(_) => "Failed",
-        Outcome::LeftAlone(_) => "Left alone",
+        Outcome::Changed(_) => M::UsersOutcomeChanged,
+        Outcome::Failed(_) => M::UsersOutcomeFailed,
+        Outcome::LeftAlone(_) => M::UsersOutcomeLeftAlone,
     };
+    let outcome = r.outcome.clone();
     view! {
         <li
             class="bulk-result"
@@ -580,11 +603,11 @@ fn result_line(r: BulkResult) -> impl IntoView {
             data-user-id=r.id.clone()
             data-outcome=if r.outcome.changed() { "ok" } else { word }
         >
-            <Badge text=badge tone />
+            {move || view! { <Badge text=t(badge) tone /> }}
             " "
-            <strong>{r.who.name.clone()}</strong>
+            <strong translate="no">{r.who.name.clone()}</strong>
             {format!(" ({}): ", r.who.email)}
-            {r.outcome.detail()}
+            {move || outcome.detail()}
         </li>
     }
 }

@@ -13,19 +13,20 @@ use gifting_api::scim::{ReplaceUser, ScimUser};
 use leptos::prelude::{Update, WithUntracked};
 
 use super::directory;
-use super::guard::{self, GuardHost, Guarded, NotSent, Target, Writer};
+use super::guard::{self, GuardHost, Guarded, Loss, NotSent, Target, Writer};
 use crate::api::{ApiClient, ApiError};
 use crate::http::pacing::Lane;
+use crate::i18n::{msg, t, M};
 use crate::jobs::{self, JobCtx, JobEnd, JobHandle, JobKind, JobState, Question};
 use crate::routes;
 
 /// The change: to whom (SCIM id and name), what is written (only what the admin changed),
-/// and what it does to the admins in words ("lose the admin role").
+/// and what it does to the admins (it takes the admin role away, or deactivates).
 pub(crate) struct Change {
     pub(crate) id: String,
     pub(crate) name: String,
     pub(crate) body: ReplaceUser,
-    pub(crate) what: &'static str,
+    pub(crate) what: Loss,
 }
 
 /// What the change came to: the platform's answer to the PUT, or why it was not sent.
@@ -39,7 +40,7 @@ pub(crate) struct Changed {
 pub(crate) fn start(change: Change) -> JobHandle<Changed> {
     jobs::start(
         JobKind::UserChange,
-        format!("Change to {}", change.name),
+        msg::users_change_job_title(&change.name),
         format!("{}/{}", routes::USERS, change.id),
         change,
         run,
@@ -76,7 +77,7 @@ fn ended(ctx: &JobCtx<Changed>) -> JobEnd {
     match (answer, refused) {
         (Some(Ok(_)), _) => JobEnd {
             state: JobState::Done,
-            note: "Saved.".into(),
+            note: t(M::UsersSaved).to_owned(),
         },
         (Some(Err(error)), _) => JobEnd {
             state: JobState::Failed,
@@ -88,7 +89,7 @@ fn ended(ctx: &JobCtx<Changed>) -> JobEnd {
         },
         (None, None) => JobEnd {
             state: JobState::Cancelled,
-            note: "Cancelled: nothing was changed.".into(),
+            note: t(M::UsersChangeCancelled).to_owned(),
         },
     }
 }
@@ -115,12 +116,9 @@ impl GuardHost for OnePage<'_> {
     }
     fn yours_question(&self, what: &str, remaining: usize) -> Question {
         Question {
-            text: format!(
-                "This is your own account: {}",
-                guard::losing_yours(what, remaining)
-            ),
-            yes: "Change my own account".into(),
-            no: "Cancel".into(),
+            text: msg::users_own_account(Loss::from(what).select(), remaining as u64),
+            yes: t(M::UsersChangeOwn).to_owned(),
+            no: t(M::CommonCancel).to_owned(),
         }
     }
 }

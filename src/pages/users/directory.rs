@@ -14,7 +14,8 @@ use super::guard::read_directory;
 use crate::api::ApiError;
 use crate::auth::session::on_session_end;
 use crate::browser::now_ms;
-use crate::components::format::{count, count_of};
+use crate::components::format::count;
+use crate::i18n::{msg, t, M};
 use crate::jobs::{self, JobCtx, JobEnd, JobHandle, JobKind, JobState};
 use crate::routes;
 
@@ -60,7 +61,7 @@ pub(crate) fn keep(user: &ScimUser) {
 pub(crate) fn start() -> JobHandle<()> {
     jobs::start(
         JobKind::Directory,
-        "Reading every user".into(),
+        t(M::UsersDirectoryJob).to_owned(),
         routes::USERS.to_owned(),
         (),
         run,
@@ -78,7 +79,7 @@ async fn work(ctx: JobCtx<()>) -> JobEnd {
         ctx.progress(
             read,
             Some(total),
-            format!("{} users read", count_of(read, total)),
+            msg::users_directory_progress(&count(read), total),
         );
     };
     match read_directory(ctx.api, &ctx.lane, progress).await {
@@ -92,16 +93,16 @@ async fn work(ctx: JobCtx<()>) -> JobEnd {
             });
             JobEnd {
                 state: JobState::Done,
-                note: format!("Every user read: {}.", count(read)),
+                note: msg::users_directory_done(&count(read)),
             }
         }
         Err(ApiError::Cancelled) => JobEnd {
             state: JobState::Cancelled,
-            note: "Reading the users was cancelled.".into(),
+            note: t(M::UsersDirectoryCancelled).to_owned(),
         },
         Err(error) => JobEnd {
             state: JobState::Failed,
-            note: format!("The users could not all be read: {error}"),
+            note: msg::users_directory_failed(&error.to_string()),
         },
     }
 }

@@ -19,6 +19,7 @@ use crate::components::Breadcrumb;
 use crate::components::{use_job, UseJob};
 use crate::components::{ConfirmDialog, Notice, Tone};
 use crate::components::{FailedNotice, LeaveGuard, ScreenHeading};
+use crate::i18n::{msg, t, M};
 use crate::jobs::{self, JobKind, JobState, Question};
 use crate::routes;
 
@@ -37,7 +38,7 @@ pub(crate) fn UserPage() -> impl IntoView {
 
     view! {
         <section class="user-page" aria-labelledby="user-heading">
-            <Breadcrumb href=routes::USERS label="Users" />
+            <Breadcrumb href=routes::USERS label=M::UsersTitle />
             <ScimLoaded resource=user let:loaded>
                 <UserEditor user=loaded />
             </ScimLoaded>
@@ -146,15 +147,13 @@ impl Editor {
             match now {
                 Ok(now) if guard::holds(&now, &wrote) => {
                     self.current.try_set(now);
-                    self.guarded(restore, |u| {
-                        format!("Undone: {} is back as before.", display_name(u))
-                    });
+                    self.guarded(restore, |u| msg::users_undone(&display_name(u)));
                 }
                 Ok(now) => {
-                    self.outcome.try_set(Some(Outcome::Failed(format!(
-                        "Not undone: {} was changed since by someone else, and is left as it is.",
-                        display_name(&now)
-                    ))));
+                    self.outcome
+                        .try_set(Some(Outcome::Failed(msg::users_not_undone(&display_name(
+                            &now,
+                        )))));
                 }
                 Err(ApiError::Cancelled) => {}
                 Err(error) => {
@@ -188,9 +187,9 @@ impl Editor {
             .current
             .with_untracked(|u| (u.id.clone(), display_name(u)));
         let what = if body.active == Some(false) {
-            "are deactivated"
+            guard::Loss::Deactivated
         } else {
-            "lose the admin role"
+            guard::Loss::Role
         };
         self.done.set_value(Some(done));
         let change = Change {
@@ -285,22 +284,17 @@ impl Editor {
             ..Default::default()
         };
         if body == ReplaceUser::default() {
-            self.outcome.set(Some(Outcome::Saved(
-                "Nothing to save: the form is as the platform has this user.".into(),
-            )));
+            self.outcome
+                .set(Some(Outcome::Saved(t(M::UsersNothingToSave).to_owned())));
             return;
         }
         self.guarded(body, |u| {
-            let team = if u.division.is_empty() {
-                "no team"
+            let (name, role) = (display_name(u), u.user_type.to_string());
+            if u.division.is_empty() {
+                msg::users_saved_now_no_team(&name, &role)
             } else {
-                &u.division
-            };
-            format!(
-                "Saved. The platform now has {}: {}, in {team}.",
-                display_name(u),
-                u.user_type,
-            )
+                msg::users_saved_now(&name, &role, &u.division)
+            }
         });
     }
 
@@ -310,9 +304,9 @@ impl Editor {
             ..Default::default()
         };
         let done: fn(&ScimUser) -> String = if active {
-            |u| format!("{} is active again.", display_name(u))
+            |u| msg::users_active_again(&display_name(u))
         } else {
-            |u| format!("{} is deactivated.", display_name(u))
+            |u| msg::users_now_deactivated(&display_name(u))
         };
         self.guarded(body, done);
     }
@@ -330,7 +324,7 @@ fn UserEditor(user: ScimUser) -> impl IntoView {
     let unsaved = Signal::derive(move || form.draft() != current.with(draft_of));
     view! {
         <LeaveGuard dirty=unsaved />
-        <ScreenHeading title=move || editor.name() within="Users" id="user-heading" />
+        <ScreenHeading title=move || editor.name() within=M::UsersTitle id="user-heading" platform_data=true />
         <UserSummary current />
         <OutcomeNotice outcome=editor.outcome />
         <UndoOffer editor />
@@ -347,7 +341,7 @@ fn UndoOffer(editor: Editor) -> impl IntoView {
         <Show when=move || editor.undo.with(Option::is_some)>
             <p class="user-undo">
                 <button type="button" class="button button--small" data-testid="user-undo" on:click=move |_| editor.undo()>
-                    "Undo this change"
+                    {M::UsersUndoChange}
                 </button>
             </p>
         </Show>
@@ -382,8 +376,8 @@ fn YourOwnAccount(editor: Editor) -> impl IntoView {
     view! {
         <ConfirmDialog
             open
-            title="Change your own account?"
-            confirm_label="Change my own account"
+            title=M::UsersChangeOwnQuestion
+            confirm_label=M::UsersChangeOwn
             on_confirm=Callback::new(move |()| answer(true))
         >
             <p>{move || asked.get().map(|(_, q)| q.text).unwrap_or_default()}</p>
@@ -405,24 +399,24 @@ fn UserSummary(current: RwSignal<ScimUser>) -> impl IntoView {
     view! {
         <dl class="user-summary" data-testid="user-summary">
             <div>
-                <dt>"Email"</dt>
-                <dd>{move || current.with(|u| u.user_name.clone())}</dd>
+                <dt>{M::UsersEmail}</dt>
+                <dd translate="no">{move || current.with(|u| u.user_name.clone())}</dd>
             </div>
             <div>
-                <dt>"Role"</dt>
-                <dd data-testid="user-role">{move || current.with(|u| u.user_type.to_string())}</dd>
+                <dt>{M::UsersRole}</dt>
+                <dd data-testid="user-role" translate="no">{move || current.with(|u| u.user_type.to_string())}</dd>
             </div>
             <div>
-                <dt>"Team"</dt>
-                <dd data-testid="user-team">{team}</dd>
+                <dt>{M::UsersTeam}</dt>
+                <dd data-testid="user-team" translate="no">{team}</dd>
             </div>
             <div>
-                <dt>"Status"</dt>
+                <dt>{M::UsersStatus}</dt>
                 <dd data-testid="user-status">{move || status_badge(current.with(|u| u.active))}</dd>
             </div>
             <div>
-                <dt>"User id"</dt>
-                <dd>{move || current.with(|u| u.id.clone())}</dd>
+                <dt>{M::UsersUserId}</dt>
+                <dd translate="no">{move || current.with(|u| u.id.clone())}</dd>
             </div>
         </dl>
     }
@@ -437,7 +431,7 @@ fn OutcomeNotice(outcome: RwSignal<Option<Outcome>>) -> impl IntoView {
             }
             .into_any(),
             Outcome::Failed(text) => view! {
-                <FailedNotice message=text kept="Nothing was lost: your changes are still in the form." testid="user-outcome" />
+                <FailedNotice message=text kept=M::UsersKeptInForm testid="user-outcome" />
             }
             .into_any(),
         })
@@ -455,11 +449,11 @@ fn DetailsForm(editor: Editor) -> impl IntoView {
     };
     view! {
         <form class="form user-form" novalidate on:submit=on_save aria-labelledby="user-details-heading">
-            <h2 id="user-details-heading">"Details"</h2>
+            <h2 id="user-details-heading">{M::UsersDetails}</h2>
             <UserFields form lock_while_pending=true />
             <div class="form__actions">
                 <button type="submit" class="button button--primary" disabled=form.disabled()>
-                    {move || if pending.get() { "Saving…" } else { "Save changes" }}
+                    {move || t(if pending.get() { M::UsersSaving } else { M::UsersSaveChanges })}
                 </button>
                 <span role="status" data-testid="user-progress">{move || editor.progress()}</span>
             </div>
@@ -477,15 +471,15 @@ fn AccessSection(editor: Editor) -> impl IntoView {
         let active = editor.current.with(|u| u.active);
         let (text, class, label) = if active {
             (
-                "This user can sign in and send gifts.",
+                M::UsersCanSignIn,
                 "button button--danger",
-                "Deactivate user",
+                M::UsersDeactivateUser,
             )
         } else {
             (
-                "This user is deactivated: they cannot sign in or send gifts.",
+                M::UsersCannotSignIn,
                 "button button--primary",
-                "Activate user",
+                M::UsersActivateUser,
             )
         };
         let on_click = move |_| {
@@ -504,20 +498,16 @@ fn AccessSection(editor: Editor) -> impl IntoView {
     };
     view! {
         <section class="user-access" aria-labelledby="user-access-heading">
-            <h2 id="user-access-heading">"Access"</h2>
+            <h2 id="user-access-heading">{M::UsersAccess}</h2>
             {state}
         </section>
         <ConfirmDialog
             open=confirm_open
-            title=Signal::derive(move || format!("Deactivate {}?", editor.name()))
-            confirm_label="Deactivate"
+            title=Signal::derive(move || msg::users_deactivate_name_question(&editor.name()))
+            confirm_label=M::UsersKindDeactivate
             on_confirm=Callback::new(move |()| editor.set_active(false))
         >
-            <p>
-                "A deactivated user can no longer sign in to the platform or send gifts, and "
-                "leaves the active users directory. Their account and history are kept, and you "
-                "can activate them again at any time."
-            </p>
+            <p>{M::UsersDeactivateExplain}</p>
         </ConfirmDialog>
     }
 }

@@ -6,6 +6,7 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::form::{error_for, Field, FieldErrors};
+use crate::i18n::{msg, M};
 
 /// Which team names a team select can offer right now.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -83,7 +84,7 @@ fn LabelledField(
     let invalid = move || error_for(&errors.get(), field).is_some();
     view! {
         <div class="field" class:field--invalid=invalid>
-            <label for=field.id()>{field.label()}</label>
+            <label for=field.id()>{field.message()}</label>
             {children()}
             {field_error(errors, field)}
             {below.map(|below| below())}
@@ -104,17 +105,21 @@ pub(crate) fn RoleSelect(
         (!current.is_empty() && !Role::parse(&current).is_known()).then(|| {
             let text = current.clone();
             let mine = current.clone();
-            view! { <option value=current selected=move || value.get() == mine>{text}</option> }
+            view! {
+                <option value=current selected=move || value.get() == mine translate="no">
+                    {text}
+                </option>
+            }
         })
     };
     view! {
-        <ChoiceField field=Field::Role value errors disabled placeholder="Choose a role">
+        <ChoiceField field=Field::Role value errors disabled placeholder=M::UsersChooseRole>
             {Role::KNOWN
                 .iter()
                 .map(|role| {
                     let name = role.as_str();
                     view! {
-                        <option value=name selected=move || value.get() == name>
+                        <option value=name selected=move || value.get() == name translate="no">
                             {name}
                         </option>
                     }
@@ -148,15 +153,17 @@ pub(crate) fn TeamSelect(
             names
                 .into_iter()
                 .map(|name| {
-                    let label = if stray.as_deref() == Some(name.as_str()) {
-                        format!("{name} (not a listed team group)")
+                    // A listed team is the platform's word alone; the stray one is explained.
+                    let is_stray = stray.as_deref() == Some(name.as_str());
+                    let label = if is_stray {
+                        msg::users_stray_team(&name)
                     } else {
                         name.clone()
                     };
                     let value_of_option = name.clone();
                     let selected = move || value.get() == value_of_option;
                     view! {
-                        <option value=name selected=selected>
+                        <option value=name selected=selected translate=(!is_stray).then_some("no")>
                             {label}
                         </option>
                     }
@@ -165,18 +172,19 @@ pub(crate) fn TeamSelect(
                 .into_any()
         }
         TeamChoices::Loading => {
-            view! { <option value="" disabled=true>"Loading teams…"</option> }.into_any()
+            view! { <option value="" disabled=true>{M::UsersLoadingTeams}</option> }.into_any()
         }
         TeamChoices::Failed(_) => ().into_any(),
     };
     let failed = move || match choices.get() {
         TeamChoices::Failed(message) => Some(view! {
             <p class="field__error" role="alert">
-                "The teams could not be loaded. "
+                {M::UsersTeamsFailed}
+                " "
                 {message}
                 " "
                 <button type="button" class="button button--small" on:click=move |_| on_retry.run(())>
-                    "Try again"
+                    {M::CommonTryAgain}
                 </button>
             </p>
         }),
@@ -188,7 +196,7 @@ pub(crate) fn TeamSelect(
             value
             errors
             disabled
-            placeholder="Choose a team"
+            placeholder=M::UsersChooseTeam
             below=Box::new(move || failed.into_any())
         >
             {options}
@@ -204,7 +212,7 @@ fn ChoiceField(
     value: RwSignal<String>,
     errors: RwSignal<FieldErrors>,
     disabled: Signal<bool>,
-    placeholder: &'static str,
+    placeholder: M,
     /// The options after the placeholder.
     children: Children,
     #[prop(optional)] below: Option<Children>,

@@ -9,9 +9,10 @@ use leptos_router::hooks::use_query_map;
 use super::directory::{self, Directory};
 use super::search::{self, UserSearch, KEYS, KEY_ROLE, KEY_STATUS, KEY_TEAM, KEY_TEXT, ROLES};
 use crate::api::TeamGroups;
-use crate::components::format::{count, count_of, date_time_ms};
+use crate::components::format::{count, date_time_ms};
 use crate::components::query_href::{FilterAddress, FilterSelect};
 use crate::components::{use_job, TextField, UseJob};
+use crate::i18n::{msg, t, M};
 use crate::jobs::{JobKind, JobState};
 
 /// The search box and the role, team and status filters; each change rewrites the address.
@@ -33,7 +34,7 @@ pub(crate) fn UserFilters(
             .into_iter()
             .map(|role| {
                 let selected = chosen.as_ref() == Some(&role);
-                view! { <option value=role.as_str().to_owned() selected=selected>{role.to_string()}</option> }
+                view! { <option value=role.as_str().to_owned() selected=selected translate="no">{role.to_string()}</option> }
             })
             .collect_view()
     };
@@ -48,37 +49,42 @@ pub(crate) fn UserFilters(
             .map(|name| {
                 let selected = chosen.as_ref() == Some(&name);
                 let label = name.clone();
-                view! { <option value=name selected=selected>{label}</option> }
+                view! { <option value=name selected=selected translate="no">{label}</option> }
             })
             .collect_view()
     };
-    let status = move |value: &'static str, label: &'static str| {
+    let status = move |value: &'static str, label: M| {
         let on = search.with(|s| s.active) == Some(value == "active");
-        view! { <option value=value selected=on>{label}</option> }
+        view! { <option value=value selected=on>{t(label)}</option> }
     };
     view! {
-        <form class="user-filters" role="search" aria-label="Find users" on:submit=|ev| ev.prevent_default()>
+        <form class="user-filters" role="search" aria-label=M::UsersFind on:submit=|ev| ev.prevent_default()>
             <TextField
                 id="users-search"
                 kind="search"
-                label="Search users by name or email"
+                label=M::UsersSearchLabel
                 value=typed
                 on_input=move |value| address.set(KEY_TEXT, value, true)
             />
-            <FilterSelect id="users-role" label="Role" key=KEY_ROLE address>
-                <option value="">"All roles"</option>
+            <FilterSelect id="users-role" label=M::UsersRole key=KEY_ROLE address>
+                <option value="">{M::UsersAllRoles}</option>
                 {roles}
             </FilterSelect>
-            <FilterSelect id="users-team" label="Team" key=KEY_TEAM address>
-                <option value="">"All teams"</option>
+            <FilterSelect id="users-team" label=M::UsersTeam key=KEY_TEAM address>
+                <option value="">{M::UsersAllTeams}</option>
                 {teams}
             </FilterSelect>
-            <FilterSelect id="users-status" label="Status" key=KEY_STATUS address>
-                <option value="">"Any status"</option>
-                {move || (status("active", "Active"), status("inactive", "Inactive"))}
+            <FilterSelect id="users-status" label=M::UsersStatus key=KEY_STATUS address>
+                <option value="">{M::UsersAnyStatus}</option>
+                {move || {
+                    (
+                        status("active", M::UsersStatusActive),
+                        status("inactive", M::UsersStatusInactive),
+                    )
+                }}
             </FilterSelect>
             <Show when=move || search.with(UserSearch::is_active)>
-                <a class="button" href=move || address.cleared(&KEYS)>"Clear"</a>
+                <a class="button" href=move || address.cleared(&KEYS)>{M::UsersClear}</a>
             </Show>
         </form>
     }
@@ -130,17 +136,18 @@ pub(crate) fn DirectoryStatus(found: Found) -> impl IntoView {
         match status.as_ref().map(|s| s.state) {
             Some(JobState::Running) => {
                 let (done, of) = status.map_or((0, None), |s| (s.done, s.of));
-                let read = of.map_or_else(|| count(done), |of| count_of(done, of));
-                format!("Reading every user to search them: {read} read\u{2026}")
+                match of {
+                    Some(of) => msg::users_directory_reading_of(&count(done), &count(of)),
+                    None => msg::users_directory_reading(&count(done)),
+                }
             }
             Some(JobState::Failed | JobState::Cancelled) if !found.read.get() => {
                 status.map(|s| s.note).unwrap_or_default()
             }
-            _ => format!(
-                "{} of {} users match, as of {}.",
-                count(found.users.with(Vec::len) as u64),
-                count(found.total.get() as u64),
-                found.as_of_ms.get().map(date_time_ms).unwrap_or_default()
+            _ => msg::users_directory_matches(
+                &count(found.users.with(Vec::len) as u64),
+                found.total.get() as u64,
+                &found.as_of_ms.get().map(date_time_ms).unwrap_or_default(),
             ),
         }
     };
@@ -154,7 +161,7 @@ pub(crate) fn DirectoryStatus(found: Found) -> impl IntoView {
                 on:click=move |_| job.restart(directory::start)
                 disabled=move || job.running()
             >
-                "Refresh"
+                {M::UsersRefresh}
             </button>
         </p>
     }

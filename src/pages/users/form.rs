@@ -6,6 +6,7 @@ use gifting_api::validate;
 use gifting_api::Role;
 
 use crate::api::ApiError;
+use crate::i18n::{msg, t, M};
 
 /// Longest name part the console accepts; longer text is a typing accident.
 pub(crate) const MAX_NAME: usize = 100;
@@ -40,13 +41,14 @@ impl Field {
         }
     }
 
-    pub(crate) fn label(self) -> &'static str {
+    /// The field's name, as its label shows it.
+    pub(crate) fn message(self) -> M {
         match self {
-            Field::Email => "Email",
-            Field::GivenName => "First name",
-            Field::FamilyName => "Last name",
-            Field::Role => "Role",
-            Field::Team => "Team",
+            Field::Email => M::UsersEmail,
+            Field::GivenName => M::UsersFirstName,
+            Field::FamilyName => M::UsersLastName,
+            Field::Role => M::UsersRole,
+            Field::Team => M::UsersTeam,
         }
     }
 }
@@ -81,27 +83,42 @@ impl UserDraft {
         let mut errors = FieldErrors::new();
         if with_email {
             if let Err(message) = validate::email(&self.email) {
-                errors.push((Field::Email, message));
+                errors.push((Field::Email, email_problem(message)));
             }
         }
-        if let Err(message) = validate::required_text("First name", &self.given_name, MAX_NAME) {
-            errors.push((Field::GivenName, message));
-        }
-        if let Err(message) = validate::required_text("Last name", &self.family_name, MAX_NAME) {
-            errors.push((Field::FamilyName, message));
+        let max = MAX_NAME.to_string();
+        let names = [
+            (
+                Field::GivenName,
+                &self.given_name,
+                M::UsersEnterFirstName,
+                msg::users_first_name_too_long as fn(&str) -> String,
+            ),
+            (
+                Field::FamilyName,
+                &self.family_name,
+                M::UsersEnterLastName,
+                msg::users_last_name_too_long,
+            ),
+        ];
+        for (field, value, missing, too_long) in names {
+            let value = value.trim();
+            if value.is_empty() {
+                errors.push((field, t(missing).to_owned()));
+            } else if value.chars().count() > MAX_NAME {
+                errors.push((field, too_long(&max)));
+            }
         }
         if self.role.is_empty() {
-            errors.push((Field::Role, "Choose a role.".into()));
-        } else if let Err(message) = validate::role(&self.role) {
-            errors.push((Field::Role, message));
+            errors.push((Field::Role, t(M::UsersChooseRoleError).to_owned()));
+        } else if Role::parse_known(&self.role).is_none() {
+            let role = format!("{:?}", self.role);
+            errors.push((Field::Role, msg::users_not_a_role(&role)));
         }
         if self.team.is_empty() {
-            errors.push((Field::Team, "Choose a team.".into()));
+            errors.push((Field::Team, t(M::UsersChooseTeamError).to_owned()));
         } else if !teams.contains(&self.team) {
-            errors.push((
-                Field::Team,
-                "This team group no longer exists: choose another.".into(),
-            ));
+            errors.push((Field::Team, t(M::UsersTeamGone).to_owned()));
         }
         errors
     }
@@ -125,6 +142,43 @@ impl UserDraft {
     }
 }
 
+/// [`validate::email`]'s refusal in the language shown (its words are English; one the console
+/// does not know stays as it came).
+fn email_problem(english: String) -> String {
+    email_message(&english).map_or(english, |m| t(m).to_owned())
+}
+
+/// The catalog's message for one of [`validate::email`]'s English refusals.
+fn email_message(english: &str) -> Option<M> {
+    const KNOWN: [(&str, M); 6] = [
+        ("Enter an email address.", M::UsersEmailMissing),
+        (
+            "An email address has at most 254 characters.",
+            M::UsersEmailTooLong,
+        ),
+        (
+            "An email address needs an @, like name@example.com.",
+            M::UsersEmailNoAt,
+        ),
+        (
+            "The part before the @ must have 1 to 64 characters.",
+            M::UsersEmailLocalLength,
+        ),
+        (
+            "The part before the @ has a character an address cannot have.",
+            M::UsersEmailLocalCharacter,
+        ),
+        (
+            "The part after the @ must be a domain, like example.com.",
+            M::UsersEmailDomain,
+        ),
+    ];
+    KNOWN
+        .iter()
+        .find(|(text, _)| *text == english)
+        .map(|(_, m)| *m)
+}
+
 /// Where a refused write is shown: next to a field, or (`None`) in the form's banner.
 pub(crate) fn field_of_error(error: &ApiError) -> Option<(Field, String)> {
     let ApiError::Scim {
@@ -136,10 +190,9 @@ pub(crate) fn field_of_error(error: &ApiError) -> Option<(Field, String)> {
         return None;
     };
     match (*status, scim_type.as_deref()) {
-        (409, _) | (_, Some("uniqueness")) => Some((
-            Field::Email,
-            "A user with this email already exists.".into(),
-        )),
+        (409, _) | (_, Some("uniqueness")) => {
+            Some((Field::Email, t(M::UsersEmailTaken).to_owned()))
+        }
         (400, _) => field_named_in(detail).map(|field| (field, detail.clone())),
         _ => None,
     }
@@ -216,6 +269,21 @@ mod tests {
             ..good()
         };
         assert!(error_for(&gone_team.validate(&teams(), true), Field::Team).is_some());
+    }
+
+    #[wasm_bindgen_test]
+    fn every_refusal_of_an_email_has_its_message_in_the_catalog() {
+        let long = format!("{}@example.com", "a".repeat(250));
+        let long_local = format!("{}@example.com", "a".repeat(65));
+        for bad in ["", &long, "no-at", &long_local, "a b@example.com", "a@b"] {
+            let english = validate::email(bad).expect_err(bad);
+            assert!(email_message(&english).is_some(), "{english}");
+            assert_eq!(
+                email_problem(english.clone()),
+                english,
+                "English stays as it was"
+            );
+        }
     }
 
     #[wasm_bindgen_test]

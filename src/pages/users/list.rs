@@ -23,6 +23,7 @@ use crate::components::table::text;
 use crate::components::{remember_last_filters, SavedViews, ScreenHeading};
 use crate::components::{remembered_page_size, Column, DataTable, PagerLinks, PagerNav};
 use crate::components::{Choosable, ColumnChooser, Columns};
+use crate::i18n::{msg, t, M};
 use crate::routes;
 
 #[component]
@@ -85,10 +86,10 @@ pub(crate) fn UsersPage() -> impl IntoView {
     view! {
         <section class="users" aria-labelledby="users-heading">
             <div class="page-head">
-                <ScreenHeading title="Users" id="users-heading" />
+                <ScreenHeading title=M::UsersTitle id="users-heading" />
                 <Show when=move || !forbidden.get()>
-                    <a class="button button--primary" href=routes::NEW_USER>"Add user"</a>
-                    <a class="button" href=routes::IMPORT_USERS>"Import users"</a>
+                    <a class="button button--primary" href=routes::NEW_USER>{M::UsersAdd}</a>
+                    <a class="button" href=routes::IMPORT_USERS>{M::UsersImport}</a>
                     <SavedViews list="users" keys=&search::KEYS />
                     <ColumnChooser columns />
                 </Show>
@@ -142,7 +143,7 @@ fn PlatformList(
             <UsersTable
                 users=loaded.1.resources.clone()
                 empty=empty_text(&loaded.0, loaded.1.total_results)
-                sorted_within="Sorted within the users on this page; the platform lists them in its own order."
+                sorted_within=M::UsersSortedPage
                 selection
                 matching
                 columns
@@ -185,8 +186,8 @@ fn DirectoryList(
             view! {
                 <UsersTable
                     users=page
-                    empty="No user matches the search.".to_owned()
-                    sorted_within="Sorted across every user that matches the search."
+                    empty=M::UsersNoMatch
+                    sorted_within=M::UsersSortedSearch
                     selection
                     matching
                     columns
@@ -211,8 +212,9 @@ fn EmailNote(paging: Memo<ScimPaging>) -> impl IntoView {
                 let href = p.search_href("");
                 view! {
                     <p class="muted">
-                        {format!("Only the user with the email \u{201c}{email}\u{201d}. ")}
-                        <a class="search__clear" href=href>"Show all users"</a>
+                        {move || msg::users_email_only(&email)}
+                        " "
+                        <a class="search__clear" href=href>{M::UsersShowAll}</a>
                     </p>
                 }
             })
@@ -220,38 +222,37 @@ fn EmailNote(paging: Memo<ScimPaging>) -> impl IntoView {
     }
 }
 
-/// What the platform's list says when it shows no one.
-fn empty_text(paging: &ScimPaging, total: u64) -> String {
-    match &paging.email {
-        Some(email) => format!("No user has the email \u{201c}{email}\u{201d}."),
-        None if total > 0 => {
-            "There are no users on this page: go back to the first page.".to_owned()
-        }
-        None => "There are no users yet.".to_owned(),
-    }
+/// What the platform's list says when it shows no one (in the language shown).
+fn empty_text(paging: &ScimPaging, total: u64) -> Signal<String> {
+    let email = paging.email.clone();
+    Signal::derive(move || match &email {
+        Some(email) => msg::users_no_email_match(email),
+        None if total > 0 => t(M::UsersPageEmpty).to_owned(),
+        None => t(M::UsersNoneYet).to_owned(),
+    })
 }
 
 #[rustfmt::skip]
-const USER_COLUMNS: &[Column] = &[text("Name").sorts("name"), text("Email").sorts("email"), text("Role").sorts("role"), text("Team").sorts("team"), text("Status").sorts("status")];
+const USER_COLUMNS: &[Column] = &[text(M::UsersName).sorts("name"), text(M::UsersEmail).sorts("email"), text(M::UsersRole).sorts("role"), text(M::UsersTeam).sorts("team"), text(M::UsersStatus).sorts("status")];
 
 /// The columns after the name (which names each row, and stays first) the admin can show,
 /// hide and move: [`USER_COLUMNS`] from the second on, under their sort keys.
 const USER_CHOOSABLE: &[Choosable] = &[
     Choosable {
         key: "email",
-        label: "Email",
+        label: M::UsersEmail,
     },
     Choosable {
         key: "role",
-        label: "Role",
+        label: M::UsersRole,
     },
     Choosable {
         key: "team",
-        label: "Team",
+        label: M::UsersTeam,
     },
     Choosable {
         key: "status",
-        label: "Status",
+        label: M::UsersStatus,
     },
 ];
 
@@ -271,9 +272,10 @@ fn user_order(key: &str) -> Option<Compare<ScimUser>> {
 fn UsersTable(
     users: Vec<ScimUser>,
     /// What the table says when there is no one to show.
-    empty: String,
+    #[prop(into)]
+    empty: Signal<String>,
     /// What a column's sort covers.
-    sorted_within: &'static str,
+    sorted_within: M,
     selection: Selection,
     matching: RwSignal<Option<AllMatching>>,
     columns: Columns,
@@ -298,8 +300,8 @@ fn UsersTable(
         };
         view! {
             <DataTable
-                caption="Users (SCIM)" hidden_caption=true columns=header items=users.clone() row order=user_order
-                empty=empty.clone() sorted_within class="data-table users-table" lead
+                caption=M::UsersTableCaption hidden_caption=true columns=header items=users.clone() row order=user_order
+                empty sorted_within class="data-table users-table" lead
             />
         }
     }
@@ -335,7 +337,7 @@ fn SelectAll(
         <th scope="col" class="select-cell">
             <input
                 type="checkbox"
-                aria-label="Select all users on this page"
+                aria-label=M::UsersSelectPage
                 prop:checked=all_checked
                 on:change=toggle_all
             />
@@ -354,6 +356,7 @@ fn UserRow(
     let navigate = use_navigate();
     let href = user_href(&user.id);
     let name = display_name(&user);
+    let label_name = name.clone();
     let picked = Picked::of(&user);
     let id = user.id.clone();
     let id_for_check = id.clone();
@@ -388,13 +391,13 @@ fn UserRow(
             <td class="select-cell">
                 <input
                     type="checkbox"
-                    aria-label=format!("Select {name}")
+                    aria-label=move || msg::users_select_user(&label_name)
                     prop:checked=checked
                     on:change=on_check
                 />
             </td>
             <th scope="row">
-                <a href=href>{name.clone()}</a>
+                <a href=href translate="no">{name}</a>
             </th>
             {shown.into_iter().map(|i| user_cell(&user, USER_CHOOSABLE[i].key)).collect_view()}
         </tr>
@@ -404,15 +407,15 @@ fn UserRow(
 /// The cell of the column under `key` in `user`'s row.
 fn user_cell(user: &ScimUser, key: &str) -> AnyView {
     match key {
-        "email" => view! { <td>{user.user_name.clone()}</td> }.into_any(),
-        "role" => view! { <td>{user.user_type.to_string()}</td> }.into_any(),
+        "email" => view! { <td translate="no">{user.user_name.clone()}</td> }.into_any(),
+        "role" => view! { <td translate="no">{user.user_type.to_string()}</td> }.into_any(),
         "team" => {
             let team = if user.division.is_empty() {
                 "—".to_owned()
             } else {
                 user.division.clone()
             };
-            view! { <td>{team}</td> }.into_any()
+            view! { <td translate="no">{team}</td> }.into_any()
         }
         _ => view! { <td>{status_badge(user.active)}</td> }.into_any(),
     }
@@ -486,7 +489,7 @@ fn ScimPager(
         <PagerNav
             links
             size_href
-            label="Pages of users"
+            label=M::UsersPages
             summary_testid="users-showing"
         />
     }

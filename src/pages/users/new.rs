@@ -20,6 +20,7 @@ use super::user_form::{UserFields, UserForm};
 use crate::api::{use_api, ApiClient, ApiError};
 use crate::components::{use_notifications, Notice, Notifications, Tone};
 use crate::components::{FailedNotice, LeaveGuard, ScreenHeading};
+use crate::i18n::{msg, t, M};
 use crate::routes;
 
 /// Asks the platform whether a user with this email exists (the check before a resend).
@@ -123,10 +124,8 @@ impl NewUser {
                 directory::keep(&created.body);
                 self.outcome_unknown.try_set(false);
                 self.form.pending.try_set(false);
-                self.notifications.push(
-                    Tone::Success,
-                    format!("User created: {}.", created.body.user_name),
-                );
+                self.notifications
+                    .push(Tone::Success, msg::users_created(&created.body.user_name));
                 navigate(&user_href(&created.body.id), NavigateOptions::default());
             }
             Err(ApiError::Cancelled) => {}
@@ -173,8 +172,8 @@ pub(crate) fn NewUserPage() -> impl IntoView {
         <section class="user-new" aria-labelledby="user-new-heading">
             <LeaveGuard dirty=unsaved />
             <ScreenHeading
-                back=(routes::USERS, "Users") title="Add a user" id="user-new-heading"
-                intro="The new user gets an account on the platform, with this role, in this team."
+                back=(routes::USERS, M::UsersTitle) title=M::UsersNewTitle id="user-new-heading"
+                intro=M::UsersNewIntro
             />
             {move || page.notice.get().map(|n| view! { <NoticeView notice=n /> })}
             <form class="form user-form" novalidate on:submit=on_submit aria-busy=move || pending.get().to_string()>
@@ -182,30 +181,39 @@ pub(crate) fn NewUserPage() -> impl IntoView {
                 <UserFields form />
                 <div class="form__actions">
                     <button type="submit" class="button button--primary" disabled=form.disabled()>
-                        {move || if pending.get() { "Creating user…" } else { "Create user" }}
+                        {move || t(if pending.get() { M::UsersCreating } else { M::UsersCreate })}
                     </button>
-                    <a class="button" href=routes::USERS>"Cancel"</a>
+                    <a class="button" href=routes::USERS>{M::CommonCancel}</a>
                 </div>
             </form>
         </section>
     }
 }
 
+/// Stands for the link in a sentence that holds one: the sentence is split around it.
+const LINK: &str = "\u{e000}";
+
 #[component]
 fn NoticeView(notice: Banner) -> impl IntoView {
     match notice {
         Banner::Error(message) => view! {
-            <FailedNotice message kept="Your input is kept: correct it or try again." testid="form-banner" />
+            <FailedNotice message kept=M::UsersInputKept testid="form-banner" />
         }
         .into_any(),
         Banner::Landed(user) => {
-            let name = display_name(&user);
+            let who = format!("{} ({})", display_name(&user), user.user_name);
+            // The sentence around the link, split where the link goes.
+            let around = Memo::new(move |_| {
+                let text = msg::users_create_landed(LINK);
+                let (before, after) = text.split_once(LINK).unwrap_or((text.as_str(), ""));
+                (before.to_owned(), after.to_owned())
+            });
             view! {
                 <Notice tone=Tone::Success testid="create-landed">
                     <p>
-                        "The platform did not answer in time, but your first attempt did create this user: "
-                        <a href=user_href(&user.id)>{format!("{name} ({})", user.user_name)}</a>
-                        ". Nothing was sent again."
+                        {move || around.with(|a| a.0.clone())}
+                        <a href=user_href(&user.id) translate="no">{who}</a>
+                        {move || around.with(|a| a.1.clone())}
                     </p>
                 </Notice>
             }
@@ -213,21 +221,14 @@ fn NoticeView(notice: Banner) -> impl IntoView {
         }
         Banner::NotLanded => view! {
             <Notice tone=Tone::Warning alert=true testid="form-banner">
-                <p>
-                    "The platform did not answer, and it has no user with this email: the user "
-                    "was not created. Your input is kept; press \u{201c}Create user\u{201d} to send it again."
-                </p>
+                <p>{M::UsersCreateNotLanded}</p>
             </Notice>
         }
         .into_any(),
         Banner::Unknown(message) => view! {
             <Notice tone=Tone::Warning alert=true testid="form-banner">
                 <p>{message}</p>
-                <p>
-                    "The console could not tell whether the user was created. Press "
-                    "\u{201c}Create user\u{201d} again when the platform is reachable: it checks "
-                    "first and never creates the user twice."
-                </p>
+                <p>{M::UsersCreateUnknown}</p>
             </Notice>
         }
         .into_any(),

@@ -9,8 +9,9 @@ use gifting_api::scim::{ListUsersQuery, UserFilter};
 use leptos_router::params::ParamsMap;
 
 use super::search;
-use crate::components::format::{count, count_of};
+use crate::components::format::count;
 use crate::components::PAGE_SIZES;
+use crate::i18n::{msg, t, M};
 use crate::routes;
 
 /// Rows per page when the URL does not say.
@@ -139,7 +140,7 @@ impl ScimPaging {
     pub(crate) fn position_text(&self, total: u64) -> String {
         let pages = total.div_ceil(self.count).max(1);
         let page = ((self.start_index - 1) / self.count + 1).min(pages.max(1));
-        format!("Page {}", count_of(page, pages))
+        msg::users_page_position(&count(page), &count(pages))
     }
 }
 
@@ -147,22 +148,13 @@ impl ScimPaging {
 /// past-the-end cases.
 pub(crate) fn showing_text(start_index: u64, shown: u64, total: u64) -> String {
     if total == 0 {
-        return "No users to show".into();
+        return t(M::UsersShowingNone).to_owned();
     }
     if shown == 0 {
-        return format!(
-            "Row {} is past the end: there are {} users in all",
-            count(start_index),
-            count(total)
-        );
+        return msg::users_past_the_end(&count(start_index), total);
     }
     let end = start_index + shown - 1;
-    format!(
-        "Showing {}\u{2013}{} of {}",
-        count(start_index),
-        count(end),
-        count(total)
-    )
+    msg::users_showing(&count(start_index), &count(end), &count(total))
 }
 
 #[cfg(test)]

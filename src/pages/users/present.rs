@@ -4,6 +4,7 @@ use gifting_api::scim::ScimUser;
 use leptos::prelude::*;
 
 use crate::components::{Badge, Tone};
+use crate::i18n::{t, M};
 use crate::routes;
 
 /// A user's name for lists, or their email when the platform has no name.
@@ -21,10 +22,13 @@ pub(crate) fn user_href(id: &str) -> String {
     routes::user(id)
 }
 
+/// "Active" or "Inactive", in the language shown (redrawn when it changes).
 pub(crate) fn status_badge(active: bool) -> impl IntoView {
-    if active {
-        view! { <Badge text="Active" tone=Tone::Success /> }
-    } else {
-        view! { <Badge text="Inactive" tone=Tone::Neutral /> }
+    move || {
+        if active {
+            view! { <Badge text=t(M::UsersStatusActive) tone=Tone::Success /> }
+        } else {
+            view! { <Badge text=t(M::UsersStatusInactive) tone=Tone::Neutral /> }
+        }
     }
 }

@@ -12,15 +12,55 @@ use gifting_api::Role;
 
 use super::bulk::Picked;
 use crate::api::{ApiClient, ApiError};
-use crate::components::format::count;
 use crate::http::pacing::Lane;
+use crate::i18n::{msg, t, M};
 use crate::jobs::{JobEnd, JobState};
 
 mod runner;
 
-pub(crate) use runner::{
-    can_remove, losing_yours, run, GuardHost, Guarded, NotSent, Target, World, Writer,
-};
+pub(crate) use runner::{can_remove, run, GuardHost, Guarded, NotSent, Target, World, Writer};
+
+/// What a change does to an admin who stops being one, for the guard's words. Callers name
+/// it, or give its English phrase ("lose the admin role", "are deactivated", "lose the admin
+/// role or are deactivated"), which [`Loss::from`] reads back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Loss {
+    /// They lose the admin role.
+    Role,
+    /// They are deactivated.
+    Deactivated,
+    /// Either (an import, an undo).
+    Either,
+}
+
+impl Loss {
+    /// The selector of `{loss, select, role {…} deactivated {…} other {…}}` in the catalog.
+    pub(crate) fn select(self) -> &'static str {
+        match self {
+            Loss::Role => "role",
+            Loss::Deactivated => "deactivated",
+            Loss::Either => "either",
+        }
+    }
+
+    /// Its English phrase: how [`GuardHost::yours_question`] is handed it.
+    pub(crate) fn phrase(self) -> &'static str {
+        match self {
+            Loss::Role => "lose the admin role",
+            Loss::Deactivated => "are deactivated",
+            Loss::Either => "lose the admin role or are deactivated",
+        }
+    }
+}
+
+impl From<&str> for Loss {
+    fn from(phrase: &str) -> Self {
+        [Loss::Role, Loss::Deactivated]
+            .into_iter()
+            .find(|loss| loss.phrase() == phrase)
+            .unwrap_or(Loss::Either)
+    }
+}
 
 /// What an undo puts back on one user, if the user still holds what the run wrote. `id` is
 /// empty for a user the run created (found again by `who.email`).
@@ -123,64 +163,25 @@ pub(crate) fn count_admins(
     count
 }
 
-fn admins(n: usize) -> String {
-    match n {
-        0 => "no admin".into(),
-        1 => "1 admin".into(),
-        n => format!("{} admins", count(n as u64)),
-    }
-}
-
 impl AdminCount {
     /// "3 admins lose the admin role, you among them; 2 remain."
-    pub(crate) fn words(&self, what: &str) -> String {
-        let you = if self.you_losing {
-            if self.losing == 1 {
-                ": you"
-            } else {
-                ", you among them"
-            }
-        } else {
-            ""
+    pub(crate) fn words(&self, what: impl Into<Loss>) -> String {
+        let you = match (self.you_losing, self.losing) {
+            (false, _) => "no",
+            (true, 1) => "alone",
+            (true, _) => "among",
         };
-        let remain = match self.remaining {
-            0 => "none remains".to_owned(),
-            1 => "1 remains".to_owned(),
-            n => format!("{} remain", count(n as u64)),
-        };
-        let verb = if self.losing == 1 {
-            what.replace("lose ", "loses ")
-        } else {
-            what.to_owned()
-        };
-        let verb = if self.losing == 1 {
-            verb.replace("are ", "is ")
-        } else {
-            verb
-        };
-        format!(
-            "{} {verb}{you}; {remain}.",
-            capitalise(&admins(self.losing))
-        )
+        let (losing, remaining) = (self.losing as u64, self.remaining as u64);
+        match what.into() {
+            Loss::Role => msg::guard_count_role(losing, you, remaining),
+            Loss::Deactivated => msg::guard_count_deactivated(losing, you, remaining),
+            Loss::Either => msg::guard_count_either(losing, you, remaining),
+        }
     }
 
     /// Why the change is refused, when it leaves no admin.
-    pub(crate) fn refusal(&self, what: &str) -> Option<String> {
-        (self.losing > 0 && self.remaining == 0).then(|| {
-            format!(
-                "Refused: this change would leave the organisation without an admin. {} \
-                 Nothing was changed: keep at least one active admin.",
-                self.words(what)
-            )
-        })
-    }
-}
-
-fn capitalise(text: &str) -> String {
-    let mut chars = text.chars();
-    match chars.next() {
-        Some(first) => first.to_uppercase().chain(chars).collect(),
-        None => String::new(),
+    pub(crate) fn refusal(&self, what: impl Into<Loss>) -> Option<String> {
+        (self.losing > 0 && self.remaining == 0).then(|| msg::guard_refused(&self.words(what)))
     }
 }
 
@@ -233,15 +234,11 @@ pub(crate) fn no_identity(error: &ApiError) -> JobEnd {
     match error {
         ApiError::Cancelled => JobEnd {
             state: JobState::Cancelled,
-            note: "Cancelled: nothing was changed.".into(),
+            note: t(M::GuardCancelled).into(),
         },
         error => JobEnd {
             state: JobState::Failed,
-            note: format!(
-                "Nothing was changed: who is signed in could not be read, and a change is only \
-                 made knowing that ({})",
-                error.user_message()
-            ),
+            note: msg::guard_no_identity(&error.user_message()),
         },
     }
 }

@@ -28,11 +28,12 @@ use gifting_api::paths::endpoint;
 use gifting_api::rest::CurrentUser;
 use gifting_api::scim::{ReplaceUser, ScimUser};
 
-use super::{admin_after, count_admins, is_admin, read_directory, read_me, you, AdminCount};
+use super::{admin_after, count_admins, is_admin, read_directory, read_me, you, AdminCount, Loss};
 use crate::api::{ApiClient, ApiError};
 use crate::browser::{exclusive_lock, LockWait};
-use crate::components::format::{count, count_of};
+use crate::components::format::count_of;
 use crate::http::pacing::{Lane, MAX_IN_FLIGHT};
+use crate::i18n::{msg, t, M};
 use crate::jobs::{JobCtx, JobEnd, JobState, Question};
 
 /// The Web Lock every tab's guarded runs take in turn.
@@ -52,22 +53,20 @@ pub(crate) trait GuardHost {
     async fn ask(&self, question: Question) -> Option<bool>;
     /// While the users are read: `read` of `of`.
     fn reading(&self, read: usize, of: u64) {
-        self.say(format!("Reading the users: {}", count_of(read as u64, of)));
+        self.say(msg::guard_reading_users(&count_of(read as u64, of)));
     }
     /// Whether taking the role from others is asked first. A user's page, where the admin
     /// chose the one user and the change, does not ask.
     fn asks_about_others(&self) -> bool {
         true
     }
-    /// The question before the signed-in admin's own account, `remaining` admins staying.
+    /// The question before the signed-in admin's own account, `remaining` admins staying;
+    /// `what`: the loss's English phrase ([`Loss::phrase`]).
     fn yours_question(&self, what: &str, remaining: usize) -> Question {
         Question {
-            text: format!(
-                "Your own account is next: {} Change your own account too?",
-                losing_yours(what, remaining)
-            ),
-            yes: "Change my account too".into(),
-            no: "Leave my account as it is".into(),
+            text: msg::guard_yours_next(Loss::from(what).select(), remaining as u64),
+            yes: t(M::GuardYoursYes).into(),
+            no: t(M::GuardYoursNo).into(),
         }
     }
 }
@@ -84,22 +83,6 @@ impl<R> GuardHost for JobCtx<R> {
     }
     async fn ask(&self, question: Question) -> Option<bool> {
         JobCtx::ask(self, question).await
-    }
-}
-
-/// What the signed-in admin loses with their own account, and the admins who stay.
-pub(crate) fn losing_yours(what: &str, remaining: usize) -> String {
-    format!(
-        "you {what}, and with it the right to administer users in this console; {} then.",
-        admins_remain(remaining)
-    )
-}
-
-/// "1 admin remains", "3 admins remain".
-pub(crate) fn admins_remain(n: usize) -> String {
-    match n {
-        1 => "1 admin remains".to_owned(),
-        n => format!("{} admins remain", count(n as u64)),
     }
 }
 
@@ -179,14 +162,15 @@ pub(crate) type Ran = Option<String>;
 
 /// Runs `plan`'s writes under the guard; `Err` when nothing was written (refused, stopped,
 /// or the directory could not be read). `lock`: whether the run can take the role away at
-/// all (then it waits for other tabs' such runs); `what`: the loss in the guard's words.
+/// all (then it waits for other tabs' such runs); `what`: the loss, for the guard's words.
 pub(crate) async fn run<W>(
     host: &impl GuardHost,
     lock: bool,
-    what: &str,
+    what: impl Into<Loss>,
     plan: impl FnOnce(&World) -> Vec<Guarded<W>>,
     writer: &impl Writer<W>,
 ) -> Result<Ran, JobEnd> {
+    let what = what.into();
     let _held = if lock {
         Some(take_lock(host).await?)
     } else {
@@ -199,29 +183,19 @@ pub(crate) async fn run<W>(
 }
 
 async fn take_lock(host: &impl GuardHost) -> Result<Option<crate::browser::HeldLock>, JobEnd> {
-    let waiting = || {
-        host.say(
-            "Waiting: another run that changes admins is in progress in another tab of this \
-             browser; this one starts when it ends."
-                .into(),
-        )
-    };
+    let waiting = || host.say(t(M::GuardLockWaiting).into());
     match exclusive_lock(ADMINS_LOCK, LOCK_WAIT, || host.lane().stopped(), waiting).await {
         LockWait::Held(held) => Ok(Some(held)),
         LockWait::Unsupported => Ok(None),
         LockWait::Stopped => Err(cancelled()),
-        LockWait::TimedOut => Err(failed(format!(
-            "Nothing was changed: another run that changes admins is still in progress in \
-             another tab of this browser after {} minutes. Try again once it has ended.",
-            LOCK_WAIT.as_secs() / 60
-        ))),
+        LockWait::TimedOut => Err(failed(msg::guard_lock_timed_out(LOCK_WAIT.as_secs() / 60))),
     }
 }
 
 fn cancelled() -> JobEnd {
     JobEnd {
         state: JobState::Cancelled,
-        note: "Cancelled: nothing was changed.".into(),
+        note: t(M::GuardCancelled).into(),
     }
 }
 
@@ -234,7 +208,7 @@ fn failed(note: String) -> JobEnd {
 
 /// Who is signed in and every user, read now.
 pub(crate) async fn read_world(host: &impl GuardHost) -> Result<World, JobEnd> {
-    host.say("Reading who is signed in".into());
+    host.say(t(M::GuardReadingMe).into());
     let me = read_me(host.api(), host.lane())
         .await
         .map_err(|e| super::no_identity(&e))?;
@@ -246,10 +220,7 @@ async fn read_all(host: &impl GuardHost) -> Result<Vec<ScimUser>, JobEnd> {
     match read_directory(host.api(), host.lane(), |r, of| host.reading(r, of)).await {
         Ok(found) => Ok(found),
         Err(ApiError::Cancelled) => Err(cancelled()),
-        Err(error) => Err(failed(format!(
-            "Nothing was changed: the users could not be read to count the admins ({})",
-            error.user_message()
-        ))),
+        Err(error) => Err(failed(msg::guard_read_failed(&error.user_message()))),
     }
 }
 
@@ -280,7 +251,7 @@ async fn confirm_others<W>(
     host: &impl GuardHost,
     world: &mut World,
     planned: &[Guarded<W>],
-    what: &str,
+    what: Loss,
 ) -> Result<(), JobEnd> {
     let mut count = count_plan(world, planned);
     let mut changed = false;
@@ -295,7 +266,7 @@ async fn confirm_others<W>(
         if host.ask(others_question(&count, what, changed)).await != Some(true) {
             return Err(JobEnd {
                 state: JobState::Cancelled,
-                note: "Stopped before any change: nobody was changed.".into(),
+                note: t(M::GuardStoppedBefore).into(),
             });
         }
         world.directory = read_all(host).await?;
@@ -305,28 +276,19 @@ async fn confirm_others<W>(
         }
         (count, changed) = (now, true);
     }
-    Err(failed(
-        "Nothing was changed: the admins kept changing while you were asked. Look at the users \
-         again and start the change once more."
-            .into(),
-    ))
+    Err(failed(t(M::GuardKeptChanging).into()))
 }
 
-fn others_question(count: &AdminCount, what: &str, changed: bool) -> Question {
-    let mut text = String::new();
-    if changed {
-        text.push_str("The admins changed while you were asked; now: ");
-    }
-    text.push_str(&count.words(what));
-    if count.you_losing {
-        text.push_str(
-            " Your own account, if it is among them, is changed last and asked about on its own.",
-        );
-    }
+fn others_question(count: &AdminCount, what: Loss, changed: bool) -> Question {
+    let yes_no = |b: bool| if b { "yes" } else { "no" };
     Question {
-        text,
-        yes: "Go ahead".into(),
-        no: "Stop: change nobody".into(),
+        text: msg::guard_others_question(
+            yes_no(changed),
+            &count.words(what),
+            yes_no(count.you_losing),
+        ),
+        yes: t(M::GuardGoAhead).into(),
+        no: t(M::GuardStopNobody).into(),
     }
 }
 
@@ -342,7 +304,7 @@ async fn write_in_order<W>(
     host: &impl GuardHost,
     world: World,
     planned: Vec<Guarded<W>>,
-    what: &str,
+    what: Loss,
     writer: &impl Writer<W>,
 ) -> Ran {
     let you = world.you();
@@ -442,7 +404,7 @@ async fn lose_one<W>(
     host: &impl GuardHost,
     admins: &RefCell<Admins>,
     g: Guarded<W>,
-    what: &str,
+    what: Loss,
     writer: &impl Writer<W>,
 ) -> Option<String> {
     let id = target_id(&g).unwrap_or_default().to_owned();
@@ -484,11 +446,11 @@ async fn ask_yours(
     host: &impl GuardHost,
     admins: &RefCell<Admins>,
     id: &str,
-    what: &str,
+    what: Loss,
 ) -> Result<bool, Option<String>> {
     let mut staying = recount(host, admins, id, what).await?;
     for _ in 0..MAX_ASKS {
-        match host.ask(host.yours_question(what, staying)).await {
+        match host.ask(host.yours_question(what.phrase(), staying)).await {
             None => return Err(None),
             Some(false) => return Ok(false),
             Some(true) => {}
@@ -500,9 +462,7 @@ async fn ask_yours(
         }
         staying = now;
     }
-    Err(Some(
-        "Not changed: the admins kept changing while you were asked.".into(),
-    ))
+    Err(Some(t(M::GuardNotChangedKeptChanging).into()))
 }
 
 /// Reads every user again: the admins who stay once `id` loses the role (refused when none).
@@ -510,7 +470,7 @@ async fn recount(
     host: &impl GuardHost,
     admins: &RefCell<Admins>,
     id: &str,
-    what: &str,
+    what: Loss,
 ) -> Result<usize, Option<String>> {
     let directory = read_all(host).await.map_err(|end| refusal_of(&end))?;
     let staying = {
@@ -543,7 +503,7 @@ async fn witness(
     host: &impl GuardHost,
     admins: &RefCell<Admins>,
     id: &str,
-    what: &str,
+    what: Loss,
 ) -> Result<(), Option<String>> {
     let candidates: Vec<String> = {
         let admins = admins.borrow();
@@ -562,19 +522,14 @@ async fn witness(
                 admins.borrow_mut().known.retain(|k| *k != candidate);
             }
             Err(ApiError::Cancelled) => return Err(None),
-            Err(error) => {
-                return Err(Some(format!(
-                    "Not changed: the admins could not be counted right before this change ({}).",
-                    error.user_message()
-                )))
-            }
+            Err(error) => return Err(Some(msg::guard_witness_failed(&error.user_message()))),
         }
     }
     recount(host, admins, id, what).await.map(|_| ())
 }
 
 /// The refusal, in numbers, when `id` and the pending losses would leave none of `directory`.
-fn refusal_now(directory: &[ScimUser], admins: &RefCell<Admins>, id: &str, what: &str) -> String {
+fn refusal_now(directory: &[ScimUser], admins: &RefCell<Admins>, id: &str, what: Loss) -> String {
     let admins = admins.borrow();
     let count = count_admins(
         directory,
@@ -582,16 +537,11 @@ fn refusal_now(directory: &[ScimUser], admins: &RefCell<Admins>, id: &str, what:
         0,
         admins.you.as_deref(),
     );
-    let words = if count.losing > 0 {
-        format!(" {}", count.words(what))
+    if count.losing > 0 {
+        msg::guard_refused_now_counted(&count.words(what))
     } else {
-        String::new()
-    };
-    format!(
-        "Refused right before writing: this change would now leave the organisation without an \
-         admin.{words} It was not made, and neither was any later change of this run that takes \
-         the admin role away."
-    )
+        t(M::GuardRefusedNow).into()
+    }
 }
 
 #[cfg(test)]

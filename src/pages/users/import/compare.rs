@@ -12,6 +12,7 @@ use gifting_api::scim::{ListResponse, ListUsersQuery, ScimUser, MAX_COUNT};
 use crate::api::{ApiClient, ApiError};
 use crate::components::format::count;
 use crate::http::pacing::Lane;
+use crate::i18n::msg;
 
 /// What the console knows of the platform's users, by lower-case email.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -23,8 +24,9 @@ pub(crate) struct Known {
     pub(crate) complete: bool,
     /// The platform's number of users (from the first page).
     pub(crate) total: Option<u64>,
-    /// How the comparison was made, in words.
-    pub(crate) how: String,
+    /// The requests the last comparison made (after what was known before it): how it was
+    /// made, with [`Known::total`] and [`Known::complete`] ([`how_text`]).
+    pub(crate) requests: u64,
 }
 
 impl Known {
@@ -114,7 +116,7 @@ pub(crate) async fn compare(
             requests += n;
         }
     }
-    known.how = how_text(&known, requests);
+    known.requests = requests;
     Ok(known)
 }
 
@@ -140,27 +142,14 @@ pub(crate) async fn lookup(
         .find(|u| filter.matches(&u.user_name)))
 }
 
-/// "Compared with the platform by reading all its 60 users (1 request)."
-pub(crate) fn how_text(known: &Known, requests: u64) -> String {
+/// "Compared with the platform by reading all its 60 users (1 request)…", in the chosen
+/// language.
+pub(crate) fn how_text(known: &Known) -> String {
     let total = known.total.unwrap_or(0);
-    let asked = match requests {
-        0 => "no new request".to_owned(),
-        1 => "1 request".to_owned(),
-        n => format!("{} requests", count(n)),
-    };
     if known.complete {
-        format!(
-            "Compared with the platform by reading all its {} users ({asked}): fewer requests \
-             than looking up each email.",
-            count(total)
-        )
+        msg::import_how_listed(total, known.requests)
     } else {
-        format!(
-            "Compared with the platform by looking up each email ({asked}): fewer requests \
-             than reading all its {} users ({}).",
-            count(total),
-            count(total.div_ceil(MAX_COUNT))
-        )
+        msg::import_how_looked_up(known.requests, total, &count(total.div_ceil(MAX_COUNT)))
     }
 }
 

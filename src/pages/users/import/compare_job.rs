@@ -10,8 +10,9 @@ use std::sync::Arc;
 use futures::future::LocalBoxFuture;
 use leptos::prelude::Set;
 
-use super::compare::{compare, Known};
+use super::compare::{compare, how_text, Known};
 use crate::api::ApiError;
+use crate::i18n::{t, M};
 use crate::jobs::{self, JobCtx, JobEnd, JobHandle, JobKind, JobState};
 use crate::routes;
 
@@ -29,7 +30,7 @@ pub(crate) struct Asked {
 pub(crate) fn start(asked: Asked) -> JobHandle<Compared> {
     jobs::start(
         JobKind::Comparison,
-        "Comparing the file with the platform".into(),
+        t(M::ImportComparisonTitle).into(),
         routes::IMPORT_USERS.to_owned(),
         asked,
         run,
@@ -49,11 +50,11 @@ fn run(asked: Asked, ctx: JobCtx<Compared>) -> LocalBoxFuture<'static, JobEnd> {
         let end = match &found {
             Ok(known) => JobEnd {
                 state: JobState::Done,
-                note: known.how.clone(),
+                note: how_text(known),
             },
             Err(ApiError::Cancelled) => JobEnd {
                 state: JobState::Cancelled,
-                note: "Comparison cancelled.".into(),
+                note: t(M::ImportComparisonCancelled).into(),
             },
             Err(error) => JobEnd {
                 state: JobState::Failed,

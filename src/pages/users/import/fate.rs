@@ -9,6 +9,8 @@ use gifting_api::{validate, Role};
 
 use super::columns::{slot, Mapping};
 use super::parse::Row;
+use crate::components::format::count;
+use crate::i18n::{msg, t, M};
 use crate::pages::users::form::{Field, UserDraft, MAX_NAME};
 
 /// A row's values: the user form's fields, read through the mapping and trimmed ("" when
@@ -34,12 +36,128 @@ impl Wanted {
     }
 }
 
+/// What an update changes on a user.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Attribute {
+    GivenName,
+    FamilyName,
+    Role,
+    Team,
+    /// Deactivated → active (a user in the file is active).
+    Status,
+}
+
 /// One attribute an update changes, as the preview shows it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Change {
-    pub(crate) field: &'static str,
+    pub(crate) field: Attribute,
     pub(crate) from: String,
     pub(crate) to: String,
+}
+
+impl Change {
+    /// "Role: sender → manager", in the chosen language (the values as the file and the
+    /// platform have them).
+    pub(crate) fn text(&self) -> String {
+        let (from, to) = (shown(&self.from), shown(&self.to));
+        match self.field {
+            Attribute::GivenName => msg::import_change_given_name(from, to),
+            Attribute::FamilyName => msg::import_change_family_name(from, to),
+            Attribute::Role => msg::import_change_role(from, to),
+            Attribute::Team => msg::import_change_team(from, to),
+            Attribute::Status => t(M::ImportChangeReactivated).into(),
+        }
+    }
+}
+
+/// Why a row cannot be written: the preview's reason, worded when shown.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Problem {
+    MissingEmail,
+    /// The address, and the validator's English words for what is wrong with it.
+    InvalidEmail(String),
+    UnknownRole(String),
+    /// A team that is no team group's name, and the closest one, if any is close.
+    UnknownTeam(String, Option<String>),
+    /// A name over [`MAX_NAME`] characters (the first name's, or the last name's).
+    TooLong(Field),
+    /// The other rows with the same email.
+    Duplicate(Vec<usize>),
+    /// A new user without this field.
+    MissingForCreate(Field),
+    /// More cells than the header's columns (their number).
+    ExtraCells(usize),
+}
+
+impl Problem {
+    /// The reason in words, in the chosen language.
+    pub(crate) fn text(&self) -> String {
+        match self {
+            Problem::MissingEmail => t(M::ImportMissingEmail).into(),
+            Problem::InvalidEmail(why) => invalid_email(why),
+            Problem::UnknownRole(role) => msg::import_unknown_role(role),
+            Problem::UnknownTeam(team, None) => msg::import_unknown_team(team),
+            Problem::UnknownTeam(team, Some(hint)) => msg::import_unknown_team_hint(team, hint),
+            Problem::TooLong(field) => {
+                let max = count(MAX_NAME as u64);
+                match field {
+                    Field::GivenName => msg::import_given_name_too_long(&max),
+                    _ => msg::import_family_name_too_long(&max),
+                }
+            }
+            Problem::Duplicate(rows) => {
+                let numbers: Vec<String> = rows.iter().map(usize::to_string).collect();
+                msg::import_duplicate(rows.len() as u64, &numbers.join(", "))
+            }
+            Problem::MissingForCreate(field) => t(match field {
+                Field::GivenName => M::ImportMissingGivenName,
+                Field::FamilyName => M::ImportMissingFamilyName,
+                Field::Role => M::ImportMissingRole,
+                _ => M::ImportMissingTeam,
+            })
+            .into(),
+            Problem::ExtraCells(columns) => msg::import_extra_cells(*columns as u64),
+        }
+    }
+}
+
+/// "Invalid email: …", with the validator's reason (`gifting_api::validate::email`, in English)
+/// in the chosen language.
+fn invalid_email(why: &str) -> String {
+    match email_message(why) {
+        Some(m) => t(m).into(),
+        None => msg::import_invalid_email(why),
+    }
+}
+
+/// The catalog's message for one of the email validator's reasons.
+fn email_message(why: &str) -> Option<M> {
+    let known = [
+        (
+            "An email address has at most 254 characters.",
+            M::ImportEmailTooLong,
+        ),
+        (
+            "An email address needs an @, like name@example.com.",
+            M::ImportEmailNoAt,
+        ),
+        (
+            "The part before the @ must have 1 to 64 characters.",
+            M::ImportEmailLocalLength,
+        ),
+        (
+            "The part before the @ has a character an address cannot have.",
+            M::ImportEmailLocalChar,
+        ),
+        (
+            "The part after the @ must be a domain, like example.com.",
+            M::ImportEmailDomain,
+        ),
+    ];
+    known
+        .iter()
+        .find(|(english, _)| *english == why)
+        .map(|(_, m)| *m)
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -48,7 +166,7 @@ pub(crate) enum Fate {
     /// The existing user's id, and what changes.
     Update(String, Vec<Change>),
     Unchanged,
-    Error(String),
+    Error(Problem),
 }
 
 impl Fate {
@@ -61,24 +179,28 @@ impl Fate {
         }
     }
 
-    /// The preview's words for what happens.
-    pub(crate) fn detail(&self) -> String {
+    /// The preview's words for what happens, in the chosen language: one text, or one per
+    /// change of an update (shown with "; " between them).
+    pub(crate) fn details(&self) -> Vec<String> {
         match self {
-            Fate::Create => "New user".into(),
-            Fate::Update(_, changes) => changes
-                .iter()
-                .map(|c| format!("{}: {} \u{2192} {}", c.field, shown(&c.from), shown(&c.to)))
-                .collect::<Vec<_>>()
-                .join("; "),
-            Fate::Unchanged => "Already as in the file".into(),
-            Fate::Error(reason) => reason.clone(),
+            Fate::Create => vec![t(M::ImportNewUser).into()],
+            Fate::Update(_, changes) => changes.iter().map(Change::text).collect(),
+            Fate::Unchanged => vec![t(M::ImportAlreadyAsInFile).into()],
+            Fate::Error(problem) => vec![problem.text()],
         }
+    }
+
+    /// [`Fate::details`] as one text.
+    #[cfg(test)]
+    pub(crate) fn detail(&self) -> String {
+        self.details().join("; ")
     }
 }
 
+/// A value as the preview shows it: "(none)" when blank.
 fn shown(text: &str) -> &str {
     if text.is_empty() {
-        "(none)"
+        t(M::ImportNone)
     } else {
         text
     }
@@ -100,12 +222,13 @@ impl FateKind {
         FateKind::Error,
     ];
 
-    pub(crate) fn label(self) -> &'static str {
+    /// Its name on screen (the filter's choices, the preview's badges).
+    pub(crate) fn label(self) -> M {
         match self {
-            FateKind::Create => "Create",
-            FateKind::Update => "Update",
-            FateKind::Unchanged => "Unchanged",
-            FateKind::Error => "Error",
+            FateKind::Create => M::ImportFateCreate,
+            FateKind::Update => M::ImportFateUpdate,
+            FateKind::Unchanged => M::ImportFateUnchanged,
+            FateKind::Error => M::ImportFateError,
         }
     }
 
@@ -223,32 +346,24 @@ fn distance(a: &[char], b: &[char], row: &mut Vec<usize>) -> usize {
 }
 
 /// What is wrong with the row's own values, whether the user exists or not.
-fn check_values(w: &Wanted, teams: &TeamNames<'_>) -> Result<(), String> {
+fn check_values(w: &Wanted, teams: &TeamNames<'_>) -> Result<(), Problem> {
     if w.email.is_empty() {
-        return Err("Missing email (required).".into());
+        return Err(Problem::MissingEmail);
     }
-    validate::email(&w.email).map_err(|m| format!("Invalid email: {m}"))?;
+    validate::email(&w.email).map_err(Problem::InvalidEmail)?;
     if !w.role.is_empty() {
-        validate::role(&w.role).map_err(|_| {
-            format!(
-                "Unknown role \u{201c}{}\u{201d}: use sender, manager or admin.",
-                w.role
-            )
-        })?;
+        validate::role(&w.role).map_err(|_| Problem::UnknownRole(w.role.clone()))?;
     }
     if !w.team.is_empty() && !teams.contains(&w.team) {
-        let hint = teams
-            .hint(&w.team)
-            .map(|t| format!(" Did you mean \u{201c}{t}\u{201d}?"))
-            .unwrap_or_default();
-        return Err(format!(
-            "\u{201c}{}\u{201d} is not a team group name.{hint}",
-            w.team
-        ));
+        let hint = teams.hint(&w.team).map(str::to_owned);
+        return Err(Problem::UnknownTeam(w.team.clone(), hint));
     }
-    for (label, value) in [("First name", &w.given_name), ("Last name", &w.family_name)] {
+    for (field, value) in [
+        (Field::GivenName, &w.given_name),
+        (Field::FamilyName, &w.family_name),
+    ] {
         if value.chars().count() > MAX_NAME {
-            return Err(format!("{label} has more than {MAX_NAME} characters."));
+            return Err(Problem::TooLong(field));
         }
     }
     Ok(())
@@ -266,15 +381,11 @@ pub(crate) fn fate(
         return Fate::Error(reason);
     }
     if let Some(rows) = duplicate_of {
-        let rows: Vec<String> = rows.iter().map(usize::to_string).collect();
-        return Fate::Error(format!(
-            "The same email is also on row {}: keep one row per user.",
-            rows.join(", ")
-        ));
+        return Fate::Error(Problem::Duplicate(rows.to_vec()));
     }
     match existing {
         None => match missing_for_create(w) {
-            Some(missing) => Fate::Error(format!("Missing {missing} (required for a new user).")),
+            Some(missing) => Fate::Error(Problem::MissingForCreate(missing)),
             None => Fate::Create,
         },
         Some(user) => {
@@ -288,12 +399,12 @@ pub(crate) fn fate(
     }
 }
 
-fn missing_for_create(w: &Wanted) -> Option<&'static str> {
+fn missing_for_create(w: &Wanted) -> Option<Field> {
     [
-        ("first name", &w.given_name),
-        ("last name", &w.family_name),
-        ("role", &w.role),
-        ("team", &w.team),
+        (Field::GivenName, &w.given_name),
+        (Field::FamilyName, &w.family_name),
+        (Field::Role, &w.role),
+        (Field::Team, &w.team),
     ]
     .into_iter()
     .find(|(_, v)| v.is_empty())
@@ -312,13 +423,17 @@ pub(crate) fn changes(w: &Wanted, user: &ScimUser) -> Vec<Change> {
             });
         }
     };
-    differs("First name", &user.name.given_name, &w.given_name);
-    differs("Last name", &user.name.family_name, &w.family_name);
-    differs("Role", user.user_type.as_str(), &w.role);
-    differs("Team", &user.division, &w.team);
+    differs(Attribute::GivenName, &user.name.given_name, &w.given_name);
+    differs(
+        Attribute::FamilyName,
+        &user.name.family_name,
+        &w.family_name,
+    );
+    differs(Attribute::Role, user.user_type.as_str(), &w.role);
+    differs(Attribute::Team, &user.division, &w.team);
     if !user.active {
         out.push(Change {
-            field: "Status",
+            field: Attribute::Status,
             from: "deactivated".into(),
             to: "active".into(),
         });
@@ -391,13 +506,13 @@ mod tests {
         };
         assert_eq!(id, "7");
         assert_eq!(changes.len(), 1);
-        assert_eq!(changes[0].field, "Role");
+        assert_eq!(changes[0].field, Attribute::Role);
         let reactivated = fate(&w, Some(&ada("manager", "Sales", false)), &t, None);
         assert!(reactivated
             .detail()
             .contains("Status: deactivated → active"));
         let err = |w: &Wanted| match fate(w, None, &t, None) {
-            Fate::Error(reason) => reason,
+            Fate::Error(problem) => problem.text(),
             other => panic!("{other:?}"),
         };
         assert!(err(&wanted("not-an-email", "manager", "Sales")).starts_with("Invalid email"));
@@ -409,6 +524,23 @@ mod tests {
         let dup = fate(&w, None, &t, Some(&[9]));
         assert_eq!(dup.kind(), FateKind::Error);
         assert!(dup.detail().contains("also on row 9"));
+    }
+
+    #[wasm_bindgen_test]
+    fn every_reason_the_email_check_gives_has_its_message() {
+        let long = format!("{}@example.com", "a".repeat(250));
+        let local = format!("{}@example.com", "a".repeat(65));
+        for bad in [
+            long.as_str(),
+            local.as_str(),
+            "plain",
+            "@example.com",
+            "a..b@example.com",
+            "a@example",
+        ] {
+            let why = validate::email(bad).expect_err(bad);
+            assert!(email_message(&why).is_some(), "{bad}: {why}");
+        }
     }
 
     #[wasm_bindgen_test]
@@ -451,7 +583,7 @@ mod tests {
         let t = TeamNames::new(&names);
         let near = "Saless".to_owned();
         let reason = |team: &str| match fate(&wanted("a@example.com", "", team), None, &t, None) {
-            Fate::Error(reason) => reason,
+            Fate::Error(problem) => problem.text(),
             other => panic!("{other:?}"),
         };
         assert!(reason(&near).ends_with("Did you mean \u{201c}Sales\u{201d}?"));

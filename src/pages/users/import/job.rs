@@ -17,12 +17,13 @@ use leptos::prelude::{Update, WithUntracked};
 use super::columns::Mapping;
 use super::compare::Known;
 use super::parse::Table;
-use super::run_job::{write_one, Outcome, Write};
-use crate::components::format::{count, count_of};
+use super::run_job::{write_one, Failure, Outcome, Skip, Write};
+use crate::components::format::count;
 use crate::components::jobs_indicator;
+use crate::i18n::{msg, t, M};
 use crate::jobs::{self, JobCtx, JobEnd, JobHandle, JobKind, JobState};
 use crate::pages::users::bulk::{answer_summary, Picked};
-use crate::pages::users::guard::{self, Guarded, NotSent, Reversal, Target, Writer};
+use crate::pages::users::guard::{self, Guarded, Loss, NotSent, Reversal, Target, Writer};
 use crate::routes;
 
 /// What the import screen showed when the run started: it shows it again from here.
@@ -60,11 +61,7 @@ pub(crate) struct Plan {
 
 /// Starts the writes of `plan` as a job.
 pub(crate) fn start(source: Source, plan: Plan) -> JobHandle<ImportRun> {
-    let title = format!(
-        "Import of {}: {} writes",
-        source.file_name,
-        plan.writes.len()
-    );
+    let title = msg::import_job_title(&source.file_name, plan.writes.len() as u64);
     jobs_indicator::show();
     jobs::start(
         JobKind::Import,
@@ -114,7 +111,7 @@ async fn work(source: Source, plan: Plan, ctx: JobCtx<ImportRun>) -> JobEnd {
         ctx.progress(
             0,
             Some(to_write as u64),
-            format!("{} writes", count_of(0, to_write as u64)),
+            msg::import_progress(&count(0), to_write as u64),
         );
         writes
             .into_iter()
@@ -132,7 +129,7 @@ async fn work(source: Source, plan: Plan, ctx: JobCtx<ImportRun>) -> JobEnd {
     match (refused, ctx.cancelled()) {
         (Some(refusal), _) => JobEnd {
             state: JobState::Failed,
-            note: format!("{refusal} {note}"),
+            note: msg::import_refused_note(&refusal, &note),
         },
         (None, true) => JobEnd {
             state: JobState::Cancelled,
@@ -146,7 +143,7 @@ async fn work(source: Source, plan: Plan, ctx: JobCtx<ImportRun>) -> JobEnd {
 }
 
 /// What an admin losing admin rights does in an import, for the guard's words.
-const LOSS: &str = "lose the admin role or are deactivated";
+const LOSS: Loss = Loss::Either;
 
 /// What the guard counts of `write`.
 fn target(write: &Write) -> Target {
@@ -202,7 +199,7 @@ impl Writer<(usize, Write)> for ImportWriter<'_> {
         }
         let landed = matches!(
             outcome,
-            Outcome::Created(_) | Outcome::Updated(_) | Outcome::Deactivated
+            Outcome::Created { .. } | Outcome::Updated | Outcome::Deactivated
         );
         self.report(index, outcome);
         landed
@@ -211,10 +208,8 @@ impl Writer<(usize, Write)> for ImportWriter<'_> {
     fn not_sent(&self, (index, _): (usize, Write), why: NotSent) {
         let outcome = match why {
             NotSent::Cancelled => Outcome::NotRun,
-            NotSent::KeptYours => {
-                Outcome::Skipped("Your own account: left as it was, as you chose.".into())
-            }
-            NotSent::Refused(refusal) => Outcome::Failed(refusal),
+            NotSent::KeptYours => Outcome::Skipped(Skip::KeptYours),
+            NotSent::Refused(refusal) => Outcome::Failed(Failure::Said(refusal)),
         };
         self.report(index, outcome);
     }
@@ -232,7 +227,7 @@ fn record(
 ) {
     let landed = matches!(
         outcome,
-        Outcome::Created(_) | Outcome::Updated(_) | Outcome::Deactivated
+        Outcome::Created { .. } | Outcome::Updated | Outcome::Deactivated
     );
     ctx.result.update(|r| {
         // Rows by index; absent users in the order they ended, after the rows.
@@ -258,7 +253,7 @@ fn record(
     ctx.progress(
         done,
         to_write,
-        format!("{} writes", count_of(done, to_write.unwrap_or(done))),
+        msg::import_progress(&count(done), to_write.unwrap_or(done)),
     );
 }
 
@@ -267,15 +262,13 @@ fn before_after(write: &Write, by_id: &HashMap<&str, &ScimUser>) -> (String, Str
     let user = |id: &String| by_id.get(id.as_str()).copied();
     match write {
         Write::Create { body, .. } => {
-            let team = if body.division.is_empty() {
-                "no team"
+            let role = body.user_type.to_string();
+            let after = if body.division.is_empty() {
+                msg::import_state_created_no_team(&role)
             } else {
-                &body.division
+                msg::import_state_created(&role, &body.division)
             };
-            (
-                String::new(),
-                format!("{} · {team} · active", body.user_type),
-            )
+            (String::new(), after)
         }
         Write::Update { id, body, .. } => user(id).map_or_else(Default::default, |u| {
             (answer_summary(u), answer_summary(&guard::applied(u, body)))
@@ -349,9 +342,10 @@ fn reversal(
     }
 }
 
-/// "38 created, 2 failed, 1 not run", counting every row and absent user.
+/// "38 created, 2 failed, 1 not run.", counting every row and absent user, each kind in the
+/// order it first ended.
 fn summary(run: &ImportRun) -> String {
-    let mut counts: Vec<(&'static str, usize)> = Vec::new();
+    let mut counts: Vec<(&'static str, u64)> = Vec::new();
     let all = run
         .outcomes
         .iter()
@@ -364,14 +358,24 @@ fn summary(run: &ImportRun) -> String {
             None => counts.push((word, 1)),
         }
     }
-    let parts: Vec<String> = counts
-        .iter()
-        .map(|(w, n)| format!("{} {w}", count(*n as u64)))
-        .collect();
+    let parts: Vec<String> = counts.iter().map(|(w, n)| tally(w, *n)).collect();
     if parts.is_empty() {
-        "Nothing to write.".into()
+        t(M::ImportNothingToWrite).into()
     } else {
-        format!("{}.", parts.join(", "))
+        msg::import_tallies(&parts.join(", "))
+    }
+}
+
+/// "38 created": `n` rows whose outcome's word is `word`, in the chosen language.
+fn tally(word: &str, n: u64) -> String {
+    match word {
+        "created" => msg::import_tally_created(n),
+        "updated" => msg::import_tally_updated(n),
+        "unchanged" => msg::import_tally_unchanged(n),
+        "deactivated" => msg::import_tally_deactivated(n),
+        "skipped" => msg::import_tally_skipped(n),
+        "failed" => msg::import_tally_failed(n),
+        _ => msg::import_tally_not_run(n),
     }
 }
 
@@ -592,14 +596,14 @@ mod tests {
             (status.state, status.note.as_str()),
             (JobState::Done, "2 created, 1 updated.")
         );
-        let confirmed = "(the first answer was lost; the platform confirmed it).";
         assert_eq!(
             job.result.with_untracked(|r| r.outcomes.clone()),
             vec![
-                Some(Outcome::Created(format!("Created {confirmed}"))),
-                Some(Outcome::Created("Created.".into())),
+                // The first answer was lost; the platform confirmed it.
+                Some(Outcome::Created { confirmed: true }),
+                Some(Outcome::Created { confirmed: false }),
                 // A lost PUT is sent again as it was: it sets only what the row changes.
-                Some(Outcome::Updated("Updated.".into())),
+                Some(Outcome::Updated),
             ]
         );
         let users = "/api/scim/v2/Users";

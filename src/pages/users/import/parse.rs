@@ -6,6 +6,9 @@
 
 use csv::{ReaderBuilder, StringRecord};
 
+use crate::components::format::{amount, count};
+use crate::i18n::{msg, t, M};
+
 /// Larger files are refused before they are read: 5 MB holds ~50,000 rows of an HR export.
 pub(crate) const MAX_FILE_BYTES: u64 = 5_000_000;
 /// Rows (after the header) one import may hold.
@@ -40,54 +43,131 @@ impl Row {
     }
 }
 
+/// Why a file cannot be imported, worded when shown (in the chosen language). Every one says
+/// what to do about it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum FileError {
+    Empty,
+    /// Its size in bytes.
+    TooLarge(u64),
+    Utf16,
+    /// What it is instead.
+    Binary(Binary),
+    /// The line with the first character in another encoding.
+    NotUtf8(usize),
+    /// The `csv` crate's words for what it could not read.
+    NotCsv(String),
+    /// The row's number and its columns.
+    TooManyColumns(usize, usize),
+    TooManyRows,
+    NoRows,
+    /// The browser could not read the file.
+    Unreadable,
+}
+
+/// What a file that is not text is, by its first bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Binary {
+    Png,
+    Jpeg,
+    Gif,
+    Pdf,
+    Zip,
+    Xls,
+    Media,
+    Other,
+}
+
+impl FileError {
+    /// The error in words, in the chosen language.
+    pub(crate) fn text(&self) -> String {
+        match self {
+            FileError::Empty => t(M::ImportFileEmpty).into(),
+            FileError::TooLarge(bytes) => msg::import_file_too_large(
+                &megabytes(*bytes),
+                &count(MAX_FILE_BYTES / 1_000_000),
+                MAX_ROWS as u64,
+            ),
+            FileError::Utf16 => t(M::ImportFileUtf16).into(),
+            FileError::Binary(kind) => t(kind.message()).into(),
+            FileError::NotUtf8(line) => msg::import_file_not_utf8(&line.to_string()),
+            FileError::NotCsv(why) => msg::import_file_not_csv(why),
+            FileError::TooManyColumns(row, columns) => msg::import_too_many_columns(
+                &row.to_string(),
+                *columns as u64,
+                &count(MAX_COLUMNS as u64),
+            ),
+            FileError::TooManyRows => msg::import_too_many_rows(MAX_ROWS as u64),
+            FileError::NoRows => t(M::ImportFileNoRows).into(),
+            FileError::Unreadable => t(M::ImportFileUnreadable).into(),
+        }
+    }
+}
+
+impl Binary {
+    /// "This is a PNG image, not a CSV file. Save it …"
+    fn message(self) -> M {
+        match self {
+            Binary::Png => M::ImportFilePng,
+            Binary::Jpeg => M::ImportFileJpeg,
+            Binary::Gif => M::ImportFileGif,
+            Binary::Pdf => M::ImportFilePdf,
+            Binary::Zip => M::ImportFileZip,
+            Binary::Xls => M::ImportFileXls,
+            Binary::Media => M::ImportFileMedia,
+            Binary::Other => M::ImportFileBinary,
+        }
+    }
+}
+
+/// `bytes` in megabytes with one decimal, in the locale's way: "50.0" (en), "50,0" (de).
+fn megabytes(bytes: u64) -> String {
+    let tenths = (bytes + 50_000) / 100_000;
+    // The locale's decimal separator, as the console's formatter writes amounts.
+    let point = amount("0.5")
+        .chars()
+        .find(|c| !c.is_ascii_digit())
+        .unwrap_or('.');
+    format!("{}{point}{}", count(tenths / 10), tenths % 10)
+}
+
 /// The size check, before the file is read at all.
-pub(crate) fn check_size(bytes: u64) -> Result<(), String> {
+pub(crate) fn check_size(bytes: u64) -> Result<(), FileError> {
     if bytes == 0 {
-        return Err("The file is empty: choose the CSV file that holds the users.".into());
+        return Err(FileError::Empty);
     }
     if bytes > MAX_FILE_BYTES {
-        return Err(format!(
-            "The file is {:.1} MB; an import takes at most {} MB ({} rows). Split it into \
-             smaller files and import them one after the other.",
-            bytes as f64 / 1e6,
-            MAX_FILE_BYTES / 1_000_000,
-            MAX_ROWS
-        ));
+        return Err(FileError::TooLarge(bytes));
     }
     Ok(())
 }
 
 /// What a file that is not text looks like, by its first bytes.
-fn binary_kind(bytes: &[u8]) -> Option<&'static str> {
-    const MAGIC: [(&[u8], &str); 7] = [
-        (b"\x89PNG", "a PNG image"),
-        (b"\xff\xd8\xff", "a JPEG image"),
-        (b"GIF8", "a GIF image"),
-        (b"%PDF", "a PDF document"),
-        (
-            b"PK\x03\x04",
-            "a spreadsheet or ZIP file (.xlsx, .ods, .zip)",
-        ),
-        (b"\xd0\xcf\x11\xe0", "an old Excel file (.xls)"),
-        (b"RIFF", "a media file"),
+fn binary_kind(bytes: &[u8]) -> Option<Binary> {
+    const MAGIC: [(&[u8], Binary); 7] = [
+        (b"\x89PNG", Binary::Png),
+        (b"\xff\xd8\xff", Binary::Jpeg),
+        (b"GIF8", Binary::Gif),
+        (b"%PDF", Binary::Pdf),
+        (b"PK\x03\x04", Binary::Zip),
+        (b"\xd0\xcf\x11\xe0", Binary::Xls),
+        (b"RIFF", Binary::Media),
     ];
     if let Some((_, kind)) = MAGIC.iter().find(|(m, _)| bytes.starts_with(m)) {
-        return Some(kind);
+        return Some(*kind);
     }
     let head = &bytes[..bytes.len().min(8192)];
-    head.contains(&0).then_some("a binary file")
+    head.contains(&0).then_some(Binary::Other)
 }
 
 /// The file's text: UTF-8, its byte order mark removed; anything else is refused with how to
 /// save it right.
-pub(crate) fn decode(bytes: &[u8]) -> Result<&str, String> {
-    const SAVE_AS: &str =
-        "Save it from the spreadsheet as \u{201c}CSV UTF-8 (comma delimited)\u{201d} and choose it again.";
+pub(crate) fn decode(bytes: &[u8]) -> Result<&str, FileError> {
     if bytes.starts_with(b"\xff\xfe") || bytes.starts_with(b"\xfe\xff") {
-        return Err(format!("The file is UTF-16 text, not UTF-8. {SAVE_AS}"));
+        return Err(FileError::Utf16);
     }
     if let Some(kind) = binary_kind(bytes) {
-        return Err(format!("This is {kind}, not a CSV file. {SAVE_AS}"));
+        return Err(FileError::Binary(kind));
     }
     let bytes = bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(bytes);
     let text = std::str::from_utf8(bytes).map_err(|e| {
@@ -96,13 +176,10 @@ pub(crate) fn decode(bytes: &[u8]) -> Result<&str, String> {
             .filter(|b| **b == b'\n')
             .count()
             + 1;
-        format!(
-            "The file is not UTF-8 text (line {line} has a character in another encoding, \
-             such as Windows-1252). {SAVE_AS}"
-        )
+        FileError::NotUtf8(line)
     })?;
     if text.trim().is_empty() {
-        return Err("The file is empty: choose the CSV file that holds the users.".into());
+        return Err(FileError::Empty);
     }
     Ok(text)
 }
@@ -148,12 +225,12 @@ impl<'a> Reader<'a> {
     }
 
     /// Reads up to `max` records. `Ok(true)`: more to read.
-    pub(crate) fn read_slice(&mut self, max: usize) -> Result<bool, String> {
+    pub(crate) fn read_slice(&mut self, max: usize) -> Result<bool, FileError> {
         for _ in 0..max {
             let more = self
                 .reader
                 .read_record(&mut self.record)
-                .map_err(|e| format!("The file could not be read as CSV: {e}."))?;
+                .map_err(|e| FileError::NotCsv(e.to_string()))?;
             if !more {
                 return self.finish().map(|()| false);
             }
@@ -166,13 +243,9 @@ impl<'a> Reader<'a> {
         Ok(true)
     }
 
-    fn take(&mut self, number: usize) -> Result<(), String> {
+    fn take(&mut self, number: usize) -> Result<(), FileError> {
         if self.record.len() > MAX_COLUMNS {
-            return Err(format!(
-                "Row {number} has {} columns; an import reads at most {MAX_COLUMNS}. Keep \
-                 only the columns the users need (email, names, role, team).",
-                self.record.len()
-            ));
+            return Err(FileError::TooManyColumns(number, self.record.len()));
         }
         let cells: Vec<String> = self.record.iter().map(str::to_owned).collect();
         if cells.iter().all(|c| c.trim().is_empty()) {
@@ -183,10 +256,7 @@ impl<'a> Reader<'a> {
             return Ok(());
         }
         if self.table.rows.len() >= MAX_ROWS {
-            return Err(format!(
-                "The file has more than {MAX_ROWS} rows. Split it into smaller files and \
-                 import them one after the other."
-            ));
+            return Err(FileError::TooManyRows);
         }
         let width = self.table.header.len();
         let extra_cells = cells.iter().skip(width).any(|c| !c.trim().is_empty());
@@ -200,12 +270,12 @@ impl<'a> Reader<'a> {
         Ok(())
     }
 
-    fn finish(&self) -> Result<(), String> {
+    fn finish(&self) -> Result<(), FileError> {
         if self.table.header.is_empty() {
-            return Err("The file is empty: choose the CSV file that holds the users.".into());
+            return Err(FileError::Empty);
         }
         if self.table.rows.is_empty() {
-            return Err("The file has a header row but no users below it.".into());
+            return Err(FileError::NoRows);
         }
         Ok(())
     }
@@ -217,7 +287,7 @@ impl<'a> Reader<'a> {
 
 /// Reads a whole text at once (tests, small files).
 #[cfg(test)]
-pub(crate) fn read_all(text: &str) -> Result<Table, String> {
+pub(crate) fn read_all(text: &str) -> Result<Table, FileError> {
     let mut reader = Reader::new(text);
     while reader.read_slice(SLICE_ROWS)? {}
     Ok(reader.into_table())
@@ -245,18 +315,15 @@ mod tests {
 
     #[wasm_bindgen_test]
     fn bad_files_get_a_sentence() {
-        assert!(check_size(0).unwrap_err().contains("empty"));
-        assert!(check_size(50_000_000).unwrap_err().contains("50.0 MB"));
-        assert!(decode(b"\x89PNG\r\n\x1a\n\0\0")
-            .unwrap_err()
-            .contains("PNG image"));
-        assert!(decode(b"\xff\xfee\0m\0").unwrap_err().contains("UTF-16"));
-        assert!(decode(b"email\nj\xe9r\xf4me@example.com\n")
-            .unwrap_err()
-            .contains("line 2"));
-        assert!(decode(b"\xef\xbb\xbf \r\n").unwrap_err().contains("empty"));
+        let said = |e: FileError| e.text();
+        assert!(said(check_size(0).unwrap_err()).contains("empty"));
+        assert!(said(check_size(50_000_000).unwrap_err()).contains("50.0 MB"));
+        assert!(said(decode(b"\x89PNG\r\n\x1a\n\0\0").unwrap_err()).contains("PNG image"));
+        assert!(said(decode(b"\xff\xfee\0m\0").unwrap_err()).contains("UTF-16"));
+        assert!(said(decode(b"email\nj\xe9r\xf4me@example.com\n").unwrap_err()).contains("line 2"));
+        assert!(said(decode(b"\xef\xbb\xbf \r\n").unwrap_err()).contains("empty"));
         let wide = format!("{}\n", vec!["x"; 500].join(","));
-        assert!(read_all(&wide).unwrap_err().contains("500 columns"));
-        assert!(read_all("email\n").unwrap_err().contains("no users"));
+        assert!(said(read_all(&wide).unwrap_err()).contains("500 columns"));
+        assert!(said(read_all("email\n").unwrap_err()).contains("no users"));
     }
 }

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use super::columns::{slot, Mapping};
 use super::compare::Known;
-use super::fate::{duplicates, fate, Fate, FateKind, TeamNames, Wanted};
+use super::fate::{duplicates, fate, Fate, FateKind, Problem, TeamNames, Wanted};
 use super::parse::Table;
 use crate::pages::users::form::Field;
 
@@ -64,10 +64,7 @@ pub(crate) fn build(
         .enumerate()
         .map(|(i, (w, row))| {
             let f = if row.extra_cells {
-                Fate::Error(format!(
-                    "The row has more cells than the header's {} columns.",
-                    table.header.len()
-                ))
+                Fate::Error(Problem::ExtraCells(table.header.len()))
             } else {
                 fate(
                     w,

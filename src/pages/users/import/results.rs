@@ -1,11 +1,16 @@
 //! The results as a file: the original columns of every row, then its outcome and message,
 //! written by the console's CSV rules ([`gifting_api::csv`]), so a cell such as
 //! `=HYPERLINK(…)` from the HR export reads back as text, never as a formula.
+//!
+//! For machines, the added columns' headers (`outcome`, `message`, `before`, `after`) and the
+//! outcome words (`created`, `not run`, …) stay English whatever the language; the messages
+//! and the before and after are written in the language of the moment.
 
 use gifting_api::csv::{push_row, BOM};
 
 use super::parse::Table;
 use super::run_job::Outcome;
+use crate::i18n::{t, M};
 
 /// One absent user the run deactivated (or tried to), after the file's rows.
 pub(crate) struct AbsentResult<'a> {
@@ -42,7 +47,7 @@ pub(crate) fn results_csv(
     for (n, (row, outcome)) in table.rows.iter().zip(outcomes).enumerate() {
         let (word, message) = match outcome {
             Some(o) => (o.word(), o.message()),
-            None => ("not run", "Not written yet.".to_owned()),
+            None => ("not run", t(M::ImportNotWrittenYet).to_owned()),
         };
         let (before, after) = state(n);
         let cells = (0..width).map(|i| row.cells.get(i).map_or("", String::as_str));
@@ -76,7 +81,9 @@ pub(crate) fn file_name(local_date: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    use super::super::fate::Problem;
     use super::super::parse::read_all;
+    use super::super::run_job::Skip;
     use super::*;
     use wasm_bindgen_test::wasm_bindgen_test;
 
@@ -87,8 +94,8 @@ mod tests {
         )
         .unwrap();
         let outcomes = vec![
-            Some(Outcome::Created("Created.".into())),
-            Some(Outcome::Skipped("Invalid email: needs a domain.".into())),
+            Some(Outcome::Created { confirmed: false }),
+            Some(Outcome::Skipped(Skip::Refused(Problem::MissingEmail))),
         ];
         let gone = Outcome::Deactivated;
         let absent = [AbsentResult {

@@ -12,10 +12,12 @@ use gifting_api::paths::endpoint;
 use gifting_api::scim::{CreateUser, ReplaceUser, ScimUser};
 
 use super::compare::lookup;
-use super::fate::Wanted;
+use super::fate::{Problem, Wanted};
 use crate::api::{ApiClient, ApiError, Written};
+use crate::components::format::count;
 use crate::http::pacing::Lane;
 use crate::http::retry::MAX_SENDS;
+use crate::i18n::{msg, t, M};
 use crate::pages::users::directory;
 
 /// One write of the run.
@@ -39,25 +41,60 @@ pub(crate) enum Write {
     },
 }
 
-/// How a row (or an absent user) ended.
+/// How a row (or an absent user) ended. Its words are chosen when shown, in the language of
+/// the moment ([`Outcome::message`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Outcome {
-    Created(String),
-    Updated(String),
+    /// `confirmed`: the first answer was lost, and the platform confirmed the user exists.
+    Created {
+        confirmed: bool,
+    },
+    Updated,
     Unchanged,
     Deactivated,
     /// Not written, by choice (an error row, an update under "create only").
-    Skipped(String),
-    Failed(String),
+    Skipped(Skip),
+    Failed(Failure),
     /// Cancelled before its turn.
     NotRun,
 }
 
+/// Why a row was not written, by choice.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Skip {
+    /// An update, under "create only".
+    CreateOnly,
+    /// The preview's reason.
+    Refused(Problem),
+    /// The signed-in admin's own account, which they chose to keep.
+    KeptYours,
+}
+
+/// Why a write failed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Failure {
+    /// Words from elsewhere, as they were said: the platform's error in the console's words,
+    /// or the guard's refusal.
+    Said(String),
+    /// Stopped before the platform answered.
+    Stopped,
+    /// A create answered 409: the user was created since the preview.
+    Conflict,
+    /// [`MAX_SENDS`] answers lost; `create`: it was checked each time.
+    GaveUp { create: bool },
+    /// Cancelled while its answer was pending.
+    Pending,
+    /// The error (in words), and whether the write landed could not be checked.
+    Unchecked(String),
+}
+
 impl Outcome {
+    /// Its word in the results file's `outcome` column and in `data-outcome`: stable English,
+    /// for machines (see [`Outcome::label`] for the screen).
     pub(crate) fn word(&self) -> &'static str {
         match self {
-            Outcome::Created(_) => "created",
-            Outcome::Updated(_) => "updated",
+            Outcome::Created { .. } => "created",
+            Outcome::Updated => "updated",
             Outcome::Unchanged => "unchanged",
             Outcome::Deactivated => "deactivated",
             Outcome::Skipped(_) => "skipped",
@@ -66,13 +103,52 @@ impl Outcome {
         }
     }
 
+    /// Its name on screen (the preview's badge).
+    pub(crate) fn label(&self) -> M {
+        match self {
+            Outcome::Created { .. } => M::ImportOutcomeCreated,
+            Outcome::Updated => M::ImportOutcomeUpdated,
+            Outcome::Unchanged => M::ImportOutcomeUnchanged,
+            Outcome::Deactivated => M::ImportOutcomeDeactivated,
+            Outcome::Skipped(_) => M::ImportOutcomeSkipped,
+            Outcome::Failed(_) => M::ImportOutcomeFailed,
+            Outcome::NotRun => M::ImportOutcomeNotRun,
+        }
+    }
+
+    /// What happened, in the chosen language.
     pub(crate) fn message(&self) -> String {
         match self {
-            Outcome::Created(m) | Outcome::Updated(m) => m.clone(),
-            Outcome::Unchanged => "Already as in the file.".into(),
-            Outcome::Deactivated => "Absent from the file: deactivated.".into(),
-            Outcome::Skipped(m) | Outcome::Failed(m) => m.clone(),
-            Outcome::NotRun => "Cancelled before its turn: run the file again to finish.".into(),
+            Outcome::Created { confirmed: false } => t(M::ImportCreated).into(),
+            Outcome::Created { confirmed: true } => t(M::ImportCreatedConfirmed).into(),
+            Outcome::Updated => t(M::ImportUpdated).into(),
+            Outcome::Unchanged => t(M::ImportUnchanged).into(),
+            Outcome::Deactivated => t(M::ImportDeactivated).into(),
+            Outcome::Skipped(Skip::CreateOnly) => t(M::ImportSkippedCreateOnly).into(),
+            Outcome::Skipped(Skip::Refused(problem)) => msg::import_not_written(&problem.text()),
+            Outcome::Skipped(Skip::KeptYours) => t(M::ImportKeptYours).into(),
+            Outcome::Failed(failure) => failure.message(),
+            Outcome::NotRun => t(M::ImportNotRun).into(),
+        }
+    }
+}
+
+impl Failure {
+    fn message(&self) -> String {
+        match self {
+            Failure::Said(words) => words.clone(),
+            Failure::Stopped => t(M::ImportFailedStopped).into(),
+            Failure::Conflict => t(M::ImportFailedConflict).into(),
+            Failure::GaveUp { create } => {
+                let sends = count(MAX_SENDS as u64);
+                if *create {
+                    msg::import_failed_gave_up_checked(&sends)
+                } else {
+                    msg::import_failed_gave_up(&sends)
+                }
+            }
+            Failure::Pending => t(M::ImportFailedPending).into(),
+            Failure::Unchecked(error) => msg::import_failed_unchecked(error),
         }
     }
 }
@@ -81,27 +157,16 @@ impl Outcome {
 /// screen was left).
 fn after_error(error: ApiError, create: bool) -> (Outcome, bool) {
     match error {
-        ApiError::Cancelled => (
-            Outcome::Failed(
-                "Stopped before the platform answered: run the file again, it checks first.".into(),
-            ),
-            true,
-        ),
-        ApiError::Unauthorized => (Outcome::Failed(e_text(&ApiError::Unauthorized)), true),
-        ApiError::Scim { status: 409, .. } if create => (
-            Outcome::Failed(
-                "A user with this email was created on the platform since the preview: run \
-                 the file again to compare."
-                    .into(),
-            ),
-            false,
-        ),
-        other => (Outcome::Failed(e_text(&other)), false),
+        ApiError::Cancelled => (Outcome::Failed(Failure::Stopped), true),
+        ApiError::Unauthorized => (said(&ApiError::Unauthorized), true),
+        ApiError::Scim { status: 409, .. } if create => (Outcome::Failed(Failure::Conflict), false),
+        other => (said(&other), false),
     }
 }
 
-fn e_text(error: &ApiError) -> String {
-    error.user_message()
+/// The error in the console's words (in the language of the moment).
+fn said(error: &ApiError) -> Outcome {
+    Outcome::Failed(Failure::Said(error.user_message()))
 }
 
 /// One write to its end, under the request policy ([`crate::http::retry`]): a create is
@@ -120,16 +185,13 @@ pub(crate) async fn write_one(api: ApiClient, lane: &Lane, job: &Write) -> (Outc
             let written = api.create_in_lane::<ScimUser>(lane, call, body, landed);
             (
                 written.await.map(|user| directory::keep(&user)),
-                Outcome::Created("Created.".into()),
+                Outcome::Created { confirmed: false },
             )
         }
         Write::Update { id, body, .. } => {
             let call = endpoint::REPLACE_SCIM_USER.call(&[id]);
             let written = api.put_in_lane::<_, ScimUser>(lane, call, body).await;
-            (
-                written.map(|user| directory::keep(&user)),
-                Outcome::Updated("Updated.".into()),
-            )
+            (written.map(|user| directory::keep(&user)), Outcome::Updated)
         }
         Write::Deactivate { id } => {
             let call = endpoint::REPLACE_SCIM_USER.call(&[id]);
@@ -145,12 +207,7 @@ pub(crate) async fn write_one(api: ApiClient, lane: &Lane, job: &Write) -> (Outc
     let create = matches!(job, Write::Create { .. });
     match written {
         Written::Answered(()) => (done, false),
-        Written::Confirmed(()) => (
-            Outcome::Created(
-                "Created (the first answer was lost; the platform confirmed it).".into(),
-            ),
-            false,
-        ),
+        Written::Confirmed(()) => (Outcome::Created { confirmed: true }, false),
         Written::Failed { lost, .. } if lost >= MAX_SENDS => (gave_up(create), false),
         Written::Failed { error, .. } => after_error(error, create),
         Written::Unchecked(ApiError::Cancelled) => (stopped_outcome(true), false),
@@ -159,33 +216,19 @@ pub(crate) async fn write_one(api: ApiClient, lane: &Lane, job: &Write) -> (Outc
     }
 }
 
-/// The row's words after [`MAX_SENDS`] lost answers.
+/// The row after [`MAX_SENDS`] lost answers.
 fn gave_up(create: bool) -> Outcome {
-    let checked = if create {
-        " (it was checked each time: nothing landed)"
-    } else {
-        ""
-    };
-    Outcome::Failed(format!(
-        "The platform did not answer {MAX_SENDS} times{checked}. Run the file again to finish \
-         this row."
-    ))
+    Outcome::Failed(Failure::GaveUp { create })
 }
 
 fn stopped_outcome(sent_before: bool) -> Outcome {
     if sent_before {
-        Outcome::Failed(
-            "Cancelled while its answer was pending: run the file again, it checks first.".into(),
-        )
+        Outcome::Failed(Failure::Pending)
     } else {
         Outcome::NotRun
     }
 }
 
 fn unknown(error: &ApiError) -> Outcome {
-    Outcome::Failed(format!(
-        "{} Whether the write landed could not be checked: run the file again, it compares \
-         first and never creates anyone twice.",
-        error.user_message()
-    ))
+    Outcome::Failed(Failure::Unchecked(error.user_message()))
 }

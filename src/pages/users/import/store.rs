@@ -13,12 +13,11 @@ use super::compare::Known;
 use super::compare_job::{self, Asked, Compared};
 use super::fate::{create_body, update_body, Fate, FateKind};
 use super::job::{self, ImportRun, Plan, Source};
-use super::parse::{check_size, decode, Reader, Table, SLICE_ROWS};
+use super::parse::{check_size, decode, FileError, Reader, Table, SLICE_ROWS};
 use super::preview::{build, keys, Shared};
-use super::run_job::{Outcome, Write};
+use super::run_job::{Outcome, Skip, Write};
 use crate::api::{use_current_user, use_team_groups, TeamGroups};
 use crate::browser::sleep;
-use crate::components::format::count;
 use crate::components::{use_job, UseJob};
 use crate::jobs::{JobKind, JobStatus};
 use crate::pages::users::form::Field;
@@ -27,9 +26,9 @@ use crate::pages::users::form::Field;
 pub(crate) struct Import {
     groups: TeamGroups,
     pub(crate) file_name: RwSignal<String>,
-    /// "Reading… 4,000 rows", while the file is read.
-    pub(crate) reading: RwSignal<Option<String>>,
-    pub(crate) file_error: RwSignal<Option<String>>,
+    /// While the file is read, the rows read so far ("Reading the file… 4,000 rows").
+    pub(crate) reading: RwSignal<Option<u64>>,
+    pub(crate) file_error: RwSignal<Option<FileError>>,
     pub(crate) table: RwSignal<Option<Arc<Table>>>,
     pub(crate) mapping: RwSignal<Mapping>,
     pub(crate) known: RwSignal<Option<Arc<Known>>>,
@@ -177,7 +176,7 @@ impl Import {
             self.file_error.set(Some(message));
             return;
         }
-        self.reading.set(Some("Reading the file…".into()));
+        self.reading.set(Some(0));
         spawn_local(async move {
             let table = read_table(file, self.reading).await;
             self.reading.try_set(None);
@@ -325,14 +324,10 @@ impl Import {
                         ));
                     }
                 }
-                Fate::Update(..) => {
-                    outcomes[i] = Some(Outcome::Skipped(
-                        "Not updated: \u{201c}create only\u{201d} was chosen.".into(),
-                    ))
-                }
+                Fate::Update(..) => outcomes[i] = Some(Outcome::Skipped(Skip::CreateOnly)),
                 Fate::Unchanged => outcomes[i] = Some(Outcome::Unchanged),
-                Fate::Error(reason) => {
-                    outcomes[i] = Some(Outcome::Skipped(format!("Not written: {reason}")))
+                Fate::Error(problem) => {
+                    outcomes[i] = Some(Outcome::Skipped(Skip::Refused(problem.clone())))
                 }
             }
         }
@@ -388,21 +383,18 @@ impl Import {
 /// between slices so the page keeps answering.
 async fn read_table(
     file: web_sys::File,
-    reading: RwSignal<Option<String>>,
-) -> Result<Table, String> {
+    reading: RwSignal<Option<u64>>,
+) -> Result<Table, FileError> {
     let buffer = JsFuture::from(file.array_buffer())
         .await
-        .map_err(|_| "The browser could not read the file. Choose it again.".to_owned())?;
+        .map_err(|_| FileError::Unreadable)?;
     let bytes = js_sys::Uint8Array::new(&buffer).to_vec();
     let text = decode(&bytes)?;
     let mut reader = Reader::new(text);
     let mut read = 0;
     while reader.read_slice(SLICE_ROWS)? {
         read += SLICE_ROWS;
-        reading.try_set(Some(format!(
-            "Reading the file… {} rows",
-            count(read as u64)
-        )));
+        reading.try_set(Some(read as u64));
         sleep(Duration::from_millis(0)).await;
     }
     Ok(reader.into_table())

@@ -6,11 +6,13 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::columns::{slot, FIELDS};
+use super::compare::how_text;
 use super::fate::FateKind;
 use super::store::Import;
 use super::view_rows::{PreviewTable, RunPanel};
 use crate::components::format::count;
 use crate::components::ScreenHeading;
+use crate::i18n::{msg, t, M};
 use crate::routes;
 
 #[component]
@@ -20,8 +22,8 @@ pub(crate) fn ImportUsersPage() -> impl IntoView {
     view! {
         <section class="user-import" aria-labelledby="import-heading">
             <ScreenHeading
-                back=(routes::USERS, "Users") title="Import users" id="import-heading"
-                intro="Add and update users from a spreadsheet (CSV). Every row is previewed before anything is written."
+                back=(routes::USERS, M::NavUsers) title=M::ImportTitle id="import-heading"
+                intro=M::ImportIntro
             />
             <FilePicker import />
             <Show when=has_table>
@@ -66,20 +68,27 @@ fn FilePicker(import: Import) -> impl IntoView {
             class="import-drop" class:import-drop--over=move || dragging.get() data-testid="import-drop"
             on:dragover=on_over on:dragleave=move |_| dragging.set(false) on:drop=on_drop
         >
-            <label for="import-file">"CSV file (UTF-8, comma or semicolon separated)"</label>
+            <label for="import-file">{M::ImportFileLabel}</label>
             <input id="import-file" type="file" accept=".csv,text/csv" on:change=on_change aria-describedby="import-file-hint" disabled=move || import.running() />
-            <p id="import-file-hint" class="field__hint">
-                "Choose a file or drop it here. The first row names the columns; at most 5 MB."
-            </p>
-            {move || import.reading.get().map(|text| view! { <p role="status">{text}</p> })}
+            <p id="import-file-hint" class="field__hint">{M::ImportFileHint}</p>
+            {move || import.reading.get().map(|rows| view! { <p role="status">{reading_text(rows)}</p> })}
             {move || {
-                import.file_error.get().map(|message| view! {
+                import.file_error.get().map(|error| view! {
                     <p class="notice notice--error" role="alert" data-testid="import-file-error">
-                        {format!("{}: {message} Nothing was written.", import.file_name.get())}
+                        {move || msg::import_file_error(&import.file_name.get(), &error.text())}
                     </p>
                 })
             }}
         </div>
+    }
+}
+
+/// "Reading the file… 4,000 rows", in the chosen language.
+fn reading_text(rows: u64) -> String {
+    if rows == 0 {
+        t(M::ImportReading).into()
+    } else {
+        msg::import_reading_rows(rows)
     }
 }
 
@@ -104,14 +113,14 @@ fn ColumnsForm(import: Import) -> impl IntoView {
                 header()
                     .into_iter()
                     .enumerate()
-                    .map(|(i, name)| view! { <option value=i.to_string() selected=chosen == Some(i)>{name}</option> })
+                    .map(|(i, name)| view! { <option value=i.to_string() selected=chosen == Some(i) translate="no">{name}</option> })
                     .collect_view()
             };
             view! {
                 <div class="field">
-                    <label for=id.clone()>{field.label()}</label>
+                    <label for=id.clone()>{field.message()}</label>
                     <select id=id on:change=on_change>
-                        <option value="" selected=move || import.mapping.get()[slot(field)].is_none()>"(not in the file)"</option>
+                        <option value="" selected=move || import.mapping.get()[slot(field)].is_none()>{M::ImportNotInFile}</option>
                         {options}
                     </select>
                 </div>
@@ -121,14 +130,14 @@ fn ColumnsForm(import: Import) -> impl IntoView {
     view! {
         // A running import writes the rows as they were mapped when it started.
         <fieldset class="import-columns" disabled=move || import.running()>
-            <legend>"Columns"</legend>
+            <legend>{M::ImportColumns}</legend>
             {selects}
             <Show when=move || import.running()>
-                <p class="field__hint" role="status">"The columns can be changed once the import has ended."</p>
+                <p class="field__hint" role="status">{M::ImportColumnsLocked}</p>
             </Show>
             <Show when=move || !import.email_mapped()>
                 <p class="notice notice--error" role="alert" data-testid="import-no-email">
-                    "No column holds the email, which every user needs: choose it above. Nothing was written."
+                    {M::ImportNoEmail}
                 </p>
             </Show>
         </fieldset>
@@ -140,19 +149,27 @@ fn ColumnsForm(import: Import) -> impl IntoView {
 fn CompareStatus(import: Import) -> impl IntoView {
     move || {
         if import.comparing.get() {
-            view! { <p role="status" data-testid="import-comparing">"Comparing with the platform…"</p> }.into_any()
+            view! { <p role="status" data-testid="import-comparing">{M::ImportComparing}</p> }
+                .into_any()
         } else if let Some(message) = import.compare_error.get() {
             view! {
                 <div class="notice notice--error" role="alert">
-                    <p>{format!("The comparison with the platform failed: {message}")}</p>
-                    <button type="button" class="button" on:click=move |_| import.compare()>"Try again"</button>
+                    <p>{move || msg::import_compare_failed(&message)}</p>
+                    <button type="button" class="button" on:click=move |_| import.compare()>{M::CommonTryAgain}</button>
                 </div>
             }
             .into_any()
         } else if import.groups_failed() {
-            view! { <p class="notice notice--error" role="alert">"The team groups could not be read, so teams cannot be checked. Reload the page to try again."</p> }.into_any()
+            view! { <p class="notice notice--error" role="alert">{M::ImportGroupsFailed}</p> }
+                .into_any()
         } else {
-            let how = import.known.with(|k| k.as_ref().map(|k| k.how.clone()));
+            let how = move || {
+                import.known.with(|k| {
+                    k.as_ref()
+                        .filter(|k| k.total.is_some())
+                        .map(|k| how_text(k))
+                })
+            };
             view! { <p class="import-how" data-testid="import-how">{how}</p> }.into_any()
         }
     }
@@ -166,7 +183,7 @@ pub(crate) fn FateFilter(import: Import) -> impl IntoView {
             .preview
             .with(|p| p.as_ref().map(|p| p.0.counts).unwrap_or_default())
     };
-    let choice = move |kind: Option<FateKind>, label: &'static str, key: &'static str| {
+    let choice = move |kind: Option<FateKind>, label: M, key: &'static str| {
         let n = move || match kind {
             None => counts().iter().sum::<usize>(),
             Some(k) => counts()[FateKind::ALL.iter().position(|x| *x == k).unwrap_or(0)],
@@ -184,8 +201,8 @@ pub(crate) fn FateFilter(import: Import) -> impl IntoView {
     let kinds = FateKind::ALL.map(|k| choice(Some(k), k.label(), k.key()));
     view! {
         <fieldset class="import-filter">
-            <legend>"Show rows"</legend>
-            {choice(None, "All", "all")}
+            <legend>{M::ImportShowRows}</legend>
+            {choice(None, M::ImportFilterAll, "all")}
             {kinds.into_iter().collect_view()}
         </fieldset>
     }

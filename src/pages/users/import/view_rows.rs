@@ -13,6 +13,7 @@ use crate::components::download::{download_parts, local_date};
 use crate::components::format::count;
 use crate::components::use_job;
 use crate::components::{jobs_indicator, Badge, ConfirmDialog, Tone};
+use crate::i18n::{msg, t, M};
 use crate::jobs::{JobKind, JobState};
 use crate::pages::users::bulk_job::{self, BulkRun, Change};
 use crate::routes;
@@ -21,25 +22,25 @@ use leptos_router::components::A;
 /// Rows shown at once: the file may hold 20,000.
 const PAGE_ROWS: usize = 100;
 
-fn fate_badge(fate: &Fate) -> (&'static str, Tone) {
-    match fate.kind() {
-        FateKind::Create => ("Create", Tone::Info),
-        FateKind::Update => ("Update", Tone::Warning),
-        FateKind::Unchanged => ("Unchanged", Tone::Neutral),
-        FateKind::Error => ("Error", Tone::Danger),
-    }
+fn fate_badge(fate: &Fate) -> (M, Tone) {
+    let kind = fate.kind();
+    let tone = match kind {
+        FateKind::Create => Tone::Info,
+        FateKind::Update => Tone::Warning,
+        FateKind::Unchanged => Tone::Neutral,
+        FateKind::Error => Tone::Danger,
+    };
+    (kind.label(), tone)
 }
 
-fn outcome_badge(outcome: &Outcome) -> (&'static str, Tone) {
-    match outcome {
-        Outcome::Created(_) => ("Created", Tone::Success),
-        Outcome::Updated(_) => ("Updated", Tone::Success),
-        Outcome::Unchanged => ("Unchanged", Tone::Neutral),
-        Outcome::Deactivated => ("Deactivated", Tone::Success),
-        Outcome::Skipped(_) => ("Skipped", Tone::Neutral),
-        Outcome::Failed(_) => ("Failed", Tone::Danger),
-        Outcome::NotRun => ("Not run", Tone::Warning),
-    }
+fn outcome_badge(outcome: &Outcome) -> (M, Tone) {
+    let tone = match outcome {
+        Outcome::Created { .. } | Outcome::Updated | Outcome::Deactivated => Tone::Success,
+        Outcome::Unchanged | Outcome::Skipped(_) => Tone::Neutral,
+        Outcome::Failed(_) => Tone::Danger,
+        Outcome::NotRun => Tone::Warning,
+    };
+    (outcome.label(), tone)
 }
 
 /// The indexes of the rows the filter shows.
@@ -80,11 +81,10 @@ pub(crate) fn PreviewTable(import: Import) -> impl IntoView {
         let total = indexes.with(Vec::len);
         let first = (import.page.get() * PAGE_ROWS).min(total);
         let last = (first + PAGE_ROWS).min(total);
-        format!(
-            "Rows {}–{} of {}",
-            count(first as u64 + u64::from(total > 0)),
-            count(last as u64),
-            count(total as u64)
+        msg::import_rows_range(
+            &count(first as u64 + u64::from(total > 0)),
+            &count(last as u64),
+            &count(total as u64),
         )
     };
     view! {
@@ -92,25 +92,25 @@ pub(crate) fn PreviewTable(import: Import) -> impl IntoView {
             <FateFilter import />
             <div class="table-wrap">
                 <table class="data-table import-table" data-testid="import-preview">
-                    <caption>"What the import does to each row"</caption>
+                    <caption>{M::ImportPreviewCaption}</caption>
                     <thead>
                         <tr>
-                            <th scope="col">"Row"</th>
-                            <th scope="col">"Email"</th>
-                            <th scope="col">"Name"</th>
-                            <th scope="col">"Role"</th>
-                            <th scope="col">"Team"</th>
-                            <th scope="col">"Fate"</th>
-                            <th scope="col">"Details"</th>
+                            <th scope="col">{M::ImportColRow}</th>
+                            <th scope="col">{M::ImportColEmail}</th>
+                            <th scope="col">{M::ImportColName}</th>
+                            <th scope="col">{M::ImportColRole}</th>
+                            <th scope="col">{M::ImportColTeam}</th>
+                            <th scope="col">{M::ImportColFate}</th>
+                            <th scope="col">{M::ImportColDetails}</th>
                         </tr>
                     </thead>
                     <tbody>{rows}</tbody>
                 </table>
             </div>
-            <nav class="import-pager" aria-label="Preview pages">
-                <button type="button" class="button" disabled=move || import.page.get() == 0 on:click=move |_| import.page.update(|p| *p = p.saturating_sub(1))>"Previous rows"</button>
+            <nav class="import-pager" aria-label=M::ImportPreviewPages>
+                <button type="button" class="button" disabled=move || import.page.get() == 0 on:click=move |_| import.page.update(|p| *p = p.saturating_sub(1))>{M::ImportPreviousRows}</button>
                 <span data-testid="import-range">{range}</span>
-                <button type="button" class="button" disabled={move || import.page.get() + 1 >= pages()} on:click=move |_| import.page.update(|p| *p += 1)>"Next rows"</button>
+                <button type="button" class="button" disabled={move || import.page.get() + 1 >= pages()} on:click=move |_| import.page.update(|p| *p += 1)>{M::ImportNextRows}</button>
             </nav>
         </Show>
     }
@@ -132,24 +132,38 @@ fn PreviewRow(import: Import, index: usize) -> impl IntoView {
         return ().into_any();
     };
     let (fate_text, fate_tone) = fate_badge(&fate);
-    let detail = fate.detail();
     let outcome = move || import.outcome(index);
     let name = full_name(&wanted.given_name, &wanted.family_name);
+    let kind = fate.kind().key();
     view! {
-        <tr data-fate=fate.kind().key() data-row=number.to_string() data-outcome=move || outcome().map(|o| o.word())>
+        <tr data-fate=kind data-row=number.to_string() data-outcome=move || outcome().map(|o| o.word())>
             <th scope="row">{number}</th>
-            <td>{wanted.email}</td>
-            <td>{name}</td>
-            <td>{wanted.role}</td>
-            <td>{wanted.team}</td>
+            <td translate="no">{wanted.email}</td>
+            <td translate="no">{name}</td>
+            <td translate="no">{wanted.role}</td>
+            <td translate="no">{wanted.team}</td>
             <td>
-                <Badge text=fate_text tone=fate_tone />
-                {move || outcome().map(|o| { let (t, tone) = outcome_badge(&o); view! { " " <Badge text=t tone /> } })}
+                {move || view! { <Badge text=t(fate_text) tone=fate_tone /> }}
+                {move || outcome().map(|o| { let (label, tone) = outcome_badge(&o); view! { " " <Badge text=t(label) tone /> } })}
             </td>
-            <td>{move || outcome().map(|o| o.message()).unwrap_or_else(|| detail.clone())}</td>
+            <td>{move || details(outcome(), &fate)}</td>
         </tr>
     }
     .into_any()
+}
+
+/// The row's details, in the chosen language: its outcome once it ran, else its fate (an
+/// update's changes each a text of its own, "; " between them).
+fn details(outcome: Option<Outcome>, fate: &Fate) -> impl IntoView {
+    let texts = match outcome {
+        Some(outcome) => vec![outcome.message()],
+        None => fate.details(),
+    };
+    texts
+        .into_iter()
+        .enumerate()
+        .map(|(i, text)| view! { {(i > 0).then_some("; ")} {text} })
+        .collect_view()
 }
 
 /// Options, Run, progress with Cancel, the summary and the results file.
@@ -171,40 +185,34 @@ pub(crate) fn RunPanel(import: Import) -> impl IntoView {
         import.compare();
     };
     let absent_text = move || {
-        if import.deactivate.get() && !import.comparing.get() {
-            format!(
-                " ({} active users are not in the file)",
-                count(absent() as u64)
-            )
-        } else {
-            String::new()
-        }
+        (import.deactivate.get() && !import.comparing.get())
+            .then(|| msg::import_absent_count(absent() as u64))
     };
     view! {
         <section class="import-run" aria-labelledby="import-run-heading">
-            <h2 id="import-run-heading">"Run the import"</h2>
+            <h2 id="import-run-heading">{M::ImportRun}</h2>
             // What a running import was started with cannot change under it.
             <fieldset disabled=move || import.running()>
-                <legend>"What to write"</legend>
-                <label><input type="radio" name="import-mode" checked=move || !import.update_too.get() on:change=move |_| import.update_too.set(false) />" Create new users only"</label>
-                <label><input type="radio" name="import-mode" checked=move || import.update_too.get() on:change=move |_| import.update_too.set(true) />" Create new users and update existing ones"</label>
+                <legend>{M::ImportWhatToWrite}</legend>
+                <label><input type="radio" name="import-mode" checked=move || !import.update_too.get() on:change=move |_| import.update_too.set(false) />" "{M::ImportCreateOnly}</label>
+                <label><input type="radio" name="import-mode" checked=move || import.update_too.get() on:change=move |_| import.update_too.set(true) />" "{M::ImportCreateAndUpdate}</label>
                 <label>
                     <input type="checkbox" id="import-deactivate" checked=move || import.deactivate.get() on:change=on_deactivate />
-                    " Deactivate active users who are not in the file" {absent_text}
+                    " "{M::ImportDeactivateAbsent} {move || absent_text().map(|text| format!(" {text}"))}
                 </label>
             </fieldset>
             <button type="button" class="button button--primary" disabled=move || !can_run() on:click=move |_| import.submit() data-testid="import-run">
-                "Run the import"
+                {M::ImportRun}
             </button>
             <RunProgress import />
             <RunSummary import />
             <ConfirmDialog
                 open=import.confirm_open
-                title=Signal::derive(move || format!("Deactivate {} users?", count(absent() as u64)))
-                confirm_label=Signal::derive(move || format!("Import and deactivate {} users", count(absent() as u64)))
+                title=Signal::derive(move || msg::import_confirm_title(absent() as u64))
+                confirm_label=Signal::derive(move || msg::import_confirm_label(absent() as u64))
                 on_confirm=Callback::new(move |()| import.start())
             >
-                <p>{move || format!("{} active users are not in the file. They will no longer be able to sign in or send gifts; their accounts and history are kept, and they can be activated again.", count(absent() as u64))}</p>
+                <p>{move || msg::import_confirm_explain(absent() as u64)}</p>
             </ConfirmDialog>
         </section>
     }
@@ -228,14 +236,15 @@ fn RunProgress(import: Import) -> impl IntoView {
             <div class="bulk__progress" role="status" data-testid="import-progress">
                 {bar}
                 <span>{status.note.clone()}</span>
-                <button type="button" class="button" on:click=move |_| import.cancel()>"Cancel"</button>
+                <button type="button" class="button" on:click=move |_| import.cancel()>{M::CommonCancel}</button>
             </div>
             {status.question.map(|q| jobs_indicator::question_view(status.id, q))}
         })
     }
 }
 
-/// "Created 400, updated 3, unchanged 590, failed 0…", once the run ended.
+/// "Import ended: created 400, updated 3, unchanged 590, …", once the run ended, in the
+/// chosen language.
 fn summary(import: Import) -> Option<String> {
     let words = [
         "created",
@@ -259,12 +268,17 @@ fn summary(import: Import) -> Option<String> {
         r.absent_outcomes.iter().for_each(|(_, x)| tally(x));
     });
     any.then(|| {
-        let parts: Vec<String> = words
-            .iter()
-            .zip(counts)
-            .map(|(w, n)| format!("{w} {}", count(n as u64)))
-            .collect();
-        format!("Import ended: {}.", parts.join(", "))
+        let [created, updated, unchanged, deactivated, skipped, failed, not_run] =
+            counts.map(|n| n as u64);
+        msg::import_ended(
+            created,
+            updated,
+            unchanged,
+            deactivated,
+            skipped,
+            failed,
+            not_run,
+        )
     })
 }
 
@@ -319,9 +333,9 @@ fn RunSummary(import: Import) -> impl IntoView {
         summary(import).map(|text| view! {
             <div class="import-summary">
                 <p data-testid="import-summary">{text}</p>
-                <button type="button" class="button" on:click=download data-testid="import-download">"Download the results (CSV)"</button>
+                <button type="button" class="button" on:click=download data-testid="import-download">{M::ImportDownload}</button>
                 " "
-                <button type="button" class="button" on:click=move |_| import.compare_afresh()>"Compare the file again"</button>
+                <button type="button" class="button" on:click=move |_| import.compare_afresh()>{M::ImportCompareAgain}</button>
                 <UndoImport import undo_started undo_refused />
             </div>
         }.into_any())
@@ -350,6 +364,8 @@ fn UndoImport(
             }
         }
     };
+    // The sentence around the link to the users, split where the link goes.
+    let around = Memo::new(move |_| undo_started_text());
     let undoable = move || {
         import
             .with_run(|r| !r.reversals.is_empty())
@@ -358,15 +374,26 @@ fn UndoImport(
     view! {
         <Show when=undoable>
             " "
-            <button type="button" class="button" data-testid="import-undo" disabled=move || undo_started.get() on:click=undo>"Undo this import"</button>
+            <button type="button" class="button" data-testid="import-undo" disabled=move || undo_started.get() on:click=undo>{M::ImportUndo}</button>
         </Show>
         {move || undo_refused.get().map(|reason| view! { <p class="field__error" role="alert">{reason}</p> })}
         <Show when=move || undo_started.get()>
             <p data-testid="import-undo-started">
-                "The undo runs as a job: follow it under Jobs; its results are on "
-                <A href=routes::USERS>"Users"</A>
-                "."
+                {move || around.with(|a| a.0.clone())}
+                <A href=routes::USERS>{M::ImportUndoUsersLink}</A>
+                {move || around.with(|a| a.1.clone())}
             </p>
         </Show>
+    }
+}
+
+/// "The undo runs as a job: …; its results are on [Users].": the text before and after the
+/// link, in the chosen language.
+fn undo_started_text() -> (String, String) {
+    const LINK: &str = "\u{1}";
+    let text = msg::import_undo_started(LINK);
+    match text.split_once(LINK) {
+        Some((before, after)) => (before.to_owned(), after.to_owned()),
+        None => (text, String::new()),
     }
 }

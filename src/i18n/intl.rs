@@ -1,0 +1,153 @@
+//! `Intl` for numbers: the formatters the console writes counts and amounts with, in the chosen
+//! language's locale. Here, below every screen, because the catalog's messages write their
+//! counts (`#`) with them too; `components::format` is what screens call.
+
+use std::collections::HashMap;
+
+use gifting_api::money::Decimal;
+use wasm_bindgen::{JsCast, JsValue};
+
+/// Locale, currency (none for a plain number), fewest and most decimals.
+type NumberStyle = (String, Option<String>, u32, u32);
+
+pub(crate) fn format_count(locale: &str, n: u64) -> String {
+    let style = (locale.to_owned(), None, 0, 0);
+    format_with_style(style, &n.to_string()).unwrap_or_else(|| n.to_string())
+}
+
+thread_local! {
+    /// `Intl.NumberFormat`s by style, built on first use: building one costs far more than
+    /// formatting with it, and a table formats hundreds of amounts.
+    static NUMBER_FORMATS: std::cell::RefCell<HashMap<NumberStyle, js_sys::Function>> =
+        std::cell::RefCell::new(HashMap::new());
+}
+
+/// `value` through `Intl.NumberFormat` as a decimal string, which the browser formats exactly
+/// (a float would lose cents above 2^53). `None` when the browser refuses (e.g. an unknown
+/// currency code), so the caller falls back to plain text.
+pub(crate) fn format_decimal(
+    locale: &str,
+    currency: Option<&str>,
+    value: Decimal,
+) -> Option<String> {
+    // Never fewer decimals than the value has, so nothing is rounded; three covers currencies
+    // with three minor digits, whose minimum may not exceed the maximum.
+    let (fewest, most) = match currency {
+        // The currency's own minor digits (2 for USD, 0 for JPY) at the least.
+        Some(_) => (0, value.scale().max(3)),
+        None => (2, value.scale().max(2)),
+    };
+    let style = (locale.to_owned(), currency.map(str::to_owned), fewest, most);
+    format_with_style(style, &value.to_string())
+}
+
+/// `decimal` (exact text) through the cached formatter of `style`.
+fn format_with_style(style: NumberStyle, decimal: &str) -> Option<String> {
+    let format = NUMBER_FORMATS.with(|cache| {
+        let mut cache = cache.borrow_mut();
+        if let Some(format) = cache.get(&style) {
+            return Some(format.clone());
+        }
+        let format = number_format(&style)?;
+        cache.insert(style, format.clone());
+        Some(format)
+    })?;
+    let text = format
+        .call1(&JsValue::NULL, &JsValue::from_str(decimal))
+        .ok()?;
+    text.as_string().filter(|t| !t.is_empty() && t != "NaN")
+}
+
+/// The bound `format` of a new `Intl.NumberFormat`; `None` if the options are refused.
+fn number_format((locale, currency, fewest, most): &NumberStyle) -> Option<js_sys::Function> {
+    let options = js_sys::Object::new();
+    let set = |key: &str, value: JsValue| js_sys::Reflect::set(&options, &key.into(), &value);
+    match currency {
+        Some(code) => {
+            set("style", "currency".into()).ok()?;
+            set("currency", code.as_str().into()).ok()?;
+        }
+        None => {
+            set("minimumFractionDigits", (*fewest).into()).ok()?;
+        }
+    }
+    set("maximumFractionDigits", (*most).into()).ok()?;
+    bound_format("NumberFormat", locale, &options)
+}
+
+/// The bound `format` of a new `Intl.<name>(locale, options)`, or `None` when the browser
+/// refuses them. `Intl` throws a RangeError on a language tag or a currency code it does not
+/// know, and a JS exception must never cross into wasm: it unwinds the wasm stack without
+/// running Rust's destructors, so a `RefCell` borrowed further up (tachys holds one while it
+/// builds a `Suspend`'s view) stays borrowed and its next use panics. A language it refuses
+/// (WebKit under a POSIX "C" locale reports "C") gets `Intl`'s default locale instead, so the
+/// screen still shows formatted dates and amounts.
+pub(crate) fn bound_format(
+    name: &str,
+    locale: &str,
+    options: &js_sys::Object,
+) -> Option<js_sys::Function> {
+    let constructor: js_sys::Function = js_sys::Reflect::get(&js_sys::global(), &"Intl".into())
+        .and_then(|intl| js_sys::Reflect::get(&intl, &name.into()))
+        .ok()?
+        .dyn_into()
+        .ok()?;
+    let construct = |locales: js_sys::Array| {
+        js_sys::Reflect::construct(&constructor, &js_sys::Array::of2(&locales, options)).ok()
+    };
+    let format = construct(js_sys::Array::of1(&locale.into()))
+        .or_else(|| construct(js_sys::Array::new()))?;
+    js_sys::Reflect::get(&format, &"format".into())
+        .ok()?
+        .dyn_into()
+        .ok()
+}
+
+thread_local! {
+    /// The chosen locale's `Intl.Collator` compare function, built on first use and again when
+    /// the locale changes.
+    static COLLATOR: std::cell::RefCell<(String, Option<js_sys::Function>)> =
+        const { std::cell::RefCell::new((String::new(), None)) };
+}
+
+/// Text in the chosen locale's order (`Intl.Collator`, numbers by value: "Team 9" before
+/// "Team 10"); `None` without `Intl.Collator`, for the caller's own order.
+pub(crate) fn collate(a: &str, b: &str) -> Option<std::cmp::Ordering> {
+    let locale = super::locale();
+    let compare = COLLATOR.with(|cache| {
+        let mut cache = cache.borrow_mut();
+        if cache.0 != locale || cache.1.is_none() {
+            let options = js_sys::Object::new();
+            js_sys::Reflect::set(&options, &"numeric".into(), &true.into()).ok()?;
+            // Letters alone: case and accents are left to the exact order after it.
+            js_sys::Reflect::set(&options, &"sensitivity".into(), &"base".into()).ok()?;
+            let compare = bound_collator(&locale, &options);
+            *cache = (locale, compare);
+        }
+        cache.1.clone()
+    })?;
+    let order = compare
+        .call2(&JsValue::NULL, &a.into(), &b.into())
+        .ok()?
+        .as_f64()?;
+    order.partial_cmp(&0.0)
+}
+
+/// The bound `compare` of a new `Intl.Collator(locale, options)` (Intl's default locale when
+/// it refuses `locale`).
+fn bound_collator(locale: &str, options: &js_sys::Object) -> Option<js_sys::Function> {
+    let constructor: js_sys::Function = js_sys::Reflect::get(&js_sys::global(), &"Intl".into())
+        .and_then(|intl| js_sys::Reflect::get(&intl, &"Collator".into()))
+        .ok()?
+        .dyn_into()
+        .ok()?;
+    let construct = |locales: js_sys::Array| {
+        js_sys::Reflect::construct(&constructor, &js_sys::Array::of2(&locales, options)).ok()
+    };
+    let collator = construct(js_sys::Array::of1(&locale.into()))
+        .or_else(|| construct(js_sys::Array::new()))?;
+    js_sys::Reflect::get(&collator, &"compare".into())
+        .ok()?
+        .dyn_into()
+        .ok()
+}
