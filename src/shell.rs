@@ -51,8 +51,8 @@ fn CurrentUserSummary() -> impl IntoView {
         Some(Ok(user)) => {
             let (balance, team_balance) = (user.balance.clone(), user.team_balance.clone());
             view! {
-            <span class="current-user__name">{display_name(&user)}</span>
-            <Badge text=user.role.as_str().to_string() />
+            <span class="current-user__name" translate="no">{display_name(&user)}</span>
+            <Badge text=user.role.as_str().to_string() attr:translate="no" />
             <span class="current-user__balance">
                 {move || msg::shell_balance(&account_money(&balance))}
             </span>
@@ -266,12 +266,7 @@ fn LanguageMenu() -> impl IntoView {
             .collect_view()
     };
     let on_change = move |event: leptos::ev::Event| {
-        let code = event_target_value(&event);
-        leptos::task::spawn_local(async move {
-            if !crate::i18n::choose(&code).await {
-                notifications.push(Tone::Danger, t(M::ShellLanguageFailed));
-            }
-        });
+        crate::palette::switch_language(event_target_value(&event), notifications);
     };
     view! {
         <label class="nav-tools__language">

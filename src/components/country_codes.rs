@@ -30,7 +30,7 @@ pub(crate) fn CountryCodes(
             let known = known.is_some();
             let spoken = known.then(|| name.clone());
             view! {
-                <li class="country-codes__item" title=name>
+                <li class="country-codes__item" title=name translate="no">
                     <span aria-hidden=known.then_some("true")>{code}</span>
                     {spoken.map(|name| view! { <span class="visually-hidden">{name}</span> })}
                 </li>

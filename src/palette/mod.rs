@@ -12,4 +12,6 @@ mod preferences;
 mod shortcuts;
 mod sources;
 
-pub(crate) use shortcuts::{open_palette, open_preferences, prefetch, KeyboardShortcuts};
+pub(crate) use shortcuts::{
+    open_palette, open_preferences, prefetch, switch_language, KeyboardShortcuts,
+};

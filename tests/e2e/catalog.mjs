@@ -78,7 +78,10 @@ export function patterns(messages) {
     .flatMap((m) => m.split(/\{[^{}]*\}/))
     .filter((piece) => words(piece) && piece.trim().length > 3)
     .map((piece) => messageSource(piece.trim()));
-  return [...new Set([...whole, ...pieces])].map((source) => new RegExp(`^\\s*${source}\\s*$`, "u"));
+  // A message whose branch is only an argument would accept any text: left out.
+  return [...new Set([...whole, ...pieces])]
+    .map((source) => new RegExp(`^\\s*${source}\\s*$`, "u"))
+    .filter((pattern) => !pattern.test("Qxz qxz"));
 }
 
 const MONTHS = [
@@ -91,7 +94,8 @@ const MONTHS = [
 /** Text that is data, not words: numbers, amounts, dates and times, e-mail addresses, symbols. */
 const DATA = [
   /^[\p{N}\p{P}\p{S}\p{Z}\s]*$/u, // numbers, amounts with symbols, punctuation, arrows
-  /^[\p{N}\p{P}\p{S}\p{Z}\s]*(USD|EUR|GBP|CAD|AUD|JPY|CHF)[\p{N}\p{P}\p{S}\p{Z}\s]*$/u,
+  // An amount with its currency's code or symbol ("110,00 PLN", "168,01 CA$").
+  /^[\p{N}\p{P}\p{S}\p{Z}\s]*([A-Z]{3}|[A-Z]{1,2}\$)[\p{N}\p{P}\p{S}\p{Z}\s]*$/u,
   /^\S+@\S+\.\S+$/u, // an e-mail address
   // A date (and time) in a locale's medium or long style: "29. Nov. 2026, 06:12", "Nov 29,
   // 2026, 3:05 PM", "November 2026", "29 nov. 2026".

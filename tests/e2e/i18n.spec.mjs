@@ -58,11 +58,21 @@ describe("languages", () => {
       await settled(page, env.sandbox.url, address);
       for (const text of await foreignTexts(page, german)) problems.push(`${address}: ${JSON.stringify(text)}`);
     }
-    // The palette and the preferences, over the last screen.
+    // The palette, the preferences and a list's column chooser.
+    await settled(page, env.sandbox.url, "/users");
     await page.keyboard.press("Control+k");
     await page.getByRole("dialog").waitFor(VISIBLE);
     for (const text of await foreignTexts(page, german)) problems.push(`palette: ${JSON.stringify(text)}`);
     await page.keyboard.press("Escape");
+    await page.getByRole("dialog").waitFor({ state: "hidden" });
+    await page.locator(".nav-tools__menu ~ button[aria-haspopup=dialog]").click();
+    await page.getByRole("dialog").waitFor(VISIBLE);
+    for (const text of await foreignTexts(page, german)) problems.push(`preferences: ${JSON.stringify(text)}`);
+    await page.keyboard.press("Escape");
+    await page.getByRole("dialog").waitFor({ state: "hidden" });
+    await page.locator(".column-chooser summary").click();
+    await page.locator(".column-chooser__panel").waitFor(VISIBLE);
+    for (const text of await foreignTexts(page, german)) problems.push(`columns: ${JSON.stringify(text)}`);
     assert.deepEqual(problems, [], `texts not in the German catalog:\n${problems.join("\n")}`);
     assert.deepEqual(await seriousAxeViolations(page), []);
     await page.context().close();

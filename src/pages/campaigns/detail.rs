@@ -79,7 +79,7 @@ fn CampaignFacts(campaign: Campaign) -> impl IntoView {
     } = campaign.clone();
     let countries = ship_to_countries
         .into_iter()
-        .map(|code| view! { <li>{move || country_label(&code)}</li> })
+        .map(|code| view! { <li translate="no">{move || country_label(&code)}</li> })
         .collect_view();
     let platform_delivery = (!delivery_type.is_known()).then_some("no");
     view! {
