@@ -4,9 +4,9 @@
 
 use chrono::{DateTime, Datelike, FixedOffset, Local, Timelike};
 use gifting_api::money::{format_money, Decimal};
-use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen::JsValue;
 
-use crate::i18n::intl::{bound_format, format_decimal};
+use crate::i18n::intl::{bound, bound_format, format_decimal, intl_object};
 
 /// `"1234.5"` → `"1,234.50"` (en-US), `"1.234,50"` (de-DE): at least two decimals, every digit
 /// the platform sent. Text that is not a decimal is shown as it came rather than hidden.
@@ -129,19 +129,9 @@ pub(crate) fn month(year: i32, month: u32) -> String {
 pub(crate) fn region_name(code: &str) -> Option<String> {
     let options = js_sys::Object::new();
     js_sys::Reflect::set(&options, &"type".into(), &"region".into()).ok()?;
-    let constructor: js_sys::Function = js_sys::Reflect::get(&js_sys::global(), &"Intl".into())
-        .and_then(|intl| js_sys::Reflect::get(&intl, &"DisplayNames".into()))
-        .ok()?
-        .dyn_into()
-        .ok()?;
-    let locales = js_sys::Array::of1(&crate::i18n::locale().into());
-    let names =
-        js_sys::Reflect::construct(&constructor, &js_sys::Array::of2(&locales, &options)).ok()?;
-    let of: js_sys::Function = js_sys::Reflect::get(&names, &"of".into())
-        .ok()?
-        .dyn_into()
-        .ok()?;
-    of.call1(&names, &code.into())
+    let names = intl_object("DisplayNames", &crate::i18n::locale(), &options)?;
+    bound(&names, "of")?
+        .call1(&names, &code.into())
         .ok()?
         .as_string()
         .filter(|n| n != code)

@@ -87,6 +87,13 @@ pub(crate) fn bound_format(
     locale: &str,
     options: &js_sys::Object,
 ) -> Option<js_sys::Function> {
+    bound(&intl_object(name, locale, options)?, "format")
+}
+
+/// A new `Intl.<name>(locale, options)`, with `Intl`'s default locale when it refuses `locale`
+/// (see [`bound_format`]); `None` when the browser has no such constructor or refuses the
+/// options.
+pub(crate) fn intl_object(name: &str, locale: &str, options: &js_sys::Object) -> Option<JsValue> {
     let constructor: js_sys::Function = js_sys::Reflect::get(&js_sys::global(), &"Intl".into())
         .and_then(|intl| js_sys::Reflect::get(&intl, &name.into()))
         .ok()?
@@ -95,9 +102,12 @@ pub(crate) fn bound_format(
     let construct = |locales: js_sys::Array| {
         js_sys::Reflect::construct(&constructor, &js_sys::Array::of2(&locales, options)).ok()
     };
-    let format = construct(js_sys::Array::of1(&locale.into()))
-        .or_else(|| construct(js_sys::Array::new()))?;
-    js_sys::Reflect::get(&format, &"format".into())
+    construct(js_sys::Array::of1(&locale.into())).or_else(|| construct(js_sys::Array::new()))
+}
+
+/// The method `name` of `object`, bound to it (`format` and `compare` are, by `Intl`).
+pub(crate) fn bound(object: &JsValue, name: &str) -> Option<js_sys::Function> {
+    js_sys::Reflect::get(object, &name.into())
         .ok()?
         .dyn_into()
         .ok()
@@ -121,7 +131,8 @@ pub(crate) fn collate(a: &str, b: &str) -> Option<std::cmp::Ordering> {
             js_sys::Reflect::set(&options, &"numeric".into(), &true.into()).ok()?;
             // Letters alone: case and accents are left to the exact order after it.
             js_sys::Reflect::set(&options, &"sensitivity".into(), &"base".into()).ok()?;
-            let compare = bound_collator(&locale, &options);
+            let compare =
+                intl_object("Collator", &locale, &options).and_then(|c| bound(&c, "compare"));
             *cache = (locale, compare);
         }
         cache.1.clone()
@@ -131,23 +142,4 @@ pub(crate) fn collate(a: &str, b: &str) -> Option<std::cmp::Ordering> {
         .ok()?
         .as_f64()?;
     order.partial_cmp(&0.0)
-}
-
-/// The bound `compare` of a new `Intl.Collator(locale, options)` (Intl's default locale when
-/// it refuses `locale`).
-fn bound_collator(locale: &str, options: &js_sys::Object) -> Option<js_sys::Function> {
-    let constructor: js_sys::Function = js_sys::Reflect::get(&js_sys::global(), &"Intl".into())
-        .and_then(|intl| js_sys::Reflect::get(&intl, &"Collator".into()))
-        .ok()?
-        .dyn_into()
-        .ok()?;
-    let construct = |locales: js_sys::Array| {
-        js_sys::Reflect::construct(&constructor, &js_sys::Array::of2(&locales, options)).ok()
-    };
-    let collator = construct(js_sys::Array::of1(&locale.into()))
-        .or_else(|| construct(js_sys::Array::new()))?;
-    js_sys::Reflect::get(&collator, &"compare".into())
-        .ok()?
-        .dyn_into()
-        .ok()
 }

@@ -144,7 +144,7 @@ impl UserDraft {
 
 /// [`validate::email`]'s refusal in the language shown (its words are English; one the console
 /// does not know stays as it came).
-fn email_problem(english: String) -> String {
+pub(crate) fn email_problem(english: String) -> String {
     email_message(&english).map_or(english, |m| t(m).to_owned())
 }
 
