@@ -250,15 +250,11 @@ fn LanguageMenu() -> impl IntoView {
     let notifications = use_notifications();
     let current = crate::i18n::language;
     let choices = move || {
-        let shown = current();
-        let pseudo = crate::i18n::PSEUDO.iter().filter(move |p| **p == shown);
-        crate::i18n::LANGUAGES
-            .iter()
-            .copied()
-            .chain(pseudo.map(|p| (*p, *p)))
+        crate::i18n::offered()
+            .into_iter()
             .map(|(code, name)| {
                 view! {
-                    <option value=code lang=code selected={move || current() == code}>
+                    <option value=code lang=code translate="no" selected={move || current() == code}>
                         {name}
                     </option>
                 }

@@ -5,7 +5,7 @@
 //!   messages arrive as one bundle,
 //!   fetched by `boot.js` (which also picks the first language, so the bundle downloads beside
 //!   the wasm) and by [`choose`] when the admin switches.
-//! - [`t`] and [`tr`] give a message without arguments, the generated functions (`msg::x(…)`)
+//! - [`t`] and `M` itself as a view or attribute give a message without arguments, the generated functions (`msg::x(…)`)
 //!   one with arguments. Both read the language, so a view or closure showing them is redrawn
 //!   when it changes: switching is live, and nothing else on the screen is rebuilt.
 //! - [`locale`] is what `Intl` formats numbers, amounts and dates with: the browser's own
@@ -48,6 +48,14 @@ thread_local! {
     static LOADED: RefCell<Vec<(&'static str, &'static [&'static str])>> = const { RefCell::new(Vec::new()) };
 }
 
+/// The languages a menu offers, each named in itself (tracked): the console's, and a
+/// pseudo-language only while it is the one shown.
+pub(crate) fn offered() -> Vec<(&'static str, &'static str)> {
+    let shown = language();
+    let pseudo = PSEUDO.iter().filter(|p| **p == shown).map(|p| (*p, *p));
+    LANGUAGES.iter().copied().chain(pseudo).collect()
+}
+
 /// The chosen language's code (tracked).
 pub(crate) fn language() -> &'static str {
     LANGUAGE.with(|l| l.get())
@@ -78,15 +86,10 @@ pub fn t_now(m: M) -> &'static str {
         .unwrap_or(m.1)
 }
 
-/// [`t`] as a signal, for a view: `{M::SignIn}`, `aria-label=M::Main`.
-pub(crate) fn tr(m: M) -> Signal<&'static str> {
-    Signal::derive(move || t(m))
-}
-
-/// `title=M::X` for a prop that takes a text signal.
+/// `title=M::X` for a prop that takes a text signal (a view takes `{M::X}` itself, see `view`).
 impl From<M> for Signal<&'static str> {
     fn from(m: M) -> Self {
-        tr(m)
+        Signal::derive(move || t(m))
     }
 }
 

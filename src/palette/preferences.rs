@@ -47,13 +47,8 @@ fn LanguageChoice() -> impl IntoView {
     let failed = RwSignal::new(false);
     let current = i18n::language;
     let options = move || {
-        let shown = current();
-        // A pseudo-language for tests is listed only while it is the one shown.
-        let pseudo = i18n::PSEUDO.iter().filter(move |p| **p == shown);
-        i18n::LANGUAGES
-            .iter()
-            .copied()
-            .chain(pseudo.map(|p| (*p, *p)))
+        i18n::offered()
+            .into_iter()
             .map(|(code, name)| {
                 view! {
                     <option value=code lang=code translate="no" prop:selected=move || current() == code>
