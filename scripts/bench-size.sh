@@ -22,7 +22,12 @@
 # was found out of reach, or the signed-in home past its own. The 200 KB
 # budget is printed as the stretch goal.
 #
-#   RATCHET_BROTLI_BYTES  default 214900 (214.9 KB; KB = 1000 bytes): lower it as the load shrinks.
+#   RATCHET_BROTLI_BYTES  default 214500 (214.5 KB; KB = 1000 bytes): lower it as the load shrinks.
+#                         Measured 214.3 KB with the console in the admin's language (the catalog's
+#                         renderer, the language's start, every text a view that follows the
+#                         language): the header's profile (name, role, balances, the money
+#                         formatting and the request errors' texts) comes with the `/me` read that
+#                         fills it, in the app's reads' chunk (219.9 KB with it here).
 #                         Measured 214.4 to 214.7 KB with the column chooser, the last filters, the
 #                         preferences and the navigation's tools (their code is in the screens',
 #                         the palette's and the signed-in chunks): 0.3 KB of CSS (the dark colours
@@ -41,8 +46,12 @@
 #                         Measured 233.6 KB (the sign-out's revocation a chunk of its own,
 #                         the PKCE challenge hashed by WebCrypto, no `target_features` sections);
 #                         the same code built twice has differed by 0.2 KB, the margin.
-#   HOME_RATCHET_BROTLI_BYTES  default 260900 (260.9 KB): the signed-in home, first load
-#                         included, measured 260.5 to 260.7 KB with the navigation's tools and the rest
+#   HOME_RATCHET_BROTLI_BYTES  default 265700 (265.7 KB): the signed-in home, first load
+#                         included, measured 265.5 KB with the console in the admin's language:
+#                         the header's profile moved out of the first load into the app's reads'
+#                         chunk, which this counts (the split gives its shared code chunks of their
+#                         own: 5.6 KB off the first load, 6.4 KB on this); the path to home's
+#                         answer, which holds all of this, is below its ratchet. Measured 260.5 to 260.7 KB with the navigation's tools and the rest
 #                         above (the first load's 0.7 KB); measured 259.5 to 259.7 KB with the command palette (258.5 KB
 #                         without it: the shared chunks it split, as above); 258.4 KB once the
 #                         jobs registry knew the users directory's read and the users list
@@ -53,7 +62,11 @@
 #                         home a chunk's overhead; lower it as it shrinks.
 #   HOME_GOAL_BROTLI_BYTES  default 251000 (251.0 KB): the signed-in home's goal (250.9 KB
 #                         was the first load when home was still in it), printed, not enforced.
-#   PATH_RATCHET_BROTLI_BYTES  default 343900 (343.9 KB): the path to home's answer, measured
+#   PATH_RATCHET_BROTLI_BYTES  default 342600 (342.6 KB): the path to home's answer, measured
+#                         342.2-342.4 KB with the console in the admin's language, the language menu in
+#                         the dialogs' chunk (fetched when idle), no Unicode case tables on the way
+#                         (ASCII folding where the platform compares e-mails so) and no `f64`
+#                         formatting (a JSON number's text is serde_json's); measured
 #                         343.4 to 343.7 KB with the navigation's tools (Menu, Search, Preferences: the
 #                         signed-in chunk 7.2 -> 9.7 KB, as the tools share code with the screens;
 #                         in the first load instead they cost it 1.9 KB), the first load's 0.7 KB
@@ -71,11 +84,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 DIST="${DIST:-dist}"
-RATCHET="${RATCHET_BROTLI_BYTES:-214900}"
-HOME_RATCHET="${HOME_RATCHET_BROTLI_BYTES:-260900}"
+RATCHET="${RATCHET_BROTLI_BYTES:-214500}"
+HOME_RATCHET="${HOME_RATCHET_BROTLI_BYTES:-265700}"
 HOME_GOAL="${HOME_GOAL_BROTLI_BYTES:-251000}"
 BUDGET="${BUDGET_BROTLI_BYTES:-200000}"
-PATH_RATCHET="${PATH_RATCHET_BROTLI_BYTES:-343900}"
+PATH_RATCHET="${PATH_RATCHET_BROTLI_BYTES:-342600}"
 PATH_GOAL="${PATH_GOAL_BROTLI_BYTES:-300000}"
 # The split points on the way from the signed-out load to home's summary, in order.
 PATH_POINTS="signin app_reads signed_in home home_figures"

@@ -45,6 +45,16 @@ pub async fn sha256(data: &[u8]) -> Result<Vec<u8>, String> {
     Ok(js_sys::Uint8Array::new(&digest).to_vec())
 }
 
+/// The page's element with this id, as an HTML element (a slot the console mounts a part in).
+pub fn element_by_id(id: &str) -> Option<web_sys::HtmlElement> {
+    use wasm_bindgen::JsCast;
+    web_sys::window()?
+        .document()?
+        .get_element_by_id(id)?
+        .dyn_into::<web_sys::HtmlElement>()
+        .ok()
+}
+
 /// Current time, Unix milliseconds.
 pub fn now_ms() -> i64 {
     js_sys::Date::now() as i64

@@ -11,9 +11,10 @@ use crate::api::{display_name, use_current_user, use_net_status, ApiError};
 use crate::auth::{use_auth, Auth};
 use crate::browser::now_ms;
 use crate::components::format::account_money;
+use crate::components::lazy_screen::{lazy_screen, LazyPart};
 use crate::components::screen_links::screen_links;
 use crate::components::{use_notifications, Badge, Tone};
-use crate::i18n::{msg, t, M};
+use crate::i18n::{live_text, msg, t, M};
 use crate::routes;
 use crate::routes::SCREENS;
 
@@ -30,13 +31,18 @@ pub(crate) fn Header() -> impl IntoView {
                     // The jobs indicator goes here when a screen starts the first job
                     // (`components::jobs_indicator`): its code comes with those screens'.
                     <div id="jobs-slot" class="jobs-slot"></div>
-                    <CurrentUserSummary />
+                    <LazyPart part=profile::SCREEN />
                     <SignOutButton />
                 </div>
             </Show>
         </header>
     }
 }
+
+// The signed-in user's name, role and balances come with the read that fills them (`/me`, in
+// the app's reads' chunk) and the money formatting they need: the signed-out first load
+// carries none of it.
+lazy_screen!(profile in app_reads => crate::shell::CurrentUserSummary);
 
 #[component]
 fn CurrentUserSummary() -> impl IntoView {
@@ -54,10 +60,10 @@ fn CurrentUserSummary() -> impl IntoView {
             <span class="current-user__name" translate="no">{display_name(&user)}</span>
             <Badge text=user.role.as_str().to_string() attr:translate="no" />
             <span class="current-user__balance">
-                {move || msg::shell_balance(&account_money(&balance))}
+                {live_text(move || msg::shell_balance(&account_money(&balance)))}
             </span>
             <span class="current-user__balance">
-                {move || msg::shell_team_balance(&account_money(&team_balance))}
+                {live_text(move || msg::shell_team_balance(&account_money(&team_balance)))}
             </span>
             }
             .into_any()
@@ -108,7 +114,7 @@ fn SignOutButton() -> impl IntoView {
             on:focus=move |_| auth.prefetch_sign_out()
             disabled=move || busy.get()
         >
-            {move || t(if busy.get() { M::ShellSigningOut } else { M::ShellSignOut })}
+            {live_text(move || t(if busy.get() { M::ShellSigningOut } else { M::ShellSignOut }))}
         </button>
     }
 }
@@ -182,26 +188,23 @@ thread_local! {
 
 /// Puts [`NavTools`] in the navigation's slot. Each sign-in makes new ones.
 fn mount_nav_tools() {
-    use wasm_bindgen::JsCast;
-    let Some(slot) = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.get_element_by_id("tools-slot"))
-        .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
-    else {
+    let Some(slot) = crate::browser::element_by_id("tools-slot") else {
         return;
     };
     // Under the signed-in console's owner (inside the router: the tools read the address).
     let mounted = leptos::mount::mount_to(slot, NavTools);
     TOOLS.with(|t| *t.borrow_mut() = Some(Box::new(mounted)));
+    crate::palette::language_menu_when_idle();
     // Signed out, the navigation stays but its tools go (dropped, they leave the page).
     on_cleanup(|| {
+        crate::palette::drop_language_menu();
         let tools = TOOLS.with(|t| t.borrow_mut().take());
         drop(tools);
     });
 }
 
-/// Search (the palette, for a pointer or a touch screen), Preferences, and on a phone the
-/// button that shows and hides the navigation's links.
+/// Search (the palette, for a pointer or a touch screen), Preferences, the language menu's slot,
+/// and on a phone the button that shows and hides the navigation's links.
 #[component]
 fn NavTools() -> impl IntoView {
     let menu_open = RwSignal::new(false);
@@ -239,38 +242,8 @@ fn NavTools() -> impl IntoView {
         >
             {M::ShellPreferences}
         </button>
-        <LanguageMenu />
-    }
-}
-
-/// The language menu: each language named in itself (and marked so, for screen readers).
-/// Switching redraws every text in place: forms keep what was typed, jobs go on.
-#[component]
-fn LanguageMenu() -> impl IntoView {
-    let notifications = use_notifications();
-    let current = crate::i18n::language;
-    let choices = move || {
-        crate::i18n::offered()
-            .into_iter()
-            .map(|(code, name)| {
-                view! {
-                    <option value=code lang=code translate="no" selected={move || current() == code}>
-                        {name}
-                    </option>
-                }
-            })
-            .collect_view()
-    };
-    let on_change = move |event: leptos::ev::Event| {
-        crate::palette::switch_language(event_target_value(&event), notifications);
-    };
-    view! {
-        <label class="nav-tools__language">
-            <span class="visually-hidden">{M::ShellLanguage}</span>
-            <select on:change=on_change>
-                {choices}
-            </select>
-        </label>
+        // The language menu arrives here with the dialogs' chunk (`palette::language_menu_when_idle`).
+        <span id="language-slot" class="language-slot"></span>
     }
 }
 
@@ -301,7 +274,7 @@ fn SignInAgainBanner(auth: Auth) -> impl IntoView {
                 <button type="button" class="button button--primary" on:click=on_click>
                     {M::ShellSignInAgain}
                 </button>
-                {move || failure.get()}
+                {live_text(move || failure.get())}
             </div>
         </Show>
     }
@@ -419,7 +392,7 @@ pub(crate) fn Banners() -> impl IntoView {
             </Show>
             <Show when=move || busy_text().is_some()>
                 <p class="banner banner--busy" role="status">
-                    {move || busy_text().unwrap_or_default()}
+                    {live_text(move || busy_text().unwrap_or_default())}
                 </p>
             </Show>
         </div>

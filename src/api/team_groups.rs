@@ -137,11 +137,7 @@ pub(crate) async fn fetch_all_groups(api: ApiClient) -> Result<Vec<TeamGroup>, A
 /// Group names for a select, sorted for reading (in the chosen language's order).
 pub(crate) fn sorted_names(groups: &[TeamGroup]) -> Vec<String> {
     let mut names: Vec<String> = groups.iter().map(|g| g.name.clone()).collect();
-    names.sort_by(|a, b| {
-        crate::i18n::intl::collate(a, b)
-            .unwrap_or_else(|| a.to_lowercase().cmp(&b.to_lowercase()))
-            .then_with(|| a.cmp(b))
-    });
+    names.sort_by(|a, b| crate::i18n::intl::by_text(a, b));
     names.dedup();
     names
 }

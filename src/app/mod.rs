@@ -16,7 +16,9 @@ use crate::auth::flow::CallbackParams;
 use crate::auth::{use_auth, Auth};
 use crate::components::lazy_screen::{lazy_screen, LazyScreen};
 use crate::components::ScreenHeading;
-use crate::components::{listen_for_back, Loading, NotificationArea, Notifications};
+use crate::components::{
+    listen_for_back, Loading, NotificationArea, Notifications, IDLE_PREFETCH_DELAY,
+};
 use crate::config::{load_config, Config, ConfigError};
 use crate::i18n::M;
 use crate::pages::callback::hand_over;
@@ -60,9 +62,6 @@ fn prefetch_when_idle() {
         IDLE_PREFETCH_DELAY,
     );
 }
-
-/// Long enough for the first screen's own requests to go first.
-const IDLE_PREFETCH_DELAY: std::time::Duration = std::time::Duration::from_millis(1500);
 
 /// The whole console: reads `/config.json`, then starts the app or explains what is wrong.
 #[component]

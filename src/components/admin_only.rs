@@ -7,7 +7,7 @@ use leptos::prelude::*;
 
 use super::{Loading, ScreenHeading};
 use crate::api::{admin_allowed, use_current_user};
-use crate::i18n::{msg, M};
+use crate::i18n::{live_text, msg, M};
 use crate::routes;
 
 /// `screen` once /me says the signed-in user may use it (or cannot tell: the platform's 403
@@ -36,7 +36,7 @@ fn AdminRoleNeeded() -> impl IntoView {
     view! {
         <ScreenHeading title=M::AdminOnlyTitle />
         <section class="panel" data-testid="admin-only">
-            <p>{move || msg::admin_only_explain(&role())}</p>
+            <p>{live_text(move || msg::admin_only_explain(&role()))}</p>
             <p>{M::AdminOnlyAsk}</p>
             <p>
                 <a href=routes::HOME>{M::AdminOnlyBack}</a>

@@ -6,7 +6,7 @@ use std::cell::Cell;
 use leptos::prelude::*;
 
 use super::modal::Modal;
-use crate::i18n::M;
+use crate::i18n::{live_text, M};
 
 thread_local! {
     static NEXT_ID: Cell<u32> = const { Cell::new(0) };
@@ -42,14 +42,14 @@ pub(crate) fn ConfirmDialog(
 
     view! {
         <Modal open class="confirm-dialog" labelled_by described_by>
-            <h2 id=title_id class="confirm-dialog__title">{move || title.get()}</h2>
+            <h2 id=title_id class="confirm-dialog__title">{live_text(move || title.get())}</h2>
             <div id=body_id class="confirm-dialog__body">{children()}</div>
             <div class="confirm-dialog__actions">
                 <button type="button" class="button" autofocus on:click=move |_| open.set(false)>
                     {M::CommonCancel}
                 </button>
                 <button type="button" class="button button--danger" on:click=confirm>
-                    {move || confirm_label.get()}
+                    {live_text(move || confirm_label.get())}
                 </button>
             </div>
         </Modal>

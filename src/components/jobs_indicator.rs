@@ -7,11 +7,10 @@ use std::any::Any;
 use std::cell::RefCell;
 
 use leptos::prelude::*;
-use wasm_bindgen::JsCast;
 
 use super::{Badge, Tone};
 use crate::components::format::count_of;
-use crate::i18n::{msg, t, M};
+use crate::i18n::{live_text, msg, t, M};
 use crate::jobs::{self, JobState, JobStatus, Question};
 
 thread_local! {
@@ -22,11 +21,7 @@ thread_local! {
 /// Puts the indicator in the header's slot, unless it is there. Called before a job starts;
 /// after a sign-out and in again the header (and its slot) is new, and so is the indicator.
 pub(crate) fn show() {
-    let Some(slot) = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.get_element_by_id("jobs-slot"))
-        .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
-    else {
+    let Some(slot) = crate::browser::element_by_id("jobs-slot") else {
         return;
     };
     if slot.child_element_count() > 0 {
@@ -93,7 +88,7 @@ fn JobsIndicator() -> impl IntoView {
                 {label}
             </button>
             <p class="visually-hidden" aria-live="polite" data-testid="jobs-announce">
-                {move || announce.get()}
+                {live_text(move || announce.get())}
             </p>
             <Show when=move || open.get()>
                 <JobsPanel list=list.clone() />

@@ -183,3 +183,8 @@ impl Prefetch {
 pub fn use_prefetch() -> Option<Prefetch> {
     use_context::<Prefetch>()
 }
+
+/// How long after the first signed-in screen appears the console fetches what it will want
+/// later (every screen's chunk, the dialogs' chunk with the language menu): long enough for the
+/// first screen's own requests to go first.
+pub(crate) const IDLE_PREFETCH_DELAY: std::time::Duration = std::time::Duration::from_millis(1500);

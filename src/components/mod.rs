@@ -35,6 +35,7 @@ pub(crate) use breadcrumb::Breadcrumb;
 pub(crate) use columns::{Choosable, ColumnChooser, Columns};
 pub(crate) use confirm_dialog::ConfirmDialog;
 pub(crate) use job_view::{use_job, UseJob};
+pub(crate) use lazy_screen::IDLE_PREFETCH_DELAY;
 pub(crate) use leave_guard::{listen_for_back, LeaveGuard};
 pub(crate) use modal::Modal;
 pub(crate) use name_search::{NameSearch, KEY_SEARCH};

@@ -6,7 +6,7 @@ use leptos::either::Either;
 use leptos::prelude::*;
 
 use crate::api::{use_net_status, ApiError};
-use crate::i18n::M;
+use crate::i18n::{live_text, M};
 
 /// "Loading…" with a spinner, announced politely to screen readers.
 #[component]
@@ -60,7 +60,7 @@ pub fn ErrorPanel(
     };
     Some(view! {
         <div class="error-panel" role="alert">
-            <p class="error-panel__message">{move || error.user_message()}</p>
+            <p class="error-panel__message">{live_text(move || error.user_message())}</p>
             {detail}
             {retry}
         </div>

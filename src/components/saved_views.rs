@@ -12,7 +12,7 @@ use leptos_router::NavigateOptions;
 use super::columns::KEY_COLUMNS;
 use super::sort::SORT_KEYS;
 use super::{Navigator, TextField};
-use crate::i18n::{msg, t, M};
+use crate::i18n::{live_text, msg, t, M};
 use crate::prefs::{self, SavedView};
 
 /// The query of `keys`, in that order, then the sort and the columns, from the address: what
@@ -220,7 +220,7 @@ pub(crate) fn SavedViews(list: &'static str, keys: &'static [&'static str]) -> i
                 prop:value=move || views.shown().map(|i| i.to_string()).unwrap_or_default()
             >
                 <option value="">
-                    {move || t(if views.all.with(Vec::is_empty) { M::ViewsNone } else { M::ViewsSome })}
+                    {live_text(move || t(if views.all.with(Vec::is_empty) { M::ViewsNone } else { M::ViewsSome }))}
                 </option>
                 {options}
             </select>

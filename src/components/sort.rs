@@ -117,14 +117,7 @@ pub(crate) fn SortHeader(
     }
 }
 
-/// Text in the chosen language's order (`Intl.Collator`: "ada" beside "Ada", "Ärger" beside
-/// "Anna", "Team 9" before "Team 10"), then exactly; ignoring case first where the browser has
-/// no collator.
-pub(crate) fn by_text(a: &str, b: &str) -> Ordering {
-    crate::i18n::intl::collate(a, b)
-        .unwrap_or_else(|| a.to_lowercase().cmp(&b.to_lowercase()))
-        .then_with(|| a.cmp(b))
-}
+pub(crate) use crate::i18n::intl::by_text;
 
 /// Platform timestamps by the instant they name, whatever their offsets; unreadable ones last.
 pub(crate) fn by_time(a: &str, b: &str) -> Ordering {

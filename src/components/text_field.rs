@@ -2,7 +2,7 @@
 
 use leptos::prelude::*;
 
-use crate::i18n::M;
+use crate::i18n::{live_text, M};
 
 /// Shows `value` and hands each edit to `on_input`; what an edit does (keep it in a signal,
 /// put it in the address) is the form's business.
@@ -42,7 +42,7 @@ pub(crate) fn TextField(
                 .map(|e| {
                     view! {
                         <p class="field__error" id=error_id aria-live="polite">
-                            {move || e.get()}
+                            {live_text(move || e.get())}
                         </p>
                     }
                 })}

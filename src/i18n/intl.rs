@@ -120,9 +120,25 @@ thread_local! {
         const { std::cell::RefCell::new((String::new(), None)) };
 }
 
+/// Text in the chosen language's order (`Intl.Collator`: "ada" beside "Ada", "Ärger" beside
+/// "Anna", "Team 9" before "Team 10"), then exactly; ignoring ASCII case first where the browser
+/// has no collator.
+pub(crate) fn by_text(a: &str, b: &str) -> std::cmp::Ordering {
+    collate(a, b)
+        .unwrap_or_else(|| {
+            let folded = |s: &str| {
+                s.bytes()
+                    .map(|c| c.to_ascii_lowercase())
+                    .collect::<Vec<u8>>()
+            };
+            folded(a).cmp(&folded(b))
+        })
+        .then_with(|| a.cmp(b))
+}
+
 /// Text in the chosen locale's order (`Intl.Collator`, numbers by value: "Team 9" before
 /// "Team 10"); `None` without `Intl.Collator`, for the caller's own order.
-pub(crate) fn collate(a: &str, b: &str) -> Option<std::cmp::Ordering> {
+fn collate(a: &str, b: &str) -> Option<std::cmp::Ordering> {
     let locale = super::locale();
     let compare = COLLATOR.with(|cache| {
         let mut cache = cache.borrow_mut();

@@ -29,6 +29,7 @@ pub mod msg {
 }
 
 pub use msg::M;
+pub(crate) use view::live_text;
 
 /// The languages an admin can choose, each named in itself.
 pub(crate) const LANGUAGES: [(&str, &str); 3] =
@@ -74,7 +75,7 @@ pub(crate) fn locale() -> String {
 
 /// A message without arguments in the chosen language (tracked).
 pub(crate) fn t(m: M) -> &'static str {
-    text(m.0.into(), m.1)
+    lookup(m.0.into(), m.1)
 }
 
 /// [`t`] without tracking or waiting on anything, for the crash screen: drawn after a panic,
@@ -100,7 +101,7 @@ impl From<M> for Signal<String> {
 }
 
 /// Message `index` in the chosen language, or its English.
-fn text(index: usize, english: &'static str) -> &'static str {
+fn lookup(index: usize, english: &'static str) -> &'static str {
     LANGUAGE.with(|l| l.track());
     CURRENT
         .with(|c| c.borrow().0.and_then(|table| table.get(index).copied()))
@@ -109,16 +110,13 @@ fn text(index: usize, english: &'static str) -> &'static str {
 
 /// A message with arguments (through the generated functions).
 fn with_args(index: usize, english: &'static str, args: &[(&str, Value<'_>)]) -> String {
-    let parts = message::parse(text(index, english))
-        .or_else(|_| message::parse(english))
-        .unwrap_or_default();
     let one = if language() == "fr" {
         message::one_is_zero_or_one
     } else {
         message::one_is_one
     };
     let mut out = String::new();
-    message::render(&parts, args, one, &mut out);
+    message::write(lookup(index, english), args, one, &mut out);
     out
 }
 

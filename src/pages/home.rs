@@ -11,7 +11,7 @@ use crate::components::format::account_money;
 use crate::components::lazy_screen::{lazy_screen, LazyPart};
 use crate::components::Loading;
 use crate::components::ScreenHeading;
-use crate::i18n::{msg, M};
+use crate::i18n::{live_text, msg, M};
 
 mod budget;
 mod charts;
@@ -55,10 +55,10 @@ pub(crate) fn Home() -> impl IntoView {
             let (balance, team) = (user.balance.clone(), user.team_balance.clone());
             EitherOf3::B(view! {
                 <p class="you-line" data-testid="you">
-                    {move || msg::home_signed_in_as(&name, &email)} " · "
+                    {live_text(move || msg::home_signed_in_as(&name, &email))} " · "
                     <span data-testid="you-role" translate="no">{user.role.as_str().to_string()}</span>
-                    " · " {move || msg::home_balance(&account_money(&balance))}
-                    " · " {move || msg::home_team_balance(&account_money(&team))}
+                    " · " {live_text(move || msg::home_balance(&account_money(&balance)))}
+                    " · " {live_text(move || msg::home_team_balance(&account_money(&team)))}
                 </p>
             })
         }

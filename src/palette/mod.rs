@@ -8,10 +8,12 @@
 
 mod dialog;
 mod hits;
+mod language;
 mod preferences;
 mod shortcuts;
 mod sources;
 
-pub(crate) use shortcuts::{
-    open_palette, open_preferences, prefetch, switch_language, KeyboardShortcuts,
+pub(crate) use language::{
+    drop_menu as drop_language_menu, menu_when_idle as language_menu_when_idle,
 };
+pub(crate) use shortcuts::{open_palette, open_preferences, prefetch, KeyboardShortcuts};

@@ -4,8 +4,9 @@
 
 use leptos::prelude::*;
 
+use super::language::LanguageChoice;
 use crate::components::Modal;
-use crate::i18n::{self, t, M};
+use crate::i18n::{live_text, t, M};
 use crate::prefs::{self, Look, DENSITY, THEME};
 
 /// The dialog, shown while `open`.
@@ -37,51 +38,6 @@ pub(super) fn Preferences(open: RwSignal<bool>) -> impl IntoView {
                 </button>
             </div>
         </Modal>
-    }
-}
-
-/// The console's language, as the navigation's menu chooses it: each language named in
-/// itself. A language whose messages cannot be fetched is not switched to, and it says so.
-#[component]
-fn LanguageChoice() -> impl IntoView {
-    let failed = RwSignal::new(false);
-    let current = i18n::language;
-    let options = move || {
-        i18n::offered()
-            .into_iter()
-            .map(|(code, name)| {
-                view! {
-                    <option value=code lang=code translate="no" prop:selected=move || current() == code>
-                        {name}
-                    </option>
-                }
-            })
-            .collect_view()
-    };
-    let select = NodeRef::<leptos::html::Select>::new();
-    let on_change = move |event: leptos::ev::Event| {
-        let code = event_target_value(&event);
-        leptos::task::spawn_local(async move {
-            let chosen = i18n::choose(&code).await;
-            failed.try_set(!chosen);
-            if !chosen {
-                // The list goes back to the language still shown.
-                if let Some(select) = select.get_untracked() {
-                    select.set_value(untrack(current));
-                }
-            }
-        });
-    };
-    view! {
-        <div class="preference" data-testid="language">
-            <label for="preferences-language">{M::PaletteLanguage}</label>
-            <select id="preferences-language" node_ref=select on:change=on_change>
-                {options}
-            </select>
-            <Show when=move || failed.get()>
-                <p class="field-error" role="alert">{M::PaletteLanguageFailed}</p>
-            </Show>
-        </div>
     }
 }
 
@@ -157,7 +113,7 @@ fn ForgetChoices(forgotten: RwSignal<u32>) -> impl IntoView {
             <button type="button" class="button" on:click=on_click>
                 {M::PaletteForget}
             </button>
-            <p role="status" data-testid="forget-status">{move || said.get().map(t)}</p>
+            <p role="status" data-testid="forget-status">{live_text(move || said.get().map(t))}</p>
         </section>
     }
 }

@@ -18,7 +18,7 @@ use wasm_bindgen::JsCast;
 use super::dialog::Palette;
 use super::preferences::Preferences;
 use crate::auth::use_auth;
-use crate::components::{Modal, Notifications, Tone};
+use crate::components::Modal;
 use crate::i18n::{t, M};
 
 thread_local! {
@@ -123,36 +123,6 @@ pub(crate) fn open_preferences() {
     if let Some(open) = OPENERS.with(std::cell::Cell::get) {
         open_when_there(open, open.preferences);
     }
-}
-
-/// Switches the language from the navigation's menu. Switching (fetching a language's messages,
-/// saying when that failed) is code of the dialogs' chunk, where Preferences switches too: the
-/// signed-in chunk, on the way to home's answer, carries only the menu.
-pub(crate) fn switch_language(code: String, notifications: Notifications) {
-    leptos::task::spawn_local(async move {
-        let _ = switch(code, notifications).await;
-    });
-}
-
-#[cfg(feature = "split")]
-#[leptos::wasm_split::wasm_split(shortcuts, wasm_split_path = ::leptos::wasm_split, fallible)]
-fn switch(code: String, notifications: Notifications) -> Result<(), SplitLoaderError> {
-    switch_now(code, notifications);
-    Ok(())
-}
-
-#[cfg(not(feature = "split"))]
-async fn switch(code: String, notifications: Notifications) -> Result<(), SplitLoaderError> {
-    switch_now(code, notifications);
-    Ok(())
-}
-
-fn switch_now(code: String, notifications: Notifications) {
-    leptos::task::spawn_local(async move {
-        if !crate::i18n::choose(&code).await {
-            notifications.push(Tone::Danger, t(M::ShellLanguageFailed));
-        }
-    });
 }
 
 /// Starts downloading the dialogs' chunk without showing any.

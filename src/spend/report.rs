@@ -137,7 +137,7 @@ impl Report {
             months: [this, this.previous()],
             now,
             offset,
-            only: only.map(|e| e.to_lowercase()),
+            only,
             groups: BTreeMap::new(),
             senders: BTreeMap::new(),
             daily: [BTreeMap::new(), BTreeMap::new()],

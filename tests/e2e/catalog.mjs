@@ -1,6 +1,7 @@
 // The message catalog as the tests read it: a language's bundle from dist/ (what the browser
 // fetches), each message turned into a pattern its rendered text must match, and the page's
-// texts that match none of them.
+// texts that match none of them; and locales/ itself, by key, with each message written as
+// the console writes it, so a spec finds an element by its words in any language.
 
 import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
@@ -136,4 +137,181 @@ export async function foreignTexts(page, compiled) {
     return [...new Set(found)];
   });
   return texts.filter((text) => !DATA.some((p) => p.test(text)) && !compiled.some((p) => p.test(text)));
+}
+
+// --- The catalog's files, and its messages rendered as the console renders them ----------
+
+const LOCALES = path.join(ROOT, "locales");
+const read = new Map();
+
+/**
+ * The messages of `language` as locales/<language>/*.msg holds them, key → message: read as
+ * crates/gifting-catalog reads the files (`read_language`, `read_file`): files in name order,
+ * lines trimmed at the end, blank lines and lines starting with `#` skipped, `key = message`
+ * split at the first ` = `, `\n` a line break, a key only once.
+ */
+export function messages(language) {
+  if (read.has(language)) return read.get(language);
+  const dir = path.join(LOCALES, language);
+  const found = new Map();
+  for (const file of readdirSync(dir).filter((name) => name.endsWith(".msg")).sort()) {
+    const lines = readFileSync(path.join(dir, file), "utf8").split("\n");
+    lines.forEach((raw, index) => {
+      const line = raw.replace(/\r$/, "").trimEnd();
+      if (line.trim() === "" || line.startsWith("#")) return;
+      const place = `${dir}/${file}: line ${index + 1}`;
+      const split = line.indexOf(" = ");
+      if (split === -1) throw new Error(`${place}: expected \`key = message\``);
+      const key = line.slice(0, split);
+      if (!/^[a-z0-9_.]+$/.test(key)) throw new Error(`${place}: a key is lowercase letters, digits, \`_\` and \`.\``);
+      if (found.has(key)) throw new Error(`${place}: \`${key}\` is already in the catalog`);
+      found.set(key, line.slice(split + 3).replaceAll("\\n", "\n"));
+    });
+  }
+  read.set(language, found);
+  return found;
+}
+
+/** A message in parts, as crates/gifting-catalog/src/message.rs `parse` reads it. */
+function parse(message) {
+  let at = 0;
+  const fail = (what) => {
+    throw new Error(`${JSON.stringify(message)}: ${what} at ${at}`);
+  };
+  const word = () => {
+    const start = at;
+    while (at < message.length && /[A-Za-z0-9_=]/.test(message[at])) at += 1;
+    return message.slice(start, at);
+  };
+  const spaces = () => {
+    while (at < message.length && /\s/u.test(message[at])) at += 1;
+  };
+  const eat = (c) => message[at] === c && (at += 1);
+  const parts = (inPlural) => {
+    const out = [];
+    for (;;) {
+      let stop = at;
+      while (stop < message.length && !"{}".includes(message[stop]) && !(inPlural && message[stop] === "#")) stop += 1;
+      if (stop > at) out.push({ text: message.slice(at, stop) });
+      at = stop;
+      if (eat("{")) out.push(argument());
+      else if (eat("#")) out.push({ count: true });
+      else return out;
+    }
+  };
+  const argument = () => {
+    const name = word();
+    if (!name) fail("an argument needs a name");
+    spaces();
+    if (eat("}")) return { arg: name };
+    if (!eat(",")) fail("expected `}` or `,` after an argument's name");
+    spaces();
+    const kind = word();
+    if (kind !== "plural" && kind !== "select") fail("expected `plural` or `select`");
+    spaces();
+    if (!eat(",")) fail("expected `,` before the branches");
+    const branches = [];
+    for (;;) {
+      spaces();
+      if (eat("}")) break;
+      const selector = word();
+      if (!selector) fail("expected a branch's selector");
+      spaces();
+      if (!eat("{")) fail("expected `{` after a selector");
+      const inner = parts(kind === "plural");
+      if (!eat("}")) fail("a branch is not closed");
+      branches.push([selector, inner]);
+    }
+    if (!branches.some(([s]) => s === "other")) fail("a choice needs an `other` branch");
+    return { choice: name, branches };
+  };
+  const out = parts(false);
+  if (at < message.length) fail("a `}` closes nothing");
+  return out;
+}
+
+/**
+ * The locale the console formats with in `language` (src/i18n/mod.rs `show`): the browser's
+ * own (`navigator.language`) when it speaks that language, else the language itself; English
+ * for the pseudo-languages.
+ */
+export function consoleLocale(language, browser = language) {
+  if (["en-XA", "ar-XB"].includes(language)) return "en";
+  return String(browser).split("-")[0] === language ? browser : language;
+}
+
+/**
+ * A count as the console writes it in `locale` (src/i18n/intl.rs `format_count`): grouped by
+ * `Intl.NumberFormat`, with `Intl`'s default locale when it refuses `locale`.
+ */
+export function countText(n, locale) {
+  const options = { minimumFractionDigits: 0, maximumFractionDigits: 0 };
+  let format;
+  try {
+    format = new Intl.NumberFormat([locale], options);
+  } catch {
+    format = new Intl.NumberFormat([], options);
+  }
+  const text = format.format(String(n));
+  return text && text !== "NaN" ? text : String(n);
+}
+
+/**
+ * Writes message `key` of `language` with `args` (message.rs `render`): a number is a count
+ * (it chooses a plural branch, `=N` first, then the language's category, then `other`, and
+ * is written grouped in the console's locale, `#` too), a string is written as it is and
+ * chooses a select branch. With `pattern`, the result is a regular expression's source
+ * instead: the text escaped, spaces any spaces, an argument not given any text (`#` of a
+ * branch not chosen: any count, captured) and a choice without its value any branch.
+ * Without `pattern` every argument must be given (the console would write `{name}`, which a
+ * spec would then look for in vain). `browser` is the browser's own locale (consoleLocale).
+ */
+function write(language, key, args, { browser, pattern }) {
+  const message = messages(language).get(key);
+  if (message === undefined) throw new Error(`locales/${language}: no message \`${key}\``);
+  const locale = consoleLocale(language, browser);
+  const one = language === "fr" ? (n) => n <= 1n : (n) => n === 1n;
+  const literal = (text) => (pattern ? escape(text).replace(/\s+/g, "\\s+") : text);
+  const value = (name) => {
+    if (!(name in args)) {
+      if (pattern) return null;
+      throw new Error(`${key}: no argument \`${name}\` given`);
+    }
+    const v = args[name];
+    return typeof v === "number" || typeof v === "bigint" ? { n: BigInt(v), shown: countText(v, locale) } : { text: String(v) };
+  };
+  const render = (parts, count) =>
+    parts
+      .map((part) => {
+        if (part.text !== undefined) return literal(part.text);
+        if (part.count) return count === undefined ? (pattern ? `(${COUNT})` : "#") : literal(count);
+        if (part.arg !== undefined) {
+          const v = value(part.arg);
+          return v === null ? "(.+?)" : literal(v.shown ?? v.text);
+        }
+        const v = value(part.choice);
+        if (v === null) return `(?:${part.branches.map(([, inner]) => render(inner, count)).join("|")})`;
+        const wanted = v.n === undefined ? v.text : one(v.n) ? "one" : "other";
+        const pick = (test) => part.branches.find(([selector]) => test(selector));
+        const [, chosen] =
+          (v.n !== undefined && pick((s) => s.startsWith("=") && /^\d+$/.test(s.slice(1)) && BigInt(s.slice(1)) === v.n)) ||
+          pick((s) => s === wanted) ||
+          pick((s) => s === "other");
+        return render(chosen, v.shown ?? count);
+      })
+      .join("");
+  return render(parse(message), undefined);
+}
+
+/** Message `key` of `language` as the console shows it with `args` (see `write`). */
+export function say(language, key, args = {}, { browser } = {}) {
+  return write(language, key, args, { browser, pattern: false });
+}
+
+/**
+ * Message `key` of `language` as a regular expression's source, the arguments in `args` as
+ * `say` writes them and the others matching any text (see `write`).
+ */
+export function sayPattern(language, key, args = {}, { browser } = {}) {
+  return write(language, key, args, { browser, pattern: true });
 }

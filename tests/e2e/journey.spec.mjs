@@ -7,26 +7,36 @@
 // itself (the sandbox's API, asked from node with the console's own access token), never
 // against counts written here.
 //
+// The journey runs in German by default (JOURNEY_LANGUAGE=en for English, fr for French):
+// then every engine also proves the language's bundle path, fetched by boot.js, started with
+// the wasm and shown as live text, and each step finds its elements by the catalog's words
+// for that language (catalog.mjs), read by key from locales/.
+//
 // JOURNEY_ENGINES=firefox (or a comma-separated list) runs only those engines.
 
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { byText, parseCsv, platformGet, startSandbox } from "./harness.mjs";
 import { ENGINES, launchEngine } from "./engines.mjs";
+import { messages, say as sayIn, sayPattern } from "./catalog.mjs";
 
 const SCIM = "/api/scim/v2/Users";
 const SENDS = "/api/v3/send";
 const PRODUCTS = "/api/v3/marketplace/products";
 
-// The main navigation, in its order (src/routes.rs, the `nav` screens).
+// The main navigation, in its order (src/routes.rs, the `nav` screens): the catalog's keys of
+// each link's words and of its screen's heading.
 const NAV = [
-  { label: "Users", path: "/users", heading: "Users" },
-  { label: "Import users", path: "/users/import", heading: "Import users" },
-  { label: "Teams", path: "/teams", heading: "Teams" },
-  { label: "Sends", path: "/sends", heading: "Sends" },
-  { label: "Campaigns", path: "/campaigns", heading: "Campaigns" },
-  { label: "Catalog", path: "/catalog", heading: "Catalog" },
+  { label: "nav.users", path: "/users", heading: "users.title" },
+  { label: "nav.import_users", path: "/users/import", heading: "import.title" },
+  { label: "nav.teams", path: "/teams", heading: "teams.title" },
+  { label: "nav.sends", path: "/sends", heading: "sends.title" },
+  { label: "nav.campaigns", path: "/campaigns", heading: "campaigns.title" },
+  { label: "nav.catalog", path: "/catalog", heading: "catalog.title" },
 ];
+
+const LANGUAGE = process.env.JOURNEY_LANGUAGE || "de";
+if (messages(LANGUAGE).size === 0) throw new Error(`JOURNEY_LANGUAGE: no messages in locales/${LANGUAGE}`);
 
 const engines = process.env.JOURNEY_ENGINES
   ? process.env.JOURNEY_ENGINES.split(",").map((e) => e.trim()).filter(Boolean)
@@ -43,7 +53,7 @@ const norm = (text) => String(text).replace(/\s+/g, " ").trim();
 const plainName = (name) => /^[A-Za-z0-9][A-Za-z0-9 &'-]*$/.test(name);
 
 for (const name of engines) {
-  describe(`journey in ${name}`, () => {
+  describe(`journey in ${name} (${LANGUAGE})`, () => {
     let sandbox;
     let engine;
     let page;
@@ -52,6 +62,15 @@ for (const name of engines) {
     const stamp = `${name}-${Date.now().toString(36)}`;
     /** An assertion message naming the engine. */
     const say = (message) => `[${name}] ${message}`;
+    // The browser's own locale (navigator.language): the console writes counts in it when it
+    // speaks the chosen language, else in the language's (catalog.mjs consoleLocale).
+    let browser;
+    /** Message `key` as the console shows it with `args`, spaces collapsed as texts are read. */
+    const words = (key, args) => norm(sayIn(LANGUAGE, key, args, { browser }));
+    /** Message `key` as a pattern: `args` as shown, any other argument any text. */
+    const wordsLike = (key, args) => sayPattern(LANGUAGE, key, args, { browser });
+    /** The main navigation, by its name in the language. */
+    const mainNav = () => `nav[aria-label="${words("shell.main_nav")}"]`;
 
     before(async () => {
       sandbox = await startSandbox();
@@ -211,7 +230,11 @@ for (const name of engines) {
       );
     }
 
-    /** Clicks, for real, the checkbox of the users list's row whose email is `email`. */
+    /**
+     * Clicks, for real, the checkbox of the users list's row whose email is `email`, scrolled to
+     * the middle of the window first as a person would: when a page scrolls sideways,
+     * WebKitGTK's scrollbar lies over the window's bottom strip and takes a click there.
+     */
     async function pickUser(email) {
       const mark = await page.waitFor(
         `the row of ${email}`,
@@ -221,6 +244,7 @@ for (const name of engines) {
           );
           const box = row?.querySelector("input[type=checkbox]");
           if (!box) return null;
+          box.scrollIntoView({ block: "center" });
           box.setAttribute("data-journey-pick", e);
           return `input[data-journey-pick="${e}"]`;
         },
@@ -229,20 +253,27 @@ for (const name of engines) {
       await page.click(mark);
     }
 
-    /** Clicks a link of the main navigation. */
-    function navTo(label) {
-      return page.click("nav[aria-label=Main] a", label);
+    /** Clicks a link of the main navigation (`key`: its words in the catalog). */
+    function navTo(key) {
+      return page.click(`${mainNav()} a`, words(key));
     }
 
     // --- The journey -----------------------------------------------------------------------
 
     test(`[${name}] 1. signs in through the consent page and lands on a clean address`, async () => {
+      // The language as the console keeps the admin's choice: boot.js reads it at load.
       await page.goto(sandbox.url);
-      await page.click("main#main button", "Sign in");
+      browser = await page.eval(() => navigator.language);
+      await page.eval((lang) => localStorage.setItem("gifting-console.pref.language", lang), LANGUAGE);
+      await page.goto(sandbox.url);
+      await page.waitForElement("main#main button", words("signin.sign_in"));
+      assert.equal(await page.eval(() => document.documentElement.lang), LANGUAGE, say("the console in the chosen language"));
+      await page.click("main#main button", words("signin.sign_in"));
       await page.waitForUrl(/^\/oauth\/authorize\?/);
       await page.click('input[type=radio][name=user][value="admin@example.com"]');
       await page.click("button", "Allow");
       await page.waitForElement("[data-testid=current-user] .current-user__name");
+      assert.equal(await page.eval(() => document.documentElement.lang), LANGUAGE, say("still the chosen language after sign-in"));
       // The console came back to where sign-in started, with the code and state gone.
       await waitForAddress("/");
       const address = new URL(await page.url());
@@ -259,10 +290,11 @@ for (const name of engines) {
     });
 
     test(`[${name}] 2. every screen of the main navigation shows its heading and its data`, async () => {
-      const links = await page.eval(() =>
-        [...document.querySelectorAll("nav[aria-label=Main] a")].map((a) => [a.textContent.trim(), a.getAttribute("href")]),
+      const links = await page.eval(
+        (nav) => [...document.querySelectorAll(`${nav} a`)].map((a) => [a.textContent.trim(), a.getAttribute("href")]),
+        mainNav(),
       );
-      assert.deepEqual(links, NAV.map((s) => [s.label, s.path]), say("the main navigation"));
+      assert.deepEqual(links, NAV.map((s) => [words(s.label), s.path]), say("the main navigation"));
       const users = (await api(`${SCIM}?startIndex=1&count=25`)).Resources;
       const teams = (await api("/api/v3/groups?page=1&per_page=25")).groups;
       const sends = (await api(`${SENDS}?page=1&per_page=25`)).sends;
@@ -281,12 +313,12 @@ for (const name of engines) {
         try {
           await navTo(screen.label);
           await waitForAddress(screen.path);
-          await heading(screen.heading);
+          await heading(words(screen.heading));
           await data[screen.path]();
           await page.check();
         } catch (error) {
           // Say which screen: a crash screen looks the same on each.
-          error.message = `[${name}] on the ${screen.label} screen: ${error.message.replace(/^\[\w+\] /, "")}`;
+          error.message = `[${name}] on the ${screen.path} screen: ${error.message.replace(/^\[\w+\] /, "")}`;
           throw error;
         }
       }
@@ -294,9 +326,9 @@ for (const name of engines) {
       const me = await api("/api/v3/me");
       await page.click("header a.brand");
       await waitForAddress("/");
-      await heading("Home");
-      await waitForText("main#main", new RegExp(`Signed in as .+ \\(${me.email.replace(/[.+]/g, "\\$&")}\\)`));
-      await waitForText("main#main [data-testid=summary]", /sends? needs? attention this month/);
+      await heading(words("home.title"));
+      await waitForText("main#main", new RegExp(wordsLike("home.signed_in_as", { email: me.email })));
+      await waitForText("main#main [data-testid=summary]", new RegExp(wordsLike("home.attention_this_month")));
       await page.check();
     });
 
@@ -304,28 +336,29 @@ for (const name of engines) {
       const total = (await api(`${SCIM}?count=0`)).totalResults;
       assert.ok(total > 20, say(`more than two pages of 10 users (${total})`));
       await page.goto(`${sandbox.url}/users?count=10`);
-      await page.waitForElement("nav.pager .pager__summary", `Showing 1\u201310 of ${total}`);
-      await page.click("nav.pager a[data-pager=Next]", "Next");
+      await page.waitForElement("nav.pager .pager__summary", words("users.showing", { start: 1, end: 10, total }));
+      await page.click("nav.pager a[data-pager=Next]", words("pager.next"));
       await waitForAddress("/users", { startIndex: "11", count: "10" });
-      await page.waitForElement("nav.pager .pager__summary", `Showing 11\u201320 of ${total}`);
+      await page.waitForElement("nav.pager .pager__summary", words("users.showing", { start: 11, end: 20, total }));
       const emails = (await api(`${SCIM}?startIndex=11&count=10`)).Resources.map((u) => u.userName);
       const cells = "table.users-table tbody tr td:nth-of-type(2)";
       await waitForList("the second page's emails", cells, emails);
 
       // A click on "Email" sorts the page shown, ascending, then descending; the address says so.
       const header = "table.users-table thead th";
-      await page.click(`${header} a.sort-link`, "Email");
+      const email = words("users.email");
+      await page.click(`${header} a.sort-link`, email);
       await waitForAddress("/users", { startIndex: "11", count: "10", sort: "email", dir: null });
-      await page.waitForElement(`${header}[aria-sort=ascending] a`, "Email");
+      await page.waitForElement(`${header}[aria-sort=ascending] a`, email);
       await waitForList("the page sorted by email", cells, [...emails].sort(byText));
-      await page.click(`${header} a.sort-link`, "Email");
+      await page.click(`${header} a.sort-link`, email);
       await waitForAddress("/users", { startIndex: "11", count: "10", sort: "email", dir: "desc" });
-      await page.waitForElement(`${header}[aria-sort=descending] a`, "Email");
+      await page.waitForElement(`${header}[aria-sort=descending] a`, email);
       await waitForList("the page sorted by email, descending", cells, [...emails].sort(byText).reverse());
       // Name, Email, Role, Team, Status: only the column clicked says it sorts.
       await waitForList("each header's aria-sort", `${header}[aria-sort]`, ["none", "descending", "none", "none", "none"], "aria-sort");
       // A third click: the platform's order again (the list would otherwise keep the sort).
-      await page.click(`${header} a.sort-link`, "Email");
+      await page.click(`${header} a.sort-link`, email);
       await waitForAddress("/users", { startIndex: "11", count: "10", sort: null, dir: null });
       await waitForList("the page in the platform's order", cells, emails);
       await page.check();
@@ -335,9 +368,9 @@ for (const name of engines) {
       const teams = (await groups()).filter((g) => plainName(g.name));
       assert.ok(teams.length >= 2, say("two team groups with plain names"));
       await page.goto(`${sandbox.url}/users`);
-      await page.click("main#main a", "Add user");
+      await page.click("main#main a", words("users.add"));
       await waitForAddress("/users/new");
-      await heading("Add a user");
+      await heading(words("users.new_title"));
 
       // An email that exists already: the platform refuses it, the form keeps every field.
       await page.fill("#user-email", "admin@example.com");
@@ -346,8 +379,8 @@ for (const name of engines) {
       await choose("#user-role", "manager");
       await choose("#user-team", teams[0].name);
       const typed = await formValues();
-      await page.click("main#main form button[type=submit]", "Create user");
-      await waitForText("#user-email-error", /A user with this email already exists/);
+      await page.click("main#main form button[type=submit]", words("users.create"));
+      await waitForText("#user-email-error", new RegExp(wordsLike("users.email_taken")));
       assert.deepEqual(await formValues(), typed, say("a refused submit keeps what was typed"));
       assert.equal(await page.eval(() => document.getElementById("user-email").getAttribute("aria-invalid")), "true", say("the email is marked invalid"));
       assert.equal((await usersNamed("admin@example.com")).length, 1, say("the platform still has one admin@example.com"));
@@ -355,7 +388,7 @@ for (const name of engines) {
       // A new email: created once, as typed.
       const email = `journey.${stamp}@example.com`;
       await page.fill("#user-email", email);
-      await page.click("main#main form button[type=submit]", "Create user");
+      await page.click("main#main form button[type=submit]", words("users.create"));
       await page.waitForUrl(/^\/users\/\d+$/);
       await heading(`Journey Taker-${name}`);
       const found = await usersNamed(email);
@@ -373,8 +406,10 @@ for (const name of engines) {
       await page.fill("#user-family-name", `Edited-${name}`);
       await choose("#user-role", "admin");
       await choose("#user-team", teams[1].name);
-      await page.click("main#main form button[type=submit]", "Save changes");
-      await waitForText("[data-testid=user-outcome]", /^Saved\./);
+      await page.click("main#main form button[type=submit]", words("users.save_changes"));
+      // The platform's answer in the sentence: the user's name, role and team as it words them.
+      const saved = { name: `Journey Edited-${name}`, role: "admin", team: teams[1].name };
+      await waitForText("[data-testid=user-outcome]", new RegExp(`^${wordsLike("users.saved_now", saved)}`));
       await heading(`Journey Edited-${name}`);
       const edited = await scimUser(created.id);
       assert.deepEqual(
@@ -397,11 +432,11 @@ for (const name of engines) {
       await page.goto(`${sandbox.url}/users?count=100`);
       await waitForList("every user", "table.users-table tbody tr td:nth-of-type(2)", everyone.map((u) => u.userName));
       for (const user of three) await pickUser(user.userName);
-      await page.waitForElement("[data-testid=bulk-count]", "3 users selected");
+      await page.waitForElement("[data-testid=bulk-count]", words("users.selected", { count: 3 }));
       await choose("#bulk-action", "team");
       await choose("#bulk-team", target);
-      await page.click(".bulk__form button[type=submit]", `Move 3 users to ${target}`);
-      await page.waitForElement("[data-testid=bulk-summary]", "Changed 3 of 3 users.", { timeout: 30_000 });
+      await page.click(".bulk__form button[type=submit]", words("users.move_to_team", { count: 3, team: target }));
+      await page.waitForElement("[data-testid=bulk-summary]", words("users.summary_changed", { done: 3, count: 3 }), { timeout: 30_000 });
       for (const user of three) {
         assert.equal((await scimUser(user.id)).division, target, say(`${user.userName} moved to ${target}`));
       }
@@ -417,7 +452,7 @@ for (const name of engines) {
         three.map((u) => u.userName),
         target,
       );
-      await page.waitForElement("[data-testid=bulk-count]", "0 users selected");
+      await page.waitForElement("[data-testid=bulk-count]", words("users.selected", { count: 0 }));
       await page.check();
     });
 
@@ -426,9 +461,9 @@ for (const name of engines) {
       const rows = [1, 2, 3].map((n) => ({ email: `journey-import-${stamp}-${n}@example.org`, given: `Imported${n}`, family: `Row-${name}` }));
       const csv = ["email,first name,last name,role,team", ...rows.map((r) => `${r.email},${r.given},${r.family},sender,${team}`)].join("\r\n") + "\r\n";
       await page.goto(`${sandbox.url}/users`);
-      await page.click("main#main a", "Import users");
+      await page.click("main#main a", words("users.import"));
       await waitForAddress("/users/import");
-      await heading("Import users");
+      await heading(words("import.title"));
       // A file chosen as the file input would get it: the same `change` the picker sends.
       await page.waitForElement("input#import-file");
       await page.eval(
@@ -442,14 +477,15 @@ for (const name of engines) {
         `journey-${name}.csv`,
         csv,
       );
-      await waitForText("[data-testid=import-how]", /Compared/);
+      await waitForText("[data-testid=import-how]", new RegExp(`^(?:${wordsLike("import.how_listed")}|${wordsLike("import.how_looked_up")})$`));
       await page.waitForElement("[data-testid=import-count-create]", "3");
       await waitForList("the rows to create", "[data-testid=import-preview] tbody tr[data-fate=create] td:nth-of-type(1)", rows.map((r) => r.email));
       assert.equal((await usersNamed(rows[0].email)).length, 0, say("the preview wrote nothing"));
 
       await page.click("[data-testid=import-run]");
-      const summary = await waitForText("[data-testid=import-summary]", /^Import ended:/);
-      assert.equal(summary, "Import ended: created 3, updated 0, unchanged 0, deactivated 0, skipped 0, failed 0, not run 0.", say("the import's summary"));
+      const summary = await waitForText("[data-testid=import-summary]", new RegExp(`^${wordsLike("import.ended")}`));
+      const ended = { created: 3, updated: 0, unchanged: 0, deactivated: 0, skipped: 0, failed: 0, not_run: 0 };
+      assert.equal(summary, words("import.ended", ended), say("the import's summary"));
       await waitForList("each row's outcome", "[data-testid=import-preview] tbody tr", ["created", "created", "created"], "data-outcome");
       for (const row of rows) {
         const found = await usersNamed(row.email);
@@ -469,7 +505,7 @@ for (const name of engines) {
       // Opened by its address, as every step from here does: step 2 went through the
       // navigation, and a screen that fails there then fails only its own steps.
       await page.goto(`${sandbox.url}/sends`);
-      await heading("Sends");
+      await heading(words("sends.title"));
       await page.waitForElement("table.sends-table tbody tr[data-send-id]");
       // The export hands the browser a Blob through an object URL and clicks a download link:
       // keep the Blob to read, and keep the file itself out of the engine's downloads folder.
@@ -492,11 +528,10 @@ for (const name of engines) {
           true,
         );
       });
-      await page.click("[data-testid=load-all] button", "Load all pages");
-      // Counts read in the engine's locale: any thousands separator.
-      const n = String(total).replace(/\B(?=(\d{3})+$)/g, "[,.\\s\u00a0\u202f]?");
-      await waitForText("[data-testid=load-all-status]", new RegExp(`^All pages loaded: ${n} of ${n} sends`));
-      await waitForText("[data-testid=export-csv]", new RegExp(`${total} loaded sends`));
+      await page.click("[data-testid=load-all] button", words("sends.load_all"));
+      // The counts as the console writes them in its locale (Intl.NumberFormat).
+      await waitForText("[data-testid=load-all-status]", new RegExp(`^${wordsLike("sends.walk_all_loaded", { held: total, total })}`));
+      await waitForText("[data-testid=export-csv]", new RegExp(`^${wordsLike("sends.export_loaded", { count: total })}$`));
       await page.click("[data-testid=export-csv]");
       const download = await page.waitFor("the export's download", () => window.__journeyDownloads[0]);
       assert.match(download.name, /^sends-\d{4}-\d{2}-\d{2}\.csv$/, say("the file's name"));
@@ -524,16 +559,19 @@ for (const name of engines) {
       const products = await allProducts();
       const byId = new Map(products.map((p, i) => [p.id, { ...p, position: i + 1 }]));
       await page.goto(`${sandbox.url}/catalog`);
-      await heading("Catalog");
-      // "48 products shown, more to come.": the count, once more than `before`.
-      const shownPast = (before) => {
-        const text = document.querySelector("[data-testid=catalog-summary]")?.textContent ?? "";
-        const n = Number(/^([\d,.]+) products shown/.exec(text)?.[1].replace(/\D/g, "") ?? 0);
+      await heading(words("catalog.title"));
+      // "48 products shown, more to come.": the count (the pattern's one group that matched),
+      // once more than `before`.
+      const shownPast = (before, source) => {
+        const text = document.querySelector("[data-testid=catalog-summary]")?.textContent.replace(/\s+/g, " ").trim() ?? "";
+        const found = new RegExp(`^${source}$`).exec(text);
+        const n = Number(found?.slice(1).find((group) => group !== undefined).replace(/\D/g, "") ?? 0);
         return n > before ? n : null;
       };
-      const first = await page.waitFor("the first products", shownPast, 0);
+      const shown = wordsLike("catalog.shown");
+      const first = await page.waitFor("the first products", shownPast, 0, shown);
       await page.eval(() => window.scrollTo(0, document.documentElement.scrollHeight));
-      const more = await page.waitFor(`more than ${first} products after scrolling`, shownPast, first);
+      const more = await page.waitFor(`more than ${first} products after scrolling`, shownPast, first, shown);
       assert.ok(more <= products.length, say(`${more} shown of the platform's ${products.length}`));
       // Down to the cards that came: each in view is the platform's product at its place, with
       // its thumbnail loaded (lazily, once near the view).
@@ -573,21 +611,21 @@ for (const name of engines) {
 
     test(`[${name}] 9. leaving a form with unsaved edits asks first: Cancel keeps them, Leave leaves`, async () => {
       await page.goto(`${sandbox.url}/users/new`);
-      await heading("Add a user");
+      await heading(words("users.new_title"));
       await page.fill("#user-given-name", "Half");
       const dialog = "dialog.confirm-dialog[open]";
-      await navTo("Users");
-      await page.waitForElement(`${dialog} h2`, "Leave with unsaved changes?");
-      await page.click(`${dialog} button`, "Cancel");
+      await navTo("nav.users");
+      await page.waitForElement(`${dialog} h2`, words("leave.title"));
+      await page.click(`${dialog} button`, words("common.cancel"));
       await page.waitFor("the dialog to close", (sel) => !document.querySelector(sel), dialog);
       await waitForAddress("/users/new");
       assert.equal((await formValues())["user-given-name"], "Half", say("Cancel keeps the edits"));
 
-      await navTo("Users");
-      await page.waitForElement(`${dialog} h2`, "Leave with unsaved changes?");
-      await page.click(`${dialog} button`, "Leave");
+      await navTo("nav.users");
+      await page.waitForElement(`${dialog} h2`, words("leave.title"));
+      await page.click(`${dialog} button`, words("leave.confirm"));
       await waitForAddress("/users");
-      await heading("Users");
+      await heading(words("users.title"));
       await page.check();
     });
 
@@ -598,11 +636,8 @@ for (const name of engines) {
       const tab = await engine.newPage();
       try {
         await tab.goto(`${sandbox.url}/teams`);
-        await tab.waitForElement(
-          "main#main p.notice",
-          "You are signed in in another tab. Each tab signs in for itself: sign in here too.",
-        );
-        await tab.waitForElement("main#main button", "Sign in");
+        await tab.waitForElement("main#main p.notice", words("signin.elsewhere"));
+        await tab.waitForElement("main#main button", words("signin.sign_in"));
         assert.equal(new URL(await tab.url()).pathname, "/teams", say("still on /teams"));
         assert.equal((await sandbox.stats()).authorization_codes_exchanged, exchanged, say("no sign-in of its own yet"));
         await tab.check();
@@ -635,12 +670,12 @@ for (const name of engines) {
 
     test(`[${name}] 12. sign-out shows Sign in and leaves no session`, async () => {
       const old = await token();
-      await page.click("header button", "Sign out");
-      await page.waitForElement("main#main button", "Sign in");
-      await waitForText("main#main", /You have signed out\./);
+      await page.click("header button", words("shell.sign_out"));
+      await page.waitForElement("main#main button", words("signin.sign_in"));
+      await waitForText("main#main", new RegExp(wordsLike("signin.signed_out")));
       assert.equal(await page.session(), null, say("no session in sessionStorage"));
       assert.deepEqual(await readList("[data-testid=current-user]"), [], say("no signed-in user in the header"));
-      assert.deepEqual(await readList("nav[aria-label=Main] a, nav[aria-label=Main] button"), [], say("no screens or tools in the navigation"));
+      assert.deepEqual(await readList(`${mainNav()} a, ${mainNav()} button`), [], say("no screens or tools in the navigation"));
       assert.equal((await platformGet(sandbox.url, old, "/api/v3/me")).status, 401, say("the platform refuses the old token"));
       await page.check();
     });

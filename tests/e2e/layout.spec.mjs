@@ -8,6 +8,8 @@ import { VISIBLE, consoleFixture, newPage, signIn, watchRequests } from "./harne
 /** Each screen and the first thing of its task: a table's first row, the catalog's first card. */
 const SCREENS = [
   ["/users", "main table tbody tr"],
+  // A hundred users: among them the one whose family name is a 200-letter word.
+  ["/users?count=100", "main table tbody tr"],
   ["/teams", "main table tbody tr"],
   ["/sends", "main table.sends-table tbody tr"],
   ["/campaigns", "main table tbody tr"],

@@ -117,12 +117,21 @@ pub mod string_or_int {
             Ok(v.to_string())
         }
         fn visit_f64<E: de::Error>(self, v: f64) -> Result<String, E> {
-            Ok(v.to_string())
+            Ok(float_text(v))
         }
         fn visit_str<E: de::Error>(self, v: &str) -> Result<String, E> {
             Ok(v.to_owned())
         }
     }
+}
+
+/// A JSON number's text as serde_json writes it: the shortest digits that read back the same
+/// number ("25.5", "100.0"). Not `f64`'s own `Display`, whose formatting code would come into
+/// the console's wasm beside serde_json's (about 4 KB compressed, on the way to home's answer).
+fn float_text(v: f64) -> String {
+    serde_json::Number::from_f64(v)
+        .map(|n| n.to_string())
+        .unwrap_or_default()
 }
 
 /// Decimal amounts documented as numbers (eGift price bounds, team balance): read a number or a
@@ -182,6 +191,17 @@ mod tests {
         let b: Ids = serde_json::from_str(r#"{"id": "7", "scim": "12", "price": "25.5"}"#).unwrap();
         assert_eq!(a, b);
         assert_eq!(a.price.as_deref(), Some("25.5"));
+    }
+
+    #[test]
+    fn a_json_number_keeps_digits_that_read_back_the_same() {
+        let whole: Ids = serde_json::from_str(r#"{"id": 1, "scim": 1.0, "price": 100.0}"#).unwrap();
+        assert_eq!(whole.price.as_deref(), Some("100.0"));
+        assert_eq!(whole.scim, "1.0");
+        let cents: Ids = serde_json::from_str(r#"{"id": 1, "scim": "1", "price": 0.1}"#).unwrap();
+        assert_eq!(cents.price.as_deref(), Some("0.1"));
+        let int: Ids = serde_json::from_str(r#"{"id": 1, "scim": "1", "price": 100}"#).unwrap();
+        assert_eq!(int.price.as_deref(), Some("100"));
     }
 
     #[test]

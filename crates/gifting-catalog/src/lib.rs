@@ -483,4 +483,34 @@ mod tests {
         let problems: Vec<String> = all[1..].iter().flat_map(|c| check(&all[0], c)).collect();
         assert!(problems.is_empty(), "{}", problems.join("\n"));
     }
+
+    /// The console writes messages without parsing them ([`message::write`]): for every message
+    /// of every language, with each argument given and each count tried, it writes what the
+    /// parsed parts render.
+    #[test]
+    fn every_message_is_written_as_its_parts_render() {
+        use message::{one_is_one, one_is_zero_or_one, Kind, Value};
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../locales");
+        for catalog in read_all(&root).expect("the catalog reads") {
+            for (key, text) in &catalog.entries {
+                let parts = message::parse(text).expect("a valid message");
+                let names = message::arguments(&parts);
+                for (n, shown) in [(0, "0"), (1, "1"), (2, "2"), (12_345, "12,345")] {
+                    let args: Vec<(&str, Value<'_>)> = names
+                        .iter()
+                        .map(|(name, kind)| match kind {
+                            Kind::Plural => (*name, Value::Count(n, shown)),
+                            Kind::Select | Kind::Text => (*name, Value::Text("admin")),
+                        })
+                        .collect();
+                    for one in [one_is_one as fn(u64) -> bool, one_is_zero_or_one] {
+                        let (mut written, mut rendered) = (String::new(), String::new());
+                        message::write(text, &args, one, &mut written);
+                        message::render(&parts, &args, one, &mut rendered);
+                        assert_eq!(written, rendered, "{} {key}", catalog.language);
+                    }
+                }
+            }
+        }
+    }
 }

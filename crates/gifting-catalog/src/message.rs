@@ -247,6 +247,117 @@ fn choose<'p, 'a, 'v>(
     )
 }
 
+/// Writes `message` with `args` into `out` as [`render`] does, reading the message as it goes:
+/// nothing is parsed into parts, so the console links this and not the parser (the build has
+/// parsed every message of every language, so a message here is well formed; one that is not
+/// is written as far as it can be, never a panic).
+pub fn write(message: &str, args: &[(&str, Value<'_>)], one: fn(u64) -> bool, out: &mut String) {
+    write_in(message, false, None, args, one, out);
+}
+
+/// Writes a sequence: a whole message, or a branch's text (`in_plural`: `#` is the count).
+fn write_in(
+    text: &str,
+    in_plural: bool,
+    count: Option<&str>,
+    args: &[(&str, Value<'_>)],
+    one: fn(u64) -> bool,
+    out: &mut String,
+) {
+    let mut rest = text;
+    while let Some(at) = rest.find(|c| c == '{' || (in_plural && c == '#')) {
+        out.push_str(&rest[..at]);
+        let hash = rest[at..].starts_with('#');
+        rest = &rest[at + 1..];
+        if hash {
+            out.push_str(count.unwrap_or("#"));
+            continue;
+        }
+        let end = closing(rest);
+        write_argument(&rest[..end], count, args, one, out);
+        rest = rest.get(end + 1..).unwrap_or("");
+    }
+    out.push_str(rest);
+}
+
+/// What is between an argument's braces: `name`, or `name, plural|select, branches`.
+fn write_argument(
+    inside: &str,
+    count: Option<&str>,
+    args: &[(&str, Value<'_>)],
+    one: fn(u64) -> bool,
+    out: &mut String,
+) {
+    let (name, choice) = match inside.split_once(',') {
+        Some((name, choice)) => (name.trim(), Some(choice)),
+        None => (inside.trim(), None),
+    };
+    let value = args.iter().find(|(n, _)| *n == name).map(|(_, v)| *v);
+    let Some((kind, mut branches)) = choice.and_then(|c| c.split_once(',')) else {
+        match value {
+            Some(Value::Text(text) | Value::Count(_, text)) => out.push_str(text),
+            None => {
+                out.push('{');
+                out.push_str(name);
+                out.push('}');
+            }
+        }
+        return;
+    };
+    let (wanted, exact, shown) = match value {
+        Some(Value::Count(n, shown)) => {
+            (if one(n) { "one" } else { "other" }, Some(n), Some(shown))
+        }
+        Some(Value::Text(word)) => (word, None, None),
+        None => ("other", None, None),
+    };
+    // The branch for the value: `=N`, then the category or word, then `other`.
+    let mut found: [Option<&str>; 3] = [None; 3];
+    while let Some(open) = branches.find('{') {
+        let selector = branches[..open].trim();
+        let body = &branches[open + 1..];
+        let end = closing(body);
+        let rank = if exact.is_some()
+            && selector.strip_prefix('=').and_then(|d| d.parse().ok()) == exact
+        {
+            0
+        } else if selector == wanted {
+            1
+        } else if selector == "other" {
+            2
+        } else {
+            3
+        };
+        if let Some(slot) = found.get_mut(rank) {
+            slot.get_or_insert(&body[..end]);
+        }
+        branches = body.get(end + 1..).unwrap_or("");
+    }
+    let chosen = found.into_iter().flatten().next().unwrap_or("");
+    write_in(
+        chosen,
+        kind.trim() == "plural",
+        shown.or(count),
+        args,
+        one,
+        out,
+    );
+}
+
+/// Where the `}` that closes an opened brace is in `text` (its end if none does).
+fn closing(text: &str) -> usize {
+    let mut depth = 0usize;
+    for (at, c) in text.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' if depth == 0 => return at,
+            '}' => depth -= 1,
+            _ => {}
+        }
+    }
+    text.len()
+}
+
 /// Every argument `parts` names, with its kind, in order of first appearance.
 pub fn arguments<'a>(parts: &[Part<'a>]) -> Vec<(&'a str, Kind)> {
     let mut found = Vec::new();
@@ -342,21 +453,69 @@ mod tests {
     }
 
     #[test]
+    fn writing_as_it_reads_equals_rendering_the_parts() {
+        let messages = [
+            "{name} chose {count, plural, =0 {no users} one {# user} other {# users}}.",
+            "{role, select, admin {An admin} other {A member of {name}}}",
+            "{n, plural, one {# {kind, select, a {A #} other {B}}} other {#, {name}}} #",
+            "Hello {name}",
+            "Plain text, # not a count",
+        ];
+        for message in messages {
+            for (n, shown) in [(0, "0"), (1, "1"), (2, "2"), (1234, "1,234")] {
+                for kind in ["a", "admin", "zz"] {
+                    let args = [
+                        ("name", Value::Text("Ada")),
+                        ("count", Value::Count(n, shown)),
+                        ("n", Value::Count(n, shown)),
+                        ("kind", Value::Text(kind)),
+                        ("role", Value::Text(kind)),
+                    ];
+                    for one in [one_is_one as fn(u64) -> bool, one_is_zero_or_one] {
+                        let mut written = String::new();
+                        write(message, &args, one, &mut written);
+                        assert_eq!(written, show(message, &args, one), "{message}");
+                    }
+                }
+            }
+            let mut written = String::new();
+            write(message, &[], one_is_one, &mut written);
+            assert_eq!(
+                written,
+                show(message, &[], one_is_one),
+                "{message} without arguments"
+            );
+        }
+    }
+
+    /// Messages the build refuses.
+    const BROKEN: [&str; 8] = [
+        "{",
+        "}",
+        "{name",
+        "{n, plural, one {x}}",
+        "{n, plural, other {x}",
+        "{n, list, other {x}}",
+        "{}",
+        "{n,",
+    ];
+
+    #[test]
+    fn a_broken_message_is_written_without_a_panic() {
+        for broken in BROKEN {
+            let mut out = String::new();
+            write(broken, &[("n", Value::Count(1, "1"))], one_is_one, &mut out);
+        }
+    }
+
+    #[test]
     fn a_missing_argument_shows_its_name() {
         assert_eq!(show("Hello {name}", &[], one_is_one), "Hello {name}");
     }
 
     #[test]
     fn broken_messages_are_refused() {
-        for broken in [
-            "{",
-            "}",
-            "{name",
-            "{n, plural, one {x}}",
-            "{n, plural, other {x}",
-            "{n, list, other {x}}",
-            "{}",
-        ] {
+        for broken in BROKEN {
             assert!(parse(broken).is_err(), "{broken}");
         }
     }

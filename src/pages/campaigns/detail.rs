@@ -13,7 +13,7 @@ use crate::components::format::{date_time, money, region_name};
 use crate::components::Breadcrumb;
 use crate::components::ScreenHeading;
 use crate::components::{use_by_id, ErrorPanel, ErrorView, Loaded, NotFound};
-use crate::i18n::{language, msg, t, M};
+use crate::i18n::{language, live_text, msg, t, M};
 use crate::routes;
 use crate::spend::cells::{CampaignSends, CampaignSpent};
 
@@ -79,7 +79,7 @@ fn CampaignFacts(campaign: Campaign) -> impl IntoView {
     } = campaign.clone();
     let countries = ship_to_countries
         .into_iter()
-        .map(|code| view! { <li translate="no">{move || country_label(&code)}</li> })
+        .map(|code| view! { <li translate="no">{live_text(move || country_label(&code))}</li> })
         .collect_view();
     let platform_delivery = (!delivery_type.is_known()).then_some("no");
     view! {
@@ -90,7 +90,7 @@ fn CampaignFacts(campaign: Campaign) -> impl IntoView {
             <dt>{M::CampaignsStatus}</dt>
             <dd translate="no">{status}</dd>
             <dt>{M::CampaignsDeliveryType}</dt>
-            <dd translate=platform_delivery>{move || delivery_label(&delivery_type)}</dd>
+            <dd translate=platform_delivery>{live_text(move || delivery_label(&delivery_type))}</dd>
             <dt>{M::CampaignsDescription}</dt>
             <dd class="campaign-facts__description" translate="no">{description}</dd>
             <CampaignPrice campaign />
@@ -147,7 +147,7 @@ fn CampaignPrice(campaign: Campaign) -> impl IntoView {
     );
     view! {
         <dt>{M::CampaignsPrice}</dt>
-        <dd>{move || price_text(&campaign)}</dd>
+        <dd>{live_text(move || price_text(&campaign))}</dd>
         <dt>{M::CampaignsFixedPrice}</dt>
         <dd>{fixed}</dd>
         <dt>{M::CampaignsLowestPrice}</dt>
@@ -177,7 +177,7 @@ fn CampaignMonth(id: u64, user_id: u64) -> impl IntoView {
 #[component]
 fn Instant(at: String) -> impl IntoView {
     let shown = at.clone();
-    view! { <time datetime=at>{move || date_time(&shown)}</time> }
+    view! { <time datetime=at>{live_text(move || date_time(&shown))}</time> }
 }
 
 /// A country as the list names it: "Germany (DE)", and in another language the browser's

@@ -20,7 +20,7 @@ use crate::components::{remember_last_filters, NameSearch, KEY_SEARCH};
 use crate::components::{
     use_page_query, use_shown_page, Column, DataTable, Loaded, Pager, ShownPage,
 };
-use crate::i18n::{msg, t, M};
+use crate::i18n::{live_text, msg, t, M};
 use crate::routes;
 use crate::spend::cells::{CampaignSends, CampaignSpent};
 
@@ -228,7 +228,7 @@ fn campaign_row(c: Campaign) -> AnyView {
             <th scope="row" translate="no">
                 <a href=routes::campaign(c.id)>{c.name}</a>
             </th>
-            <td translate=platform_word>{move || delivery_label(&delivery)}</td>
+            <td translate=platform_word>{live_text(move || delivery_label(&delivery))}</td>
             <td>{price}</td>
             <td>
                 <time datetime=c.start_date.clone()>{let start = c.start_date.clone(); move || date(&start)}</time>

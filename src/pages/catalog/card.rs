@@ -7,6 +7,7 @@ use leptos::prelude::*;
 
 use super::image::FallbackImage;
 use super::price::price_range_text;
+use crate::i18n::live_text;
 
 /// Thumbnails are drawn at the grid's column width; these only fix the aspect ratio.
 pub(crate) const THUMB_SIZE: u32 = 240;
@@ -55,7 +56,7 @@ pub(crate) fn ProductCard(
                 </a>
             </h3>
             // Written again when the language changes (amounts follow the locale).
-            <p class="product-card__price">{move || price_range_text(&product)}</p>
+            <p class="product-card__price">{live_text(move || price_range_text(&product))}</p>
         </li>
     }
 }

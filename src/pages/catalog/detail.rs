@@ -21,7 +21,7 @@ use super::url::{catalog_href, filters_from_search, product_href};
 use crate::components::format;
 use crate::components::format::money;
 use crate::components::{ErrorPanel, Loading, Modal, Navigator};
-use crate::i18n::{msg, M};
+use crate::i18n::{live_text, msg, M};
 
 /// Main images are 600 px squares on the platform's CDN; CSS scales them down.
 const MAIN_SIZE: u32 = 600;
@@ -143,7 +143,7 @@ fn ProductView(product: Arc<Product>) -> impl IntoView {
     let priced = product.clone();
     view! {
         <h2 id="product-dialog-title" translate="no">{product.name.clone()}</h2>
-        <p class="product-detail__price">{move || price_range_text(&priced)}</p>
+        <p class="product-detail__price">{live_text(move || price_range_text(&priced))}</p>
         <h3>{M::CatalogDescription}</h3>
         {match description {
             Some(text) => Either::Left(view! {
@@ -153,7 +153,7 @@ fn ProductView(product: Arc<Product>) -> impl IntoView {
                 <p class="product-detail__description">{M::CatalogNoDescription}</p>
             }),
         }}
-        <h3>{move || msg::catalog_variants(&format::count(variants))}</h3>
+        <h3>{live_text(move || msg::catalog_variants(&format::count(variants)))}</h3>
         <ul class="variant-list">
             {product
                 .variants
@@ -217,8 +217,8 @@ fn variant_view(name: &str, n: usize, variant: &Variant) -> impl IntoView {
                 height=MAIN_SIZE
                 class="variant__image"
             />
-            <p class="variant__name">{move || msg::catalog_variant(&number)}</p>
-            <p class="variant__price">{move || money(&price.currency, &price.price_per_unit)}</p>
+            <p class="variant__name">{live_text(move || msg::catalog_variant(&number))}</p>
+            <p class="variant__price">{live_text(move || money(&price.currency, &price.price_per_unit))}</p>
         </li>
     }
 }

@@ -16,7 +16,7 @@ use super::price::{validate_prices, PriceError, PriceErrors};
 use super::url::{catalog_href, UrlFilters};
 use crate::browser;
 use crate::components::{Navigator, TextField};
-use crate::i18n::{msg, M};
+use crate::i18n::{live_text, msg, M};
 use crate::routes;
 
 /// The form's view-model: what is typed and ticked, not yet in the address.
@@ -132,7 +132,7 @@ pub(crate) fn CatalogFilters(
         {move || url.with(|u| u.beyond.clone()).map(|problem| view! {
             // The problem is the contract's own words on the address, shown as it wrote them.
             <p class="notice" role="status" data-testid="catalog-address-beyond">
-                {move || msg::catalog_address_beyond(&problem)}
+                {live_text(move || msg::catalog_address_beyond(&problem))}
             </p>
         })}
         <form class="catalog-filters" role="search" aria-label=M::CatalogFilters on:submit=on_submit novalidate>

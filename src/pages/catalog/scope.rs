@@ -3,7 +3,7 @@
 use gifting_api::oauth::SCOPE_MARKETPLACE;
 use leptos::prelude::*;
 
-use crate::i18n::{msg, M};
+use crate::i18n::{live_text, msg, M};
 
 /// Explains which scope is missing and who can fix it. `refused` is set when the platform
 /// itself answered 403 (the session claimed the scope, the token did not carry it).
@@ -19,10 +19,10 @@ pub(crate) fn MissingScope(granted: String, refused: bool) -> impl IntoView {
     };
     view! {
         <section class="panel missing-scope" data-testid="missing-scope" aria-labelledby="missing-scope-title">
-            <h2 id="missing-scope-title">{move || msg::catalog_scope_title(SCOPE_MARKETPLACE)}</h2>
+            <h2 id="missing-scope-title">{live_text(move || msg::catalog_scope_title(SCOPE_MARKETPLACE))}</h2>
             <p>{session}</p>
             {refused.then(|| view! { <p>{M::CatalogScopeRefused}</p> })}
-            <p>{move || msg::catalog_scope_fix(SCOPE_MARKETPLACE)}</p>
+            <p>{live_text(move || msg::catalog_scope_fix(SCOPE_MARKETPLACE))}</p>
         </section>
     }
 }

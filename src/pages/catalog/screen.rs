@@ -16,7 +16,7 @@ use crate::api::ApiError;
 use crate::auth::use_auth;
 use crate::components::ScreenHeading;
 use crate::components::{ErrorPanel, Loading};
-use crate::i18n::{msg, t, M};
+use crate::i18n::{live_text, msg, t, M};
 
 /// The catalog screen; its child route (a product) opens over it.
 #[component]
@@ -112,7 +112,7 @@ fn GridFooter() -> impl IntoView {
                     aria-disabled=move || loading.get().to_string()
                     on:click=move |_| load_more()
                 >
-                    {move || t(if loading.get() { M::CommonLoading } else { M::CatalogLoadMore })}
+                    {live_text(move || t(if loading.get() { M::CommonLoading } else { M::CatalogLoadMore }))}
                 </button>
             });
         }

@@ -12,7 +12,7 @@ use super::charts::BudgetBar;
 use crate::components::format;
 use crate::components::sort::{use_table_sort, SortHeader, TableSort};
 use crate::components::Tone;
-use crate::i18n::{msg, t, M};
+use crate::i18n::{live_text, msg, t, M};
 use crate::routes;
 use crate::spend::report::{Band, BudgetRow, Report};
 
@@ -129,7 +129,7 @@ fn MoreGroups(needing: Memo<Vec<BudgetRow>>, rows: Memo<Vec<BudgetRow>>) -> impl
             {shown}
             {move || link(Band::Over, msg::home_more_over)}
             {move || link(Band::Near, msg::home_more_near)}
-            <a href=routes::TEAMS>{move || msg::home_all_groups(rows.with(Vec::len) as u64)}</a>
+            <a href=routes::TEAMS>{live_text(move || msg::home_all_groups(rows.with(Vec::len) as u64))}</a>
         </p>
     }
 }
@@ -145,9 +145,9 @@ fn BudgetTotal(report: Memo<Option<Report>>) -> impl IntoView {
             <tr data-testid="budget-total">
                 <th scope="row">{M::HomeAllGroupsTotal}</th>
                 <td></td>
-                <td class="num">{move || total(0)}</td>
+                <td class="num">{live_text(move || total(0))}</td>
                 <td colspan="2"></td>
-                <td class="num">{move || total(1)}</td>
+                <td class="num">{live_text(move || total(1))}</td>
             </tr>
         </tfoot>
     }
@@ -212,13 +212,13 @@ fn BudgetLine(row: BudgetRow) -> impl IntoView {
                 {budget}
                 {has_notes.then(|| view! { <br /><small class="muted" title=notes>{notes}</small> })}
             </td>
-            <td class="num" data-testid="spent-this-month">{move || usd(spent)}</td>
+            <td class="num" data-testid="spent-this-month">{live_text(move || usd(spent))}</td>
             <td class="budget-used">
                 <BudgetBar percent=Signal::stored(row.percent) />
                 " " {used}
             </td>
-            <td class="num">{move || usd(remaining)}</td>
-            <td class="num">{move || usd(last)}</td>
+            <td class="num">{live_text(move || usd(remaining))}</td>
+            <td class="num">{live_text(move || usd(last))}</td>
         </tr>
     }
 }

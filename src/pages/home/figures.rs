@@ -15,7 +15,7 @@ use crate::api::{use_current_user, use_team_groups};
 use crate::components::format;
 use crate::components::lazy_screen::LazyPart;
 use crate::components::{use_job, UseJob};
-use crate::i18n::{msg, t, M};
+use crate::i18n::{live_text, msg, t, M};
 use crate::jobs::JobKind;
 use crate::spend::report::{BudgetRow, Report};
 use crate::spend::walk_job::{self, Figures};
@@ -43,7 +43,10 @@ impl Walk {
         let theirs = job
             .with_untracked(|f| f.report.as_ref().map(|r| r.only.clone()))
             .flatten()
-            .is_none_or(|o| o == only.as_ref().map(|e| e.to_lowercase()));
+            .is_none_or(|o| match (&o, &only) {
+                (Some(theirs), Some(mine)) => theirs.eq_ignore_ascii_case(mine),
+                (theirs, mine) => theirs.is_none() && mine.is_none(),
+            });
         if !job.shown() || !theirs {
             job.restart(|| walk_job::start(only));
         }
@@ -129,7 +132,7 @@ fn FiguresHead(
     view! {
         <p class="figures__progress muted" role="status" data-testid="figures-progress">
             {line} " " <span data-testid="figures-as-of">{as_of}</span>
-            {move || walk.running().then(|| format!(" {}", t(M::HomeReading)))}
+            {live_text(move || walk.running().then(|| format!(" {}", t(M::HomeReading))))}
             " "
             <button type="button" class="button button--small" on:click=move |_| walk.refresh(only.clone()) data-testid="figures-refresh">
                 {M::HomeRefresh}

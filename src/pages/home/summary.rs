@@ -6,7 +6,7 @@ use gifting_api::attention::{Attention, Month};
 use leptos::prelude::*;
 
 use crate::components::format;
-use crate::i18n::{msg, M};
+use crate::i18n::{live_text, msg, M};
 use crate::routes;
 use crate::spend::report::{reason_text, Band, BudgetRow, Report};
 
@@ -143,7 +143,7 @@ pub(crate) fn AttentionCounts(report: Memo<Option<Report>>, sender: bool) -> imp
 fn ReasonCell(reason: Attention) -> impl IntoView {
     let platform_word = reason_text(reason).1;
     view! {
-        <th scope="row" translate=platform_word.then_some("no")>{move || reason_text(reason).0}</th>
+        <th scope="row" translate=platform_word.then_some("no")>{live_text(move || reason_text(reason).0)}</th>
     }
 }
 

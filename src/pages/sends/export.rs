@@ -9,7 +9,7 @@ use super::memory;
 use super::store::SendsStore;
 use crate::components::format::count;
 use crate::components::use_job;
-use crate::i18n::{msg, M};
+use crate::i18n::{live_text, msg, M};
 use crate::jobs::{JobKind, JobState};
 
 #[derive(Clone, Debug, PartialEq)]
@@ -58,7 +58,7 @@ pub(crate) fn ExportCsv(store: SendsStore) -> impl IntoView {
                 aria-describedby="export-note"
                 title=EXPORT_NOTE
             >
-                {move || store.export_label()}
+                {live_text(move || store.export_label())}
             </button>
             <ExportProgress state cancel=Callback::new(move |()| job.cancel()) />
             <p id="export-note" class="visually-hidden">

@@ -14,7 +14,7 @@ use super::table::group_label;
 use crate::components::format::count;
 use crate::components::query_href::{FilterAddress, FilterSelect};
 use crate::components::TextField;
-use crate::i18n::{msg, t, M};
+use crate::i18n::{live_text, msg, t, M};
 use gifting_api::attention::{Attention, STUCK_DAYS};
 
 /// Options of a select: "All …" first, then each choice (a name in the platform's words)
@@ -26,7 +26,7 @@ fn options_view(all: M, choices: Vec<Choice>, chosen: Option<u64>) -> impl IntoV
         .map(|id| {
             view! {
                 <option value=id.to_string() selected=true>
-                    {move || msg::sends_choice_not_loaded(&id.to_string())}
+                    {live_text(move || msg::sends_choice_not_loaded(&id.to_string()))}
                 </option>
             }
         });
@@ -99,7 +99,7 @@ pub(crate) fn SendFilters(
         <IgnoredNotice filter />
         {move || filter.with(|f| f.send).map(|id| view! {
             <p class="notice" role="status" data-testid="send-filter-id">
-                {move || msg::sends_only_send(&id.to_string())}
+                {live_text(move || msg::sends_only_send(&id.to_string()))}
                 " "
                 <a href=move || address.cleared(&[KEY_SEND])>{M::SendsShowEverySend}</a>
             </p>

@@ -10,7 +10,7 @@ use super::memory;
 use super::walk_job::{self, progress_text, Walk, WalkRun};
 use crate::components::format::count;
 use crate::components::{use_job, UseJob};
-use crate::i18n::{msg, M};
+use crate::i18n::{live_text, msg, M};
 use crate::jobs::{JobKind, JobState};
 
 /// The control's view-model: the latest walk (a job the screen only reads) and its status.
@@ -168,7 +168,7 @@ pub(crate) fn LoadAll(
                 aria-live="polite"
                 data-testid="load-all-status"
             >
-                {move || walker.status_text()}
+                {live_text(move || walker.status_text())}
             </p>
         </div>
     }

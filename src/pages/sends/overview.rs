@@ -9,7 +9,7 @@ use super::table::group_label;
 use crate::components::bar_chart::{Bar, BarChart, BAR_MAX};
 use crate::components::format;
 use crate::components::format::money;
-use crate::i18n::{msg, t, M};
+use crate::i18n::{live_text, msg, t, M};
 
 #[component]
 pub(crate) fn Overview(
@@ -27,7 +27,7 @@ pub(crate) fn Overview(
                     {M::SendsOverview}
                 </h2>
                 <span class="overview__note" data-testid="overview-note">
-                    {move || covers.get()}
+                    {live_text(move || covers.get())}
                 </span>
             </summary>
             <div class="overview__charts" role="group" aria-labelledby="sends-overview-title">

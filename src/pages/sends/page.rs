@@ -21,7 +21,7 @@ use crate::components::format;
 use crate::components::{remember_last_filters, SavedViews, ScreenHeading};
 use crate::components::{ColumnChooser, Columns};
 use crate::components::{Empty, Loaded, Pager};
-use crate::i18n::{msg, M};
+use crate::i18n::{live_text, msg, M};
 
 #[component]
 pub(crate) fn SendsPage() -> impl IntoView {
@@ -46,7 +46,7 @@ pub(crate) fn SendsPage() -> impl IntoView {
             <ScreenHeading title=M::SendsTitle />
             <section class="sends-tools" aria-label=M::SendsTools>
                 <p class="sends-coverage" data-testid="sends-coverage">
-                    {move || msg::sends_loaded(&store.coverage())}
+                    {live_text(move || msg::sends_loaded(&store.coverage()))}
                 </p>
                 <LoadAll
                     loaded

@@ -16,7 +16,7 @@ use crate::components::{
     on_not_found, use_by_id, use_page_query, Column, DataTable, Loaded, NotFound, Pager, ShownPage,
     Tone,
 };
-use crate::i18n::{msg, t, M};
+use crate::i18n::{live_text, msg, t, M};
 use crate::routes;
 use crate::spend::cells::{org_figures, MemberShare};
 use crate::spend::report::{Band, BudgetRow};
@@ -133,7 +133,7 @@ fn BudgetFacts(line: BudgetRow, reading: bool) -> impl IntoView {
             <dt>{M::TeamsRollover}</dt>
             <dd>{rollover}</dd>
             <dt>{M::TeamsOneTimeBudget}</dt>
-            <dd>{move || msg::teams_one_time_not_included(&usd(one_time))}</dd>
+            <dd>{live_text(move || msg::teams_one_time_not_included(&usd(one_time)))}</dd>
         </dl>
     }
 }
@@ -266,7 +266,7 @@ fn KeyReveal(key: String, owner: String) -> impl IntoView {
                 aria-label=label
                 on:click=move |_| shown.update(|s| *s = !*s)
             >
-                {move || t(if shown.get() { M::TeamsHideKey } else { M::TeamsShowKey })}
+                {live_text(move || t(if shown.get() { M::TeamsHideKey } else { M::TeamsShowKey }))}
             </button>
             {move || shown.get().then(|| view! { <code class="key-toggle__key" translate="no">{key.clone()}</code> })}
         </span>

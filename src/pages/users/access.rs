@@ -7,14 +7,14 @@ use leptos::prelude::*;
 use crate::api::ApiError;
 use crate::components::page_state::LoadedProps;
 use crate::components::{ErrorPanel, ErrorView, Loaded, NotFound};
-use crate::i18n::{msg, M};
+use crate::i18n::{live_text, msg, M};
 use crate::routes;
 
 /// Why the signed-in account cannot manage users, and what to do about it.
 #[component]
 pub(crate) fn AdminNeeded(#[prop(into)] message: String) -> impl IntoView {
     let platform = (!message.trim().is_empty()).then(|| {
-        view! { <p class="muted">{move || msg::users_platform_said(&message)}</p> }
+        view! { <p class="muted">{live_text(move || msg::users_platform_said(&message))}</p> }
     });
     view! {
         <div class="error-panel error-panel--forbidden" role="alert" data-testid="scim-forbidden">

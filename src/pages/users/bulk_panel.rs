@@ -17,7 +17,7 @@ use crate::components::format::{count, count_of};
 use crate::components::options::{options, same_label};
 use crate::components::{jobs_indicator, Badge, ConfirmDialog, Tone};
 use crate::components::{use_job, UseJob};
-use crate::i18n::{msg, t, M};
+use crate::i18n::{live_text, msg, t, M};
 use crate::jobs::JobKind;
 
 /// The panel's state and its actions, apart from the view. The run itself is a job
@@ -332,7 +332,7 @@ fn BulkForm(run: Panel, groups: TeamGroups) -> impl IntoView {
                 </BulkSelect>
             </Show>
             <button type="submit" class="button button--primary" disabled=move || run.blocked()>
-                {move || run.button_text()}
+                {live_text(move || run.button_text())}
             </button>
             {move || {
                 run.form_error
@@ -412,7 +412,7 @@ fn BulkProgress(run: Panel) -> impl IntoView {
                     disabled=move || run.cancelling.get()
                     on:click=move |_| run.cancel()
                 >
-                    {move || t(if run.cancelling.get() { M::UsersCancelling } else { M::CommonCancel })}
+                    {live_text(move || t(if run.cancelling.get() { M::UsersCancelling } else { M::CommonCancel }))}
                 </button>
             </div>
             {question}
@@ -556,10 +556,10 @@ fn ResultsPager(
                         }
                     />
                     " "
-                    {move || msg::users_failed_only(&count(failed() as u64))}
+                    {live_text(move || msg::users_failed_only(&count(failed() as u64)))}
                 </label>
                 <span class="bulk-results__range" data-testid="bulk-results-range">
-                    {move || listed.with(|l| l.range_text(failed_only.get()))}
+                    {live_text(move || listed.with(|l| l.range_text(failed_only.get())))}
                 </span>
                 <button
                     type="button"
@@ -607,7 +607,7 @@ fn result_line(r: BulkResult) -> impl IntoView {
             " "
             <strong translate="no">{r.who.name.clone()}</strong>
             {format!(" ({}): ", r.who.email)}
-            {move || outcome.detail()}
+            {live_text(move || outcome.detail())}
         </li>
     }
 }

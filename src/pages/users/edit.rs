@@ -19,7 +19,7 @@ use crate::components::Breadcrumb;
 use crate::components::{use_job, UseJob};
 use crate::components::{ConfirmDialog, Notice, Tone};
 use crate::components::{FailedNotice, LeaveGuard, ScreenHeading};
-use crate::i18n::{msg, t, M};
+use crate::i18n::{live_text, msg, t, M};
 use crate::jobs::{self, JobKind, JobState, Question};
 use crate::routes;
 
@@ -380,7 +380,7 @@ fn YourOwnAccount(editor: Editor) -> impl IntoView {
             confirm_label=M::UsersChangeOwn
             on_confirm=Callback::new(move |()| answer(true))
         >
-            <p>{move || asked.get().map(|(_, q)| q.text).unwrap_or_default()}</p>
+            <p>{live_text(move || asked.get().map(|(_, q)| q.text).unwrap_or_default())}</p>
         </ConfirmDialog>
     }
 }
@@ -400,11 +400,11 @@ fn UserSummary(current: RwSignal<ScimUser>) -> impl IntoView {
         <dl class="user-summary" data-testid="user-summary">
             <div>
                 <dt>{M::UsersEmail}</dt>
-                <dd translate="no">{move || current.with(|u| u.user_name.clone())}</dd>
+                <dd translate="no">{live_text(move || current.with(|u| u.user_name.clone()))}</dd>
             </div>
             <div>
                 <dt>{M::UsersRole}</dt>
-                <dd data-testid="user-role" translate="no">{move || current.with(|u| u.user_type.to_string())}</dd>
+                <dd data-testid="user-role" translate="no">{live_text(move || current.with(|u| u.user_type.to_string()))}</dd>
             </div>
             <div>
                 <dt>{M::UsersTeam}</dt>
@@ -416,7 +416,7 @@ fn UserSummary(current: RwSignal<ScimUser>) -> impl IntoView {
             </div>
             <div>
                 <dt>{M::UsersUserId}</dt>
-                <dd translate="no">{move || current.with(|u| u.id.clone())}</dd>
+                <dd translate="no">{live_text(move || current.with(|u| u.id.clone()))}</dd>
             </div>
         </dl>
     }
@@ -453,9 +453,9 @@ fn DetailsForm(editor: Editor) -> impl IntoView {
             <UserFields form lock_while_pending=true />
             <div class="form__actions">
                 <button type="submit" class="button button--primary" disabled=form.disabled()>
-                    {move || t(if pending.get() { M::UsersSaving } else { M::UsersSaveChanges })}
+                    {live_text(move || t(if pending.get() { M::UsersSaving } else { M::UsersSaveChanges }))}
                 </button>
-                <span role="status" data-testid="user-progress">{move || editor.progress()}</span>
+                <span role="status" data-testid="user-progress">{live_text(move || editor.progress())}</span>
             </div>
         </form>
     }

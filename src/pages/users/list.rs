@@ -23,7 +23,7 @@ use crate::components::table::text;
 use crate::components::{remember_last_filters, SavedViews, ScreenHeading};
 use crate::components::{remembered_page_size, Column, DataTable, PagerLinks, PagerNav};
 use crate::components::{Choosable, ColumnChooser, Columns};
-use crate::i18n::{msg, t, M};
+use crate::i18n::{live_text, msg, t, M};
 use crate::routes;
 
 #[component]
@@ -212,7 +212,7 @@ fn EmailNote(paging: Memo<ScimPaging>) -> impl IntoView {
                 let href = p.search_href("");
                 view! {
                     <p class="muted">
-                        {move || msg::users_email_only(&email)}
+                        {live_text(move || msg::users_email_only(&email))}
                         " "
                         <a class="search__clear" href=href>{M::UsersShowAll}</a>
                     </p>

@@ -20,7 +20,7 @@ use super::user_form::{UserFields, UserForm};
 use crate::api::{use_api, ApiClient, ApiError};
 use crate::components::{use_notifications, Notice, Notifications, Tone};
 use crate::components::{FailedNotice, LeaveGuard, ScreenHeading};
-use crate::i18n::{msg, t, M};
+use crate::i18n::{live_text, msg, t, M};
 use crate::routes;
 
 /// Asks the platform whether a user with this email exists (the check before a resend).
@@ -181,7 +181,7 @@ pub(crate) fn NewUserPage() -> impl IntoView {
                 <UserFields form />
                 <div class="form__actions">
                     <button type="submit" class="button button--primary" disabled=form.disabled()>
-                        {move || t(if pending.get() { M::UsersCreating } else { M::UsersCreate })}
+                        {live_text(move || t(if pending.get() { M::UsersCreating } else { M::UsersCreate }))}
                     </button>
                     <a class="button" href=routes::USERS>{M::CommonCancel}</a>
                 </div>
@@ -211,9 +211,9 @@ fn NoticeView(notice: Banner) -> impl IntoView {
             view! {
                 <Notice tone=Tone::Success testid="create-landed">
                     <p>
-                        {move || around.with(|a| a.0.clone())}
+                        {live_text(move || around.with(|a| a.0.clone()))}
                         <a href=user_href(&user.id) translate="no">{who}</a>
-                        {move || around.with(|a| a.1.clone())}
+                        {live_text(move || around.with(|a| a.1.clone()))}
                     </p>
                 </Notice>
             }

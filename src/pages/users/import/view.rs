@@ -12,7 +12,7 @@ use super::store::Import;
 use super::view_rows::{PreviewTable, RunPanel};
 use crate::components::format::count;
 use crate::components::ScreenHeading;
-use crate::i18n::{msg, t, M};
+use crate::i18n::{live_text, msg, t, M};
 use crate::routes;
 
 #[component]
@@ -75,7 +75,7 @@ fn FilePicker(import: Import) -> impl IntoView {
             {move || {
                 import.file_error.get().map(|error| view! {
                     <p class="notice notice--error" role="alert" data-testid="import-file-error">
-                        {move || msg::import_file_error(&import.file_name.get(), &error.text())}
+                        {live_text(move || msg::import_file_error(&import.file_name.get(), &error.text()))}
                     </p>
                 })
             }}
@@ -154,7 +154,7 @@ fn CompareStatus(import: Import) -> impl IntoView {
         } else if let Some(message) = import.compare_error.get() {
             view! {
                 <div class="notice notice--error" role="alert">
-                    <p>{move || msg::import_compare_failed(&message)}</p>
+                    <p>{live_text(move || msg::import_compare_failed(&message))}</p>
                     <button type="button" class="button" on:click=move |_| import.compare()>{M::CommonTryAgain}</button>
                 </div>
             }
@@ -194,7 +194,7 @@ pub(crate) fn FateFilter(import: Import) -> impl IntoView {
                     type="radio" name="import-filter" checked=move || import.filter.get() == kind
                     on:change=move |_| { import.filter.set(kind); import.page.set(0); }
                 />
-                {label} " " <span data-testid=format!("import-count-{key}")>{move || count(n() as u64)}</span>
+                {label} " " <span data-testid=format!("import-count-{key}")>{live_text(move || count(n() as u64))}</span>
             </label>
         }
     };

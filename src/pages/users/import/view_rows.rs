@@ -13,7 +13,7 @@ use crate::components::download::{download_parts, local_date};
 use crate::components::format::count;
 use crate::components::use_job;
 use crate::components::{jobs_indicator, Badge, ConfirmDialog, Tone};
-use crate::i18n::{msg, t, M};
+use crate::i18n::{live_text, msg, t, M};
 use crate::jobs::{JobKind, JobState};
 use crate::pages::users::bulk_job::{self, BulkRun, Change};
 use crate::routes;
@@ -198,7 +198,7 @@ pub(crate) fn RunPanel(import: Import) -> impl IntoView {
                 <label><input type="radio" name="import-mode" checked=move || import.update_too.get() on:change=move |_| import.update_too.set(true) />" "{M::ImportCreateAndUpdate}</label>
                 <label>
                     <input type="checkbox" id="import-deactivate" checked=move || import.deactivate.get() on:change=on_deactivate />
-                    " "{M::ImportDeactivateAbsent} {move || absent_text().map(|text| format!(" {text}"))}
+                    " "{M::ImportDeactivateAbsent} {live_text(move || absent_text().map(|text| format!(" {text}")))}
                 </label>
             </fieldset>
             <button type="button" class="button button--primary" disabled=move || !can_run() on:click=move |_| import.submit() data-testid="import-run">
@@ -212,7 +212,7 @@ pub(crate) fn RunPanel(import: Import) -> impl IntoView {
                 confirm_label=Signal::derive(move || msg::import_confirm_label(absent() as u64))
                 on_confirm=Callback::new(move |()| import.start())
             >
-                <p>{move || msg::import_confirm_explain(absent() as u64)}</p>
+                <p>{live_text(move || msg::import_confirm_explain(absent() as u64))}</p>
             </ConfirmDialog>
         </section>
     }
@@ -379,9 +379,9 @@ fn UndoImport(
         {move || undo_refused.get().map(|reason| view! { <p class="field__error" role="alert">{reason}</p> })}
         <Show when=move || undo_started.get()>
             <p data-testid="import-undo-started">
-                {move || around.with(|a| a.0.clone())}
+                {live_text(move || around.with(|a| a.0.clone()))}
                 <A href=routes::USERS>{M::ImportUndoUsersLink}</A>
-                {move || around.with(|a| a.1.clone())}
+                {live_text(move || around.with(|a| a.1.clone()))}
             </p>
         </Show>
     }
