@@ -22,8 +22,9 @@
 # was found out of reach, or the signed-in home past its own. The 200 KB
 # budget is printed as the stretch goal.
 #
-#   RATCHET_BROTLI_BYTES  default 214500 (214.5 KB; KB = 1000 bytes): lower it as the load shrinks.
-#                         Measured 214.3 KB with the console in the admin's language (the catalog's
+#   RATCHET_BROTLI_BYTES  default 214800 (214.8 KB; KB = 1000 bytes): lower it as the load shrinks.
+#                         Measured 214.6 KB with the console in the admin's language (config.json's
+#                         problems among its messages: 0.3 KB; the catalog's
 #                         renderer, the language's start, every text a view that follows the
 #                         language): the header's profile (name, role, balances, the money
 #                         formatting and the request errors' texts) comes with the `/me` read that
@@ -84,7 +85,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 DIST="${DIST:-dist}"
-RATCHET="${RATCHET_BROTLI_BYTES:-214500}"
+RATCHET="${RATCHET_BROTLI_BYTES:-214800}"
 HOME_RATCHET="${HOME_RATCHET_BROTLI_BYTES:-265700}"
 HOME_GOAL="${HOME_GOAL_BROTLI_BYTES:-251000}"
 BUDGET="${BUDGET_BROTLI_BYTES:-200000}"

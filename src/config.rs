@@ -7,6 +7,8 @@ use std::fmt;
 
 use serde_json::{Map, Value};
 
+use crate::i18n::{msg, t, M};
+
 /// Where the console finds its configuration, relative to the page's origin.
 pub const CONFIG_PATH: &str = "/config.json";
 /// Used when `scope` is absent.
@@ -77,12 +79,19 @@ impl ConfigError {
     }
 }
 
+impl ConfigError {
+    /// Where the problem is, in the file's own words: `config.json:` and the field, if any.
+    pub fn location(&self) -> String {
+        match self.field {
+            Some(field) => format!("{CONFIG_PATH}: `{field}`"),
+            None => format!("{CONFIG_PATH}:"),
+        }
+    }
+}
+
 impl fmt::Display for ConfigError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.field {
-            Some(field) => write!(f, "{CONFIG_PATH}: `{field}` {}", self.problem),
-            None => write!(f, "{CONFIG_PATH}: {}", self.problem),
-        }
+        write!(f, "{} {}", self.location(), self.problem)
     }
 }
 
@@ -108,9 +117,9 @@ impl Config {
 /// Parses and checks the text of `/config.json`.
 pub fn parse_config(text: &str) -> Result<Config, ConfigError> {
     let value: Value = serde_json::from_str(text)
-        .map_err(|e| ConfigError::file(format!("is not valid JSON ({e})")))?;
+        .map_err(|e| ConfigError::file(msg::config_not_json(&e.to_string())))?;
     let Value::Object(map) = value else {
-        return Err(ConfigError::file("must be a JSON object"));
+        return Err(ConfigError::file(t(M::ConfigNotObject)));
     };
     Ok(Config {
         base_url: http_url(&map, "base_url")?,
@@ -132,23 +141,24 @@ fn optional_string(
         Some(Value::String(s)) => Ok(Some(s.clone())),
         Some(other) => Err(ConfigError::field(
             field,
-            format!("must be a string, found {}", json_kind(other)),
+            msg::config_not_string(json_kind(other)),
         )),
     }
 }
 
 fn required_string(map: &Map<String, Value>, field: &'static str) -> Result<String, ConfigError> {
-    optional_string(map, field)?.ok_or_else(|| ConfigError::field(field, "is missing"))
+    optional_string(map, field)?.ok_or_else(|| ConfigError::field(field, t(M::ConfigMissing)))
 }
 
+/// The kind of a JSON value, as `config.not_string` chooses its words by it.
 fn json_kind(value: &Value) -> &'static str {
     match value {
         Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
+        Value::Bool(_) => "boolean",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
     }
 }
 
@@ -175,25 +185,20 @@ fn is_loopback_host(host: &str) -> bool {
 fn http_url(map: &Map<String, Value>, field: &'static str) -> Result<String, ConfigError> {
     let raw = required_string(map, field)?;
     let url = raw.trim();
-    let bad = |why: &str| {
-        ConfigError::field(
-            field,
-            format!("must be an absolute http(s) URL ({why}), got \"{url}\""),
-        )
-    };
+    let bad = |why: &str| ConfigError::field(field, msg::config_url(why, url));
     let lower = url.to_ascii_lowercase();
     let rest = if lower.starts_with("https://") {
         &url[8..]
     } else if lower.starts_with("http://") {
         &url[7..]
     } else {
-        return Err(bad("it must start with http:// or https://"));
+        return Err(bad("scheme"));
     };
     if url.chars().any(|c| c.is_whitespace() || c.is_control()) {
-        return Err(bad("it contains spaces"));
+        return Err(bad("spaces"));
     }
     if url.contains('?') || url.contains('#') {
-        return Err(bad("it must not carry a query or fragment"));
+        return Err(bad("query"));
     }
     let host = rest.split('/').next().unwrap_or_default();
     let host_ok = !host.is_empty()
@@ -202,12 +207,10 @@ fn http_url(map: &Map<String, Value>, field: &'static str) -> Result<String, Con
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | ':' | '[' | ']'));
     if !host_ok {
-        return Err(bad("the host is missing or invalid"));
+        return Err(bad("host"));
     }
     if lower.starts_with("http://") && !is_loopback_host(host) {
-        return Err(bad(
-            "http:// is allowed only for this machine (127.0.0.1, localhost, [::1]); use https://",
-        ));
+        return Err(bad("plain_http"));
     }
     Ok(url.trim_end_matches('/').to_string())
 }
@@ -216,7 +219,7 @@ fn client_id(map: &Map<String, Value>) -> Result<String, ConfigError> {
     let id = required_string(map, "client_id")?;
     let id = id.trim();
     if id.is_empty() {
-        return Err(ConfigError::field("client_id", "must not be empty"));
+        return Err(ConfigError::field("client_id", t(M::ConfigClientIdEmpty)));
     }
     Ok(id.to_string())
 }
@@ -233,20 +236,14 @@ fn scope(map: &Map<String, Value>) -> Result<String, ConfigError> {
     };
     let tokens: Vec<&str> = raw.split(' ').filter(|t| !t.is_empty()).collect();
     if tokens.is_empty() {
-        return Err(ConfigError::field(
-            "scope",
-            "must name at least one scope, e.g. \"scim marketplace\"",
-        ));
+        return Err(ConfigError::field("scope", t(M::ConfigScopeEmpty)));
     }
     let valid = |t: &&str| {
         t.bytes()
             .all(|b| b == 0x21 || (0x23..=0x5B).contains(&b) || (0x5D..=0x7E).contains(&b))
     };
     if let Some(bad) = tokens.iter().find(|t| !valid(t)) {
-        return Err(ConfigError::field(
-            "scope",
-            format!("contains an invalid scope \"{bad}\""),
-        ));
+        return Err(ConfigError::field("scope", msg::config_scope_invalid(bad)));
     }
     Ok(tokens.join(" "))
 }
@@ -259,13 +256,13 @@ fn redirect_path(map: &Map<String, Value>) -> Result<String, ConfigError> {
     if !path.starts_with('/') || path.starts_with("//") {
         return Err(ConfigError::field(
             "redirect_path",
-            format!("must be a path on this site starting with a single '/', got \"{path}\""),
+            msg::config_redirect_not_path(path),
         ));
     }
     if path.len() == 1 {
         return Err(ConfigError::field(
             "redirect_path",
-            "must not be \"/\": that is the home screen",
+            t(M::ConfigRedirectHome),
         ));
     }
     if path
@@ -274,7 +271,7 @@ fn redirect_path(map: &Map<String, Value>) -> Result<String, ConfigError> {
     {
         return Err(ConfigError::field(
             "redirect_path",
-            format!("must be a plain path without spaces, query or fragment, got \"{path}\""),
+            msg::config_redirect_plain(path),
         ));
     }
     Ok(path.to_string())
@@ -291,17 +288,16 @@ pub async fn load_config() -> Result<Config, ConfigError> {
         .cache(RequestCache::NoCache)
         .send()
         .await
-        .map_err(|_| ConfigError::file("could not be loaded: the server did not answer"))?;
+        .map_err(|_| ConfigError::file(t(M::ConfigNoAnswer)))?;
     if !response.ok() {
-        return Err(ConfigError::file(format!(
-            "could not be loaded: the server answered HTTP {}",
-            response.status()
+        return Err(ConfigError::file(msg::config_status(
+            &response.status().to_string(),
         )));
     }
     let text = response
         .text()
         .await
-        .map_err(|_| ConfigError::file("could not be read"))?;
+        .map_err(|_| ConfigError::file(t(M::ConfigUnreadable)))?;
     let config = parse_config(&text)?;
     if config.client_secret.is_some() {
         web_sys::console::warn_1(&PUBLIC_SECRET_WARNING.into());

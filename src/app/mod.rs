@@ -93,7 +93,12 @@ fn ConfigErrorScreen(error: ConfigError) -> impl IntoView {
         <main id="main">
             <section class="panel config-error" role="alert" data-testid="config-error">
                 <h1>{M::AppConfigError}</h1>
-                <p>{error.to_string()}</p>
+                // The file's and the field's names are code, not words to translate.
+                <p>
+                    <code translate="no">{error.location()}</code>
+                    " "
+                    {error.problem}
+                </p>
                 <p>{M::AppConfigFix}</p>
             </section>
         </main>

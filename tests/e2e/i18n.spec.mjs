@@ -2,7 +2,8 @@
 // German: any visible text, `aria-label`, `title` or `placeholder` that is not a message of the
 // German catalog (as dist/ ships it) fails, platform data excepted (marked `translate="no"`,
 // or shaped as numbers, amounts, dates and e-mail addresses). The language switches live from
-// the navigation, keeps what a form holds, and is remembered; the pseudo-languages (accented
+// the navigation, keeps what a form holds and a job's progress, and is remembered; the
+// screen for an unusable config.json speaks it too; the pseudo-languages (accented
 // and 40 % longer, and right to left) show no clipped control and no sideways scroll at a
 // laptop's and a phone's size.
 
@@ -46,6 +47,21 @@ async function settled(page, base, address) {
 
 describe("languages", () => {
   const env = consoleFixture({ page: false });
+
+  test("German: the screen for a config.json the console cannot use says what is wrong in German", async () => {
+    const german = patterns(bundle("de"));
+    const page = await newPage(env.browser, { locale: "de-DE" });
+    const good = await (await fetch(`${env.sandbox.url}/config.json`)).json();
+    await page.route("**/config.json", (route) =>
+      route.fulfill({ status: 200, contentType: "application/json", body: JSON.stringify({ ...good, auth_url: 5 }) }),
+    );
+    await page.goto(env.sandbox.url);
+    const screen = page.locator("[data-testid=config-error]");
+    await screen.waitFor(VISIBLE);
+    assert.match(await screen.innerText(), /config\.json: `auth_url` muss ein Text sein, ist aber eine Zahl/);
+    assert.deepEqual(await foreignTexts(page, german), []);
+    await page.context().close();
+  });
 
   test("German: every screen's words come from the German catalog", async () => {
     const german = patterns(bundle("de"));
@@ -100,6 +116,38 @@ describe("languages", () => {
     await page.locator(".nav-tools__language select").selectOption("en");
     await page.waitForFunction(() => document.documentElement.lang === "en");
     assert.equal(await page.locator("main h1").textContent(), english);
+    await page.context().close();
+  });
+
+  test("switched mid-job: home's read of the sends goes on where it was, no page read twice, and ends in the new language", async () => {
+    const german = patterns(bundle("de"));
+    const page = await newPage(env.browser, { locale: "en-US" });
+    // The walk behind home's figures reads the sends 100 at a time; its first page is held
+    // until the language has changed, so the switch lands in the middle of the job.
+    let release;
+    const switched = new Promise((resolve) => (release = resolve));
+    const walked = [];
+    await page.route(/\/api\/v3\/send\?/, async (route) => {
+      const url = new URL(route.request().url());
+      if (url.searchParams.get("per_page") !== "100") return route.continue();
+      walked.push(url.searchParams.get("page"));
+      if (walked.length === 1) await switched;
+      return route.continue();
+    });
+    await signIn(page, env.sandbox.url);
+    await waitFor(() => walked.length === 1, { what: "the walk's first page asked for" });
+    const download = page.getByTestId("figures-download");
+    await download.waitFor(VISIBLE);
+    await page.locator(".nav-tools__menu ~ button[aria-haspopup=dialog]").click();
+    await page.locator("#preferences-language").selectOption("de");
+    await page.waitForFunction(() => document.documentElement.lang === "de");
+    await page.keyboard.press("Escape");
+    await page.getByRole("dialog").waitFor({ state: "hidden" });
+    assert.ok(await download.isDisabled(), "the walk is still reading when the language has changed");
+    release();
+    await waitFor(() => download.isEnabled(), { what: "the walk to end" });
+    assert.deepEqual(walked, [...new Set(walked)], `every page once (not started again): ${walked.join(", ")}`);
+    assert.deepEqual(await foreignTexts(page, german), [], "home and its figures in German");
     await page.context().close();
   });
 
