@@ -23,7 +23,6 @@ PLATFORM_ADDR ?= 127.0.0.1:8081
 SANDBOX_FLAGS ?=
 
 # --- pinned versions ---------------------------------------------------------
-TRUNK_VERSION := 0.21.14
 # The post-link split of the release build (scripts/build-console.mjs); must match the
 # wasm_split_helpers that leptos pulls in (Cargo.lock).
 WASM_SPLIT_VERSION := 0.2.4
@@ -31,9 +30,6 @@ WASM_SPLIT_VERSION := 0.2.4
 TWIGGY_VERSION := 0.7.0
 # wasm-bindgen-cli must be exactly the wasm-bindgen that Cargo.lock pins.
 WASM_BINDGEN_VERSION := $(shell sed -n '/^name = "wasm-bindgen"$$/{n;s/^version = "\(.*\)"/\1/p;q}' Cargo.lock)
-# The versions Trunk.toml demands (Trunk refuses anything else, offline).
-TRUNK_TOML_WASM_BINDGEN := $(shell sed -n 's/^wasm_bindgen = "\(.*\)".*/\1/p' Trunk.toml)
-TRUNK_TOML_WASM_OPT := $(shell sed -n 's/^wasm_opt = "\(version_[0-9]*\)".*/\1/p' Trunk.toml)
 
 # The browser engines of the e2e suite (tests/e2e/engines.mjs): Chromium with its driver,
 # Firefox ESR (driven over WebDriver BiDi by puppeteer-core from npm), and WebKitGTK's
@@ -52,12 +48,12 @@ IMAGE ?= gifting-gateway:$(shell sed -n '/^name = "gifting-gateway"$$/{n;s/^vers
 # Validates deploy/kubernetes against the Kubernetes schemas it bundles, offline (PyPI).
 KUBERNETES_VALIDATE_VERSION := 1.37.0
 
-# node_modules/.bin first: Trunk must find binaryen's wasm-opt (npm), never
-# Debian's wasm-opt 108, which builds a blank page.
+# node_modules/.bin first: npm's tools (terser, binaryen's wasm-opt for anyone reading the
+# wasm by hand) before any other of the same name; Debian's wasm-opt 108 builds a blank page.
 CARGO_HOME ?= $(HOME)/.cargo
 export PATH := $(CURDIR)/node_modules/.bin:$(CARGO_HOME)/bin:$(PATH)
 
-# The tools cargo builds (trunk, wasm-bindgen-cli, wasm-split-cli, twiggy) are not hot: a cheap
+# The tools cargo builds (wasm-bindgen-cli, wasm-split-cli, twiggy) are not hot: a cheap
 # release profile (no LTO, parallel codegen, opt-level 1) compiles them in about half the time,
 # and one target directory for all of them compiles their shared dependencies once.
 CARGO_INSTALL := CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 \
@@ -90,7 +86,7 @@ WASM_BINDGEN_TEST_TIMEOUT ?= 60
 TEST_STEPS := fmt layers clippy clippy-wasm test-native deploy test-wasm build image e2e
 
 .PHONY: help run run-gateway build test bench tools test-tools bench-tools \
-        rust-target trunk wasm-bindgen wasm-split twiggy node-packages apt-test apt-bench check-pins \
+        rust-target wasm-bindgen wasm-split twiggy node-packages apt-test apt-bench check-pins \
         musl-target apt-image kubernetes-validate image image-build \
         fmt layers clippy clippy-wasm test-native deploy test-wasm e2e step-build-locked \
         $(addprefix step-,$(TEST_STEPS))
@@ -108,7 +104,7 @@ help:
 
 # --- tools -------------------------------------------------------------------
 
-tools: check-pins rust-target trunk wasm-bindgen wasm-split node-packages
+tools: check-pins rust-target wasm-bindgen wasm-split node-packages
 
 test-tools: tools apt-test apt-image musl-target kubernetes-validate
 
@@ -117,11 +113,6 @@ bench-tools: tools twiggy apt-bench
 check-pins:
 	@if [ -z "$(WASM_BINDGEN_VERSION)" ]; then \
 	  echo "error: no wasm-bindgen in Cargo.lock" >&2; exit 1; fi
-	@if [ "$(TRUNK_TOML_WASM_BINDGEN)" != "$(WASM_BINDGEN_VERSION)" ]; then \
-	  echo "error: Trunk.toml pins wasm_bindgen = \"$(TRUNK_TOML_WASM_BINDGEN)\" but Cargo.lock has wasm-bindgen $(WASM_BINDGEN_VERSION): make them equal" >&2; \
-	  exit 1; fi
-	@if [ -z "$(TRUNK_TOML_WASM_OPT)" ]; then \
-	  echo "error: Trunk.toml must pin [tools] wasm_opt = \"version_N\"" >&2; exit 1; fi
 
 rust-target:
 	@if rustup target list --installed | grep -qx wasm32-unknown-unknown; then \
@@ -129,15 +120,6 @@ rust-target:
 	else \
 	  echo "install rust target wasm32-unknown-unknown"; \
 	  rustup target add wasm32-unknown-unknown; \
-	fi
-
-trunk:
-	@have="$$(trunk --version 2>/dev/null || true)"; \
-	if [ "$$have" = "trunk $(TRUNK_VERSION)" ]; then \
-	  echo "ok    trunk $(TRUNK_VERSION)"; \
-	else \
-	  echo "install trunk $(TRUNK_VERSION) (found: $${have:-none}; takes ~5 min)"; \
-	  $(CARGO_INSTALL) trunk --version $(TRUNK_VERSION) --locked; \
 	fi
 
 # wasm-split-cli has no --version: cargo's own list of installed packages says it.
@@ -169,14 +151,11 @@ wasm-bindgen:
 	  $(CARGO_INSTALL) wasm-bindgen-cli --version $(WASM_BINDGEN_VERSION) --force; \
 	fi
 
-# binaryen (wasm-opt) and playwright-core, exactly as package-lock.json says.
+# binaryen (wasm-opt), terser, lightningcss-wasm and the browser tests' packages, exactly as
+# package-lock.json says.
 # npm ci runs only when the lockfile is newer than the last install.
 node-packages: $(NPM_STAMP)
-	@have="$$(wasm-opt --version 2>/dev/null || true)"; \
-	case "$$have" in \
-	  *"($(TRUNK_TOML_WASM_OPT))"*) echo "ok    wasm-opt $(TRUNK_TOML_WASM_OPT) ($$(command -v wasm-opt))";; \
-	  *) echo "error: wasm-opt on PATH is '$$have', Trunk.toml wants $(TRUNK_TOML_WASM_OPT): fix the binaryen version in package.json" >&2; exit 1;; \
-	esac
+	@echo "ok    npm packages as package-lock.json says"
 
 $(NPM_STAMP): package.json package-lock.json
 	@if ! command -v npm >/dev/null; then \
@@ -248,9 +227,9 @@ kubernetes-validate:
 
 build: tools step-build
 
-# Trunk runs cargo with --offline (Trunk.toml), so crates are fetched first.
-# The split release build: Trunk for the HTML, CSS and icon, then the wasm split by
-# route (see scripts/build-console.mjs).
+# The split release build: the page, stylesheet and icon (scripts/build-page.mjs), then the
+# wasm split by route (see scripts/build-console.mjs). Crates are fetched once, before the two
+# builds that run side by side.
 # One build at a time in a checkout: a second `make build` waits for the first (flock)
 # instead of both writing target/split and dist/ at once.
 step-build:
@@ -266,7 +245,7 @@ step-build-locked:
 	{ cargo build --release -p gifting-sandbox -p gifting-gateway && \
 	  if [ -n "$(IMAGE_GATEWAY)" ]; then cargo build --release --target $(MUSL_TARGET) -p gifting-gateway; fi; } || status=$$?; \
 	wait $$console || status=$$?; exit $$status
-	@# A truncated wasm (e.g. two trunk builds racing in one checkout) is a blank page.
+	@# A truncated wasm (e.g. two builds racing in one checkout) is a blank page.
 	node scripts/check-dist.mjs dist
 	@# .br/.gz beside each asset: static hosts send them as they are.
 	node scripts/precompress.mjs dist

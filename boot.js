@@ -1,7 +1,6 @@
 // Starts the console from an external module so the Content-Security-Policy
-// needs no 'unsafe-inline' (Trunk's default loader is an inline script).
-// Trunk writes the hashed file names into this script's own tag: see
-// `pattern_script` in Trunk.toml. The release build minifies this file.
+// needs no 'unsafe-inline'. The release build writes the hashed file names into
+// this script's own tag and minifies this file (scripts/build-console.mjs).
 const tag = document.querySelector("script[data-gifting-boot]");
 
 // The theme and density chosen in Preferences, on <html> before anything is drawn (no flash of

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // The console's release build, split by route: the first load carries the core
 // (shell, sign-in, home), and each area's screens arrive as a wasm chunk on first visit.
-// Trunk cannot split (trunk-rs/trunk#1022), so Trunk builds the HTML, CSS and icon from
-// index.html without its Rust step, and this script builds the wasm:
+// scripts/build-page.mjs writes the page, the stylesheet and the icon; this script builds the
+// wasm:
 //
 //   1. cargo build --profile wasm-release --features split, linked with --emit-relocs
 //      (wasm-split needs the relocations to move functions between modules);
@@ -30,6 +30,7 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync,
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { minify } from "terser";
+import { buildPage } from "./build-page.mjs";
 import { DESCRIPTION as WASM_OPT, optimiseAll } from "./optimise-wasm.mjs";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -134,7 +135,7 @@ async function optimise(pkg) {
  */
 async function minifyScripts(pkg, fresh) {
   const scripts = fresh ? readdirSync(pkg).filter((f) => f.endsWith(".js")).map((f) => path.join(pkg, f)) : [];
-  // The loader (boot.js, copied by Trunk) is the first script the page runs.
+  // The loader (boot.js, copied by buildPage) is the first script the page runs.
   for (const file of [...scripts, path.join(DIST, "boot.js")]) {
     const source = readFileSync(file, "utf8");
     const { code } = await minify(source, {
@@ -158,25 +159,6 @@ function publish(pkg) {
   mkdirSync(path.join(DIST, folder), { recursive: true });
   for (const file of files) copyFileSync(path.join(pkg, file), path.join(DIST, folder, file));
   return `/${folder}`;
-}
-
-/**
- * Trunk's HTML, CSS and icon, from index.html without its Rust step. Trunk builds the crate
- * beside an HTML file that names no Rust asset, so the page it reads is written to a folder
- * without one, its asset paths pointing back at the repository.
- */
-function trunkWithoutRust() {
-  const source = readFileSync(path.join(ROOT, "index.html"), "utf8");
-  const rust = /\s*<link data-trunk rel="rust"[^>]*>/;
-  if (!rust.test(source)) throw new Error('index.html: no <link data-trunk rel="rust"> to leave out');
-  const folder = path.join(TARGET, "split-html");
-  mkdirSync(folder, { recursive: true });
-  const back = path.relative(folder, ROOT);
-  const page = source
-    .replace(rust, "")
-    .replace(/(<link data-trunk [^>]*\bhref=")([^"]+)"/g, (_, head, href) => `${head}${back}/${href}"`);
-  writeFileSync(path.join(folder, "index.html"), page);
-  run("trunk", ["build", "--release=true", "--dist", DIST, path.join(folder, "index.html")]);
 }
 
 /**
@@ -212,7 +194,7 @@ const linked = cargoBuild();
 // Everything dist/ is made of: when it was built from exactly this, it stands as it is.
 const distKey = keyOf([
   readFileSync(linked), WASM_OPT, ...TOOLS,
-  ...["index.html", "boot.js", "Trunk.toml", "style", "assets", "locales", "crates/gifting-catalog"].map((f) => path.join(ROOT, f)),
+  ...["index.html", "boot.js", "scripts/build-page.mjs", "style", "assets", "locales", "crates/gifting-catalog"].map((f) => path.join(ROOT, f)),
 ]);
 // Kept beside the build, not in dist/ (which is served): the key and the code's folder.
 const distKeyFile = path.join(TARGET, "split-dist-key");
@@ -226,7 +208,7 @@ if (distStands) {
   console.log("build-console: dist/ was built from these very inputs: nothing to do");
 } else {
   rmSync(distKeyFile, { force: true });
-  trunkWithoutRust();
+  console.log(`build-console: the page: ${buildPage(ROOT, DIST).join(", ")}`);
   const split = splitAndBind(linked);
   if (split.fresh) await optimise(split.pkg);
   await minifyScripts(split.pkg, split.fresh);

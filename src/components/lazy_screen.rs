@@ -1,7 +1,7 @@
 //! Screens whose code the release build downloads on first visit (route-level code
 //! splitting). The split build (cargo feature `split`, turned on by `scripts/build-console.mjs`)
 //! puts each screen declared with [`lazy_screen!`] into its own wasm chunk; every other build
-//! (debug, the wasm tests, `trunk serve`) links it in as usual, because a wasm with split
+//! (debug, the wasm tests) links it in as usual, because a wasm with split
 //! points that was never split does not load.
 
 use std::future::Future;

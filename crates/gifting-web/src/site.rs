@@ -37,8 +37,8 @@ impl IntoResponse for ConsoleConfig {
     }
 }
 
-/// Trunk names bundles `name-<hash>.ext` / `name-<hash>_bg.wasm`, and the split build puts the
-/// wasm and its chunks under `app-<hash>/`: such a file never changes, so it may be cached for
+/// The build names the stylesheet and the icon `name-<hash>.ext`, and puts the wasm and its
+/// chunks under `app-<hash>/`: such a file never changes, so it may be cached for
 /// a year. Anything else is revalidated.
 fn is_hashed_asset(path: &str) -> bool {
     let hashed = |name: &str| {
@@ -151,7 +151,7 @@ mod tests {
     use axum::body::to_bytes;
 
     #[test]
-    fn recognizes_trunk_hashed_names() {
+    fn recognizes_content_hashed_names() {
         assert!(is_hashed_asset("/gifting-console-3f2a9c0b1d4e5f67_bg.wasm"));
         assert!(is_hashed_asset("/style-0a1b2c3d4e5f6071.css"));
         assert!(!is_hashed_asset("/index.html"));
