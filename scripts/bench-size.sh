@@ -2,94 +2,47 @@
 # Weight of the console as a browser fetches it, brotli -q 11 (what the servers send):
 #   - the first load: index.html and every file it names (loader, CSS, icon, JS glue, the
 #     split loader and the main wasm) -- all a browser needs for the sign-in screen;
-#   - the signed-in home: the first load and every chunk the browser fetches to show the home
-#     screen signed in, its area chunk (split_home.wasm), the app's own reads (split point
-#     `app_reads`: the header's /me, the request layer) and the shared chunks the split loader
-#     waits for with them (read from the loader by scripts/split-fetches.mjs, as the browser runs
-#     it); a part of home in a chunk of its own, fetched once home is up, is printed apart;
+#   - the signed-in home: the first load and every file the browser fetches to show the home
+#     screen signed in with its figures: home's modules come in one pack (`home.pack`, written by
+#     scripts/pack-chunks.mjs: the app's own reads, the signed-in shell, home and its figures)
+#     and any chunk the split loader waits for beside it (read from the loader by
+#     scripts/split-fetches.mjs, as the browser runs it); a part of home in a chunk of its own,
+#     fetched once home is up, is printed apart;
 #   - the path to home's answer: every file fetched from the signed-out load until home's
 #     summary shows -- the first load, the sign-in's return (split point `signin`, the
-#     callback screen), the app's own reads (`app_reads`: /me for the header, and with it the
-#     request layer), the signed-in shell's extras (`signed_in`), home and its figures
-#     (`home_figures`: the summary is made of them), each file counted once (a browser holds
-#     it after the first fetch). Static: derived from the split's chunk graph (the loader, run
-#     by scripts/split-fetches.mjs), not a browser's record of its fetches; what is fetched
-#     ahead when idle (other screens, the shortcuts) is not on the path and not counted;
+#     callback screen, in files of its own), then the split points `app_reads` (/me for the
+#     header, and with it the request layer), `signed_in` (the signed-in shell's extras), `home`
+#     and `home_figures` (the summary is made of them), each file counted once (a browser holds
+#     it after the first fetch). Static: derived from the loader, run by
+#     scripts/split-fetches.mjs, not a browser's record of its fetches; what is fetched ahead
+#     when idle (other screens, the shortcuts) is not on the path and not counted;
 #   - each area's chunk (split_<area>.wasm) and the chunks of code several areas share;
 #   - the total of everything.
 # Then `twiggy top` of the linked wasm (before the split, with names), if twiggy is there.
-# Exits 1 when the first load grows past the ratchet: what it weighed when the budget below
-# was found out of reach, or the signed-in home past its own. The 200 KB
-# budget is printed as the stretch goal.
+# Exits 1 when a figure grows past its ratchet: what it weighs now, plus the 0.2 KB by which
+# the same code built twice has differed. Lower a ratchet when its figure shrinks. The goals
+# are printed, not enforced.
 #
-#   RATCHET_BROTLI_BYTES  default 214800 (214.8 KB; KB = 1000 bytes): lower it as the load shrinks.
-#                         Measured 214.6 KB with the console in the admin's language (config.json's
-#                         problems among its messages: 0.3 KB; the catalog's
-#                         renderer, the language's start, every text a view that follows the
-#                         language): the header's profile (name, role, balances, the money
-#                         formatting and the request errors' texts) comes with the `/me` read that
-#                         fills it, in the app's reads' chunk (219.9 KB with it here).
-#                         Measured 214.4 to 214.7 KB with the column chooser, the last filters, the
-#                         preferences and the navigation's tools (their code is in the screens',
-#                         the palette's and the signed-in chunks): 0.3 KB of CSS (the dark colours
-#                         a second time, for a dark theme chosen on a light system; the chooser,
-#                         the phone's menu, the sticky headers, words kept whole) and 0.3 KB of wasm, the main module's stubs for the
-#                         16 more shared chunks the split made. The theme is put on <html> by
-#                         boot.js (0.9 KB less than doing it in the wasm). 213.7 KB before.
-#                         Measured 213.5 to 213.7 KB (build to build) with the command palette: its code is a chunk
-#                         (with the shortcuts' list), but what it shares with the screens
-#                         split their shared chunks (21 more files), and the split loader's
-#                         table and the main module's stubs for them cost 0.4 KB (measured
-#                         213.1 KB without the palette, with the rest of that change; 0.2 KB
-#                         of dead CSS went meanwhile). 212.9 KB once the app's own reads (/me, the team groups)
-#                         became a chunk (`app_reads`) and took the request layer with them
-#                         (239.4 KB before); 233.9 KB before that:
-#                         Measured 233.6 KB (the sign-out's revocation a chunk of its own,
-#                         the PKCE challenge hashed by WebCrypto, no `target_features` sections);
-#                         the same code built twice has differed by 0.2 KB, the margin.
-#   HOME_RATCHET_BROTLI_BYTES  default 265700 (265.7 KB): the signed-in home, first load
-#                         included, measured 265.5 KB with the console in the admin's language:
-#                         the header's profile moved out of the first load into the app's reads'
-#                         chunk, which this counts (the split gives its shared code chunks of their
-#                         own: 5.6 KB off the first load, 6.4 KB on this); the path to home's
-#                         answer, which holds all of this, is below its ratchet. Measured 260.5 to 260.7 KB with the navigation's tools and the rest
-#                         above (the first load's 0.7 KB); measured 259.5 to 259.7 KB with the command palette (258.5 KB
-#                         without it: the shared chunks it split, as above); 258.4 KB once the
-#                         jobs registry knew the users directory's read and the users list
-#                         shared the date formatter with home (the split regrouped shared
-#                         chunks); 258.1 KB before: raised from 249.6 KB when the app's own
-#                         reads became a chunk (`app_reads`), which took 26.8 KB off the first
-#                         load and 31 KB off the path to home's answer but costs the signed-in
-#                         home a chunk's overhead; lower it as it shrinks.
-#   HOME_GOAL_BROTLI_BYTES  default 251000 (251.0 KB): the signed-in home's goal (250.9 KB
-#                         was the first load when home was still in it), printed, not enforced.
-#   PATH_RATCHET_BROTLI_BYTES  default 342600 (342.6 KB): the path to home's answer, measured
-#                         342.2-342.4 KB with the console in the admin's language, the language menu in
-#                         the dialogs' chunk (fetched when idle), no Unicode case tables on the way
-#                         (ASCII folding where the platform compares e-mails so) and no `f64`
-#                         formatting (a JSON number's text is serde_json's); measured
-#                         343.4 to 343.7 KB with the navigation's tools (Menu, Search, Preferences: the
-#                         signed-in chunk 7.2 -> 9.7 KB, as the tools share code with the screens;
-#                         in the first load instead they cost it 1.9 KB), the first load's 0.7 KB
-#                         and home's figures' 0.9 KB (shared chunks regrouped); measured
-#                         338.8 to 339.2 KB with the command palette (337.7 KB without it);
-#                         337.4 KB once lists remembered their page size (the pager's read of
-#                         the admin's preferences is in code the path shares; 337.0 KB before,
-#                         with the details below the summary in a chunk of their own; 368.4 KB
-#                         before that; 350.1 KB when first counted); lower it as it shrinks.
-#   PATH_GOAL_BROTLI_BYTES  default 300000 (300 KB, react-admin's whole app): the path's goal,
-#                         printed, not enforced.
-#   BUDGET_BROTLI_BYTES   default 200000 (200 KB): the stretch goal, printed, not enforced
+#   RATCHET_BROTLI_BYTES  default 214800 (214.8 KB; KB = 1000 bytes): the first load, measured
+#                         214.5 to 214.7 KB. The split loader's code for packs costs it 0.3 KB,
+#                         and its modules' fetching functions becoming calls saves 0.1 KB.
+#   HOME_RATCHET_BROTLI_BYTES  default 308900 (308.9 KB): the signed-in home, measured 308.7 KB.
+#                         It holds home's figures now that they come in home's pack: it is the
+#                         path below without the sign-in's return.
+#   PATH_RATCHET_BROTLI_BYTES  default 317000 (317.0 KB): the path to home's answer, measured
+#                         316.8 KB; 342.2 to 342.4 KB before home's modules came as one pack
+#                         (118 files compressed one by one).
+#   PATH_GOAL_BROTLI_BYTES  default 300000 (300 KB, react-admin's whole app): the path's goal.
+#   BUDGET_BROTLI_BYTES   default 200000 (200 KB): the first load's stretch goal.
 #   DIST                  default dist
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 DIST="${DIST:-dist}"
 RATCHET="${RATCHET_BROTLI_BYTES:-214800}"
-HOME_RATCHET="${HOME_RATCHET_BROTLI_BYTES:-265700}"
-HOME_GOAL="${HOME_GOAL_BROTLI_BYTES:-251000}"
+HOME_RATCHET="${HOME_RATCHET_BROTLI_BYTES:-308900}"
 BUDGET="${BUDGET_BROTLI_BYTES:-200000}"
-PATH_RATCHET="${PATH_RATCHET_BROTLI_BYTES:-342600}"
+PATH_RATCHET="${PATH_RATCHET_BROTLI_BYTES:-317000}"
 PATH_GOAL="${PATH_GOAL_BROTLI_BYTES:-300000}"
 # The split points on the way from the signed-out load to home's summary, in order.
 PATH_POINTS="signin app_reads signed_in home home_figures"
@@ -173,6 +126,10 @@ for file in "$DIST"/app-*/*.wasm; do
   esac
 done
 printf '  %-52s %10s\n' "code shared by several areas (chunk_*.wasm)" "$(kb "$shared")"
+for file in "$DIST"/app-*/*.pack; do
+  [ -f "$file" ] || continue
+  printf '  %-52s %10s\n' "$(basename "$file") (modules sent together)" "$(kb "$(br "$file")")"
+done
 
 echo
 echo "languages (English is in the code; another's messages are one bundle, fetched when chosen): brotli"
@@ -213,7 +170,6 @@ judge() {
   fi
 }
 judge stretch "first load" "$first_br" "$BUDGET"
-judge goal "signed-in home" "$home_br" "$HOME_GOAL"
 judge goal "path to home's answer" "$path_br" "$PATH_GOAL"
 judge ratchet "first load" "$first_br" "$RATCHET"
 judge ratchet "signed-in home" "$home_br" "$HOME_RATCHET"

@@ -32,6 +32,7 @@ import { fileURLToPath } from "node:url";
 import { minify } from "terser";
 import { buildPage } from "./build-page.mjs";
 import { DESCRIPTION as WASM_OPT, optimiseAll } from "./optimise-wasm.mjs";
+import { packChunks } from "./pack-chunks.mjs";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const TARGET = path.resolve(ROOT, process.env.CARGO_TARGET_DIR || "target");
@@ -97,7 +98,7 @@ function keyOf(parts) {
 }
 
 /** What shapes the split, wasm-bindgen, wasm-opt and terser output besides the wasm. */
-const TOOLS = ["scripts/build-console.mjs", "scripts/optimise-wasm.mjs", "Makefile", "Cargo.lock", "package-lock.json"].map((f) => path.join(ROOT, f));
+const TOOLS = ["scripts/build-console.mjs", "scripts/optimise-wasm.mjs", "scripts/pack-chunks.mjs", "scripts/split-fetches.mjs", "Makefile", "Cargo.lock", "package-lock.json"].map((f) => path.join(ROOT, f));
 
 function splitAndBind(linked) {
   const split = path.join(WORK, "split");
@@ -119,6 +120,22 @@ function splitAndBind(linked) {
     if (file !== `${NAME}.wasm`) copyFileSync(path.join(split, file), path.join(pkg, file));
   }
   return { pkg, fresh: true, commit: () => writeFileSync(keyFile, key) };
+}
+
+/**
+ * Home's modules in one pack (scripts/pack-chunks.mjs): after sign-in the app's reads, the
+ * signed-in shell, home and its figures are wanted one after the other, so they come as one
+ * download (92.7 KB brotli instead of 118.4 KB in 118 files, and no chain of round trips). The
+ * sign-in screen's modules stay single files: the signed-out page must not fetch home.
+ */
+const PACKS = [{ name: "home.pack", points: ["app_reads", "signed_in", "home", "home_figures"] }];
+const UNPACKED = ["signin"];
+
+async function pack(pkg) {
+  for (const { name, members } of await packChunks(pkg, PACKS, UNPACKED)) {
+    for (const file of members) rmSync(path.join(pkg, file));
+    console.log(`build-console: ${name}: ${members.length} modules`);
+  }
 }
 
 /** wasm-opt on every module: they are independent. */
@@ -210,7 +227,10 @@ if (distStands) {
   rmSync(distKeyFile, { force: true });
   console.log(`build-console: the page: ${buildPage(ROOT, DIST).join(", ")}`);
   const split = splitAndBind(linked);
-  if (split.fresh) await optimise(split.pkg);
+  if (split.fresh) {
+    await optimise(split.pkg);
+    await pack(split.pkg);
+  }
   await minifyScripts(split.pkg, split.fresh);
   split.commit?.();
   writeBundles(split.pkg);

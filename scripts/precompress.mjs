@@ -12,7 +12,7 @@ import path from "node:path";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 
 const dist = process.argv[2] ?? "dist";
-const COMPRESSIBLE = /\.(wasm|js|mjs|css|json|svg|txt)$/;
+const COMPRESSIBLE = /\.(wasm|pack|js|mjs|css|json|svg|txt)$/;
 
 let written = 0;
 for (const name of readdirSync(dist, { recursive: true })) {
@@ -28,7 +28,7 @@ for (const name of readdirSync(dist, { recursive: true })) {
       params: {
         [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
         [constants.BROTLI_PARAM_SIZE_HINT]: raw.length,
-        [constants.BROTLI_PARAM_MODE]: file.endsWith(".wasm") ? constants.BROTLI_MODE_GENERIC : constants.BROTLI_MODE_TEXT,
+        [constants.BROTLI_PARAM_MODE]: /\.(wasm|pack)$/.test(file) ? constants.BROTLI_MODE_GENERIC : constants.BROTLI_MODE_TEXT,
       },
     })],
     [`${file}.gz`, gzipSync(raw, { level: 9 })],

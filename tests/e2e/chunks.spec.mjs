@@ -8,6 +8,8 @@ import assert from "node:assert/strict";
 import { VISIBLE, consoleFixture, openCopy, openTab, signIn, unexpectedErrors } from "./harness.mjs";
 
 const CHUNK = /\/split_[^/]*\.wasm$/;
+// Home's modules, sent as one file after sign-in (scripts/pack-chunks.mjs).
+const PACK = /\/home\.pack$/;
 
 describe("screens downloaded on first visit", () => {
   const env = consoleFixture({ signedIn: false });
@@ -15,7 +17,8 @@ describe("screens downloaded on first visit", () => {
   test("the signed-out page loads no screen chunk (home is one, after sign-in)", async () => {
     const chunks = [];
     env.page.on("request", (request) => {
-      if (CHUNK.test(new URL(request.url()).pathname)) chunks.push(request.url());
+      const { pathname } = new URL(request.url());
+      if (CHUNK.test(pathname) || PACK.test(pathname)) chunks.push(request.url());
     });
     await env.page.goto(env.sandbox.url);
     await env.page.getByRole("button", { name: "Sign in", exact: true }).waitFor(VISIBLE);
@@ -83,6 +86,43 @@ describe("screens downloaded on first visit", () => {
     await panel.getByRole("button", { name: "Try again" }).click();
     await tab.getByRole("heading", { level: 1, name: "Campaigns" }).waitFor(VISIBLE);
     assert.equal(await panel.count(), 0);
+    const crashes = tab.errors.filter((e) => e.kind === "pageerror");
+    assert.deepEqual(crashes, [], "no panic, no uncaught error");
+    await context.close();
+  });
+
+  test("home's modules come in one pack after sign-in; a pack that fails to download is asked for again", async () => {
+    const context = await env.browser.newContext();
+    const tab = await openTab(context);
+    const asked = [];
+    // Refused until home has said its code did not arrive, as on a network that is down.
+    let down = true;
+    await context.route(PACK, (route) => {
+      asked.push(down);
+      return down ? route.abort("failed") : route.continue();
+    });
+    await tab.goto(env.sandbox.url);
+    await tab.locator("[data-testid=sign-in]").click();
+    await tab.waitForURL(/\/oauth\/authorize/);
+    await tab.locator('input[type=radio][name=user][value="admin@example.com"]').check();
+    await tab.getByRole("button", { name: "Allow", exact: true }).click();
+    // Home says its code did not arrive, and so does the header's profile (it comes with the
+    // app's reads, in the same pack).
+    const panel = tab.locator("main#main").getByTestId("screen-download-failed");
+    await panel.waitFor(VISIBLE);
+    const profilePanel = tab.getByRole("banner").getByTestId("screen-download-failed");
+    await profilePanel.waitFor(VISIBLE);
+    down = false;
+    await panel.getByRole("button", { name: "Try again" }).click();
+    // Home is back; its read of /me, which went with the app's reads, failed as a lost answer
+    // does and offers to try again.
+    await tab.locator("main#main").getByText("The platform could not be reached.").waitFor(VISIBLE);
+    await tab.locator("main#main").getByRole("button", { name: "Try again" }).click();
+    await tab.getByTestId("summary").waitFor(VISIBLE);
+    await profilePanel.getByRole("button", { name: "Try again" }).click();
+    await tab.locator("[data-testid=current-user]").waitFor(VISIBLE);
+    const afterwards = asked.filter((refused) => !refused).length;
+    assert.equal(afterwards, 1, "asked for again, once for home, its figures and the profile");
     const crashes = tab.errors.filter((e) => e.kind === "pageerror");
     assert.deepEqual(crashes, [], "no panic, no uncaught error");
     await context.close();

@@ -8,6 +8,7 @@ import {
   VISIBLE,
   consoleFixture,
   errorsOf,
+  homeFiguresRead,
   laterRequest,
   localMoney,
   painted,
@@ -489,6 +490,7 @@ describe("sends: load all pages under the platform's rate limit", () => {
 
   test("waits out 429s beyond the request layer's retries and finishes with every send", async () => {
     const page = await signedInPage(env.browser, env.sandbox.url);
+    await homeFiguresRead(page);
     const statuses = [];
     page.on("response", (r) => {
       if (r.url().includes("/api/v3/send")) statuses.push(r.status());
@@ -524,13 +526,24 @@ describe("sends: load all pages under the platform's rate limit", () => {
 
   test("a walk can be cancelled while it waits, and resumed where it stopped", async () => {
     const page = await signedInPage(env.browser, env.sandbox.url);
+    // Home's own walk of the sends would share the allowance and match the held page 2.
+    await homeFiguresRead(page);
     const walkRequests = [];
     page.on("request", (r) => {
       if (r.url().includes("/api/v3/send") && r.url().includes("per_page=100")) walkRequests.push(r.url());
     });
     // The page's clock, so the test can move it past the walk's wait instead of waiting.
     await page.clock.install();
+    // The screen's own reads, its first page and the next one it fetches ahead, in a window of
+    // their own (home's walk used the last one up): a refusal there would make the walk wait
+    // before its first page.
+    await env.sandbox.resetRateLimit();
+    const fetchedAhead = page.waitForResponse((r) => {
+      const u = new URL(r.url());
+      return u.pathname === "/api/v3/send" && u.searchParams.get("page") === "2" && u.searchParams.get("per_page") === "25";
+    });
     await openSends(page, env.sandbox.url);
+    assert.equal((await fetchedAhead).status(), 200, "the screen's look-ahead was not refused");
     const token = await sessionToken(page);
     const total = (await apiGet(env.sandbox.url, token, "/api/v3/send?page=1&per_page=1")).total_count;
 
