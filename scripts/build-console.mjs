@@ -33,6 +33,7 @@ import { minify } from "terser";
 import { buildPage } from "./build-page.mjs";
 import { DESCRIPTION as WASM_OPT, optimiseAll } from "./optimise-wasm.mjs";
 import { packChunks } from "./pack-chunks.mjs";
+import { shortenImports } from "./shorten-imports.mjs";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const TARGET = path.resolve(ROOT, process.env.CARGO_TARGET_DIR || "target");
@@ -98,7 +99,7 @@ function keyOf(parts) {
 }
 
 /** What shapes the split, wasm-bindgen, wasm-opt and terser output besides the wasm. */
-const TOOLS = ["scripts/build-console.mjs", "scripts/optimise-wasm.mjs", "scripts/pack-chunks.mjs", "scripts/split-fetches.mjs", "Makefile", "Cargo.lock", "package-lock.json"].map((f) => path.join(ROOT, f));
+const TOOLS = ["scripts/build-console.mjs", "scripts/optimise-wasm.mjs", "scripts/pack-chunks.mjs", "scripts/split-fetches.mjs", "scripts/shorten-imports.mjs", "Makefile", "Cargo.lock", "package-lock.json"].map((f) => path.join(ROOT, f));
 
 function splitAndBind(linked) {
   const split = path.join(WORK, "split");
@@ -229,6 +230,8 @@ if (distStands) {
   const split = splitAndBind(linked);
   if (split.fresh) {
     await optimise(split.pkg);
+    const renamed = shortenImports(path.join(split.pkg, `${NAME}_bg.wasm`), path.join(split.pkg, `${NAME}.js`), `./${NAME}_bg.js`);
+    console.log(`build-console: ${renamed} imports of the main wasm shortened`);
     await pack(split.pkg);
   }
   await minifyScripts(split.pkg, split.fresh);
