@@ -5,7 +5,7 @@
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { VISIBLE, consoleFixture, openCopy, openTab, signIn, unexpectedErrors } from "./harness.mjs";
+import { VISIBLE, allowSignIn, consoleFixture, openCopy, openTab, signIn, unexpectedErrors } from "./harness.mjs";
 
 const CHUNK = /\/split_[^/]*\.wasm$/;
 // Home's modules, sent as one file after sign-in (scripts/pack-chunks.mjs).
@@ -101,11 +101,7 @@ describe("screens downloaded on first visit", () => {
       asked.push(down);
       return down ? route.abort("failed") : route.continue();
     });
-    await tab.goto(env.sandbox.url);
-    await tab.locator("[data-testid=sign-in]").click();
-    await tab.waitForURL(/\/oauth\/authorize/);
-    await tab.locator('input[type=radio][name=user][value="admin@example.com"]').check();
-    await tab.getByRole("button", { name: "Allow", exact: true }).click();
+    await allowSignIn(tab, env.sandbox.url);
     // Home says its code did not arrive, and so does the header's profile (it comes with the
     // app's reads, in the same pack).
     const panel = tab.locator("main#main").getByTestId("screen-download-failed");

@@ -433,13 +433,18 @@ export function errorsOf(page, kinds = ["console", "pageerror", "csp"]) {
  * shows the signed-in user.
  */
 export async function signIn(page, url, email = "admin@example.com") {
+  await allowSignIn(page, url, email);
+  await page.locator("[data-testid=current-user]").waitFor({ state: "visible" });
+}
+
+/** The steps of [`signIn`] up to the consent page's Allow, without waiting for the console. */
+export async function allowSignIn(page, url, email = "admin@example.com") {
   await page.goto(url);
   // By its test id: the button's words are in the browser's language.
   await page.locator("[data-testid=sign-in]").click();
   await page.waitForURL(/\/oauth\/authorize/);
   await page.locator(`input[type=radio][name=user][value="${email}"]`).check();
   await page.getByRole("button", { name: "Allow", exact: true }).click();
-  await page.locator("[data-testid=current-user]").waitFor({ state: "visible" });
 }
 
 export const SESSION_KEY = "gifting-console.session";
