@@ -10,9 +10,13 @@
 //      areas share) and their loader, __wasm_split.js;
 //   3. wasm-bindgen --target web --keep-lld-exports: the JS glue of the main module (the
 //      chunks import the main module's table and memory through the kept exports);
-//   4. wasm-opt -Oz (binaryen 132 from npm, through its API: scripts/optimise-wasm.mjs) on
-//      every .wasm, one thread per core; terser on the two scripts;
-//   5. everything under dist/app-<hash>/ (a content hash: the host caches it for a year, and
+//   4. the glue's classes that nothing uses, and their exports, removed
+//      (scripts/drop-unused-classes.mjs);
+//   5. wasm-opt -Oz (binaryen 132 from npm, through its API: scripts/optimise-wasm.mjs) on
+//      every .wasm, one thread per core;
+//   6. the main wasm's imports under short names (scripts/shorten-imports.mjs), and home's
+//      modules in one pack (scripts/pack-chunks.mjs); terser on the scripts;
+//   7. everything under dist/app-<hash>/ (a content hash: the host caches it for a year, and
 //      the loader finds the chunks beside itself), and the boot tag and preloads added to
 //      dist/index.html.
 //
@@ -31,6 +35,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { minify } from "terser";
 import { buildPage } from "./build-page.mjs";
+import { dropUnusedClasses } from "./drop-unused-classes.mjs";
 import { DESCRIPTION as WASM_OPT, optimiseAll } from "./optimise-wasm.mjs";
 import { packChunks } from "./pack-chunks.mjs";
 import { shortenImports } from "./shorten-imports.mjs";
@@ -65,10 +70,13 @@ function remapSourcePaths() {
   return [...indexes, ...sysroot, ROOT].map((prefix) => `--remap-path-prefix=${prefix}/=`);
 }
 
-// Not built with Leptos's `--cfg=erase_components`, though it makes the wasm lighter (main
-// module 234.9 -> 225.9 KB brotli, the screens' chunks 376.3 -> 313.8 KB): every view becomes
-// a boxed `AnyView`, and a page of 100 sends then takes ~14 ms longer to render (not fetched
-// ahead: 42 -> 56 ms against the 50 ms target of tests/bench/sends.mjs).
+// Built with Leptos's `--cfg=erase_components`: each component's view and each reactive child
+// is boxed (`AnyView`, a shared closure) instead of a type of its own, so the view code is
+// compiled once per kind of node rather than once per view. Home's pack weighs 93.0 -> 88.3 KB
+// brotli and the screens' chunks 14-23 % less; rendering a page of 100 sends stays within a
+// millisecond (tests/bench/sends.mjs, "in the DOM"). The wasm tests and clippy build with it
+// too (.cargo/config.toml): a rebuilt element's attributes are then set afresh, not compared
+// (so an option's choice is `prop:selected`, which holds either way).
 //
 // In a target directory of its own (CONSOLE_TARGET): its last minutes are one thread of LTO,
 // and cargo locks a target directory for a whole build, so `make build` compiles the servers
@@ -78,7 +86,7 @@ function cargoBuild() {
   run("cargo", [
     "build", "-p", NAME, "--bin", NAME, "--profile", "wasm-release",
     "--target", "wasm32-unknown-unknown", "--features", "split",
-  ], { RUSTFLAGS: ["-Clink-args=--emit-relocs", ...remapSourcePaths()].join(" "), CARGO_TARGET_DIR: CONSOLE_TARGET });
+  ], { RUSTFLAGS: ["-Clink-args=--emit-relocs", "--cfg=erase_components", ...remapSourcePaths()].join(" "), CARGO_TARGET_DIR: CONSOLE_TARGET });
   return path.join(CONSOLE_TARGET, "wasm32-unknown-unknown", "wasm-release", `${NAME}.wasm`);
 }
 
@@ -99,7 +107,7 @@ function keyOf(parts) {
 }
 
 /** What shapes the split, wasm-bindgen, wasm-opt and terser output besides the wasm. */
-const TOOLS = ["scripts/build-console.mjs", "scripts/optimise-wasm.mjs", "scripts/pack-chunks.mjs", "scripts/split-fetches.mjs", "scripts/shorten-imports.mjs", "Makefile", "Cargo.lock", "package-lock.json"].map((f) => path.join(ROOT, f));
+const TOOLS = ["scripts/build-console.mjs", "scripts/optimise-wasm.mjs", "scripts/pack-chunks.mjs", "scripts/split-fetches.mjs", "scripts/shorten-imports.mjs", "scripts/drop-unused-classes.mjs", "Makefile", "Cargo.lock", "package-lock.json"].map((f) => path.join(ROOT, f));
 
 function splitAndBind(linked) {
   const split = path.join(WORK, "split");
@@ -124,16 +132,16 @@ function splitAndBind(linked) {
 }
 
 /**
- * Home's modules in one pack (scripts/pack-chunks.mjs): after sign-in the app's reads, the
- * signed-in shell, home and its figures are wanted one after the other, so they come as one
- * download (92.7 KB brotli instead of 118.4 KB in 118 files, and no chain of round trips). The
- * sign-in screen's modules stay single files: the signed-out page must not fetch home.
+ * Home's modules in one pack (scripts/pack-chunks.mjs): after sign-in the sign-in's return,
+ * the app's reads, the signed-in shell, home and its figures are wanted one after the other, so
+ * they come as one download, asked for as soon as the platform sends the admin back (home's
+ * code arrives while the sign-in is completed; 93.1 KB brotli instead of 120.5 KB in 119 files,
+ * and no chain of round trips). The signed-out page fetches none of it.
  */
-const PACKS = [{ name: "home.pack", points: ["app_reads", "signed_in", "home", "home_figures"] }];
-const UNPACKED = ["signin"];
+const PACKS = [{ name: "home.pack", points: ["signin", "app_reads", "signed_in", "home", "home_figures"] }];
 
 async function pack(pkg) {
-  for (const { name, members } of await packChunks(pkg, PACKS, UNPACKED)) {
+  for (const { name, members } of await packChunks(pkg, PACKS)) {
     for (const file of members) rmSync(path.join(pkg, file));
     console.log(`build-console: ${name}: ${members.length} modules`);
   }
@@ -229,6 +237,11 @@ if (distStands) {
   console.log(`build-console: the page: ${buildPage(ROOT, DIST).join(", ")}`);
   const split = splitAndBind(linked);
   if (split.fresh) {
+    const dropped = dropUnusedClasses(
+      path.join(split.pkg, `${NAME}_bg.wasm`), path.join(split.pkg, `${NAME}.js`),
+      [path.join(ROOT, "boot.js"), path.join(split.pkg, "__wasm_split.js")],
+    );
+    console.log(`build-console: classes of the glue nothing uses, removed: ${dropped.join(", ") || "none"}`);
     await optimise(split.pkg);
     const renamed = shortenImports(path.join(split.pkg, `${NAME}_bg.wasm`), path.join(split.pkg, `${NAME}.js`), `./${NAME}_bg.js`);
     console.log(`build-console: ${renamed} imports of the main wasm shortened`);

@@ -8,10 +8,9 @@
 // when it first needs one of them, and instantiates each module from its slice when the split
 // point that needs it runs, as before.
 //
-// A module goes in the first pack whose split points fetch it, unless a split point left
-// apart fetches it too (`apart`: the sign-in screen runs before any pack is wanted, so its
-// modules stay single files). A module reached first from somewhere else (a screen opened by
-// its address) brings its whole pack: the bytes the console would fetch for home soon anyway.
+// A module goes in the first pack whose split points fetch it. A module reached first from
+// somewhere else (a screen opened by its address) brings its whole pack: the bytes the console
+// would fetch for home soon anyway.
 
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -70,16 +69,16 @@ const fromPack = (index, place) => () => instantiating(fetchPacked(index, place)
  * Writes each pack of `packs` ({ name, points }) into `dir` beside the loader, and the loader
  * that reads them. Returns, per pack, its name and its modules.
  */
-export async function packChunks(dir, packs, apart) {
+export async function packChunks(dir, packs) {
   const loaderPath = path.join(dir, LOADER);
   const source = readFileSync(loaderPath, "utf8");
   const sites = [...source.matchAll(FETCHER)].length;
   if (sites === 0 || source.split("fetch(").length - 1 !== sites) {
     throw new Error(`${LOADER}: expected every fetch in a module's fetching function (${FETCHER}); has wasm-split's loader changed?`);
   }
-  const points = [...packs.flatMap((pack) => pack.points), ...apart];
+  const points = packs.flatMap((pack) => pack.points);
   const fetches = await splitFetches(source, points);
-  const taken = new Set(apart.flatMap((point) => fetches.get(point)));
+  const taken = new Set();
   const table = {};
   const written = [];
   for (const { name, points: packPoints } of packs) {

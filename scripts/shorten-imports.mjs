@@ -10,7 +10,7 @@
 
 import { readFileSync, writeFileSync } from "node:fs";
 
-function reader(bytes, at) {
+export function reader(bytes, at) {
   let p = at;
   const u32 = () => {
     let value = 0;
@@ -31,7 +31,7 @@ function reader(bytes, at) {
   return { u32, text, byte: () => bytes[p++], skip: (n) => (p += n), at: () => p };
 }
 
-function leb(value) {
+export function leb(value) {
   const out = [];
   let rest = value;
   do {

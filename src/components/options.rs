@@ -9,7 +9,7 @@ pub(crate) fn options(choices: Vec<(String, String)>, selected: RwSignal<String>
         .map(|(value, label)| {
             let mine = value.clone();
             view! {
-                <option value=value selected=move || selected.with(|s| *s == mine)>
+                <option value=value prop:selected=move || selected.with(|s| *s == mine)>
                     {label}
                 </option>
             }

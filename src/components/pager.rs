@@ -304,7 +304,7 @@ pub(crate) fn PagerNav(
                         .into_iter()
                         .map(|n| {
                             view! {
-                                <option value=n.to_string() selected=move || size() == n>
+                                <option value=n.to_string() prop:selected=move || size() == n>
                                     {n.to_string()}
                                 </option>
                             }

@@ -91,35 +91,64 @@ describe("screens downloaded on first visit", () => {
     await context.close();
   });
 
-  test("home's modules come in one pack after sign-in; a pack that fails to download is asked for again", async () => {
+  test("the sign-in's return and home's modules come in one pack; a pack that fails to download is asked for again", async () => {
     const context = await env.browser.newContext();
     const tab = await openTab(context);
     const asked = [];
-    // Refused until home has said its code did not arrive, as on a network that is down.
+    // Refused until the sign-in's return has said its code did not arrive, as on a network
+    // that is down.
     let down = true;
     await context.route(PACK, (route) => {
       asked.push(down);
       return down ? route.abort("failed") : route.continue();
     });
     await allowSignIn(tab, env.sandbox.url);
-    // Home says its code did not arrive, and so does the header's profile (it comes with the
-    // app's reads, in the same pack).
     const panel = tab.locator("main#main").getByTestId("screen-download-failed");
     await panel.waitFor(VISIBLE);
-    const profilePanel = tab.getByRole("banner").getByTestId("screen-download-failed");
+    down = false;
+    await panel.getByRole("button", { name: "Try again" }).click();
+    // The sign-in completes, and home, its figures and the header's profile come from the
+    // pack that just arrived: nothing else to try again.
+    await tab.getByTestId("summary").waitFor(VISIBLE);
+    await tab.locator("[data-testid=current-user]").waitFor(VISIBLE);
+    const afterwards = asked.filter((refused) => !refused).length;
+    assert.equal(afterwards, 1, "asked for again, once for the sign-in, home, its figures and the profile");
+    const crashes = tab.errors.filter((e) => e.kind === "pageerror");
+    assert.deepEqual(crashes, [], "no panic, no uncaught error");
+    await context.close();
+  });
+
+  test("a signed-in tab whose pack fails to download offers to try again, and asks for it once more", async () => {
+    const context = await env.browser.newContext();
+    const tab = await openTab(context);
+    await signIn(tab, env.sandbox.url);
+    const asked = [];
+    let down = true;
+    await context.route(PACK, (route) => {
+      asked.push(down);
+      return down ? route.abort("failed") : route.continue();
+    });
+    // A new tab of the signed-in one: it holds the session, and fetches the pack itself.
+    const copy = await openCopy(tab);
+    await copy.goto(env.sandbox.url);
+    // Home says its code did not arrive, and so does the header's profile (it comes with the
+    // app's reads, in the same pack).
+    const panel = copy.locator("main#main").getByTestId("screen-download-failed");
+    await panel.waitFor(VISIBLE);
+    const profilePanel = copy.getByRole("banner").getByTestId("screen-download-failed");
     await profilePanel.waitFor(VISIBLE);
     down = false;
     await panel.getByRole("button", { name: "Try again" }).click();
     // Home is back; its read of /me, which went with the app's reads, failed as a lost answer
     // does and offers to try again.
-    await tab.locator("main#main").getByText("The platform could not be reached.").waitFor(VISIBLE);
-    await tab.locator("main#main").getByRole("button", { name: "Try again" }).click();
-    await tab.getByTestId("summary").waitFor(VISIBLE);
+    await copy.locator("main#main").getByText("The platform could not be reached.").waitFor(VISIBLE);
+    await copy.locator("main#main").getByRole("button", { name: "Try again" }).click();
+    await copy.getByTestId("summary").waitFor(VISIBLE);
     await profilePanel.getByRole("button", { name: "Try again" }).click();
-    await tab.locator("[data-testid=current-user]").waitFor(VISIBLE);
+    await copy.locator("[data-testid=current-user]").waitFor(VISIBLE);
     const afterwards = asked.filter((refused) => !refused).length;
     assert.equal(afterwards, 1, "asked for again, once for home, its figures and the profile");
-    const crashes = tab.errors.filter((e) => e.kind === "pageerror");
+    const crashes = copy.errors.filter((e) => e.kind === "pageerror");
     assert.deepEqual(crashes, [], "no panic, no uncaught error");
     await context.close();
   });

@@ -25,7 +25,7 @@ fn options_view(all: M, choices: Vec<Choice>, chosen: Option<u64>) -> impl IntoV
         .filter(|id| !choices.iter().any(|c| c.id == *id))
         .map(|id| {
             view! {
-                <option value=id.to_string() selected=true>
+                <option value=id.to_string() prop:selected=true>
                     {live_text(move || msg::sends_choice_not_loaded(&id.to_string()))}
                 </option>
             }
@@ -35,14 +35,14 @@ fn options_view(all: M, choices: Vec<Choice>, chosen: Option<u64>) -> impl IntoV
         .map(|c| {
             let selected = chosen == Some(c.id);
             view! {
-                <option value=c.id.to_string() selected=selected translate="no">
+                <option value=c.id.to_string() prop:selected=selected translate="no">
                     {format!("{} ({})", c.label, count(c.count))}
                 </option>
             }
         })
         .collect_view();
     view! {
-        <option value="" selected=chosen.is_none()>
+        <option value="" prop:selected=chosen.is_none()>
             {all}
         </option>
         {missing}
@@ -128,14 +128,14 @@ fn AttentionOptions(filter: Memo<SendFilter>) -> impl IntoView {
             .map(|a| {
                 let selected = chosen == Some(NeedsAttention::For(a));
                 match stuck_label(a) {
-                    Some(label) => view! { <option value=a.slug() selected=selected>{label}</option> }.into_any(),
-                    None => view! { <option value=a.slug() selected=selected translate="no">{a.label()}</option> }.into_any(),
+                    Some(label) => view! { <option value=a.slug() prop:selected=selected>{label}</option> }.into_any(),
+                    None => view! { <option value=a.slug() prop:selected=selected translate="no">{a.label()}</option> }.into_any(),
                 }
             })
             .collect_view();
         view! {
-            <option value="" selected=chosen.is_none()>{M::SendsAttentionAnyOrNone}</option>
-            <option value=ANY_REASON selected=chosen == Some(NeedsAttention::Any)>{M::SendsAttentionAny}</option>
+            <option value="" prop:selected=chosen.is_none()>{M::SendsAttentionAnyOrNone}</option>
+            <option value=ANY_REASON prop:selected=chosen == Some(NeedsAttention::Any)>{M::SendsAttentionAny}</option>
             {reasons}
         }
     }
@@ -154,14 +154,14 @@ fn StatusOptions(filter: Memo<SendFilter>, loaded: RwSignal<LoadedSends>) -> imp
             .map(|g| {
                 let count_of_group = counts.get(&g).copied().unwrap_or(0);
                 view! {
-                    <option value=g.slug() selected=chosen == Some(g)>
+                    <option value=g.slug() prop:selected=chosen == Some(g)>
                         {msg::sends_group_option(t(group_label(g)), &count(count_of_group))}
                     </option>
                 }
             })
             .collect_view();
         view! {
-            <option value="" selected=chosen.is_none()>
+            <option value="" prop:selected=chosen.is_none()>
                 {M::SendsAllStatuses}
             </option>
             {groups}

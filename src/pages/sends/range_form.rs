@@ -62,7 +62,7 @@ pub(crate) fn RangeFilter(
         let chosen = chosen();
         Range::ALL
             .into_iter()
-            .map(|r| view! { <option value=r.slug() selected=r == chosen>{t(r.label())}</option> })
+            .map(|r| view! { <option value=r.slug() prop:selected=r == chosen>{t(r.label())}</option> })
             .collect_view()
     };
     view! {

@@ -351,7 +351,7 @@ fn named_options(choices: Vec<(String, String)>, selected: RwSignal<String>) -> 
         .map(|(value, label)| {
             let mine = value.clone();
             view! {
-                <option value=value selected=move || selected.with(|s| *s == mine) translate="no">
+                <option value=value prop:selected=move || selected.with(|s| *s == mine) translate="no">
                     {label}
                 </option>
             }
@@ -373,7 +373,7 @@ fn BulkSelect(
         <div class="field">
             <label for=id>{label}</label>
             <select id=id on:change=on_change>
-                <option value="" selected=move || value.get().is_empty()>
+                <option value="" prop:selected=move || value.get().is_empty()>
                     {placeholder}
                 </option>
                 {children()}

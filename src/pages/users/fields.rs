@@ -106,7 +106,7 @@ pub(crate) fn RoleSelect(
             let text = current.clone();
             let mine = current.clone();
             view! {
-                <option value=current selected=move || value.get() == mine translate="no">
+                <option value=current prop:selected=move || value.get() == mine translate="no">
                     {text}
                 </option>
             }
@@ -119,7 +119,7 @@ pub(crate) fn RoleSelect(
                 .map(|role| {
                     let name = role.as_str();
                     view! {
-                        <option value=name selected=move || value.get() == name translate="no">
+                        <option value=name prop:selected=move || value.get() == name translate="no">
                             {name}
                         </option>
                     }
@@ -163,7 +163,7 @@ pub(crate) fn TeamSelect(
                     let value_of_option = name.clone();
                     let selected = move || value.get() == value_of_option;
                     view! {
-                        <option value=name selected=selected translate=(!is_stray).then_some("no")>
+                        <option value=name prop:selected=selected translate=(!is_stray).then_some("no")>
                             {label}
                         </option>
                     }
@@ -229,7 +229,7 @@ fn ChoiceField(
                     clear_error(errors, field);
                 }
             >
-                <option value="" selected=move || value.get().is_empty()>
+                <option value="" prop:selected=move || value.get().is_empty()>
                     {placeholder}
                 </option>
                 {children()}

@@ -34,7 +34,7 @@ pub(crate) fn UserFilters(
             .into_iter()
             .map(|role| {
                 let selected = chosen.as_ref() == Some(&role);
-                view! { <option value=role.as_str().to_owned() selected=selected translate="no">{role.to_string()}</option> }
+                view! { <option value=role.as_str().to_owned() prop:selected=selected translate="no">{role.to_string()}</option> }
             })
             .collect_view()
     };
@@ -49,13 +49,13 @@ pub(crate) fn UserFilters(
             .map(|name| {
                 let selected = chosen.as_ref() == Some(&name);
                 let label = name.clone();
-                view! { <option value=name selected=selected translate="no">{label}</option> }
+                view! { <option value=name prop:selected=selected translate="no">{label}</option> }
             })
             .collect_view()
     };
     let status = move |value: &'static str, label: M| {
         let on = search.with(|s| s.active) == Some(value == "active");
-        view! { <option value=value selected=on>{t(label)}</option> }
+        view! { <option value=value prop:selected=on>{t(label)}</option> }
     };
     view! {
         <form class="user-filters" role="search" aria-label=M::UsersFind on:submit=|ev| ev.prevent_default()>

@@ -113,14 +113,14 @@ fn ColumnsForm(import: Import) -> impl IntoView {
                 header()
                     .into_iter()
                     .enumerate()
-                    .map(|(i, name)| view! { <option value=i.to_string() selected=chosen == Some(i) translate="no">{name}</option> })
+                    .map(|(i, name)| view! { <option value=i.to_string() prop:selected=chosen == Some(i) translate="no">{name}</option> })
                     .collect_view()
             };
             view! {
                 <div class="field">
                     <label for=id.clone()>{field.message()}</label>
                     <select id=id on:change=on_change>
-                        <option value="" selected=move || import.mapping.get()[slot(field)].is_none()>{M::ImportNotInFile}</option>
+                        <option value="" prop:selected=move || import.mapping.get()[slot(field)].is_none()>{M::ImportNotInFile}</option>
                         {options}
                     </select>
                 </div>
