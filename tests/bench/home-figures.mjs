@@ -12,7 +12,7 @@
 //      `Performance.getMetrics` TaskDuration) over the pages, at most 20 ms.
 // HOME_BENCH_RATE (default 10) changes the rate.
 
-import { installProbes, launchBrowser, newPage, platformGet, sessionToken, signIn, startSandbox } from "../e2e/harness.mjs";
+import { homeFiguresRead, installProbes, launchBrowser, newPage, platformGet, sessionToken, signIn, startSandbox } from "../e2e/harness.mjs";
 
 const RATE = Number(process.env.HOME_BENCH_RATE ?? 10);
 const BUDGET = { firstMs: 1_500, ratio: 1.1, perPageMs: 20, screens: 4 };
@@ -45,10 +45,18 @@ try {
   /**
    * Home from a reload (which forgets the walk): its figures from nothing. `knowsLimit`: the
    * tab keeps what it learned of the token's rate limit across the reload; without it, the
-   * walk learns the limit afresh, from the platform's first refusal.
+   * walk learns the limit afresh, from the platform's first refusal, as a new tab does. A new
+   * tab signs in for itself, and the platform counts its token's requests from none; the
+   * reload keeps this tab's token, whose window would still hold the last walk's requests,
+   * unseen by the new page: the platform's count starts afresh instead.
    */
   async function homeFromReload(knowsLimit) {
-    if (!knowsLimit) await page.evaluate(() => sessionStorage.removeItem("gifting-console.pace"));
+    if (!knowsLimit) {
+      // Nothing of the page before it on its way either: the walk it started at sign-in ends.
+      await homeFiguresRead(page, 600_000);
+      await page.evaluate(() => sessionStorage.removeItem("gifting-console.pace"));
+      await sandbox.resetRateLimit();
+    }
     const statuses = [];
     const onResponse = (r) => { if (/^\/(api|scim)\//.test(new URL(r.url()).pathname)) statuses.push(r.status()); };
     page.on("response", onResponse);

@@ -454,12 +454,12 @@ export const SESSION_KEY = "gifting-console.session";
  * starts that walk at sign-in and it goes on as a job when the admin leaves home: a test that
  * counts the sends requests of another screen, or the platform's allowance, waits for it first.
  */
-export async function homeFiguresRead(page) {
+export async function homeFiguresRead(page, timeout = 30_000) {
   await page.waitForFunction(() => {
     if (location.pathname !== "/") return true;
     const progress = document.querySelector("[data-testid=figures-progress]")?.textContent ?? "";
     return progress.includes("This month:") && !progress.includes("reading…");
-  }, null, { timeout: 30_000 });
+  }, null, { timeout });
 }
 
 /**
