@@ -72,9 +72,10 @@ function remapSourcePaths() {
 
 // Built with Leptos's `--cfg=erase_components`: each component's view and each reactive child
 // is boxed (`AnyView`, a shared closure) instead of a type of its own, so the view code is
-// compiled once per kind of node rather than once per view. Home's pack weighs 93.0 -> 88.3 KB
-// brotli and the screens' chunks 14-23 % less; rendering a page of 100 sends stays within a
-// millisecond (tests/bench/sends.mjs, "in the DOM"). The wasm tests and clippy build with it
+// compiled once per kind of node rather than once per view. Home's pack (before it held the
+// sign-in's return) weighed 93.0 -> 88.3 KB brotli and the screens' chunks 14-23 % less;
+// rendering a page of 100 sends stays within a millisecond (tests/bench/sends.mjs, "in the
+// DOM"). The wasm tests and clippy build with it
 // too (.cargo/config.toml): a rebuilt element's attributes are then set afresh, not compared
 // (so an option's choice is `prop:selected`, which holds either way).
 //
