@@ -10,7 +10,7 @@
 // by the glue's imports and stays.
 
 import { readFileSync, writeFileSync } from "node:fs";
-import { leb, reader } from "./shorten-imports.mjs";
+import { leb, reader, withSection } from "./shorten-imports.mjs";
 
 const CLASS = /^export class (\w+) \{\n[\s\S]*?\n\}\n/gm;
 
@@ -55,23 +55,7 @@ export function dropUnusedClasses(wasmPath, gluePath, otherScripts) {
   if (removed.length === 0) return removed;
   const called = new Set([...removedCode.matchAll(/\bwasm\.(\w+)/g)].map((m) => m[1]));
   const drop = new Set([...called].filter((field) => !new RegExp(`\\bwasm\\.${field}\\b`).test(glue)));
-  const wasm = readFileSync(wasmPath);
-  const parts = [wasm.subarray(0, 8)];
-  const r = reader(wasm, 8);
-  while (r.at() < wasm.length) {
-    const start = r.at();
-    const id = r.byte();
-    const size = r.u32();
-    const body = r.at();
-    r.skip(size);
-    if (id !== 7) {
-      parts.push(wasm.subarray(start, r.at()));
-      continue;
-    }
-    const section = withoutExports(wasm.subarray(body, body + size), drop);
-    parts.push(Buffer.from([7]), leb(section.length), section);
-  }
-  writeFileSync(wasmPath, Buffer.concat(parts));
+  writeFileSync(wasmPath, withSection(readFileSync(wasmPath), 7, (body) => withoutExports(body, drop)));
   writeFileSync(gluePath, glue);
   return removed;
 }

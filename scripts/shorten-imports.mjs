@@ -74,25 +74,30 @@ function renameImports(bytes, module, renames) {
   return Buffer.concat(entries);
 }
 
-/** Renames in place the imports of `wasmPath` from `module` and their keys in `gluePath`. */
-export function shortenImports(wasmPath, gluePath, module) {
-  const wasm = readFileSync(wasmPath);
+/** The module `wasm` with the body of each section `id` replaced by `rewrite(body)`. */
+export function withSection(wasm, id, rewrite) {
   const parts = [wasm.subarray(0, 8)];
-  const renames = new Map();
   const r = reader(wasm, 8);
   while (r.at() < wasm.length) {
     const start = r.at();
-    const id = r.byte();
+    const section = r.byte();
     const size = r.u32();
     const body = r.at();
     r.skip(size);
-    if (id !== 2) {
+    if (section !== id) {
       parts.push(wasm.subarray(start, r.at()));
       continue;
     }
-    const section = renameImports(wasm.subarray(body, body + size), module, renames);
-    parts.push(Buffer.from([2]), leb(section.length), section);
+    const rewritten = rewrite(wasm.subarray(body, body + size));
+    parts.push(Buffer.from([id]), leb(rewritten.length), rewritten);
   }
+  return Buffer.concat(parts);
+}
+
+/** Renames in place the imports of `wasmPath` from `module` and their keys in `gluePath`. */
+export function shortenImports(wasmPath, gluePath, module) {
+  const renames = new Map();
+  const renamed = withSection(readFileSync(wasmPath), 2, (body) => renameImports(body, module, renames));
   if (renames.size === 0) throw new Error(`${wasmPath}: no import from ${module}`);
   let glue = readFileSync(gluePath, "utf8");
   const replaceOnce = (pattern, by, what) => {
@@ -102,7 +107,7 @@ export function shortenImports(wasmPath, gluePath, module) {
   };
   for (const [from, to] of renames) replaceOnce(new RegExp(`\\b${from}\\b`, "g"), to, from);
   replaceOnce(new RegExp(`["']${module.replace(/[./]/g, "\\$&")}["'](?=\\s*:)`, "g"), "w", module);
-  writeFileSync(wasmPath, Buffer.concat(parts));
+  writeFileSync(wasmPath, renamed);
   writeFileSync(gluePath, glue);
   return renames.size;
 }
