@@ -11,6 +11,21 @@ const CHUNK = /\/split_[^/]*\.wasm$/;
 // Home's modules, sent as one file after sign-in (scripts/pack-chunks.mjs).
 const PACK = /\/home\.pack$/;
 
+/**
+ * Home's pack refused in `context`, as on a network that is down, until `up()`;
+ * `askedSinceUp()`: how many times it was asked for since.
+ */
+async function refusePack(context) {
+  let down = true;
+  let since = 0;
+  await context.route(PACK, (route) => {
+    if (down) return route.abort("failed");
+    since += 1;
+    return route.continue();
+  });
+  return { up: () => (down = false), askedSinceUp: () => since };
+}
+
 describe("screens downloaded on first visit", () => {
   const env = consoleFixture({ signedIn: false });
 
@@ -94,25 +109,18 @@ describe("screens downloaded on first visit", () => {
   test("the sign-in's return and home's modules come in one pack; a pack that fails to download is asked for again", async () => {
     const context = await env.browser.newContext();
     const tab = await openTab(context);
-    const asked = [];
-    // Refused until the sign-in's return has said its code did not arrive, as on a network
-    // that is down.
-    let down = true;
-    await context.route(PACK, (route) => {
-      asked.push(down);
-      return down ? route.abort("failed") : route.continue();
-    });
+    // Refused until the sign-in's return has said its code did not arrive.
+    const pack = await refusePack(context);
     await allowSignIn(tab, env.sandbox.url);
     const panel = tab.locator("main#main").getByTestId("screen-download-failed");
     await panel.waitFor(VISIBLE);
-    down = false;
+    pack.up();
     await panel.getByRole("button", { name: "Try again" }).click();
     // The sign-in completes, and home, its figures and the header's profile come from the
     // pack that just arrived: nothing else to try again.
     await tab.getByTestId("summary").waitFor(VISIBLE);
     await tab.locator("[data-testid=current-user]").waitFor(VISIBLE);
-    const afterwards = asked.filter((refused) => !refused).length;
-    assert.equal(afterwards, 1, "asked for again, once for the sign-in, home, its figures and the profile");
+    assert.equal(pack.askedSinceUp(), 1, "asked for again, once for the sign-in, home, its figures and the profile");
     const crashes = tab.errors.filter((e) => e.kind === "pageerror");
     assert.deepEqual(crashes, [], "no panic, no uncaught error");
     await context.close();
@@ -122,12 +130,7 @@ describe("screens downloaded on first visit", () => {
     const context = await env.browser.newContext();
     const tab = await openTab(context);
     await signIn(tab, env.sandbox.url);
-    const asked = [];
-    let down = true;
-    await context.route(PACK, (route) => {
-      asked.push(down);
-      return down ? route.abort("failed") : route.continue();
-    });
+    const pack = await refusePack(context);
     // A new tab of the signed-in one: it holds the session, and fetches the pack itself.
     const copy = await openCopy(tab);
     await copy.goto(env.sandbox.url);
@@ -137,7 +140,7 @@ describe("screens downloaded on first visit", () => {
     await panel.waitFor(VISIBLE);
     const profilePanel = copy.getByRole("banner").getByTestId("screen-download-failed");
     await profilePanel.waitFor(VISIBLE);
-    down = false;
+    pack.up();
     await panel.getByRole("button", { name: "Try again" }).click();
     // Home is back; its read of /me, which went with the app's reads, failed as a lost answer
     // does and offers to try again.
@@ -146,8 +149,7 @@ describe("screens downloaded on first visit", () => {
     await copy.getByTestId("summary").waitFor(VISIBLE);
     await profilePanel.getByRole("button", { name: "Try again" }).click();
     await copy.locator("[data-testid=current-user]").waitFor(VISIBLE);
-    const afterwards = asked.filter((refused) => !refused).length;
-    assert.equal(afterwards, 1, "asked for again, once for home, its figures and the profile");
+    assert.equal(pack.askedSinceUp(), 1, "asked for again, once for home, its figures and the profile");
     const crashes = copy.errors.filter((e) => e.kind === "pageerror");
     assert.deepEqual(crashes, [], "no panic, no uncaught error");
     await context.close();
