@@ -1,12 +1,19 @@
 //! The admin's choices on this browser, kept across visits and sign-ins in localStorage: how
-//! many rows each list shows, its columns and last filters, the views saved on a list (a name
-//! and the filters and sort it stands for), the theme and the density. The one module that
+//! many rows each list shows, its columns, the views saved on a list (a name and the filters
+//! and sort it stands for: a deliberate act), the theme and the density. The one module that
 //! touches localStorage, and it keeps choices only: never a token, never what the platform
-//! answered beyond the filter values typed. [`forget_all`] clears every one of them.
+//! answered. [`forget_all`] clears every one of them.
+//!
+//! A list's last filters are remembered on their own, without the admin asking, and often hold
+//! what was typed into a search (an email, a recipient): they live in the tab's
+//! `sessionStorage` and go when the session ends ([`forget_last_filters`]), so nothing typed
+//! outlives a sign-out on a shared machine.
 //!
 //! The theme and the density are put on `<html>` by `boot.js`, before the wasm runs, from the
 //! two keys [`Look`] writes: the first load carries no binding for it, and nothing is drawn in
 //! the other theme first.
+
+use crate::browser::session_storage;
 
 /// Every key this module writes starts so.
 const PREFIX: &str = "gifting-console.pref.";
@@ -21,7 +28,11 @@ fn read(key: &str) -> Option<String> {
 
 /// Keeps `value` under `key` (empty: the key goes). `false` when the storage refused.
 fn write(key: &str, value: &str) -> bool {
-    let Some(store) = local_storage() else {
+    write_in(local_storage(), key, value)
+}
+
+fn write_in(store: Option<web_sys::Storage>, key: &str, value: &str) -> bool {
+    let Some(store) = store else {
         return false;
     };
     if value.is_empty() {
@@ -101,18 +112,33 @@ pub(crate) fn forget_all() -> bool {
     let Some(store) = local_storage() else {
         return false;
     };
-    let count = store.length().unwrap_or(0);
-    let ours: Vec<String> = (0..count)
-        .filter_map(|i| store.key(i).ok().flatten())
-        .filter(|key| key.starts_with(PREFIX))
-        .collect();
-    for key in ours {
-        let _ = store.remove_item(&key);
-    }
+    remove_starting(&store, PREFIX);
+    forget_last_filters();
     for look in [THEME, DENSITY] {
         look.show(look.choices[0]);
     }
     true
+}
+
+/// Removes every key of `store` that starts with `prefix`.
+fn remove_starting(store: &web_sys::Storage, prefix: &str) {
+    let count = store.length().unwrap_or(0);
+    let ours: Vec<String> = (0..count)
+        .filter_map(|i| store.key(i).ok().flatten())
+        .filter(|key| key.starts_with(prefix))
+        .collect();
+    for key in ours {
+        let _ = store.remove_item(&key);
+    }
+}
+
+/// Forgets every list's last filters: the session's end (sign-out, expiry, another tab's
+/// sign-out) calls it. It also clears the copies an older console kept in localStorage.
+pub(crate) fn forget_last_filters() {
+    let prefix = filters_key("");
+    for store in [local_storage(), session_storage()].into_iter().flatten() {
+        remove_starting(&store, &prefix);
+    }
 }
 
 fn columns_key(list: &str) -> String {
@@ -133,14 +159,15 @@ fn filters_key(list: &str) -> String {
     format!("{PREFIX}filters.{list}")
 }
 
-/// The filters and sort `list` last showed, as an address query (`role=admin&sort=name`).
+/// The filters and sort `list` last showed in this tab's session, as an address query
+/// (`role=admin&sort=name`).
 pub(crate) fn last_filters(list: &str) -> Option<String> {
-    read(&filters_key(list))
+    session_storage()?.get_item(&filters_key(list)).ok()?
 }
 
-/// Keeps `query` as `list`'s last filters (empty: none).
+/// Keeps `query` as `list`'s last filters for this tab's session (empty: none).
 pub(crate) fn remember_filters(list: &str, query: &str) {
-    let _ = write(&filters_key(list), query);
+    let _ = write_in(session_storage(), &filters_key(list), query);
 }
 
 fn page_size_key(list: &str) -> String {

@@ -242,6 +242,8 @@ impl SessionStore {
         clear_session();
         remove(SPENDING_KEY);
         self.signal.set(None);
+        // What the admin typed into a list's search must not outlive the session either.
+        crate::prefs::forget_last_filters();
         forget_kept_data();
         wake_waiters();
     }

@@ -132,8 +132,11 @@ pub(crate) async fn send_once(
     };
 
     let signal = flight.controller.signal();
+    // Nothing a session reads may stay in the browser's HTTP cache after it ends: the platform
+    // sends no caching headers, and a shared machine's next user could read the cache files.
     let mut builder = RequestBuilder::new(request.url)
         .method(request.method)
+        .cache(web_sys::RequestCache::NoStore)
         .abort_signal(Some(&signal));
     for (name, value) in &request.headers {
         builder = builder.header(name, value);

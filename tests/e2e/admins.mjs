@@ -25,11 +25,11 @@ export async function allGroups(env) {
   return (await platformGet(env.sandbox.url, env.token, "/api/v3/groups?page=1&per_page=100")).body.groups;
 }
 
-/** Writes `body` to user `id` straight through the API, as another admin would. */
-export async function put(env, id, body) {
+/** Writes `body` to user `id` straight through the API, as another admin would (with `token`). */
+export async function put(env, id, body, token = env.token) {
   const response = await fetch(`${env.sandbox.url}${SCIM}/${id}`, {
     method: "PUT",
-    headers: { Authorization: `Bearer ${env.token}`, "Content-Type": "application/scim+json" },
+    headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/scim+json" },
     body: JSON.stringify(body),
   });
   assert.equal(response.status, 200, `PUT ${id}`);

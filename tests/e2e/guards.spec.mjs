@@ -5,7 +5,7 @@
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { consoleFixture, unexpectedErrors, waitFor } from "./harness.mjs";
+import { consoleFixture, scimUsers, sessionToken, signedInPage, unexpectedErrors, waitFor } from "./harness.mjs";
 import { activeAdmins, allGroups, allUsers, ME, plainUsers, put, SCIM, usersRow } from "./admins.mjs";
 
 const VISIBLE = { state: "visible", timeout: 30_000 };
@@ -29,13 +29,17 @@ async function chooseRole(env, role) {
 /** The question the running job asks, on the bulk panel. */
 const question = (env) => main(env).getByTestId("job-question");
 
+/** Every SCIM user, read with `token` (another admin's, once the fixture's is no longer one). */
+const allUsersAs = (env, token) => scimUsers(env.sandbox.url, token);
+
 describe("no change leaves the organisation without an admin", () => {
   const env = consoleFixture();
 
-  test("a bulk change that would demote every admin is refused with the numbers, and nothing is written", async () => {
+  test("a bulk change that would demote every admin refuses your own row first, then asks about the others", async () => {
     const before = await allUsers(env);
     const admins = activeAdmins(before).length;
-    assert.ok(admins >= 2, `the demo world has several admins (${admins})`);
+    assert.ok(admins >= 3, `the demo world has several admins (${admins})`);
+    const me = before.find((u) => u.userName === ME);
     const puts = [];
     env.page.on("request", (r) => r.method() === "PUT" && puts.push(r.url()));
     await openUsers(env);
@@ -43,15 +47,19 @@ describe("no change leaves the organisation without an admin", () => {
     await env.page.getByTestId("bulk-count").getByText(`${before.length} users selected`).waitFor(VISIBLE);
     await chooseRole(env, "sender");
     await main(env).getByRole("button", { name: `Make ${before.length} users sender` }).click();
-    const refusal = `${admins} admins lose the admin role, you among them; none remains.`;
-    await env.page.getByTestId("bulk-summary").getByText(refusal, { exact: false }).waitFor(VISIBLE);
-    assert.match(await env.page.getByTestId("bulk-summary").textContent(), /^Refused: this change would leave the organisation without an admin\./);
+    // Your own admin role is never taken by the console: the others are counted without you.
+    await question(env).getByText(`${admins - 1} admins lose the admin role; 1 remains.`, { exact: false }).waitFor(VISIBLE);
+    const yours = main(env).locator(`li.bulk-result[data-user-id="${me.id}"]`);
+    assert.equal(await yours.getAttribute("data-outcome"), "left alone", "refused before the question");
+    assert.match(await yours.textContent(), /another admin must make this change/);
+    await question(env).getByRole("button", { name: "Stop: change nobody" }).click();
+    await env.page.getByTestId("bulk-summary").getByText("Stopped before any change: nobody was changed.", { exact: false }).waitFor(VISIBLE);
     assert.deepEqual(puts, [], "nothing was sent");
     assert.deepEqual(activeAdmins(await allUsers(env)).map((u) => u.id), activeAdmins(before).map((u) => u.id));
     assert.deepEqual(unexpectedErrors(env.page), []);
   });
 
-  test("an import that would demote every admin is refused with the numbers, and nothing is written", async () => {
+  test("an import that would demote every admin refuses your own row first, then asks about the others", async () => {
     const before = await allUsers(env);
     const admins = activeAdmins(before);
     const file = ["Email,Role", ...admins.map((u) => `${u.userName},sender`)].join("\n");
@@ -60,35 +68,37 @@ describe("no change leaves the organisation without an admin", () => {
     await env.page.locator("[data-testid=import-preview]").waitFor(VISIBLE);
     await env.page.getByLabel("Create new users and update existing ones").check();
     await env.page.locator("[data-testid=import-run]").click();
-    const refusal = `${admins.length} admins lose the admin role or are deactivated, you among them; none remains.`;
-    await env.page.getByTestId("import-summary").getByText(refusal, { exact: false }).waitFor(VISIBLE);
+    const counted = `${admins.length - 1} admins lose the admin role or are deactivated; 1 remains.`;
+    await question(env).getByText(counted, { exact: false }).waitFor(VISIBLE);
+    const yours = env.page.locator("[data-testid=import-preview] tbody tr", { has: env.page.locator("td", { hasText: new RegExp(`^${ME}$`) }) });
+    assert.equal(await yours.getAttribute("data-outcome"), "skipped", "refused before the question");
+    assert.match(await yours.textContent(), /another admin must make this change/);
+    await question(env).getByRole("button", { name: "Stop: change nobody" }).click();
+    await env.page.getByTestId("import-summary").getByText("nobody was changed", { exact: false }).waitFor(VISIBLE);
     assert.deepEqual(activeAdmins(await allUsers(env)).map((u) => u.id), admins.map((u) => u.id), "every admin is still one");
     assert.deepEqual(unexpectedErrors(env.page), []);
   });
 
-  test("demoting yourself with another admin asks about you on its own, and writes you last", async () => {
+  test("demoting yourself with another admin: your own row is refused in words, the other is asked about and written", async () => {
     const before = await allUsers(env);
     const me = before.find((u) => u.userName === ME);
     const other = activeAdmins(before).find((u) => u.id !== me.id);
-    const remaining = activeAdmins(before).length - 2;
+    const remaining = activeAdmins(before).length - 1;
     const puts = [];
     env.page.on("request", (r) => r.method() === "PUT" && puts.push(r.url().split("/").pop()));
     await openUsers(env);
     await select(env, [other.userName, ME]);
     await chooseRole(env, "manager");
     await main(env).getByRole("button", { name: "Make 2 users manager" }).click();
-    await question(env).getByText(`2 admins lose the admin role, you among them; ${remaining} remain.`, { exact: false }).waitFor(VISIBLE);
+    await question(env).getByText(`1 admin loses the admin role; ${remaining} remain.`, { exact: false }).waitFor(VISIBLE);
     assert.deepEqual(puts, [], "nothing is written before the answer");
     await question(env).getByRole("button", { name: "Go ahead" }).click();
-    await question(env).getByText("Your own account is next", { exact: false }).waitFor(VISIBLE);
-    const now = await allUsers(env);
-    assert.equal(now.find((u) => u.id === other.id).userType, "manager", "the other admin was changed first");
-    assert.equal(now.find((u) => u.id === me.id).userType, "admin", "you are not changed before you answer");
-    await question(env).getByRole("button", { name: "Leave my account as it is" }).click();
     await env.page.getByTestId("bulk-summary").getByText("Changed 1 of 2 users. 1 user left alone.").waitFor(VISIBLE);
     assert.deepEqual(puts, [other.id], "only the other admin was written");
-    assert.equal((await allUsers(env)).find((u) => u.id === me.id).userType, "admin");
-    assert.match(await main(env).locator(`li.bulk-result[data-user-id="${me.id}"]`).textContent(), /left as it was, as you chose/);
+    const now = await allUsers(env);
+    assert.equal(now.find((u) => u.id === other.id).userType, "manager");
+    assert.equal(now.find((u) => u.id === me.id).userType, "admin", "you keep the admin role");
+    assert.match(await main(env).locator(`li.bulk-result[data-user-id="${me.id}"]`).textContent(), /this is your own account/);
     await put(env, other.id, { userType: "admin" });
     assert.deepEqual(unexpectedErrors(env.page), []);
   });
@@ -103,28 +113,22 @@ describe("one user's page: no lock-out, and undo for a few seconds", () => {
     await env.page.waitForFunction(() => document.querySelectorAll("#user-team option").length > 2);
   }
 
-  test("demoting yourself asks on its own; the last admin is refused in numbers", async () => {
+  test("your own page says another admin must change your role; a save that demotes you is refused in words", async () => {
     const before = await allUsers(env);
     const me = before.find((u) => u.userName === ME);
-    const others = activeAdmins(before).filter((u) => u.id !== me.id);
     const name = `${me.name.givenName} ${me.name.familyName}`;
+    const puts = [];
+    env.page.on("request", (r) => r.method() === "PUT" && puts.push(r.url()));
     await openUser(me.id, name);
+    await env.page.getByTestId("user-yours-note").getByText("Another admin must make this change.", { exact: false }).waitFor(VISIBLE);
+    assert.equal(await main(env).getByRole("button", { name: "Deactivate user" }).count(), 0, "no way to deactivate yourself");
     await main(env).getByLabel("Role").selectOption("manager");
     await main(env).getByRole("button", { name: "Save changes" }).click();
-    const dialog = env.page.getByRole("dialog", { name: "Change your own account?" });
-    await dialog.getByText(`you lose the admin role`, { exact: false }).waitFor(VISIBLE);
-    assert.match(await dialog.textContent(), new RegExp(`${others.length} admins? remains?`));
-    await dialog.getByRole("button", { name: "Cancel" }).click();
-    await dialog.waitFor({ state: "hidden" });
-    assert.equal((await allUsers(env)).find((u) => u.id === me.id).userType, "admin", "nothing written");
-    assert.equal(await main(env).getByLabel("Role").inputValue(), "manager", "the form keeps the change");
-
-    // Every other admin demoted elsewhere: you are the last, and the change is refused.
-    for (const u of others) await put(env, u.id, { userType: "sender" });
-    await main(env).getByRole("button", { name: "Save changes" }).click();
-    await env.page.getByTestId("user-outcome").getByText("1 admin loses the admin role: you; none remains.", { exact: false }).waitFor(VISIBLE);
+    await env.page.getByTestId("user-outcome").getByText("another admin must make this change", { exact: false }).waitFor(VISIBLE);
+    assert.equal(await env.page.getByRole("dialog").count(), 0, "nothing was asked");
+    assert.deepEqual(puts, [], "nothing was written");
     assert.equal((await allUsers(env)).find((u) => u.id === me.id).userType, "admin");
-    for (const u of others) await put(env, u.id, { userType: "admin" });
+    assert.equal(await main(env).getByLabel("Role").inputValue(), "manager", "the form keeps the change");
     assert.deepEqual(unexpectedErrors(env.page), []);
   });
 
@@ -173,32 +177,40 @@ describe("one user's page: no lock-out, and undo for a few seconds", () => {
   });
 });
 
-describe("the platform's own last-admin rule (--protect-last-admin)", () => {
-  const env = consoleFixture({ sandboxArgs: ["--protect-last-admin"] });
+describe("the platform checks the author's role when a write arrives", () => {
+  const env = consoleFixture();
 
-  test("a change the platform refuses with 409 is shown as the error it is", async () => {
+  test("a write whose author lost the admin role meanwhile is refused by the platform and shown as such", async () => {
     const before = await allUsers(env);
     const me = before.find((u) => u.userName === ME);
-    const others = activeAdmins(before).filter((u) => u.id !== me.id);
-    await openUsers(env);
-    await select(env, [ME]);
-    await chooseRole(env, "sender");
-    await main(env).getByRole("button", { name: "Make 1 user sender" }).click();
-    await question(env).getByText("Your own account is next", { exact: false }).waitFor(VISIBLE);
-    // The other admins are demoted elsewhere after the console's last count, as its write is
-    // on its way: the console counted them, the platform now holds only you.
-    await env.page.route(`**${SCIM}/${me.id}`, async (route) => {
-      if (route.request().method() === "PUT") for (const u of others) await put(env, u.id, { userType: "sender" });
-      await route.fallback();
-    });
-    await question(env).getByRole("button", { name: "Change my account too" }).click();
-    const line = main(env).locator(`li.bulk-result[data-user-id="${me.id}"]`);
-    await line.getByText("without an active admin", { exact: false }).waitFor(VISIBLE);
-    assert.equal(await line.getAttribute("data-outcome"), "failed");
-    await env.page.unroute(`**${SCIM}/${me.id}`);
-    const now = await allUsers(env);
-    assert.equal(now.find((u) => u.id === me.id).userType, "admin", "the platform kept its last admin");
-    assert.deepEqual(unexpectedErrors(env.page), []);
+    const other = activeAdmins(before).find((u) => u.id !== me.id);
+    // Another admin's session, to put things back once you are no longer one.
+    const second = await signedInPage(env.browser, env.sandbox.url, other.userName);
+    const otherToken = await sessionToken(second);
+    try {
+      await openUsers(env);
+      await select(env, [other.userName]);
+      await chooseRole(env, "sender");
+      await main(env).getByRole("button", { name: "Make 1 user sender" }).click();
+      await question(env).getByText("1 admin loses the admin role;", { exact: false }).waitFor(VISIBLE);
+      // As the console's write is on its way, another admin takes the role from you.
+      await env.page.route(`**${SCIM}/${other.id}`, async (route) => {
+        if (route.request().method() === "PUT") await put(env, me.id, { userType: "sender" }, otherToken);
+        await route.fallback();
+      });
+      await question(env).getByRole("button", { name: "Go ahead" }).click();
+      const line = main(env).locator(`li.bulk-result[data-user-id="${other.id}"]`);
+      await waitFor(async () => (await line.getAttribute("data-outcome")) === "failed", { what: "the write is refused" });
+      await env.page.unroute(`**${SCIM}/${other.id}`);
+      const now = await allUsersAs(env, otherToken);
+      assert.equal(now.find((u) => u.id === other.id).userType, "admin", "the platform refused the write of a non-admin");
+      assert.equal(now.find((u) => u.id === me.id).userType, "sender");
+    } finally {
+      await put(env, me.id, { userType: "admin" }, otherToken);
+      await second.context().close();
+    }
+    const refusals = (e) => /\b403\b/.test(e.text);
+    assert.deepEqual(unexpectedErrors(env.page).filter((e) => !refusals(e)), []);
   });
 });
 

@@ -155,6 +155,8 @@ describe("remembered filters, columns and looks", () => {
   const headers = (table) =>
     page().locator(`main table.${table} thead th`).evaluateAll((ths) => ths.map((th) => th.textContent.replace(/[▲▼↕]/g, "").trim()));
   const stored = () => page().evaluate(() => ({ ...localStorage }));
+  // The last filters are the tab's, for the session: never on the browser.
+  const lastFilters = () => page().evaluate(() => ({ ...sessionStorage }));
 
   test("the users list opens again with its last filters; a link that names its own wins", async () => {
     await menu("Users").click();
@@ -166,7 +168,8 @@ describe("remembered filters, columns and looks", () => {
     await menu("Users").click();
     await page().waitForURL((url) => url.pathname === "/users" && url.searchParams.get("role") === "admin");
     assert.equal(await page().getByLabel("Role", { exact: true }).inputValue(), "admin");
-    assert.equal((await stored())["gifting-console.pref.filters.users"], "role=admin");
+    assert.equal((await lastFilters())["gifting-console.pref.filters.users"], "role=admin");
+    assert.equal((await stored())["gifting-console.pref.filters.users"], undefined, "not on the browser");
 
     await page().goto(`${env.sandbox.url}/users?status=inactive`);
     await page().waitForURL((url) => url.searchParams.get("status") === "inactive");
@@ -201,7 +204,7 @@ describe("remembered filters, columns and looks", () => {
     await page().waitForURL((url) => url.pathname === "/sends" && url.searchParams.get("send") === id);
     await page().locator(`${SENDS_ROWS}[data-send-id="${id}"]`).waitFor(VISIBLE);
     assert.equal(new URL(page().url()).searchParams.get("status"), null, "only the send the link names");
-    assert.equal((await stored())["gifting-console.pref.filters.sends"], "status=problem", "the last filters are kept for later");
+    assert.equal((await lastFilters())["gifting-console.pref.filters.sends"], "status=problem", "the last filters are kept for later");
     // Back to the list from another screen: its last filters again.
     await menu("Teams").click();
     await page().waitForURL(/\/teams$/);
@@ -305,7 +308,7 @@ describe("remembered filters, columns and looks", () => {
     await open();
     await preferences().getByRole("button", { name: "Forget all of it" }).click();
     await preferences().getByTestId("forget-status").getByText(/^Forgotten/).waitFor(VISIBLE);
-    const left = Object.keys(await stored()).filter((k) => k.startsWith("gifting-console.pref."));
+    const left = Object.keys({ ...(await stored()), ...(await lastFilters()) }).filter((k) => k.startsWith("gifting-console.pref."));
     assert.deepEqual(left, [], "nothing of the console's choices is left");
     assert.ok(await preferences().getByRole("radio", { name: "Match the system" }).isChecked());
     assert.equal((await root()).theme, "system");

@@ -72,14 +72,15 @@ pub async fn require_marketplace(req: Request, next: Next) -> Response {
     }
 }
 
+/// The refusal of a SCIM request whose token's user is not an active admin.
+pub const NOT_AN_ADMIN: &str =
+    "Provisioning users needs an administrator; this token's user is not one.";
+
 /// SCIM needs the `scim` scope and an administrator.
 pub async fn require_scim_admin(req: Request, next: Next) -> Response {
     match caller_of(&req) {
         Some(c) if c.scopes.scim && c.role == Role::Admin => next.run(req).await,
-        Some(c) if c.scopes.scim => ScimFailure::forbidden(
-            "Provisioning users needs an administrator; this token's user is not one.",
-        )
-        .into_response(),
+        Some(c) if c.scopes.scim => ScimFailure::forbidden(NOT_AN_ADMIN).into_response(),
         _ => {
             let mut f = ScimFailure::forbidden("This token lacks the `scim` scope.");
             f.www_authenticate = Some("Bearer error=\"insufficient_scope\", scope=\"scim\"".into());

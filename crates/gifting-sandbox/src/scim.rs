@@ -3,7 +3,7 @@
 use axum::extract::{RawQuery, State};
 use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::{Json, Router};
+use axum::{Extension, Json, Router};
 use gifting_api::paths::{endpoint, SCIM_USERS};
 use gifting_api::query::parse_pairs;
 use gifting_api::scim::{
@@ -13,6 +13,7 @@ use gifting_api::scim::{
 use gifting_api::{validate, Role};
 use serde::Serialize;
 
+use crate::api_auth::{Caller, NOT_AN_ADMIN};
 use crate::data::people::UserRecord;
 use crate::errors::{ScimFailure, SCIM_CONTENT_TYPE};
 use crate::extract::{ScimJson, ScimPath};
@@ -211,8 +212,19 @@ async fn read(
     ))
 }
 
+/// The platform checks the author's role when a write arrives. The middleware read it when the
+/// request came in; read again under the write's own lock, two admins demoting each other at
+/// the same instant cannot both pass on roles the other's write is about to change.
+fn author_may_write(db: &Db, caller: &Caller) -> Result<(), ScimFailure> {
+    match db.users.get(&caller.user_id) {
+        Some(u) if u.active && u.role == Role::Admin => Ok(()),
+        _ => Err(ScimFailure::forbidden(NOT_AN_ADMIN)),
+    }
+}
+
 async fn create(
     State(app): State<Shared>,
+    Extension(caller): Extension<Caller>,
     headers: HeaderMap,
     ScimJson(body): ScimJson<CreateUser>,
 ) -> Result<Response, ScimFailure> {
@@ -226,6 +238,7 @@ async fn create(
     let (user, db_view) = {
         let mut world = app.write();
         let db = &mut world.db;
+        author_may_write(db, &caller)?;
         let team_group_id = group_id(db, &body.division)?;
         if db.user_by_email(&email).is_some() {
             return Err(ScimFailure::new(
@@ -262,6 +275,7 @@ async fn create(
 
 async fn replace(
     State(app): State<Shared>,
+    Extension(caller): Extension<Caller>,
     headers: HeaderMap,
     ScimPath(id): ScimPath,
     ScimJson(body): ScimJson<ReplaceUser>,
@@ -277,6 +291,7 @@ async fn replace(
     }
     let mut world = app.write();
     let db = &mut world.db;
+    author_may_write(db, &caller)?;
     if !db.users.contains_key(&key) {
         return Err(ScimFailure::not_found(&id));
     }

@@ -535,3 +535,33 @@ async fn without_protect_last_admin_the_lock_out_is_accepted() {
     let res = s.get(USERS, &t).await;
     assert_scim_error(res, StatusCode::FORBIDDEN, None).await;
 }
+
+#[tokio::test]
+async fn two_admins_demoting_each_other_at_once_leave_one_admin() {
+    let s = start().await;
+    let mine = s.admin().await;
+    let (me, others) = admins(&s, &mine).await;
+    let other = &others[0];
+    let theirs = s.sign_in(&other.user_name, "scim").await.access_token;
+    // The author's role is read under the write's own lock: whatever the interleaving, the
+    // second write finds its author demoted.
+    for round in 0..20 {
+        let (a, b) = tokio::join!(
+            put_user(&s, &mine, &other.id, json!({"userType": "sender"})),
+            put_user(&s, &theirs, &me.id, json!({"userType": "sender"})),
+        );
+        let statuses = [a.status(), b.status()];
+        assert!(
+            statuses.contains(&StatusCode::OK) && statuses.contains(&StatusCode::FORBIDDEN),
+            "round {round}: {statuses:?}"
+        );
+        // The one who stayed an admin puts the other back.
+        let (winner, loser) = if a.status() == StatusCode::OK {
+            (&mine, &other.id)
+        } else {
+            (&theirs, &me.id)
+        };
+        let back = put_user(&s, winner, loser, json!({"userType": "admin"})).await;
+        assert_eq!(back.status(), StatusCode::OK, "round {round}");
+    }
+}

@@ -231,18 +231,19 @@ fn member_row(m: Member) -> AnyView {
 
 /// The invitation key is for admins alone, whatever the platform answers to other roles: a
 /// sender or a manager could otherwise reveal another team's keys and sign up with them. It is
-/// shown only once /me says admin (a failed /me or an unknown role is not enough).
+/// shown only once /me says admin (a failed /me or an unknown role is not enough). Behind the
+/// gateway a non-admin's answer carries no key at all: "admins only" says why, not "no key".
 #[component]
 fn KeyToggle(key: String, owner: String) -> impl IntoView {
     let me = use_current_user();
     let admin = move || me.with(|me| matches!(me, Some(Ok(me)) if me.role == Role::Admin));
     move || {
-        if key.is_empty() {
-            view! { <span class="muted">{M::TeamsNoKey}</span> }.into_any()
-        } else if admin() {
-            view! { <KeyReveal key=key.clone() owner=owner.clone() /> }.into_any()
-        } else {
+        if !admin() {
             view! { <span class="muted">{M::TeamsAdminsOnly}</span> }.into_any()
+        } else if key.is_empty() {
+            view! { <span class="muted">{M::TeamsNoKey}</span> }.into_any()
+        } else {
+            view! { <KeyReveal key=key.clone() owner=owner.clone() /> }.into_any()
         }
     }
 }

@@ -280,7 +280,7 @@ impl Writer<Planned> for JobCtx<BulkRun> {
     fn not_sent(&self, p: Planned, why: NotSent) {
         let outcome = match why {
             NotSent::Cancelled => return,
-            NotSent::KeptYours => Outcome::LeftAlone(t(M::UsersKeptYours).to_owned()),
+            NotSent::Yours => Outcome::LeftAlone(guard::yours_refused()),
             NotSent::Refused(refusal) => Outcome::Failed(refusal),
         };
         record(self, p, outcome);

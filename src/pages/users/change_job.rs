@@ -1,7 +1,7 @@
 //! A change to one user that can take the admin role away or deactivate (from the user's
 //! page) as a job ([`crate::jobs`]): the guard ([`super::guard`]) counts the admins right
-//! before the PUT, refuses one that would leave none, and asks before the signed-in admin's
-//! own account; the job owns those reads and the write, so the session's end stops them and
+//! before the PUT, refuses one that would leave none or that takes the role or the active
+//! status from the signed-in admin; the job owns those reads and the write, so the session's end stops them and
 //! another run that writes is not raced. Not listed under Jobs: the user's page shows it, and
 //! cancels it when the admin leaves (a write already sent ends and lands).
 //!
@@ -95,7 +95,7 @@ fn ended(ctx: &JobCtx<Changed>) -> JobEnd {
 }
 
 /// The user's page as the guard's host: the admin chose this one user and this change, so
-/// taking the role from others is not asked; their own account is, in the page's words.
+/// taking the role from others is not asked.
 struct OnePage<'a>(&'a JobCtx<Changed>);
 
 impl GuardHost for OnePage<'_> {
@@ -113,13 +113,6 @@ impl GuardHost for OnePage<'_> {
     }
     fn asks_about_others(&self) -> bool {
         false
-    }
-    fn yours_question(&self, what: &str, remaining: usize) -> Question {
-        Question {
-            text: msg::users_own_account(Loss::from(what).select(), remaining as u64),
-            yes: t(M::UsersChangeOwn).to_owned(),
-            no: t(M::CommonCancel).to_owned(),
-        }
     }
 }
 
@@ -150,8 +143,11 @@ impl Writer<ReplaceUser> for Put<'_> {
     }
 
     fn not_sent(&self, _: ReplaceUser, why: NotSent) {
-        if let NotSent::Refused(refusal) = why {
-            self.ctx.result.update(|c| c.refused = Some(refusal));
-        }
+        let refusal = match why {
+            NotSent::Refused(refusal) => refusal,
+            NotSent::Yours => guard::yours_refused(),
+            NotSent::Cancelled => return,
+        };
+        self.ctx.result.update(|c| c.refused = Some(refusal));
     }
 }

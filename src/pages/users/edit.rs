@@ -3,6 +3,7 @@
 //! asked for.
 
 use gifting_api::paths::endpoint;
+use gifting_api::rest::CurrentUser;
 use gifting_api::scim::{ReplaceUser, ScimUser};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -14,13 +15,13 @@ use super::directory;
 use super::guard;
 use super::present::{display_name, status_badge};
 use super::user_form::{draft_of, UserFields, UserForm};
-use crate::api::{use_api, ApiClient, ApiError};
+use crate::api::{use_api, use_current_user, ApiClient, ApiError};
 use crate::components::Breadcrumb;
 use crate::components::{use_job, UseJob};
 use crate::components::{ConfirmDialog, Notice, Tone};
 use crate::components::{FailedNotice, LeaveGuard, ScreenHeading};
 use crate::i18n::{live_text, msg, t, M};
-use crate::jobs::{self, JobKind, JobState, Question};
+use crate::jobs::{JobKind, JobState};
 use crate::routes;
 
 #[component]
@@ -68,6 +69,8 @@ struct Editor {
     done: StoredValue<Option<Done>>,
     /// For a few seconds after a save: what puts the user back, and what the save wrote.
     undo: RwSignal<Option<(ReplaceUser, ReplaceUser)>>,
+    /// The signed-in user (`/api/v3/me`): whether this page is their own account.
+    me: LocalResource<Result<CurrentUser, ApiError>>,
 }
 
 /// How long "Undo" is offered after a save.
@@ -85,6 +88,7 @@ impl Editor {
             change: use_job(JobKind::UserChange),
             done: StoredValue::new(None),
             undo: RwSignal::new(None),
+            me: use_current_user(),
         }
         .watching_changes()
     }
@@ -115,12 +119,6 @@ impl Editor {
             // Cancelled, or the admin kept their own account: the form keeps the change.
             _ => {}
         }
-    }
-
-    /// The question the guard asks about the signed-in admin's own account, while it waits.
-    fn question(self) -> Option<(u64, Question)> {
-        let status = self.change.status()?;
-        Some((status.id, status.question?))
     }
 
     /// What the guard is doing while a change waits for it ("Waiting: another run …").
@@ -165,11 +163,17 @@ impl Editor {
     }
 
     /// Sends `body`. A change that can take the admin role away goes through the guard
-    /// ([`guard::run`]), which reads the users afresh: a change that leaves no admin is
-    /// refused, and a change to the signed-in admin's own account waits for its own
-    /// confirmation.
+    /// ([`guard::run`]), which reads the users afresh: a change that leaves no admin, or that
+    /// takes the role or the active status from the signed-in admin, is refused in words.
     fn guarded(self, body: ReplaceUser, done: Done) {
         if self.form.pending.get_untracked() {
+            return;
+        }
+        // Refused at once, as the guard would after its reads: nothing to wait for or ask.
+        if guard::can_remove(&body) && self.is_yours() {
+            self.undo.set(None);
+            self.outcome
+                .set(Some(Outcome::Failed(guard::yours_refused())));
             return;
         }
         self.form.pending.set(true);
@@ -314,6 +318,17 @@ impl Editor {
     fn name(self) -> String {
         self.current.with(display_name)
     }
+
+    /// Whether the user on screen is the signed-in admin, an active admin now: their admin role
+    /// and active status are for another admin to change.
+    fn is_yours(self) -> bool {
+        self.me.with(|me| match me {
+            Some(Ok(me)) => self
+                .current
+                .with(|u| guard::is_admin(u) && u.user_name.eq_ignore_ascii_case(&me.email)),
+            _ => false,
+        })
+    }
 }
 
 #[component]
@@ -330,7 +345,6 @@ fn UserEditor(user: ScimUser) -> impl IntoView {
         <UndoOffer editor />
         <DetailsForm editor />
         <AccessSection editor />
-        <YourOwnAccount editor />
     }
 }
 
@@ -345,43 +359,6 @@ fn UndoOffer(editor: Editor) -> impl IntoView {
                 </button>
             </p>
         </Show>
-    }
-}
-
-/// The confirmation a change to the signed-in admin's own admin role needs, on its own: the
-/// guard's question, with the admins counted as they are when it is asked.
-#[component]
-fn YourOwnAccount(editor: Editor) -> impl IntoView {
-    let open = RwSignal::new(false);
-    let asked = Memo::new(move |_| editor.question());
-    let answer = move |yes: bool| {
-        if let Some((id, _)) = asked.get_untracked() {
-            jobs::answer(id, yes);
-        }
-    };
-    // Each side is set only when it changes: a set notifies even when equal, and the two
-    // effects would otherwise wake each other forever.
-    Effect::new(move |_| {
-        let asked = asked.with(Option::is_some);
-        if asked != open.get_untracked() {
-            open.set(asked);
-        }
-    });
-    // Closed without confirming: the change is not made, the form keeps it.
-    Effect::new(move |_| {
-        if !open.get() && asked.with_untracked(Option::is_some) {
-            answer(false);
-        }
-    });
-    view! {
-        <ConfirmDialog
-            open
-            title=M::UsersChangeOwnQuestion
-            confirm_label=M::UsersChangeOwn
-            on_confirm=Callback::new(move |()| answer(true))
-        >
-            <p>{live_text(move || asked.get().map(|(_, q)| q.text).unwrap_or_default())}</p>
-        </ConfirmDialog>
     }
 }
 
@@ -466,8 +443,12 @@ fn DetailsForm(editor: Editor) -> impl IntoView {
 fn AccessSection(editor: Editor) -> impl IntoView {
     let pending = editor.form.pending;
     let confirm_open = RwSignal::new(false);
-    // Deactivating asks first; activating is harmless and happens at once.
+    // Deactivating asks first; activating is harmless and happens at once. The signed-in
+    // admin's own account offers no way to deactivate it: another admin does that.
     let state = move || {
+        if editor.is_yours() {
+            return view! { <p data-testid="user-yours-note">{M::UsersYoursNote}</p> }.into_any();
+        }
         let active = editor.current.with(|u| u.active);
         let (text, class, label) = if active {
             (
@@ -495,6 +476,7 @@ fn AccessSection(editor: Editor) -> impl IntoView {
                 {label}
             </button>
         }
+        .into_any()
     };
     view! {
         <section class="user-access" aria-labelledby="user-access-heading">

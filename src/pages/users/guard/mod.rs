@@ -18,7 +18,9 @@ use crate::jobs::{JobEnd, JobState};
 
 mod runner;
 
-pub(crate) use runner::{can_remove, run, GuardHost, Guarded, NotSent, Target, World, Writer};
+pub(crate) use runner::{
+    can_remove, run, yours_refused, GuardHost, Guarded, NotSent, Target, World, Writer,
+};
 
 /// What a change does to an admin who stops being one, for the guard's words. Callers name
 /// it, or give its English phrase ("lose the admin role", "are deactivated", "lose the admin
@@ -34,17 +36,8 @@ pub(crate) enum Loss {
 }
 
 impl Loss {
-    /// The selector of `{loss, select, role {…} deactivated {…} other {…}}` in the catalog.
-    pub(crate) fn select(self) -> &'static str {
-        match self {
-            Loss::Role => "role",
-            Loss::Deactivated => "deactivated",
-            Loss::Either => "either",
-        }
-    }
-
-    /// Its English phrase: how [`GuardHost::yours_question`] is handed it.
-    pub(crate) fn phrase(self) -> &'static str {
+    /// Its English phrase, as callers may name it.
+    fn phrase(self) -> &'static str {
         match self {
             Loss::Role => "lose the admin role",
             Loss::Deactivated => "are deactivated",

@@ -13,9 +13,13 @@
 //!   another active admin who stays (a witness); a new admin counts only once the platform
 //!   confirmed them. Across browsers nothing can be locked: that read is what holds.
 //!
+//! No one removes their own admin role or active status through the console: such a write is
+//! refused for its row before any question and before any write ([`NotSent::Yours`]). The
+//! platform checks the author's role when a write arrives, so every removal is then made by
+//! an admin who stays, and no interleaving of tabs or browsers reaches zero admins.
+//!
 //! Writes are ordered so a refusal mid-run never leaves the organisation without an admin:
-//! gains first, then what changes no admin, then the others who lose the role, and the
-//! signed-in admin's own account last, asked about on its own.
+//! gains first, then what changes no admin, then the others who lose the role.
 //!
 //! Job work: plain data and the host's own client; nothing of a screen.
 
@@ -60,15 +64,6 @@ pub(crate) trait GuardHost {
     fn asks_about_others(&self) -> bool {
         true
     }
-    /// The question before the signed-in admin's own account, `remaining` admins staying;
-    /// `what`: the loss's English phrase ([`Loss::phrase`]).
-    fn yours_question(&self, what: &str, remaining: usize) -> Question {
-        Question {
-            text: msg::guard_yours_next(Loss::from(what).select(), remaining as u64),
-            yes: t(M::GuardYoursYes).into(),
-            no: t(M::GuardYoursNo).into(),
-        }
-    }
 }
 
 impl<R> GuardHost for JobCtx<R> {
@@ -108,8 +103,9 @@ pub(crate) struct Guarded<W> {
 pub(crate) enum NotSent {
     /// It would have left no admin, or the admins could not be counted right before it.
     Refused(String),
-    /// The signed-in admin chose to keep their own account.
-    KeptYours,
+    /// It would take the admin role or active status from the signed-in admin: another admin
+    /// must make this change ([`yours_refused`] says so).
+    Yours,
     /// The run was stopped before its turn.
     Cancelled,
 }
@@ -120,6 +116,11 @@ pub(crate) trait Writer<W> {
     async fn send(&self, write: W) -> bool;
     /// Records that `write` was not sent, and why.
     fn not_sent(&self, write: W, why: NotSent);
+}
+
+/// Why a write to the signed-in admin's own admin role or active status was not sent.
+pub(crate) fn yours_refused() -> String {
+    t(M::GuardYoursRefused).into()
 }
 
 /// Whether `body` can take the admin role away or deactivate (whoever it is written to).
@@ -177,7 +178,7 @@ pub(crate) async fn run<W>(
         None
     };
     let mut world = read_world(host).await?;
-    let planned = plan(&world);
+    let planned = refuse_yours(&world, plan(&world), writer);
     confirm_others(host, &mut world, &planned, what).await?;
     Ok(write_in_order(host, world, planned, what, writer).await)
 }
@@ -204,6 +205,26 @@ fn failed(note: String) -> JobEnd {
         state: JobState::Failed,
         note,
     }
+}
+
+/// `planned` without the writes that would take the admin role or active status from the
+/// signed-in admin: each is handed back to `writer` as [`NotSent::Yours`] at once.
+fn refuse_yours<W>(
+    world: &World,
+    planned: Vec<Guarded<W>>,
+    writer: &impl Writer<W>,
+) -> Vec<Guarded<W>> {
+    let Some(you) = world.you().and_then(|id| world.user(&id).cloned()) else {
+        return planned;
+    };
+    let (yours, rest): (Vec<_>, Vec<_>) = planned.into_iter().partition(|g| match &g.target {
+        Target::User { id, body } => *id == you.id && is_admin(&you) && !admin_after(&you, body),
+        _ => false,
+    });
+    for g in yours {
+        writer.not_sent(g.write, NotSent::Yours);
+    }
+    rest
 }
 
 /// Who is signed in and every user, read now.
@@ -280,13 +301,9 @@ async fn confirm_others<W>(
 }
 
 fn others_question(count: &AdminCount, what: Loss, changed: bool) -> Question {
-    let yes_no = |b: bool| if b { "yes" } else { "no" };
+    let changed = if changed { "yes" } else { "no" };
     Question {
-        text: msg::guard_others_question(
-            yes_no(changed),
-            &count.words(what),
-            yes_no(count.you_losing),
-        ),
+        text: msg::guard_others_question(changed, &count.words(what)),
         yes: t(M::GuardGoAhead).into(),
         no: t(M::GuardStopNobody).into(),
     }
@@ -297,7 +314,6 @@ fn others_question(count: &AdminCount, what: Loss, changed: bool) -> Question {
 struct Admins {
     known: Vec<String>,
     pending: HashSet<String>,
-    you: Option<String>,
 }
 
 async fn write_in_order<W>(
@@ -307,7 +323,6 @@ async fn write_in_order<W>(
     what: Loss,
     writer: &impl Writer<W>,
 ) -> Ran {
-    let you = world.you();
     let kind = |g: &Guarded<W>| match &g.target {
         Target::Create { admin } => Step::of(*admin, false),
         Target::Nothing => Step::Other,
@@ -327,8 +342,6 @@ async fn write_in_order<W>(
             Step::Loss => losses.push(g),
         }
     }
-    // The signed-in admin's own account last.
-    losses.sort_by_key(|g| target_id(g) == you.as_deref());
     let admins = RefCell::new(Admins {
         known: world.admins(),
         pending: losses
@@ -336,7 +349,6 @@ async fn write_in_order<W>(
             .filter_map(target_id)
             .map(str::to_owned)
             .collect(),
-        you,
     });
     send_all(host, gains, writer, Some(&admins)).await;
     send_all(host, others, writer, None).await;
@@ -398,8 +410,8 @@ async fn send_all<W>(
         .await;
 }
 
-/// One write that takes an admin away: asked first when it is the signed-in admin's own,
-/// sent only right after another admin who stays was found. The refusal, if refused.
+/// One write that takes an admin away, sent only right after another admin who stays was
+/// found. The refusal, if refused.
 async fn lose_one<W>(
     host: &impl GuardHost,
     admins: &RefCell<Admins>,
@@ -412,20 +424,11 @@ async fn lose_one<W>(
         writer.not_sent(g.write, NotSent::Cancelled);
         return None;
     }
-    let yours = admins.borrow().you.as_deref() == Some(id.as_str());
-    let checked = if yours {
-        ask_yours(host, admins, &id, what).await
-    } else {
-        witness(host, admins, &id, what).await.map(|()| true)
-    };
+    let checked = witness(host, admins, &id, what).await;
     admins.borrow_mut().pending.remove(&id);
     match checked {
-        Ok(true) => {
+        Ok(()) => {
             writer.send(g.write).await;
-            None
-        }
-        Ok(false) => {
-            writer.not_sent(g.write, NotSent::KeptYours);
             None
         }
         Err(None) => {
@@ -439,39 +442,13 @@ async fn lose_one<W>(
     }
 }
 
-/// Asks about the signed-in admin's own account with the admins as they are now, reads them
-/// again after the answer (asking again if they changed), and finds a witness. `Ok(false)`:
-/// kept as it is; `Err(None)`: stopped.
-async fn ask_yours(
-    host: &impl GuardHost,
-    admins: &RefCell<Admins>,
-    id: &str,
-    what: Loss,
-) -> Result<bool, Option<String>> {
-    let mut staying = recount(host, admins, id, what).await?;
-    for _ in 0..MAX_ASKS {
-        match host.ask(host.yours_question(what.phrase(), staying)).await {
-            None => return Err(None),
-            Some(false) => return Ok(false),
-            Some(true) => {}
-        }
-        let now = recount(host, admins, id, what).await?;
-        if now == staying {
-            witness(host, admins, id, what).await?;
-            return Ok(true);
-        }
-        staying = now;
-    }
-    Err(Some(t(M::GuardNotChangedKeptChanging).into()))
-}
-
-/// Reads every user again: the admins who stay once `id` loses the role (refused when none).
+/// Reads every user again: refused when no admin stays once `id` loses the role.
 async fn recount(
     host: &impl GuardHost,
     admins: &RefCell<Admins>,
     id: &str,
     what: Loss,
-) -> Result<usize, Option<String>> {
+) -> Result<(), Option<String>> {
     let directory = read_all(host).await.map_err(|end| refusal_of(&end))?;
     let staying = {
         let mut admins = admins.borrow_mut();
@@ -489,7 +466,7 @@ async fn recount(
     if staying == 0 {
         return Err(Some(refusal_now(&directory, admins, id, what)));
     }
-    Ok(staying)
+    Ok(())
 }
 
 /// A run stopped while reading is no refusal; a read that failed is one.
@@ -525,7 +502,7 @@ async fn witness(
             Err(error) => return Err(Some(msg::guard_witness_failed(&error.user_message()))),
         }
     }
-    recount(host, admins, id, what).await.map(|_| ())
+    recount(host, admins, id, what).await
 }
 
 /// The refusal, in numbers, when `id` and the pending losses would leave none of `directory`.
@@ -535,7 +512,7 @@ fn refusal_now(directory: &[ScimUser], admins: &RefCell<Admins>, id: &str, what:
         directory,
         |u| (u.id == id || admins.pending.contains(&u.id)).then_some(false),
         0,
-        admins.you.as_deref(),
+        None,
     );
     if count.losing > 0 {
         msg::guard_refused_now_counted(&count.words(what))
@@ -746,16 +723,17 @@ mod tests {
     #[wasm_bindgen_test]
     async fn a_change_that_leaves_no_admin_is_refused_before_anything_is_written() {
         let _turn = take_fake_platform().await;
+        // The signed-in admin's account is inactive: a2 is the one active admin.
         let two = vec![
-            scim_user("a1", ME, "admin", "Sales", true),
+            scim_user("a1", ME, "admin", "Sales", false),
             scim_user("a2", "a2@example.com", "admin", "Sales", true),
         ];
-        let (platform, job) = demoting(two, as_is(), &["a1", "a2"]);
+        let (platform, job) = demoting(two, as_is(), &["a2"]);
         assert_eq!(asked(&job).await, None, "refused, not asked");
         failed_saying(
             &job,
-            "Refused: this change would leave the organisation without an admin. 2 admins \
-                 lose the admin role, you among them; none remains.",
+            "Refused: this change would leave the organisation without an admin. 1 admin \
+                 loses the admin role; none remains.",
         )
         .await;
         assert!(platform.borrow().writes().is_empty(), "nothing written");
@@ -795,42 +773,57 @@ mod tests {
     }
 
     #[wasm_bindgen_test]
-    async fn the_signed_in_admin_is_asked_last_and_on_their_own_and_may_keep_their_account() {
+    async fn the_signed_in_admins_own_loss_is_refused_before_any_question_or_write() {
         let _turn = take_fake_platform().await;
-        let (platform, job) = demoting(org(), as_is(), &["a1", "a2"]);
-        let others = asked(&job).await.expect("asked about the others first");
-        assert!(
-            others
-                .text
-                .starts_with("2 admins lose the admin role, you among them; 1 remains."),
-            "{}",
-            others.text
-        );
-        jobs::answer(job.id, true);
-        // a2's write lands before the question about a1's own account.
-        let asked_then = || {
-            job.status()
-                .and_then(|s| s.question)
-                .filter(|q| q.text != others.text)
-        };
-        crate::api::testing::until("asked about your own account", || asked_then().is_some()).await;
-        assert_eq!(role(&platform, "a2"), Role::Sender);
-        let yours = asked_then().expect("asked");
+        let two = vec![
+            scim_user("a1", ME, "admin", "Sales", true),
+            scim_user("a2", "a2@example.com", "admin", "Sales", true),
+        ];
+        let (platform, job) = demoting(two, as_is(), &["a1", "a2"]);
+        let others = asked(&job).await.expect("asked about the other admin");
+        assert_eq!(others.text, "1 admin loses the admin role; 1 remains.");
         assert_eq!(
-            yours.text,
-            "Your own account is next: you lose the admin role, and with it the right to \
-             administer users in this console; 1 admin remains then. Change your own account \
-             too?"
+            job.result.get_untracked(),
+            vec!["a1: Yours".to_owned()],
+            "refused before the question"
         );
-        jobs::answer(job.id, false);
+        assert!(platform.borrow().writes().is_empty(), "nothing written yet");
+        jobs::answer(job.id, true);
         let status = ended(&job).await;
         assert_eq!(status.state, JobState::Done);
-        assert_eq!(role(&platform, "a1"), Role::Admin, "kept, as chosen");
-        assert_eq!(platform.borrow().writes().len(), 1);
-        let said = job.result.get_untracked();
         assert_eq!(
-            said,
-            vec!["a2: landed true".to_owned(), "a1: KeptYours".to_owned()]
+            (role(&platform, "a1"), role(&platform, "a2")),
+            (Role::Admin, Role::Sender),
+            "the signed-in admin stays, the other is demoted"
         );
+        assert_eq!(platform.borrow().writes().len(), 1);
+    }
+
+    #[wasm_bindgen_test]
+    async fn deactivating_yourself_alone_asks_nothing_and_writes_nothing() {
+        let _turn = take_fake_platform().await;
+        token_pacer().forget();
+        let platform = scim_platform(ME, org(), as_is());
+        let app = signed_in_app();
+        app.with(jobs::init);
+        let off = ReplaceUser {
+            active: Some(false),
+            ..ReplaceUser::default()
+        };
+        let job = app.with(|| {
+            jobs::start(
+                jobs::JobKind::BulkChange,
+                "deactivate".into(),
+                "/users".into(),
+                vec![("a1".to_owned(), off)],
+                guarded,
+            )
+        });
+        let status = ended(&job).await;
+        assert_eq!(asked(&job).await, None, "never asked");
+        assert_eq!(status.state, JobState::Done);
+        assert_eq!(job.result.get_untracked(), vec!["a1: Yours".to_owned()]);
+        assert!(platform.borrow().writes().is_empty(), "nothing written");
+        assert!(platform.borrow().user("a1").is_some_and(|u| u.active));
     }
 }

@@ -208,7 +208,7 @@ impl Writer<(usize, Write)> for ImportWriter<'_> {
     fn not_sent(&self, (index, _): (usize, Write), why: NotSent) {
         let outcome = match why {
             NotSent::Cancelled => Outcome::NotRun,
-            NotSent::KeptYours => Outcome::Skipped(Skip::KeptYours),
+            NotSent::Yours => Outcome::Skipped(Skip::Yours),
             NotSent::Refused(refusal) => Outcome::Failed(Failure::Said(refusal)),
         };
         self.report(index, outcome);

@@ -66,8 +66,8 @@ pub(crate) enum Skip {
     CreateOnly,
     /// The preview's reason.
     Refused(Problem),
-    /// The signed-in admin's own account, which they chose to keep.
-    KeptYours,
+    /// The signed-in admin's own admin role or active status: another admin must change it.
+    Yours,
 }
 
 /// Why a write failed.
@@ -126,7 +126,7 @@ impl Outcome {
             Outcome::Deactivated => t(M::ImportDeactivated).into(),
             Outcome::Skipped(Skip::CreateOnly) => t(M::ImportSkippedCreateOnly).into(),
             Outcome::Skipped(Skip::Refused(problem)) => msg::import_not_written(&problem.text()),
-            Outcome::Skipped(Skip::KeptYours) => t(M::ImportKeptYours).into(),
+            Outcome::Skipped(Skip::Yours) => t(M::GuardYoursRefused).into(),
             Outcome::Failed(failure) => failure.message(),
             Outcome::NotRun => t(M::ImportNotRun).into(),
         }
