@@ -154,12 +154,19 @@ async fn own_form_posts(State(gw): State<Shared>, req: Request, next: Next) -> R
     }
 }
 
-/// The client address a request counts against: the connection's peer, or the last entry of
-/// the configured header's last line when a proxy in front sets it (`ip`, `ip:port`, `[v6]`
-/// or `[v6]:port`). A proxy that appends a line of its own (HAProxy's `option forwardfor`)
-/// leaves the client's lines before it, forged or not: only the last one is the proxy's word.
+/// The client address a request counts against: the connection's peer, or, when the peer is
+/// a `--trusted-proxy`, the last entry of the configured header's last line (`ip`, `ip:port`,
+/// `[v6]` or `[v6]:port`). A proxy that appends a line of its own (HAProxy's `option
+/// forwardfor`) leaves the client's lines before it, forged or not: only the last one is the
+/// proxy's word; and a peer that is no trusted proxy may have written the header itself.
 fn client_address(gw: &Gateway, req: &Request) -> IpAddr {
-    let from_header = gw.config.client_ip_header.as_ref().and_then(|name| {
+    let peer = req
+        .extensions()
+        .get::<ConnectInfo<SocketAddr>>()
+        .map(|c| c.0.ip().to_canonical());
+    let from_proxy = peer.is_some_and(|p| gw.config.trusts_proxy(p));
+    let header = gw.config.client_ip_header.as_ref().filter(|_| from_proxy);
+    let from_header = header.and_then(|name| {
         let last_line = req.headers().get_all(name).iter().next_back();
         let found = last_line
             .and_then(|v| v.to_str().ok())
@@ -170,11 +177,7 @@ fn client_address(gw: &Gateway, req: &Request) -> IpAddr {
         found
     });
     from_header
-        .or_else(|| {
-            req.extensions()
-                .get::<ConnectInfo<SocketAddr>>()
-                .map(|c| c.0.ip())
-        })
+        .or(peer)
         .unwrap_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED))
 }
 
