@@ -30,7 +30,7 @@ use crate::config::Config;
 use crate::log::RequestId;
 use crate::state::{Gateway, Shared};
 use crate::telemetry::{TokenOp, TokenOutcome};
-use crate::upstream::{read_request_body, send, BodyRefused, Unanswered};
+use crate::upstream::{read_answer, read_request_body, send, BodyRefused, Unanswered};
 
 /// The realm a refused client authentication names.
 const REALM: &str = "gifting-gateway";
@@ -285,7 +285,7 @@ fn unanswered(kind: Unanswered) -> Response {
 async fn answer(gw: &Gateway, res: reqwest::Response) -> Response {
     let status = res.status();
     let content_type = res.headers().get(header::CONTENT_TYPE).cloned();
-    let Ok(body) = read_capped(res).await else {
+    let Ok(body) = read_answer(res, OAUTH_BODY_LIMIT).await else {
         return unanswered(Unanswered::Unreachable);
     };
     let secret = gw.config.client_secret.expose().as_bytes();
@@ -307,17 +307,6 @@ async fn answer(gw: &Gateway, res: reqwest::Response) -> Response {
     headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     headers.insert(header::PRAGMA, HeaderValue::from_static("no-cache"));
     out
-}
-
-async fn read_capped(mut res: reqwest::Response) -> Result<Vec<u8>, ()> {
-    let mut body = Vec::new();
-    while let Some(chunk) = res.chunk().await.map_err(|_| ())? {
-        if body.len() + chunk.len() > OAUTH_BODY_LIMIT {
-            return Err(());
-        }
-        body.extend_from_slice(&chunk);
-    }
-    Ok(body)
 }
 
 /// The platform's answer to `request`, all of it within the gateway's timeout (its head and
