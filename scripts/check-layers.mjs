@@ -33,7 +33,9 @@ const CRATES = [
   {
     name: "the gateway",
     src: "crates/gifting-gateway/src",
-    order: ["config", "telemetry", "log", "state", "upstream", "ops", "oauth", "api"],
+    // The tokens' users (memory only) come before the state that holds them; the invitation
+    // keys' filter is an area's helper the api area calls.
+    order: ["config", "telemetry", "log", "current_user", "state", "upstream", "ops", "oauth", "members", "api"],
   },
 ];
 

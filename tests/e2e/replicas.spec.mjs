@@ -40,7 +40,7 @@ describe("three gateway replicas behind HAProxy, one killed and one rolled mid-j
     env.gateways[name].process = await startGateway({
       port: env.gateways[name].port,
       platformUrl: env.sandbox.url,
-      args: ["--client-ip-header", "X-Forwarded-For"],
+      args: ["--client-ip-header", "X-Forwarded-For", "--trusted-proxy", "127.0.0.1/32"],
     });
   }
 

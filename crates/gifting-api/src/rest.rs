@@ -371,7 +371,9 @@ pub struct Member {
     pub team_group_id: u64,
     #[serde(with = "int_or_string")]
     pub team_id: u64,
-    /// Invitation key; shown only on request.
+    /// Invitation key; shown only on request. The gateway gives it to admins only: for
+    /// anyone else the answer has no `key`, read as empty.
+    #[serde(default)]
     pub key: String,
 }
 
@@ -469,6 +471,14 @@ pub(crate) mod tests {
         )
         .unwrap();
         assert_eq!(members[0].balance, "12.50");
+        assert_eq!(members[0].key, "inv_1");
+        // Through the gateway, a non-admin's answer carries no key at all.
+        let keyless: Vec<Member> = serde_json::from_str(
+            r#"[{"id":12,"first_name":"A","last_name":"B","email":"a@example.com","balance":"1.00",
+               "sandbox":false,"team_group_id":3,"team_id":1}]"#,
+        )
+        .unwrap();
+        assert_eq!(keyless[0].key, "");
         let me: CurrentUser = serde_json::from_str(
             r#"{"id":1,"first_name":"Ada","last_name":"Admin","email":"admin@example.com",
                "balance":"100.00","team_balance":4210,"role":"admin"}"#,

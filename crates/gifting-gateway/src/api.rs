@@ -1,7 +1,9 @@
 //! The API relay: the console's API calls, on the console's own origin, forwarded to the
 //! platform's `base_url`. Only the endpoints and methods the console uses (the contract's
 //! [`paths::ENDPOINTS`]) are forwarded; the URL is always the configured platform's, whatever
-//! the request's Host or form; the answer comes back as the platform gave it, streamed.
+//! the request's Host or form; the answer comes back as the platform gave it, streamed (a
+//! team group's members without their invitation keys unless the token's user is an admin:
+//! [`members`]), and is never stored by the browser.
 
 use axum::extract::{Request, State};
 use axum::http::{header, HeaderValue, StatusCode};
@@ -11,20 +13,28 @@ use axum::Router;
 use gifting_api::paths::{self, ApiFamily};
 use gifting_web::errors::{ApiError, ScimFailure};
 use gifting_web::security::answers_policy;
+use tower_http::set_header::SetResponseHeaderLayer;
 
-use crate::log::RequestId;
+use crate::log::{RequestId, UpstreamFailure};
+use crate::members::{self, Unfiltered, MEMBERS_BODY_LIMIT};
 use crate::state::Shared;
 use crate::upstream::Unanswered;
 use crate::upstream::{read_request_body, request_headers, send, stream_back, BodyRefused};
 
 /// Every answer under `/api`, relayed or the gateway's own, carries a policy that renders
-/// nothing: an HTML answer from the platform opened on the console's origin stays inert.
+/// nothing (an HTML answer from the platform opened on the console's origin stays inert), and
+/// is never stored: whatever the platform said about caching, nothing a session read stays
+/// in the browser's cache after sign-out.
 pub fn router() -> Router<Shared> {
+    let never_stored =
+        |name, value| SetResponseHeaderLayer::overriding(name, HeaderValue::from_static(value));
     Router::new()
         .route("/api", any(relay))
         .route("/api/", any(relay))
         .route("/api/{*rest}", any(relay))
         .layer(answers_policy())
+        .layer(never_stored(header::CACHE_CONTROL, "no-store"))
+        .layer(never_stored(header::PRAGMA, "no-cache"))
 }
 
 /// An error the gateway answers itself, in the body of the path's API family.
@@ -84,14 +94,47 @@ async fn relay(State(gw): State<Shared>, req: Request) -> Response {
         Some(query) => format!("{}{path}?{query}", gw.config.platform_url),
         None => format!("{}{path}", gw.config.platform_url),
     };
-    let headers = request_headers(&parts.headers, parts.extensions.get::<RequestId>());
+    let id = parts.extensions.get::<RequestId>();
+    let mut headers = request_headers(&parts.headers, id);
+    let keys_filtered = members::is_members_read(&route, &parts.method);
+    if keys_filtered {
+        members::plain_answer(&mut headers);
+    }
     let request = gw
         .http
-        .request(parts.method, url)
+        .request(parts.method.clone(), url)
         .headers(headers)
         .body(body);
     match send(&gw, request).await {
+        Ok(res) if keys_filtered => {
+            let authorization = parts.headers.get(header::AUTHORIZATION);
+            let answer = members::answer(&gw, res, authorization, id).await;
+            answer.unwrap_or_else(|why| unfiltered(family, why))
+        }
         Ok(res) => stream_back(res),
         Err(kind) => unanswered(family, kind),
     }
+}
+
+/// A members answer the gateway had to filter and could not: nothing rather than keys.
+fn unfiltered(family: ApiFamily, why: Unfiltered) -> Response {
+    let (message, label) = match why {
+        Unfiltered::Platform(kind) => return unanswered(family, kind),
+        Unfiltered::TooLarge => (
+            format!(
+                "The platform's list of members is larger than the {} MiB the gateway reads \
+                 to remove invitation keys.",
+                MEMBERS_BODY_LIMIT / (1024 * 1024)
+            ),
+            "too_large",
+        ),
+        Unfiltered::Unreadable => (
+            "The platform's list of members could not be read to remove invitation keys."
+                .to_owned(),
+            "unreadable",
+        ),
+    };
+    let mut res = refusal(family, StatusCode::BAD_GATEWAY, &message);
+    res.extensions_mut().insert(UpstreamFailure(label));
+    res
 }

@@ -13,6 +13,7 @@ use axum::http::{HeaderMap, HeaderName};
 use clap::Parser;
 use gifting_api::oauth::TOKEN_REQUEST_TIMEOUT_MS;
 use gifting_web::security::is_csp_source;
+use ipnet::IpNet;
 use url::{Host, Url};
 
 /// The environment variable that may hold the client secret.
@@ -88,10 +89,21 @@ pub struct Flags {
 
     /// Take the client address from the last entry of this header's last line (e.g.
     /// X-Forwarded-For, as your load balancer appends it) instead of the connection: `ip`,
-    /// `ip:port`, `[v6]` or `[v6]:port`. Only behind a proxy that sets it; a request without
-    /// an address there is logged once.
+    /// `ip:port`, `[v6]` or `[v6]:port`. Only behind a proxy that sets it, named by
+    /// --trusted-proxy; a request without an address there is logged once.
     #[arg(long, env = "GATEWAY_CLIENT_IP_HEADER", value_name = "HEADER")]
     pub client_ip_header: Option<String>,
+
+    /// The proxies whose --client-ip-header is believed, as CIDRs (10.0.0.0/8, fd00::/8) or
+    /// single addresses (repeatable; comma-separated in the environment). A request from any
+    /// other peer counts against the peer's own address. Required with --client-ip-header.
+    #[arg(
+        long = "trusted-proxy",
+        env = "GATEWAY_TRUSTED_PROXIES",
+        value_name = "CIDR",
+        value_delimiter = ','
+    )]
+    pub trusted_proxies: Vec<String>,
 
     /// Seconds to wait for the platform's answer before a 504; below the 25 s the browser
     /// waits for a token answer.
@@ -201,6 +213,8 @@ pub struct Config {
     pub tls: bool,
     pub token_rate_limit: u32,
     pub client_ip_header: Option<HeaderName>,
+    /// The peers whose `client_ip_header` is believed; never empty when it is set.
+    pub trusted_proxies: Vec<IpNet>,
     pub timeout: Duration,
     pub header_timeout: Duration,
     pub body_timeout: Duration,
@@ -250,20 +264,20 @@ impl Config {
             ));
         }
         let metrics_addr = metrics_apart(&flags)?;
-        let client_ip_header = flags
-            .client_ip_header
-            .as_deref()
-            .map(|h| {
-                HeaderName::try_from(h)
-                    .map_err(|_| format!("--client-ip-header {h:?} is not a header name"))
-            })
-            .transpose()?;
-        let warnings = flags
+        let (client_ip_header, trusted_proxies) = client_address_source(&flags)?;
+        let mut warnings: Vec<String> = flags
             .client_secret_file
             .as_deref()
             .and_then(readable_by_others)
             .into_iter()
             .collect();
+        if client_ip_header.is_none() && !trusted_proxies.is_empty() {
+            warnings.push(
+                "--trusted-proxy has no effect without --client-ip-header: every request \
+                 counts against its connection's address"
+                    .into(),
+            );
+        }
         Ok(Config {
             addr: flags.addr,
             static_dir: flags.static_dir,
@@ -281,6 +295,7 @@ impl Config {
             tls: flags.tls,
             token_rate_limit: flags.token_rate_limit,
             client_ip_header,
+            trusted_proxies,
             timeout: Duration::from_secs(flags.timeout_secs),
             header_timeout: Duration::from_secs(flags.header_timeout_secs),
             body_timeout: Duration::from_secs(flags.body_timeout_secs),
@@ -297,6 +312,14 @@ impl Config {
         self.public_url
             .clone()
             .or_else(|| gifting_web::origin::from_host(headers, scheme))
+    }
+
+    /// Whether the header `client_ip_header` names is believed on a request from `peer`: the
+    /// peer is one of the `--trusted-proxy` ranges (an IPv4 peer seen as `::ffff:a.b.c.d` on a
+    /// dual-stack listener counts as its IPv4 address).
+    pub fn trusts_proxy(&self, peer: IpAddr) -> bool {
+        let peer = peer.to_canonical();
+        self.trusted_proxies.iter().any(|net| net.contains(&peer))
     }
 
     /// Parses `args` (the program name first) as the binary does, with `env_secret` as
@@ -321,6 +344,45 @@ fn metrics_apart(flags: &Flags) -> Result<Option<SocketAddr>, String> {
         )),
         other => Ok(other),
     }
+}
+
+/// `--client-ip-header` and the `--trusted-proxy` ranges it is believed from. The header alone
+/// is refused: believed from every peer, any client could name any address (dodging the rate
+/// limit, or spending a victim's); believed from none, every browser behind the balancer
+/// would share the balancer's one budget. Only the operator knows where the proxies are.
+fn client_address_source(flags: &Flags) -> Result<(Option<HeaderName>, Vec<IpNet>), String> {
+    let header = flags
+        .client_ip_header
+        .as_deref()
+        .map(|h| {
+            HeaderName::try_from(h)
+                .map_err(|_| format!("--client-ip-header {h:?} is not a header name"))
+        })
+        .transpose()?;
+    let proxies = flags
+        .trusted_proxies
+        .iter()
+        .map(|raw| parse_cidr(raw))
+        .collect::<Result<Vec<_>, _>>()?;
+    if header.is_some() && proxies.is_empty() {
+        return Err(
+            "--client-ip-header needs --trusted-proxy CIDR (GATEWAY_TRUSTED_PROXIES): \
+             the addresses of the proxies that set the header; from any other peer it could \
+             be forged"
+                .into(),
+        );
+    }
+    Ok((header, proxies))
+}
+
+/// A CIDR (`10.0.0.0/8`, `fd00::/8`) or a single address (as /32 or /128).
+fn parse_cidr(raw: &str) -> Result<IpNet, String> {
+    let text = raw.trim();
+    text.parse::<IpNet>()
+        .or_else(|_| text.parse::<IpAddr>().map(IpNet::from))
+        .map_err(|_| {
+            format!("--trusted-proxy {raw:?} is not a CIDR such as 10.0.0.0/8 or fd00::/8")
+        })
 }
 
 fn is_loopback(url: &Url) -> bool {
@@ -490,6 +552,56 @@ mod tests {
         assert!(err.contains("--metrics-addr"), "{err}");
         let c = parse(&["--metrics-addr", "0.0.0.0:9090"], Some("s")).expect("own port");
         assert_eq!(c.metrics_addr, Some("0.0.0.0:9090".parse().expect("addr")));
+    }
+
+    /// A client address header believed from any peer lets any client name any address:
+    /// the header needs the proxies it is believed from, and only they are believed.
+    #[test]
+    fn the_client_address_header_is_believed_only_from_trusted_proxies() {
+        let header = ["--client-ip-header", "X-Forwarded-For"];
+        let err = parse(&header, Some("s")).expect_err("no trusted proxy");
+        assert!(
+            err.contains("--client-ip-header") && err.contains("--trusted-proxy"),
+            "{err}"
+        );
+        for bad in ["10.0.0.0/33", "10.0.0", "proxy.internal", "fd00::/129", ""] {
+            let err = parse(
+                &[&header[..], &["--trusted-proxy", bad]].concat(),
+                Some("s"),
+            )
+            .expect_err(bad);
+            assert!(err.contains("--trusted-proxy"), "{bad}: {err}");
+        }
+        let c = parse(
+            &[
+                &header[..],
+                &[
+                    "--trusted-proxy",
+                    "10.0.0.0/8",
+                    "--trusted-proxy",
+                    "fd00::/8",
+                ],
+                &["--trusted-proxy", "192.0.2.7"],
+            ]
+            .concat(),
+            Some("s"),
+        )
+        .expect("with trusted proxies");
+        let ip = |s: &str| s.parse::<IpAddr>().expect("address");
+        for (peer, trusted) in [
+            ("10.1.2.3", true),
+            ("::ffff:10.1.2.3", true),
+            ("fd00::1", true),
+            ("192.0.2.7", true),
+            ("192.0.2.8", false),
+            ("11.0.0.1", false),
+            ("127.0.0.1", false),
+            ("fe80::1", false),
+        ] {
+            assert_eq!(c.trusts_proxy(ip(peer)), trusted, "{peer}");
+        }
+        let alone = parse(&["--trusted-proxy", "10.0.0.0/8"], Some("s")).expect("harmless");
+        assert!(alone.warnings[0].contains("--client-ip-header"));
     }
 
     #[test]

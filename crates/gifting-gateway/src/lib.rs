@@ -6,13 +6,15 @@
 //! relay ([`oauth`]) that adds the client secret the browser must never hold, and the API
 //! relay ([`api`]). It keeps no session and no token, so replicas need nothing in common.
 //!
-//! The layers point one way: [`config`] → [`telemetry`] → [`log`] → [`state`] →
-//! [`upstream`] → the areas ([`ops`], [`oauth`], [`api`]) → [`app`]
+//! The layers point one way: [`config`] → [`telemetry`] → [`log`] → [`current_user`] →
+//! [`state`] → [`upstream`] → the areas ([`ops`], [`oauth`], [`members`], [`api`]) → [`app`]
 //! (`scripts/check-layers.mjs` checks it).
 
 pub mod api;
 pub mod config;
+pub mod current_user;
 pub mod log;
+pub mod members;
 pub mod oauth;
 pub mod ops;
 pub mod state;
@@ -26,6 +28,7 @@ use std::time::Duration;
 
 use axum::body::Body;
 use axum::extract::ConnectInfo;
+use axum::http::{header, HeaderValue};
 use axum::middleware::from_fn_with_state;
 use axum::response::{IntoResponse, Response};
 use axum::Router;
@@ -60,12 +63,18 @@ pub fn app(gw: Shared) -> Router {
 }
 
 /// A bug answers 500 with a JSON message and no details, instead of dropping the connection.
+/// Never stored either, as no answer under `/api` is (this one leaves outside the api area's
+/// layers).
 fn panic_response(_: Box<dyn std::any::Any + Send + 'static>) -> Response {
-    ApiError::new(
+    let mut res = ApiError::new(
         axum::http::StatusCode::INTERNAL_SERVER_ERROR,
         "The gateway hit an internal error.",
     )
-    .into_response()
+    .into_response();
+    let headers = res.headers_mut();
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    headers.insert(header::PRAGMA, HeaderValue::from_static("no-cache"));
+    res
 }
 
 /// Both listeners give a client the same `--header-timeout-secs` to send a request head;

@@ -30,7 +30,7 @@ use crate::config::Config;
 use crate::log::RequestId;
 use crate::state::{Gateway, Shared};
 use crate::telemetry::{TokenOp, TokenOutcome};
-use crate::upstream::{read_request_body, send, BodyRefused, Unanswered};
+use crate::upstream::{read_answer, read_request_body, send, BodyRefused, Unanswered};
 
 /// The realm a refused client authentication names.
 const REALM: &str = "gifting-gateway";
@@ -154,12 +154,19 @@ async fn own_form_posts(State(gw): State<Shared>, req: Request, next: Next) -> R
     }
 }
 
-/// The client address a request counts against: the connection's peer, or the last entry of
-/// the configured header's last line when a proxy in front sets it (`ip`, `ip:port`, `[v6]`
-/// or `[v6]:port`). A proxy that appends a line of its own (HAProxy's `option forwardfor`)
-/// leaves the client's lines before it, forged or not: only the last one is the proxy's word.
+/// The client address a request counts against: the connection's peer, or, when the peer is
+/// a `--trusted-proxy`, the last entry of the configured header's last line (`ip`, `ip:port`,
+/// `[v6]` or `[v6]:port`). A proxy that appends a line of its own (HAProxy's `option
+/// forwardfor`) leaves the client's lines before it, forged or not: only the last one is the
+/// proxy's word; and a peer that is no trusted proxy may have written the header itself.
 fn client_address(gw: &Gateway, req: &Request) -> IpAddr {
-    let from_header = gw.config.client_ip_header.as_ref().and_then(|name| {
+    let peer = req
+        .extensions()
+        .get::<ConnectInfo<SocketAddr>>()
+        .map(|c| c.0.ip().to_canonical());
+    let from_proxy = peer.is_some_and(|p| gw.config.trusts_proxy(p));
+    let header = gw.config.client_ip_header.as_ref().filter(|_| from_proxy);
+    let from_header = header.and_then(|name| {
         let last_line = req.headers().get_all(name).iter().next_back();
         let found = last_line
             .and_then(|v| v.to_str().ok())
@@ -170,11 +177,7 @@ fn client_address(gw: &Gateway, req: &Request) -> IpAddr {
         found
     });
     from_header
-        .or_else(|| {
-            req.extensions()
-                .get::<ConnectInfo<SocketAddr>>()
-                .map(|c| c.0.ip())
-        })
+        .or(peer)
         .unwrap_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED))
 }
 
@@ -282,7 +285,7 @@ fn unanswered(kind: Unanswered) -> Response {
 async fn answer(gw: &Gateway, res: reqwest::Response) -> Response {
     let status = res.status();
     let content_type = res.headers().get(header::CONTENT_TYPE).cloned();
-    let Ok(body) = read_capped(res).await else {
+    let Ok(body) = read_answer(res, OAUTH_BODY_LIMIT).await else {
         return unanswered(Unanswered::Unreachable);
     };
     let secret = gw.config.client_secret.expose().as_bytes();
@@ -304,17 +307,6 @@ async fn answer(gw: &Gateway, res: reqwest::Response) -> Response {
     headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     headers.insert(header::PRAGMA, HeaderValue::from_static("no-cache"));
     out
-}
-
-async fn read_capped(mut res: reqwest::Response) -> Result<Vec<u8>, ()> {
-    let mut body = Vec::new();
-    while let Some(chunk) = res.chunk().await.map_err(|_| ())? {
-        if body.len() + chunk.len() > OAUTH_BODY_LIMIT {
-            return Err(());
-        }
-        body.extend_from_slice(&chunk);
-    }
-    Ok(body)
 }
 
 /// The platform's answer to `request`, all of it within the gateway's timeout (its head and

@@ -1,6 +1,8 @@
 //! What every request shares: the configuration, one connection pool to the platform, the
-//! token relay's rate limiter, the last readiness answer and the log. Nothing here outlives a
-//! request that matters, so replicas behind a load balancer need no shared store.
+//! token relay's rate limiter, the last readiness answer, the tokens' users remembered for a
+//! few minutes, and the log. Nothing here outlives a request that matters (a replica that
+//! never saw a token asks the platform once), so replicas behind a load balancer need no
+//! shared store.
 
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -12,6 +14,7 @@ use gifting_web::log::Log;
 use gifting_web::security::Csp;
 
 use crate::config::Config;
+use crate::current_user::CurrentUsers;
 use crate::telemetry::Telemetry;
 
 pub struct Gateway {
@@ -27,6 +30,8 @@ pub struct Gateway {
     /// When the platform was last probed for `/readyz`, and whether it was ready. A lock held
     /// across the probe: concurrent health checks wait for one probe instead of each sending one.
     pub ready: tokio::sync::Mutex<Option<(Instant, bool)>>,
+    /// Who each recent token's user is (`GET /api/v3/me`), asked rarely.
+    pub current_users: CurrentUsers,
     /// Whether a request without a client address in the configured header was logged yet.
     unplaced_client_logged: AtomicBool,
 }
@@ -60,6 +65,7 @@ impl Gateway {
             csp,
             limiter: Mutex::new(limiter),
             ready: tokio::sync::Mutex::new(None),
+            current_users: CurrentUsers::default(),
             unplaced_client_logged: AtomicBool::new(false),
         }))
     }

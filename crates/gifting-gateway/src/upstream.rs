@@ -1,40 +1,41 @@
 //! Talking to the platform: the browser's request body read within the gateway's limits, one
-//! send with the gateway's timeout, and the headers that may cross in each direction. Headers are copied from an allowlist, so hop-by-hop headers
-//! (`Connection` and those it names, `Keep-Alive`, `TE`, `Transfer-Encoding`, `Upgrade`,
-//! `Proxy-*`), cookies and anything unknown never cross.
+//! send with the gateway's timeout, the headers that may cross in each direction, and the
+//! gateway's own question of who a token's user is. Headers are copied from an allowlist, so
+//! hop-by-hop headers (`Connection` and those it names, `Keep-Alive`, `TE`,
+//! `Transfer-Encoding`, `Upgrade`, `Proxy-*`), cookies and anything unknown never cross.
 
 use std::time::Duration;
 
 use axum::body::{to_bytes, Body, Bytes};
 use axum::http::{header, HeaderMap, HeaderName, HeaderValue, StatusCode};
 use axum::response::Response;
+use gifting_api::paths;
+use gifting_api::rest::CurrentUser;
 
 use crate::log::{RequestId, UpstreamFailure, REQUEST_ID};
 use crate::state::Gateway;
 use crate::telemetry::Upstream;
 
-/// What the browser's request may carry on to the platform.
-const TO_PLATFORM: [HeaderName; 5] = [
+/// What the browser's request may carry on to the platform. No validator (`If-None-Match`):
+/// an answer under `/api` is never stored (`Cache-Control: no-store`, set by the api area), so
+/// a browser has nothing to revalidate, and the console sends none.
+const TO_PLATFORM: [HeaderName; 4] = [
     header::AUTHORIZATION,
     header::ACCEPT,
     header::ACCEPT_ENCODING,
     header::CONTENT_TYPE,
-    header::IF_NONE_MATCH,
 ];
 
-/// What the platform's answer may carry back to the browser.
-const FROM_PLATFORM: [HeaderName; 12] = [
+/// What the platform's answer may carry back to the browser. None of the platform's caching
+/// headers (`Cache-Control`, `Pragma`, `Expires`, `ETag`, `Last-Modified`): what a session read
+/// must not stay in the browser's cache after sign-out, so the gateway says `no-store` itself.
+const FROM_PLATFORM: [HeaderName; 7] = [
     header::CONTENT_TYPE,
     header::CONTENT_LENGTH,
     header::CONTENT_ENCODING,
     header::RETRY_AFTER,
     header::WWW_AUTHENTICATE,
     header::LOCATION,
-    header::ETAG,
-    header::LAST_MODIFIED,
-    header::CACHE_CONTROL,
-    header::EXPIRES,
-    header::PRAGMA,
     header::VARY,
 ];
 
@@ -147,11 +148,75 @@ pub async fn send(
     answer
 }
 
+/// Why the platform's answer body was not read whole.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AnswerUnread {
+    /// Longer than the reader's limit.
+    TooLarge,
+    /// The connection broke (or timed out) before its end.
+    Broken,
+}
+
+/// The platform's whole answer body, at most `limit` bytes, for an answer the gateway must
+/// look into before the browser gets it.
+pub async fn read_answer(
+    mut res: reqwest::Response,
+    limit: usize,
+) -> Result<Vec<u8>, AnswerUnread> {
+    let mut body = Vec::new();
+    while let Some(chunk) = res.chunk().await.map_err(|_| AnswerUnread::Broken)? {
+        if body.len() + chunk.len() > limit {
+            return Err(AnswerUnread::TooLarge);
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Ok(body)
+}
+
+/// How long the gateway waits for `/me` when it asks on its own (never longer than
+/// `--timeout-secs`): the members answer waiting on it is still given, without keys, after.
+const ME_TIMEOUT: Duration = Duration::from_secs(5);
+/// A `/me` answer is a few hundred bytes.
+const ME_BODY_LIMIT: usize = 64 * 1024;
+
+/// The user of the token in `authorization` (the browser's own `Authorization` value), by
+/// `GET /api/v3/me` with it, remembered ([`crate::current_user`]): at most one question per
+/// token per few minutes. `None` when the platform could not say (a failure, a timeout, a
+/// 401, a body that is no user): the caller treats that as the least it could be.
+pub async fn current_user(
+    gw: &Gateway,
+    authorization: &HeaderValue,
+    id: Option<&RequestId>,
+) -> Option<std::sync::Arc<CurrentUser>> {
+    let ask = || async {
+        let request = gw
+            .http
+            .get(format!("{}{}", gw.config.platform_url, paths::V3_ME))
+            .header(header::AUTHORIZATION, authorization.clone())
+            .header(header::ACCEPT, "application/json")
+            .header(header::ACCEPT_ENCODING, "identity")
+            .headers(request_headers(&HeaderMap::new(), id))
+            .timeout(ME_TIMEOUT.min(gw.config.timeout));
+        let res = send(gw, request).await.ok()?;
+        if !res.status().is_success() {
+            return None;
+        }
+        let body = read_answer(res, ME_BODY_LIMIT).await.ok()?;
+        serde_json::from_slice::<CurrentUser>(&body).ok()
+    };
+    gw.current_users.lookup(authorization.as_bytes(), ask).await
+}
+
+/// The platform's allowed answer headers (for an answer the gateway rebuilds).
+pub fn answer_headers(res: &reqwest::Response) -> HeaderMap {
+    copy(res.headers(), &FROM_PLATFORM)
+}
+
 /// The platform's answer as the browser gets it: status and allowed headers unchanged, the
 /// body streamed through as it arrives.
 pub fn stream_back(res: reqwest::Response) -> Response {
     let status = res.status();
-    let headers = copy(res.headers(), &FROM_PLATFORM);
+    let headers = answer_headers(&res);
     let mut out = Response::new(Body::from_stream(res.bytes_stream()));
     *out.status_mut() = status;
     *out.headers_mut() = headers;

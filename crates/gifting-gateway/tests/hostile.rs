@@ -106,11 +106,43 @@ async fn a_body_trickled_slower_than_the_body_timeout_is_refused_and_the_connect
 }
 
 /// A gateway behind a proxy that appends each client's address to `X-Forwarded-For`, with
-/// `extra` flags after that one.
+/// `extra` flags after that one. The test plays the proxy, from loopback.
 async fn behind_proxy(platform_url: &str, extra: &[&str]) -> Rig {
     let mut flags = vec!["--client-ip-header", "X-Forwarded-For"];
+    flags.extend_from_slice(&["--trusted-proxy", "127.0.0.1/32"]);
     flags.extend_from_slice(extra);
     gateway(platform_url, &flags).await
+}
+
+/// A peer that is no trusted proxy (a pod beside the balancer: here 127.0.0.2, while only the
+/// balancer, 127.0.0.1, is trusted) names a new address in every request, then a victim's:
+/// its header is not read, every request counts against its own address, and the victim
+/// behind the balancer keeps its budget.
+#[tokio::test]
+async fn a_forwarded_address_from_a_peer_that_is_no_trusted_proxy_is_not_believed() {
+    let s = sandbox::start().await;
+    let mut g = behind_proxy(&s.url, &["--token-rate-limit", "3"]).await;
+    let balancer = g.http.clone();
+    g.http = reqwest::Client::builder()
+        .local_address(std::net::IpAddr::from([127, 0, 0, 2]))
+        .build()
+        .expect("a client on 127.0.0.2");
+    let (bad, busy) = (StatusCode::BAD_REQUEST, StatusCode::TOO_MANY_REQUESTS);
+    let rotating = [
+        "198.51.100.1",
+        "198.51.100.2",
+        "198.51.100.3",
+        "198.51.100.4",
+    ];
+    assert_eq!(relayed_from(&g, &rotating).await, [bad, bad, bad, busy]);
+    let victim = "203.0.113.9";
+    assert_eq!(relayed_from(&g, &[victim, victim]).await, [busy, busy]);
+    g.http = balancer;
+    assert_eq!(relayed_from(&g, &[victim, victim]).await, [bad, bad]);
+    assert!(
+        !g.log_lines().iter().any(|l| l.contains("client address")),
+        "an untrusted peer's header is not even read"
+    );
 }
 
 #[tokio::test]

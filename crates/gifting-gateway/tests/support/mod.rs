@@ -127,7 +127,12 @@ pub async fn secret_platform() -> Sandbox {
 /// A PKCE sign-in as the console makes it: consent at the platform, exchange at the gateway.
 /// The code (now spent) and the tokens; the exchange is never stored by a cache.
 pub async fn sign_in(s: &Sandbox, g: &Rig) -> (String, TokenResponse) {
-    let code = s.code_pkce("admin@example.com", "scim marketplace").await;
+    sign_in_as(s, g, "admin@example.com").await
+}
+
+/// [`sign_in`] as the seeded user `email` (`admin@`, `manager@` or `sender@example.com`).
+pub async fn sign_in_as(s: &Sandbox, g: &Rig, email: &str) -> (String, TokenResponse) {
+    let code = s.code_pkce(email, "scim marketplace").await;
     let res = g
         .token_form(&[
             ("grant_type", "authorization_code"),
