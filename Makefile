@@ -107,6 +107,7 @@ help:
 	@echo "             release build, browser end-to-end suite"
 	@echo "make bench   first-load weight of dist/ (raw, gzip -9, brotli) vs the budget"
 	@echo "make image   the gateway's container image ($(IMAGE)) with podman: static gateway + dist/"
+	@echo "make deploy  deploy/kubernetes: base and every overlay as rendered, against the schemas and checkov"
 	@echo "make tools / test-tools   only install what is missing"
 
 # --- tools -------------------------------------------------------------------
