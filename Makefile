@@ -353,8 +353,10 @@ step-clippy:
 step-clippy-wasm:
 	cargo clippy -p gifting-console --target wasm32-unknown-unknown --all-targets -- -D warnings
 
+# KUBECTL: tests/deploy.rs renders the overlays with the venv's kubectl (make ops-tools).
 step-test-native:
-	cargo test -p gifting-api -p gifting-catalog -p gifting-web -p gifting-sandbox -p gifting-gateway
+	KUBECTL=$(abspath $(OPS_VENV))/bin/kubectl \
+	  cargo test -p gifting-api -p gifting-catalog -p gifting-web -p gifting-sandbox -p gifting-gateway
 
 # The manifests, offline: base/*.yaml one by one against the Kubernetes schemas, then every
 # overlay rendered as it is applied (scripts/render-overlays.sh, a fixture in place of the
@@ -405,7 +407,7 @@ fmt: step-fmt
 layers: step-layers
 clippy: step-clippy
 clippy-wasm: tools step-clippy-wasm
-test-native: step-test-native
+test-native: ops-tools step-test-native
 deploy: ops-tools step-deploy
 test-wasm: test-tools step-test-wasm
 e2e: test-tools build step-e2e
