@@ -366,7 +366,7 @@ step-test-native:
 # found nothing in, so its summary must also show objects checked. --skip-download and
 # CKV_SKIP_PACKAGE_UPDATE_CHECK: it asks neither its vendor's API nor PyPI. tests/deploy.rs,
 # in test-native, checks base and the rendered overlays against the gateway's flags, routes and
-# ports, and what each overlay's NetworkPolicy admits.
+# ports, and what each overlay's NetworkPolicy admits. `make deploy` runs it alone (tools first).
 CHECKOV_NONE_FAILED := const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")); \
   const s = r.summary ?? r; \
   if (s.failed || s.parsing_errors || !s.resource_count) { \
