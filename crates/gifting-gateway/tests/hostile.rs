@@ -105,6 +105,62 @@ async fn a_body_trickled_slower_than_the_body_timeout_is_refused_and_the_connect
     }
 }
 
+/// The status of `answer` (the last one on its connection), after checking that it carries
+/// the security headers every answer carries and closes the connection if `close`.
+fn guarded_status(answer: &str, close: bool) -> &str {
+    let head = answer.to_ascii_lowercase();
+    for line in [
+        "x-content-type-options: nosniff".to_owned(),
+        "referrer-policy: no-referrer".to_owned(),
+        format!("content-security-policy: {ANSWER_CSP}"),
+    ] {
+        assert!(
+            head.contains(&format!("\r\n{line}\r\n")),
+            "{line}: {answer}"
+        );
+    }
+    assert_eq!(
+        head.contains("\r\nconnection: close\r\n"),
+        close,
+        "{answer}"
+    );
+    answer.get(9..12).unwrap_or(answer)
+}
+
+#[tokio::test]
+async fn the_answers_to_heads_that_never_parse_carry_the_security_headers_and_close() {
+    let s = sandbox::start().await;
+    let g = gateway(&s.url, &[]).await;
+    let good = "GET /healthz HTTP/1.1\r\nHost: gateway\r\n\r\n";
+    let long_path = format!(
+        "GET /{} HTTP/1.1\r\nHost: gateway\r\n\r\n",
+        "a".repeat(70_000)
+    );
+    let many_headers = format!("GET /healthz HTTP/1.1\r\n{}\r\n", "X-A: b\r\n".repeat(101));
+    let cases = [
+        ("GET /healthz HTTZ/1.1\r\n\r\n".to_owned(), "400"),
+        (
+            "GET /healthz HTTP/1.1\r\nBad Name: y\r\n\r\n".to_owned(),
+            "400",
+        ),
+        (long_path, "414"),
+        (many_headers, "431"),
+        // After a good request, on the same kept-alive connection.
+        (format!("{good}G@T /healthz HTTP/1.1\r\n\r\n"), "400"),
+    ];
+    for (head, status) in cases {
+        let mut stream = connect(&g, head.as_bytes()).await;
+        let (answers, _) = until_closed(&mut stream, Duration::from_secs(5))
+            .await
+            .expect("the connection is closed");
+        let (before, last) = answers.rsplit_once("HTTP/1.1 ").expect("an answer");
+        assert_eq!(guarded_status(&format!("HTTP/1.1 {last}"), true), status);
+        if !before.is_empty() {
+            assert_eq!(guarded_status(before, false), "200");
+        }
+    }
+}
+
 /// A gateway behind a proxy that appends each client's address to `X-Forwarded-For`, with
 /// `extra` flags after that one.
 async fn behind_proxy(platform_url: &str, extra: &[&str]) -> Rig {
