@@ -4,6 +4,9 @@
 
 mod support;
 
+#[path = "../../gifting-web/tests/guarded/mod.rs"]
+mod guarded;
+
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -12,6 +15,7 @@ use axum::http::StatusCode;
 use axum::routing::get;
 use axum::Router;
 use gifting_api::oauth::revocation_form;
+use guarded::assert_guarded;
 use support::sandbox::{self, Answer, Server};
 use support::{fake_platform, gateway, Rig};
 use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
@@ -105,28 +109,6 @@ async fn a_body_trickled_slower_than_the_body_timeout_is_refused_and_the_connect
     }
 }
 
-/// The status of `answer` (the last one on its connection), after checking that it carries
-/// the security headers every answer carries and closes the connection if `close`.
-fn guarded_status(answer: &str, close: bool) -> &str {
-    let head = answer.to_ascii_lowercase();
-    for line in [
-        "x-content-type-options: nosniff".to_owned(),
-        "referrer-policy: no-referrer".to_owned(),
-        format!("content-security-policy: {ANSWER_CSP}"),
-    ] {
-        assert!(
-            head.contains(&format!("\r\n{line}\r\n")),
-            "{line}: {answer}"
-        );
-    }
-    assert_eq!(
-        head.contains("\r\nconnection: close\r\n"),
-        close,
-        "{answer}"
-    );
-    answer.get(9..12).unwrap_or(answer)
-}
-
 #[tokio::test]
 async fn the_answers_to_heads_that_never_parse_carry_the_security_headers_and_close() {
     let s = sandbox::start().await;
@@ -154,9 +136,9 @@ async fn the_answers_to_heads_that_never_parse_carry_the_security_headers_and_cl
             .await
             .expect("the connection is closed");
         let (before, last) = answers.rsplit_once("HTTP/1.1 ").expect("an answer");
-        assert_eq!(guarded_status(&format!("HTTP/1.1 {last}"), true), status);
+        assert_guarded(&format!("HTTP/1.1 {last}"), status, true);
         if !before.is_empty() {
-            assert_eq!(guarded_status(before, false), "200");
+            assert_guarded(before, "200", false);
         }
     }
 }

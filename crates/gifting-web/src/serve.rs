@@ -8,7 +8,7 @@
 //! an answer (the sandbox's injected drops).
 //!
 //! The answers hyper writes by itself to a head it cannot parse (400, 414, 431) get the
-//! security headers on their way out ([`own_answers`]).
+//! security headers on their way out (`serve/own_answers.rs`).
 
 mod own_answers;
 
@@ -75,10 +75,10 @@ where
         let io = OwnAnswers::new(stream, phase.clone());
         let handle = handle.clone();
         let service = hyper::service::service_fn(move |req| {
-            phase.busy();
+            let busy = phase.busy();
             let answer = handle(req, peer);
             let phase = phase.clone();
-            async move { Ok::<_, E>(answer.await?.map(|body| Watched::new(body, phase))) }
+            async move { Ok::<_, E>(answer.await?.map(|body| Watched::new(body, phase, busy))) }
         });
         let conn = http1::Builder::new()
             .timer(TokioTimer::new())

@@ -4,12 +4,16 @@
 
 use std::time::Duration;
 
+mod guarded;
+
 use axum::routing::get;
 use axum::Router;
-use gifting_web::security::{with_security_headers, ANSWER_CSP};
+use gifting_web::security::with_security_headers;
 use gifting_web::serve::{run, Limits};
 use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
 use tokio::net::{TcpListener, TcpStream};
+
+use guarded::assert_guarded;
 
 /// More than the socket buffers hold, so that the server waits on the client mid-answer.
 const BIG: usize = 8 << 20;
@@ -70,29 +74,6 @@ async fn until(stream: &mut TcpStream, end: &str) -> String {
         .await
         .expect("the answer arrived");
     String::from_utf8_lossy(&seen).into_owned()
-}
-
-fn assert_guarded(answer: &str, status: &str, close: bool) {
-    assert!(
-        answer.starts_with(&format!("HTTP/1.1 {status}")),
-        "{answer}"
-    );
-    let head = answer.to_ascii_lowercase();
-    for line in [
-        "x-content-type-options: nosniff".to_owned(),
-        "referrer-policy: no-referrer".to_owned(),
-        format!("content-security-policy: {ANSWER_CSP}"),
-    ] {
-        assert!(
-            head.contains(&format!("\r\n{line}\r\n")),
-            "{line}: {answer}"
-        );
-    }
-    assert_eq!(
-        head.contains("\r\nconnection: close\r\n"),
-        close,
-        "{answer}"
-    );
 }
 
 /// Heads hyper refuses by itself, each with the status it answers.

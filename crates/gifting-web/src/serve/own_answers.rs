@@ -2,25 +2,30 @@
 //!
 //! hyper answers a request head it cannot parse with a bare head of its own — 400 (a bad
 //! request line, method, header or version), 414 (a path over 65,534 bytes), 431 (more than
-//! 100 headers, or a head that does not end within its 400 KiB read buffer) — and closes the
-//! connection. It has no hook to add a header (hyper 1.x, `proto/h1/role.rs`,
+//! 100 headers, or a head that does not end within its 417,792-byte read buffer) — and closes
+//! the connection. It has no hook to add a header (hyper 1.x, `proto/h1/role.rs`,
 //! `Server::on_error`), so the connection's IO is wrapped and rewrites that answer on its way
 //! out.
 //!
 //! hyper's own answer is told from a response by where the connection stands, never by its
 //! bytes (a relayed body may hold anything). hyper parses a head only when the connection is
-//! idle: the previous response handed to the IO and flushed (`Conn::poll_flush` →
-//! `try_keep_alive`). So the service marks the connection [busy](Phase::busy) when hyper calls
-//! it, the response body marks it ending when hyper drops it (its last bytes are then in
-//! hyper's write buffer), and the next flush marks it idle, having taken all of them. Whatever
-//! hyper writes while the connection is idle is its own answer. While it ends, the IO takes
-//! every byte hyper writes, holding what the socket does not take yet, so that hyper's buffer
-//! is empty at that flush and its own answer can never be written in one piece with the end
-//! of a response.
+//! idle, the previous answer complete (`proto/h1/conn.rs`, `State::idle`), and it writes its
+//! own answer only then (`Conn::on_parse_error`, when `Writing::Init`). So the service marks
+//! the connection [busy](Phase::busy) when hyper calls it, the response body marks it ending
+//! when hyper drops it (the answer's last bytes are then in hyper's write buffer), and the next
+//! flush, which hyper calls once it has handed over its whole buffer, marks it idle. Whatever
+//! hyper writes while the connection is idle is its own answer.
+//!
+//! While it ends, the IO takes every byte hyper writes, holding what the socket does not take
+//! yet (the end of one answer, which hyper held already): hyper can also go idle without a
+//! flush (a request body read after its answer went out, `Conn::poll_read_body`), and its own
+//! answer must not then be written in one piece with the end of the previous one.
+//!
+//! The normal path costs an atomic load per write and a small wrapper per response body.
 
 use std::io;
 use std::pin::Pin;
-use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::task::{ready, Context, Poll};
 
@@ -30,27 +35,39 @@ use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 
 use crate::security::ON_EVERY_ANSWER;
 
-const IDLE: u8 = 0;
-const BUSY: u8 = 1;
-const ENDING: u8 = 2;
+const IDLE: u64 = 0;
+const BUSY: u64 = 1;
+const ENDING: u64 = 2;
 
-/// Where one connection stands, shared by its service, its response bodies and its IO (all
-/// polled by the connection's task, one after the other).
+/// Where one connection stands (the low two bits) and how many requests it has had (the
+/// rest), shared by its service, its response bodies and its IO, all polled by the
+/// connection's task one after the other.
 #[derive(Clone, Default)]
-pub(super) struct Phase(Arc<AtomicU8>);
+pub(super) struct Phase(Arc<AtomicU64>);
 
 impl Phase {
-    /// hyper has parsed a request head and called the service.
-    pub(super) fn busy(&self) {
-        self.0.store(BUSY, Ordering::Relaxed);
+    /// hyper has parsed a request head and called the service; what the request's answer
+    /// ends ([`Watched::new`]).
+    pub(super) fn busy(&self) -> u64 {
+        let busy = ((self.0.load(Ordering::Relaxed) >> 2) + 1) << 2 | BUSY;
+        self.0.store(busy, Ordering::Relaxed);
+        busy
     }
 
-    fn set(&self, to: u8) {
-        self.0.store(to, Ordering::Relaxed);
+    fn get(&self) -> u64 {
+        self.0.load(Ordering::Relaxed) & 3
     }
 
-    fn get(&self) -> u8 {
-        self.0.load(Ordering::Relaxed)
+    /// The answer of the request in `busy` is out of hyper's hands. Only that one: a body
+    /// dropped late must not end the next request's answer.
+    fn ending(&self, busy: u64) {
+        let ending = busy & !3 | ENDING;
+        let _ = (self.0).compare_exchange(busy, ending, Ordering::Relaxed, Ordering::Relaxed);
+    }
+
+    fn idle(&self) {
+        let now = self.0.load(Ordering::Relaxed);
+        self.0.store(now & !3 | IDLE, Ordering::Relaxed);
     }
 }
 
@@ -58,17 +75,19 @@ impl Phase {
 pub(super) struct Watched {
     body: Body,
     phase: Phase,
+    busy: u64,
 }
 
 impl Watched {
-    pub(super) fn new(body: Body, phase: Phase) -> Self {
-        Watched { body, phase }
+    /// `body`, the answer to the request `phase.busy()` returned `busy` for.
+    pub(super) fn new(body: Body, phase: Phase, busy: u64) -> Self {
+        Watched { body, phase, busy }
     }
 }
 
 impl Drop for Watched {
     fn drop(&mut self) {
-        self.phase.set(ENDING);
+        self.phase.ending(self.busy);
     }
 }
 
@@ -205,7 +224,7 @@ impl<S: AsyncWrite + Unpin> AsyncWrite for OwnAnswers<S> {
         if self.phase.get() == ENDING {
             // hyper flushes once it has handed over everything it buffered: the response is out
             // of its hands, and it may read the next head.
-            self.phase.set(IDLE);
+            self.phase.idle();
         }
         if !self.own.is_empty() {
             let own = std::mem::take(&mut self.own);
