@@ -1,6 +1,7 @@
 //! The gateway under hostile traffic: slow clients that would hold connections,
 //! a forged `X-Forwarded-For` line, cross-site posts to the token relay, a token in a URL,
-//! and relayed answers that must not render on the console's origin.
+//! relayed answers that must not render on the console's origin, and request heads that never
+//! parse.
 
 mod support;
 
