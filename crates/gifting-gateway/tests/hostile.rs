@@ -1,8 +1,12 @@
 //! The gateway under hostile traffic: slow clients that would hold connections,
 //! a forged `X-Forwarded-For` line, cross-site posts to the token relay, a token in a URL,
-//! and relayed answers that must not render on the console's origin.
+//! relayed answers that must not render on the console's origin, and request heads that never
+//! parse.
 
 mod support;
+
+#[path = "../../gifting-web/tests/guarded/mod.rs"]
+mod guarded;
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -12,6 +16,7 @@ use axum::http::StatusCode;
 use axum::routing::get;
 use axum::Router;
 use gifting_api::oauth::revocation_form;
+use guarded::assert_guarded;
 use support::sandbox::{self, Answer, Server};
 use support::{fake_platform, gateway, Rig};
 use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
@@ -102,6 +107,40 @@ async fn a_body_trickled_slower_than_the_body_timeout_is_refused_and_the_connect
             "{answer}"
         );
         assert!(started.elapsed() < Duration::from_secs(4));
+    }
+}
+
+#[tokio::test]
+async fn the_answers_to_heads_that_never_parse_carry_the_security_headers_and_close() {
+    let s = sandbox::start().await;
+    let g = gateway(&s.url, &[]).await;
+    let good = "GET /healthz HTTP/1.1\r\nHost: gateway\r\n\r\n";
+    let long_path = format!(
+        "GET /{} HTTP/1.1\r\nHost: gateway\r\n\r\n",
+        "a".repeat(70_000)
+    );
+    let many_headers = format!("GET /healthz HTTP/1.1\r\n{}\r\n", "X-A: b\r\n".repeat(101));
+    let cases = [
+        ("GET /healthz HTTZ/1.1\r\n\r\n".to_owned(), "400"),
+        (
+            "GET /healthz HTTP/1.1\r\nBad Name: y\r\n\r\n".to_owned(),
+            "400",
+        ),
+        (long_path, "414"),
+        (many_headers, "431"),
+        // After a good request, on the same kept-alive connection.
+        (format!("{good}G@T /healthz HTTP/1.1\r\n\r\n"), "400"),
+    ];
+    for (head, status) in cases {
+        let mut stream = connect(&g, head.as_bytes()).await;
+        let (answers, _) = until_closed(&mut stream, Duration::from_secs(5))
+            .await
+            .expect("the connection is closed");
+        let (before, last) = answers.rsplit_once("HTTP/1.1 ").expect("an answer");
+        assert_guarded(&format!("HTTP/1.1 {last}"), status, true);
+        if !before.is_empty() {
+            assert_guarded(before, "200", false);
+        }
     }
 }
 

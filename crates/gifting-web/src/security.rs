@@ -65,11 +65,19 @@ pub fn answers_policy() -> SetResponseHeaderLayer<HeaderValue> {
 /// How long browsers keep to https once told (two years, the usual preload figure).
 const HSTS: &str = "max-age=63072000";
 
-/// `nosniff`, `Referrer-Policy: no-referrer` and a policy ([`ANSWER_CSP`]) on every response
-/// that has none (a page sets its own policy first: the console's, the consent page's), and
-/// `Strict-Transport-Security` when the server is reached over TLS (`hsts`). Put it outside
-/// every layer that answers by itself (CORS preflights, the panic handler), so that no answer
-/// leaves without them.
+/// What every answer carries unless it set its own: `nosniff`, `Referrer-Policy: no-referrer`
+/// and a policy ([`ANSWER_CSP`], which forbids framing). The answers hyper writes by itself
+/// get the same (`serve`).
+pub const ON_EVERY_ANSWER: [(HeaderName, &str); 3] = [
+    (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+    (header::REFERRER_POLICY, "no-referrer"),
+    (header::CONTENT_SECURITY_POLICY, ANSWER_CSP),
+];
+
+/// [`ON_EVERY_ANSWER`] on every response that has them not (a page sets its own policy first:
+/// the console's, the consent page's), and `Strict-Transport-Security` when the server is
+/// reached over TLS (`hsts`). Put it outside every layer that answers by itself (CORS
+/// preflights, the panic handler), so that no answer leaves without them.
 pub fn with_security_headers<S>(router: Router<S>, hsts: bool) -> Router<S>
 where
     S: Clone + Send + Sync + 'static,
@@ -77,10 +85,11 @@ where
     let set = |name: HeaderName, value: &'static str| {
         SetResponseHeaderLayer::if_not_present(name, HeaderValue::from_static(value))
     };
-    let router = router
-        .layer(set(header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
-        .layer(set(header::REFERRER_POLICY, "no-referrer"))
-        .layer(set(header::CONTENT_SECURITY_POLICY, ANSWER_CSP));
+    let router = ON_EVERY_ANSWER
+        .into_iter()
+        .fold(router, |router, (name, value)| {
+            router.layer(set(name, value))
+        });
     if hsts {
         router.layer(set(header::STRICT_TRANSPORT_SECURITY, HSTS))
     } else {

@@ -6,6 +6,11 @@
 //!
 //! The service may answer with an error on purpose: hyper then closes the connection without
 //! an answer (the sandbox's injected drops).
+//!
+//! The answers hyper writes by itself to a head it cannot parse (400, 414, 431) get the
+//! security headers on their way out (`serve/own_answers.rs`).
+
+mod own_answers;
 
 use std::error::Error as StdError;
 use std::future::Future;
@@ -20,6 +25,8 @@ use hyper::server::conn::http1;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;
 use tokio::net::TcpListener;
+
+use own_answers::{OwnAnswers, Phase, Watched};
 
 /// How long a connection may take over its parts.
 #[derive(Debug, Clone, Copy)]
@@ -64,12 +71,19 @@ where
             () = &mut shutdown => break,
         };
         let _ = stream.set_nodelay(true);
+        let phase = Phase::default();
+        let io = OwnAnswers::new(stream, phase.clone());
         let handle = handle.clone();
-        let service = hyper::service::service_fn(move |req| handle(req, peer));
+        let service = hyper::service::service_fn(move |req| {
+            let busy = phase.busy();
+            let answer = handle(req, peer);
+            let phase = phase.clone();
+            async move { Ok::<_, E>(answer.await?.map(|body| Watched::new(body, phase, busy))) }
+        });
         let conn = http1::Builder::new()
             .timer(TokioTimer::new())
             .header_read_timeout(limits.header_read)
-            .serve_connection(TokioIo::new(stream), service);
+            .serve_connection(TokioIo::new(io), service);
         let conn = graceful.watch(conn);
         let head_timed_out = head_timed_out.clone();
         tokio::spawn(async move {
