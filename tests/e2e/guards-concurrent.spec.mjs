@@ -160,9 +160,10 @@ describe("the guard counts again right before it writes", () => {
           question(env.page).getByRole("button", { name: "Go ahead" }).click(),
           question(second).getByRole("button", { name: "Go ahead" }).click(),
         ]);
-        // One of the two writes lands; the other's author is no longer an admin by then.
-        const done = (page) => page.getByTestId("bulk-summary").waitFor(VISIBLE);
-        await Promise.all([done(env.page), done(second)]);
+        // One of the two writes lands; the other's author is no longer an admin by then (its
+        // screen then says an admin account is needed). Each job's end is announced.
+        const ended = (page) => page.getByTestId("jobs-announce").getByText(/^Bulk change: Make 1 user sender (done|failed)/).waitFor({ state: "attached", timeout: 30_000 });
+        await Promise.all([ended(env.page), ended(second)]);
         const remaining = activeAdmins(await usersWithAnyOf(env, [env.token, await sessionToken(second)]));
         assert.equal(remaining.length, 1, "exactly one of the two stays an admin");
         assert.ok([me.id, other.id].includes(remaining[0].id));

@@ -103,6 +103,14 @@ impl Outcome {
         }
     }
 
+    /// Whether the platform was written for this row.
+    pub(crate) fn wrote(&self) -> bool {
+        matches!(
+            self,
+            Outcome::Created { .. } | Outcome::Updated | Outcome::Deactivated
+        )
+    }
+
     /// Its name on screen (the preview's badge).
     pub(crate) fn label(&self) -> M {
         match self {

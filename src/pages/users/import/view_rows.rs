@@ -313,10 +313,13 @@ fn RunSummary(import: Import) -> impl IntoView {
     // Kept here, not in the undo's own view: that view is made again whenever the jobs change.
     let undo_started = RwSignal::new(false);
     let undo_refused = RwSignal::new(None::<String>);
-    // A run refused or stopped before its writes says why.
+    // A run refused or stopped before its writes says why (a row refused up front, such as
+    // the signed-in admin's own, is no write).
     let stopped = move || {
         let status = import.status()?;
-        let written = import.progress().0 > 0;
+        let written = import
+            .with_run(|r| r.outcomes.iter().flatten().any(Outcome::wrote))
+            .unwrap_or(false);
         (status.state == JobState::Failed || (status.state == JobState::Cancelled && !written))
             .then_some(status.note)
     };
