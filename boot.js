@@ -2,6 +2,10 @@
 // needs no 'unsafe-inline'. The release build writes the hashed file names into
 // this script's own tag and minifies this file (scripts/build-console.mjs).
 const tag = document.querySelector("script[data-gifting-boot]");
+// The SHA-256 of each file fetched here (the wasm, the language bundles), by name, from the tag
+// in index.html: the fetch refuses any other bytes, as a failed download.
+const digests = JSON.parse(tag?.dataset.integrity ?? "{}");
+const checked = (url, cache) => fetch(url, { integrity: digests[url.pathname.split("/").pop()], cache });
 
 // The theme and density chosen in Preferences, on <html> before anything is drawn (no flash of
 // the other theme, and no wasm binding in the first load for it). The console's src/prefs.rs
@@ -37,17 +41,22 @@ function pickLanguage() {
 }
 const lang = pickLanguage();
 const bundles = new Map();
+const refused = new Set();
 globalThis.giftingCatalog = {
   lang,
   load(code) {
     if (!bundles.has(code)) {
       const url = new URL(`i18n-${code}.json`, new URL(tag?.dataset.js ?? "", location.href));
-      const bundle = fetch(url).then((answer) => {
+      const bundle = checked(url, refused.has(code) ? "reload" : "default").then((answer) => {
         if (!answer.ok) throw new Error(`${url.pathname}: ${answer.status}`);
         return answer.json();
       });
-      // A failed fetch may be tried again later.
-      bundle.catch(() => bundles.delete(code));
+      // A failed fetch may be tried again later, from the server: the browser's cache may hold
+      // the bytes it refused.
+      bundle.catch(() => {
+        bundles.delete(code);
+        refused.add(code);
+      });
       bundles.set(code, bundle);
     }
     return bundles.get(code);
@@ -95,17 +104,23 @@ if (missing.length > 0) {
   say(await said(0, names.join(", ")));
 } else {
   try {
-    if (!tag || !tag.dataset.js || !tag.dataset.wasm) {
-      throw new Error("boot.js: the loader tag lacks data-js / data-wasm");
+    if (!tag || !tag.dataset.js || !tag.dataset.wasm || !tag.dataset.integrity) {
+      throw new Error("boot.js: the loader tag lacks data-js / data-wasm / data-integrity");
     }
     // The first screen's messages before the wasm starts (it is downloading meanwhile, see the
     // preload in index.html): src/i18n reads them from `giftingCatalog.messages`.
+    // The glue and the split loader (which the glue imports) are checked against their digests
+    // before the import: Chromium and Firefox refuse a module whose modulepreload (index.html)
+    // failed its integrity, but WebKitGTK 2.50 runs it anyway. The import then takes the bytes
+    // these fetches checked, from the browser's caches.
+    const code = new URL(tag.dataset.js, location.href);
     const [messages, { default: init }] = await Promise.all([
       lang === "en" ? null : giftingCatalog.load(lang).catch(() => null),
-      import(tag.dataset.js),
+      Promise.all([checked(code), checked(new URL("__wasm_split.js", code))]).then(() => import(code)),
     ]);
     giftingCatalog.messages = messages;
-    await init({ module_or_path: tag.dataset.wasm });
+    // The wasm is fetched against its digest too: refused bytes stop the start like a failed fetch.
+    await init({ module_or_path: checked(new URL(tag.dataset.wasm, location.href)) });
   } catch (error) {
     console.error("Gifting Console failed to start:", error);
     say(await said(2));

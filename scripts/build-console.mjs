@@ -34,7 +34,7 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync,
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { minify } from "terser";
-import { buildPage } from "./build-page.mjs";
+import { buildPage, integrity } from "./build-page.mjs";
 import { dropUnusedClasses } from "./drop-unused-classes.mjs";
 import { DESCRIPTION as WASM_OPT, optimiseAll } from "./optimise-wasm.mjs";
 import { packChunks } from "./pack-chunks.mjs";
@@ -202,17 +202,30 @@ function writeBundles(pkg) {
   ], { CARGO_TARGET_DIR: CONSOLE_TARGET });
 }
 
-/** The loader tag (boot.js reads the glue and wasm paths from it) and preloads of both. */
+/**
+ * The loader tag (boot.js reads the glue and wasm paths from it) and preloads of both, each with
+ * its file's Subresource Integrity: index.html (sent `no-cache`) is where trust starts. The
+ * browser checks boot.js against its tag, and the glue and the split loader against their
+ * modulepreloads, which the import of the glue then takes from the browser's module map (a
+ * module's imports carry no integrity of their own). The tag's `data-integrity` gives boot.js
+ * the digests of what it fetches or checks itself: the glue and the split loader again (WebKit
+ * runs a module its modulepreload refused), the wasm and the language bundles. The split loader
+ * carries the digests of the chunks and packs it fetches (scripts/pack-chunks.mjs).
+ */
 function addBootTag(base) {
   const index = path.join(DIST, "index.html");
   const html = readFileSync(index, "utf8");
-  const js = `${base}/${NAME}.js`;
-  const wasm = `${base}/${NAME}_bg.wasm`;
+  const folder = path.join(DIST, base);
+  const wasm = `${NAME}_bg.wasm`;
+  const digests = {};
+  for (const file of [`${NAME}.js`, "__wasm_split.js", wasm, ...readdirSync(folder).filter((f) => /^i18n-.*\.json$/.test(f)).sort()]) {
+    digests[file] = integrity(readFileSync(path.join(folder, file)));
+  }
   const tags =
-    `<script type="module" src="/boot.js" data-gifting-boot data-js="${js}" data-wasm="${wasm}"></script>\n` +
-    `    <link rel="modulepreload" href="${js}">\n` +
-    `    <link rel="modulepreload" href="${base}/__wasm_split.js">\n` +
-    `    <link rel="preload" href="${wasm}" as="fetch" type="application/wasm" crossorigin>\n`;
+    `<script type="module" src="/boot.js" integrity="${integrity(readFileSync(path.join(DIST, "boot.js")))}" data-gifting-boot data-js="${base}/${NAME}.js" data-wasm="${base}/${wasm}" data-integrity='${JSON.stringify(digests)}'></script>\n` +
+    `    <link rel="modulepreload" href="${base}/${NAME}.js" integrity="${digests[`${NAME}.js`]}">\n` +
+    `    <link rel="modulepreload" href="${base}/__wasm_split.js" integrity="${digests["__wasm_split.js"]}">\n` +
+    `    <link rel="preload" href="${base}/${wasm}" as="fetch" type="application/wasm" crossorigin integrity="${digests[wasm]}">\n`;
   if (!html.includes("</head>")) throw new Error("dist/index.html has no </head>");
   writeFileSync(index, html.replace("</head>", `    ${tags}  </head>`));
 }

@@ -30,7 +30,11 @@ function contentName(file, bytes) {
   return `${name}-${createHash("sha256").update(bytes).digest("hex").slice(0, 16)}${ext}`;
 }
 
-const integrity = (bytes) => `sha384-${createHash("sha384").update(bytes).digest("base64")}`;
+/**
+ * A file's Subresource Integrity: its SHA-256, as `<link integrity>`, `<script integrity>` and
+ * fetch() take it. Every file the page runs or shows carries one (scripts/check-dist.mjs).
+ */
+export const integrity = (bytes) => `sha256-${createHash("sha256").update(bytes).digest("base64")}`;
 
 /** Comments and the whitespace between tags go; text and attribute values stay as written. */
 export function minifyHtml(html) {

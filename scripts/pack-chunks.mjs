@@ -11,9 +11,16 @@
 // A module goes in the first pack whose split points fetch it. A module reached first from
 // somewhere else (a screen opened by its address) brings its whole pack: the bytes the console
 // would fetch for home soon anyway.
+//
+// Every file the loader fetches is checked against its SHA-256 before anything of it is
+// instantiated: bytes that are not the build's (a cache or a proxy serving a stale or altered
+// file) are refused like a failed download, never run. The loader carries the digests of the
+// packs and of `digests.json`, which holds those of the modules on their own (see packedFetch);
+// scripts/check-dist.mjs reads them back and checks each against its file.
 
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { integrity } from "./build-page.mjs";
 import { splitFetches } from "./split-fetches.mjs";
 
 const LOADER = "__wasm_split.js";
@@ -21,21 +28,60 @@ const LOADER = "__wasm_split.js";
 const FETCHER =
   /\(\) => \{\s*const src = fetch\(new URL\("\.\/([\w.-]+)", import\.meta\.url\)\);\s*src\.catch\(\(\) => \{\}\);\s*return async \(imports\) => \(WebAssembly\.instantiateStreaming\(src, imports\)\);\s*\}/g;
 
+/** The digests of the modules the loader fetches on their own, beside the loader. */
+export const MODULE_DIGESTS = "digests.json";
+
 /**
- * The loader's own code for packs. Each module's fetching function becomes a call,
+ * The loader's own code for packs and digests. Each module's fetching function becomes a call,
  * `fromFile(file)` or `fromPack(pack, place)` (`pack` an index into `packNames`, `place` the
  * module's place in it): the loader is part of the first load, and these calls are shorter than
  * the functions they replace, which pays for the code that reads a pack. Where each module sits
  * is said by the pack itself: a header (its length as 4 bytes, little-endian, then the JSON
  * array of the modules' lengths), then the modules end to end.
+ *
+ * `digests` (file name to SHA-256) holds the packs' and that of MODULE_DIGESTS, which holds
+ * those of the modules on their own: their 81 digests (2.9 KB brotli as digests.json) would add
+ * to the first load (SHA-256 does not compress), and home needs none of those modules. A pack
+ * or MODULE_DIGESTS is fetched with its digest as its integrity; a module on its own is fetched
+ * at once beside MODULE_DIGESTS (fetched once) and its bytes checked when both are in.
  */
-function packedFetch(names) {
+function packedFetch(names, digests) {
   return `
 // Modules sent in packs (scripts/pack-chunks.mjs).
 const packNames = ${JSON.stringify(names)};
+// The SHA-256 of the packs and of ${MODULE_DIGESTS} (those of the other modules): a file whose
+// bytes are not the build's is refused like a failed download, never instantiated. The copy
+// refused may sit in the browser's cache (these files are immutable), so a file refused once is
+// asked for again from the server.
+const digests = ${JSON.stringify(digests)};
+const refused = new Set();
+function fetchFile(file, integrity) {
+    const answer = fetch(new URL("./" + file, import.meta.url), { integrity, cache: refused.has(file) ? "reload" : "default" });
+    answer.catch(() => refused.add(file));
+    return answer;
+}
+let moduleDigests;
+function knownDigests() {
+    if (moduleDigests === undefined) {
+        moduleDigests = fetchFile("${MODULE_DIGESTS}", digests["${MODULE_DIGESTS}"]).then((answer) => answer.json());
+        moduleDigests.catch(() => { moduleDigests = undefined; });
+    }
+    return moduleDigests;
+}
+const asWasm = (bytes) => new Response(bytes, { headers: { "Content-Type": "application/wasm" } });
+async function fetchModule(file) {
+    const [answer, known] = await Promise.all([fetchFile(file), knownDigests()]);
+    const bytes = await answer.arrayBuffer();
+    const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+    if ("sha256-" + btoa(String.fromCharCode(...digest)) !== known[file]) {
+        refused.add(file);
+        throw new Error(file + ": not the bytes of this build");
+    }
+    return asWasm(bytes);
+}
 const packs = new Map();
 async function readPack(pack) {
-    const response = await fetch(new URL("./" + pack, import.meta.url));
+    const response = await fetchFile(pack, digests[pack]);
     if (!response.ok) throw new Error(pack + ": HTTP " + response.status);
     const buffer = await response.arrayBuffer();
     const header = new DataView(buffer).getUint32(0, true);
@@ -54,13 +100,13 @@ function fetchPacked(index, place) {
         modules.catch(() => { if (packs.get(pack) === modules) packs.delete(pack); });
         packs.set(pack, modules);
     }
-    return modules.then((found) => new Response(found[place], { headers: { "Content-Type": "application/wasm" } }));
+    return modules.then((found) => asWasm(found[place]));
 }
 function instantiating(src) {
     src.catch(() => {});
     return async (imports) => WebAssembly.instantiateStreaming(src, imports);
 }
-const fromFile = (file) => () => instantiating(fetch(new URL("./" + file, import.meta.url)));
+const fromFile = (file) => () => instantiating(fetchModule(file));
 const fromPack = (index, place) => () => instantiating(fetchPacked(index, place));
 `;
 }
@@ -94,10 +140,16 @@ export async function packChunks(dir, packs) {
     writeFileSync(path.join(dir, name), Buffer.concat([size, header, ...modules]));
     written.push({ name, members });
   }
+  // What the loader fetches: every module left on its own (each fetch is one of its fetching
+  // functions, checked above), their digests, and every pack.
+  const digestOf = (file) => integrity(readFileSync(path.join(dir, file)));
+  const single = [...new Set([...source.matchAll(FETCHER)].map((match) => match[1]))].filter((file) => !(file in table));
+  writeFileSync(path.join(dir, MODULE_DIGESTS), JSON.stringify(Object.fromEntries(single.sort().map((file) => [file, digestOf(file)]))));
+  const digests = Object.fromEntries([MODULE_DIGESTS, ...written.map((pack) => pack.name)].map((file) => [file, digestOf(file)]));
   const glue = /^import[^;]*;/;
   if (!glue.test(source)) throw new Error(`${LOADER}: no import line first; has wasm-split's loader changed?`);
   const patched = source
-    .replace(glue, (line) => line + packedFetch(written.map((pack) => pack.name)))
+    .replace(glue, (line) => line + packedFetch(written.map((pack) => pack.name), digests))
     .replace(FETCHER, (_, file) => (file in table ? `fromPack(${table[file].join(", ")})` : `fromFile(${JSON.stringify(file)})`));
   // What the patched loader fetches: no packed module on its own, each pack once per point.
   const after = await splitFetches(patched, points);

@@ -89,6 +89,21 @@ class EnginePage {
   constructor(engine) {
     this.engine = engine;
     this.name = engine.name;
+    /** Errors a spec causes on purpose (patterns of the recorded text): not failures. */
+    this.expected = [];
+  }
+
+  /**
+   * From now on, errors matching `pattern` (recorded in the page, or reported by the driver) are
+   * what the spec caused, not a failure.
+   */
+  expectErrors(pattern) {
+    this.expected.push(pattern);
+  }
+
+  /** `errors` but those the spec expects. */
+  unexpected(errors) {
+    return errors.filter((error) => !this.expected.some((pattern) => pattern.test(error)));
   }
 
   fail(message) {
@@ -111,7 +126,8 @@ class EnginePage {
       await this.eval(installRecorder);
       return;
     }
-    if (health.errors.length > 0) throw this.unhealthy(`errors in the page:\n${health.errors.join("\n")}`);
+    const errors = this.unexpected(health.errors);
+    if (errors.length > 0) throw this.unhealthy(`errors in the page:\n${errors.join("\n")}`);
   }
 
   /**
@@ -234,7 +250,8 @@ class PuppeteerPage extends EnginePage {
 
   async check() {
     // Reported once, as the page's own record is (see pageHealth).
-    if (this.driverErrors.length > 0) throw this.unhealthy(`uncaught errors:\n${this.driverErrors.splice(0).join("\n")}`);
+    const errors = this.unexpected(this.driverErrors.splice(0));
+    if (errors.length > 0) throw this.unhealthy(`uncaught errors:\n${errors.join("\n")}`);
     await super.check();
   }
 

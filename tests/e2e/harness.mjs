@@ -126,13 +126,13 @@ async function startServer(bin, args, { env = {}, logEnv } = {}) {
 }
 
 /**
- * Starts target/release/gifting-sandbox on 127.0.0.1:0 serving dist/ with the
- * test hooks on, and resolves once it printed its "listening on" line.
+ * Starts target/release/gifting-sandbox on 127.0.0.1:0 serving dist/ (or the build in `dist`)
+ * with the test hooks on, and resolves once it printed its "listening on" line.
  * Set E2E_SANDBOX_LOG=1 to see the sandbox's request log.
  * @returns {Promise<{url: string, port: number, stop: () => Promise<void>, stats: () => Promise<object>}>}
  */
-export async function startSandbox(extraArgs = []) {
-  const args = ["--addr", "127.0.0.1:0", "--static", DIST, "--test-hooks", ...extraArgs];
+export async function startSandbox(extraArgs = [], { dist = DIST } = {}) {
+  const args = ["--addr", "127.0.0.1:0", "--static", dist, "--test-hooks", ...extraArgs];
   const server = await startServer(SANDBOX_BIN, args, { logEnv: "E2E_SANDBOX_LOG" });
   /** A POST to a test hook; its JSON answer, if any. */
   async function hook(path, body) {
