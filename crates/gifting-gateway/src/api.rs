@@ -13,28 +13,27 @@ use axum::Router;
 use gifting_api::paths::{self, ApiFamily};
 use gifting_web::errors::{ApiError, ScimFailure};
 use gifting_web::security::answers_policy;
-use tower_http::set_header::SetResponseHeaderLayer;
 
 use crate::log::{RequestId, UpstreamFailure};
 use crate::members::{self, Unfiltered, MEMBERS_BODY_LIMIT};
 use crate::state::Shared;
 use crate::upstream::Unanswered;
-use crate::upstream::{read_request_body, request_headers, send, stream_back, BodyRefused};
+use crate::upstream::{
+    never_stored, read_request_body, request_headers, send, stream_back, BodyRefused,
+};
 
 /// Every answer under `/api`, relayed or the gateway's own, carries a policy that renders
 /// nothing (an HTML answer from the platform opened on the console's origin stays inert), and
 /// is never stored: whatever the platform said about caching, nothing a session read stays
 /// in the browser's cache after sign-out.
 pub fn router() -> Router<Shared> {
-    let never_stored =
-        |name, value| SetResponseHeaderLayer::overriding(name, HeaderValue::from_static(value));
-    Router::new()
-        .route("/api", any(relay))
-        .route("/api/", any(relay))
-        .route("/api/{*rest}", any(relay))
-        .layer(answers_policy())
-        .layer(never_stored(header::CACHE_CONTROL, "no-store"))
-        .layer(never_stored(header::PRAGMA, "no-cache"))
+    never_stored(
+        Router::new()
+            .route("/api", any(relay))
+            .route("/api/", any(relay))
+            .route("/api/{*rest}", any(relay))
+            .layer(answers_policy()),
+    )
 }
 
 /// An error the gateway answers itself, in the body of the path's API family.

@@ -30,7 +30,9 @@ use crate::config::Config;
 use crate::log::RequestId;
 use crate::state::{Gateway, Shared};
 use crate::telemetry::{TokenOp, TokenOutcome};
-use crate::upstream::{read_answer, read_request_body, send, BodyRefused, Unanswered};
+use crate::upstream::{
+    never_stored, read_answer, read_request_body, send, BodyRefused, Unanswered,
+};
 
 /// The realm a refused client authentication names.
 const REALM: &str = "gifting-gateway";
@@ -44,12 +46,15 @@ pub fn router(gw: &Shared) -> Router<Shared> {
         .route_layer(middleware::from_fn_with_state(gw.clone(), rate_limit))
         // Outermost: refused here, a request is never counted.
         .route_layer(middleware::from_fn_with_state(gw.clone(), own_form_posts));
-    Router::new()
-        .route(paths::OAUTH_AUTHORIZE, get(authorize))
-        .merge(relay)
-        .route("/oauth", axum::routing::any(not_found))
-        .route("/oauth/{*rest}", axum::routing::any(not_found))
-        .layer(answers_policy())
+    // Every answer of the area, the gateway's own refusals included, is never stored.
+    never_stored(
+        Router::new()
+            .route(paths::OAUTH_AUTHORIZE, get(authorize))
+            .merge(relay)
+            .route("/oauth", axum::routing::any(not_found))
+            .route("/oauth/{*rest}", axum::routing::any(not_found))
+            .layer(answers_policy()),
+    )
 }
 
 async fn not_found() -> Response {

@@ -9,8 +9,11 @@ use std::time::Duration;
 use axum::body::{to_bytes, Body, Bytes};
 use axum::http::{header, HeaderMap, HeaderName, HeaderValue, StatusCode};
 use axum::response::Response;
+use axum::Router;
 use gifting_api::paths;
 use gifting_api::rest::CurrentUser;
+
+use tower_http::set_header::SetResponseHeaderLayer;
 
 use crate::log::{RequestId, UpstreamFailure, REQUEST_ID};
 use crate::state::Gateway;
@@ -47,6 +50,17 @@ fn copy(from: &HeaderMap, allowed: &[HeaderName]) -> HeaderMap {
         }
     }
     to
+}
+
+/// `router` with every answer marked never to be stored (`Cache-Control: no-store`, `Pragma:
+/// no-cache`), whatever the platform or a handler said: nothing a session read or was refused
+/// stays in the browser's cache after sign-out. The `/api` and `/oauth` areas are wrapped in it.
+pub fn never_stored<S: Clone + Send + Sync + 'static>(router: Router<S>) -> Router<S> {
+    let set =
+        |name, value| SetResponseHeaderLayer::overriding(name, HeaderValue::from_static(value));
+    router
+        .layer(set(header::CACHE_CONTROL, "no-store"))
+        .layer(set(header::PRAGMA, "no-cache"))
 }
 
 /// The browser's headers the platform may see, plus the request id.

@@ -1,5 +1,5 @@
-//! What a session leaves where it should not: no `/api` answer stays in the browser's cache
-//! (`Cache-Control: no-store` on every one, relayed or the gateway's own), and no invitation
+//! What a session leaves where it should not: no `/api` or `/oauth` answer stays in the
+//! browser's cache (`Cache-Control: no-store` on every one, relayed or the gateway's own), and no invitation
 //! key reaches a browser whose token is not an admin's (the members list read whole, its
 //! keys removed, the role asked of `/me` once per token and remembered).
 
@@ -31,7 +31,7 @@ fn assert_never_stored(what: &str, res: &reqwest::Response) {
 }
 
 #[tokio::test]
-async fn no_api_answer_is_stored_relayed_or_the_gateways_own() {
+async fn no_api_or_oauth_answer_is_stored_relayed_or_the_gateways_own() {
     let s = secret_platform().await;
     let g = gateway(&s.url, &["--body-limit", "100"]).await;
     let (_, t) = sign_in(&s, &g).await;
@@ -55,6 +55,14 @@ async fn no_api_answer_is_stored_relayed_or_the_gateways_own() {
         ("404", g.get_req("/api/v3/nothing"), 404),
         ("405", g.post_req("/api/v3/me"), 405),
         ("413", oversized, 413),
+        ("/oauth 404", g.get_req("/oauth/nothing"), 404),
+        ("/oauth 405", g.get_req("/oauth/token"), 405),
+        (
+            "/oauth refused post",
+            g.post_req("/oauth/token")
+                .header("content-type", "text/plain"),
+            415,
+        ),
     ];
     for (what, request, status) in cases {
         let res = request.answer().await;
