@@ -390,7 +390,7 @@ mod tests {
     use super::*;
     use crate::api::testing::{as_is, scim_user, Scim, Twist};
     use crate::http::transport::take_fake_platform;
-    use crate::jobs::testing::{ended, failed, scim_app};
+    use crate::jobs::testing::{ended, scim_app};
     use crate::pages::users::bulk_job::{self, Change};
     use crate::pages::users::import::fate::{create_body, update_body, Wanted};
 
@@ -658,22 +658,28 @@ mod tests {
     }
 
     #[wasm_bindgen_test]
-    async fn an_import_that_would_deactivate_the_last_admin_is_refused_and_writes_nothing() {
+    async fn an_import_that_would_deactivate_the_signed_in_admin_skips_that_row_in_words() {
         let _turn = take_fake_platform().await;
         let (platform, app) = fresh(org(), as_is());
-        // The signed-in admin, the only one, is absent from the file.
+        // The signed-in admin, the only one, is absent from the file: deactivating them is
+        // another admin's to do, and the rest of the import goes on.
         let writes = vec![
             (0, create("carl@example.com")),
             (1, Write::Deactivate { id: "me".into() }),
         ];
         let absent = vec![("me".to_owned(), ME.to_owned())];
         let job = import(&app, writes, vec![None], absent);
-        failed(
-            &job,
-            "Refused: this change would leave the organisation without an admin.",
-        )
-        .await;
-        assert!(platform.borrow().writes().is_empty(), "not even the create");
+        let status = ended(&job).await;
+        assert_eq!(
+            (status.state, status.note.as_str()),
+            (JobState::Done, "1 created, 1 skipped.")
+        );
+        assert_eq!(platform.borrow().writes().len(), 1, "only the create");
         assert!(platform.borrow().user("me").expect("me").active);
+        let skipped = job.result.with_untracked(|r| r.absent_outcomes.clone());
+        assert_eq!(
+            skipped,
+            vec![(ME.to_owned(), Outcome::Skipped(Skip::Yours))]
+        );
     }
 }
