@@ -170,7 +170,7 @@ impl Editor {
             return;
         }
         // Refused at once, as the guard would after its reads: nothing to wait for or ask.
-        if guard::can_remove(&body) && self.is_yours() {
+        if self.takes_yours(&body) {
             self.undo.set(None);
             self.outcome
                 .set(Some(Outcome::Failed(guard::yours_refused())));
@@ -319,14 +319,20 @@ impl Editor {
         self.current.with(display_name)
     }
 
-    /// Whether the user on screen is the signed-in admin, an active admin now: their admin role
-    /// and active status are for another admin to change.
-    fn is_yours(self) -> bool {
+    /// Whether writing `body` to the user on screen would take the admin role or the active
+    /// status from the signed-in admin ([`guard::takes_yours`]): another admin's to do.
+    fn takes_yours(self, body: &ReplaceUser) -> bool {
         self.me.with(|me| match me {
-            Some(Ok(me)) => self
-                .current
-                .with(|u| guard::is_admin(u) && u.user_name.eq_ignore_ascii_case(&me.email)),
+            Some(Ok(me)) => self.current.with(|u| guard::takes_yours(u, me, body)),
             _ => false,
+        })
+    }
+
+    /// Whether the user on screen is the signed-in admin: no way to deactivate it is offered.
+    fn is_yours(self) -> bool {
+        self.takes_yours(&ReplaceUser {
+            active: Some(false),
+            ..ReplaceUser::default()
         })
     }
 }

@@ -185,9 +185,18 @@ pub(crate) async fn read_me(api: ApiClient, lane: &Lane) -> Result<CurrentUser, 
 
 /// The signed-in admin among `directory` (SCIM `userName` is the email, compared without case).
 pub(crate) fn you<'a>(directory: &'a [ScimUser], me: &CurrentUser) -> Option<&'a ScimUser> {
-    directory
-        .iter()
-        .find(|u| u.user_name.eq_ignore_ascii_case(&me.email))
+    directory.iter().find(|u| is_you(u, me))
+}
+
+/// Whether `user` is the signed-in user `me`.
+pub(crate) fn is_you(user: &ScimUser, me: &CurrentUser) -> bool {
+    user.user_name.eq_ignore_ascii_case(&me.email)
+}
+
+/// Whether writing `body` to `user` takes the admin role or the active status from the
+/// signed-in admin (`me`): no one does that to themselves through the console.
+pub(crate) fn takes_yours(user: &ScimUser, me: &CurrentUser, body: &ReplaceUser) -> bool {
+    is_you(user, me) && is_admin(user) && !admin_after(user, body)
 }
 
 /// Every user, a page of [`MAX_COUNT`] at a time under `lane`; `read(read, total)` after

@@ -32,7 +32,10 @@ use gifting_api::paths::endpoint;
 use gifting_api::rest::CurrentUser;
 use gifting_api::scim::{ReplaceUser, ScimUser};
 
-use super::{admin_after, count_admins, is_admin, read_directory, read_me, you, AdminCount, Loss};
+use super::{
+    admin_after, count_admins, is_admin, read_directory, read_me, takes_yours, you, AdminCount,
+    Loss,
+};
 use crate::api::{ApiClient, ApiError};
 use crate::browser::{exclusive_lock, LockWait};
 use crate::components::format::count_of;
@@ -214,11 +217,10 @@ fn refuse_yours<W>(
     planned: Vec<Guarded<W>>,
     writer: &impl Writer<W>,
 ) -> Vec<Guarded<W>> {
-    let Some(you) = world.you().and_then(|id| world.user(&id).cloned()) else {
-        return planned;
-    };
     let (yours, rest): (Vec<_>, Vec<_>) = planned.into_iter().partition(|g| match &g.target {
-        Target::User { id, body } => *id == you.id && is_admin(&you) && !admin_after(&you, body),
+        Target::User { id, body } => world
+            .user(id)
+            .is_some_and(|u| takes_yours(u, &world.me, body)),
         _ => false,
     });
     for g in yours {
