@@ -86,6 +86,20 @@ pub(crate) fn showing_text(page: u32, per_page: u32, total: u64) -> String {
     msg::pager_showing(&count(start), &count(end), &count(total))
 }
 
+/// As [`showing_text`], for a list still being searched: its count is what was found so far,
+/// never said as a total ("Showing 1–25 of 412 found so far").
+pub(crate) fn showing_so_far_text(page: u32, per_page: u32, found: u64) -> String {
+    if found == 0 {
+        return t(M::PagerNothingYet).into();
+    }
+    let start = u64::from(page - 1) * u64::from(per_page) + 1;
+    if start > found {
+        return msg::pager_past_found(&count(u64::from(page)), &count(found));
+    }
+    let end = (start + u64::from(per_page) - 1).min(found);
+    msg::pager_showing_so_far(&count(start), &count(end), &count(found))
+}
+
 /// The current address with `page` and `per_page` replaced, other parameters kept.
 fn href_for(path: &str, query: &ParamsMap, page: u64, per_page: u32) -> String {
     let mut builder = QueryBuilder::new();
@@ -107,6 +121,8 @@ pub(crate) struct ShownPage {
     pub(crate) page: u32,
     /// The envelope's `per_page`.
     pub(crate) per_page: u32,
+    /// `total` is what a search found so far, not the list's total (see [`showing_so_far_text`]).
+    pub(crate) so_far: bool,
 }
 
 impl ShownPage {
@@ -115,6 +131,15 @@ impl ShownPage {
             total,
             page,
             per_page,
+            so_far: false,
+        }
+    }
+
+    /// A page of a list still being searched: `found` so far.
+    pub(crate) fn so_far(found: u64, page: u32, per_page: u32) -> Self {
+        Self {
+            so_far: true,
+            ..Self::new(found, page, per_page)
         }
     }
 }
@@ -322,6 +347,7 @@ fn rest_links(shown: ShownPage, path: &str, query: &ParamsMap) -> PagerLinks {
         total,
         page: current,
         per_page: size,
+        so_far,
     } = shown;
     let last = page_count(total, size);
     // The link to page `want` (clamped), or none when it is the page shown.
@@ -330,7 +356,11 @@ fn rest_links(shown: ShownPage, path: &str, query: &ParamsMap) -> PagerLinks {
         (to != u64::from(current)).then(|| href_for(path, query, to, size))
     };
     PagerLinks {
-        summary: showing_text(current, size, total),
+        summary: if so_far {
+            showing_so_far_text(current, size, total)
+        } else {
+            showing_text(current, size, total)
+        },
         position: msg::pager_position(&count_of(u64::from(current), last)),
         first: href_to(1),
         previous: href_to(i64::from(current) - 1),
@@ -406,6 +436,14 @@ mod tests {
         ];
         for ((page, per_page, total), want) in cases {
             assert_eq!(showing_text(page, per_page, total), want);
+        }
+        let so_far = [
+            ((1, 25, 63), "Showing 1–25 of 63 found so far"),
+            ((1, 25, 0), "Nothing found yet"),
+            ((9, 25, 63), "Page 9 is past the 63 found so far"),
+        ];
+        for ((page, per_page, found), want) in so_far {
+            assert_eq!(showing_so_far_text(page, per_page, found), want);
         }
     }
 

@@ -1,15 +1,19 @@
 // Sends at the size of an enterprise, in headless Chromium against the release build
 // and the sandbox's large world (100,000 sends), signed in. Run by `make bench`. Prints each
 // figure beside its budget and exits non-zero when one is over:
-//   1. "Load all pages" at `--rate-limit 10` against its floor (requests ÷ 10 a second; the
-//      platform's largest per_page is 100, so 100,000 sends are 1,000 requests: 100 s), at most
-//      1.1 × the floor; the longest main-thread task meanwhile (the page stays responsive);
-//   2. with all 100,000 loaded: wasm memory + JS heap (DevTools Performance.getMetrics), at
-//      most 150 MB together;
-//   3. a filter change, a sort and opening the overview: main-thread work (the long tasks the
+//   1. a search typed into a fresh sends screen (a recipient's family name), answered over every
+//      send: the walk it starts at `--rate-limit 10` against its floor (requests ÷ 10 a second;
+//      the platform's largest per_page is 100, so 100,000 sends are 1,000 requests: 100 s), at
+//      most 1.05 × the floor, until the screen states the exact number of matches; the longest
+//      main-thread task meanwhile (the page stays responsive);
+//   2. with all 100,000 held: wasm memory + JS heap (DevTools Performance.getMetrics), at
+//      most 120 MB together;
+//   3. each keystroke of a search over the 100,000 held: its main-thread work (DevTools
+//      TaskDuration from the key to the answer painted), at most 50 ms;
+//   4. a filter change, a sort and opening the overview: main-thread work (the long tasks the
 //      interaction caused, Chromium's own `longtask` entries) at most 100 ms, and input to
 //      paint (Event Timing's duration) under 200 ms;
-//   4. CSV export of every send: click to download at most 3 s, its longest task at most 50 ms.
+//   5. CSV export of every send: click to download at most 3 s, its longest task at most 50 ms.
 // The platform moves while it is measured (`--live`: new sends arrive, 3 a second, statuses
 // advance): the walk must still end consistent, every send there was when it began, each once,
 // and the arrivals counted (checked against the export and the platform's list).
@@ -24,7 +28,7 @@ const SENDS = Number(process.env.SENDS_SCALE_SENDS ?? 100_000);
 const RATE = Number(process.env.SENDS_SCALE_RATE ?? 10);
 const LIVE = process.env.SENDS_SCALE_LIVE !== "0";
 const PER_PAGE = 100;
-const BUDGET = { ratio: 1.1, walkTaskMs: 200, memoryMb: 150, workMs: 100, paintMs: 200, csvMs: 3_000, csvTaskMs: 50 };
+const BUDGET = { ratio: 1.05, walkTaskMs: 200, memoryMb: 120, keyMs: 50, workMs: 100, paintMs: 200, csvMs: 3_000, csvTaskMs: 50 };
 
 let failed = false;
 const line = (ok, text) => {
@@ -53,21 +57,35 @@ async function interaction(page, label, act, done) {
   line(paint < BUDGET.paintMs, `${label}: input to paint ${events.length ? `${paint.toFixed(0)} ms` : "under 16 ms"} (budget < ${BUDGET.paintMs} ms; Event Timing: ${seen})`);
 }
 
-/** Clicks "Load all pages" and resolves with the ms until the walk ended, page clock, and what
- * it says it holds: `held` of `total`, `arrived` while loading. */
-async function loadAll(page) {
-  const start = await page.evaluate(() => {
-    const button = [...document.querySelectorAll("[data-testid=load-all] button")].find((b) => b.textContent.trim() === "Load all pages");
-    const t = performance.now();
-    button.click();
-    return t;
-  });
-  const status = page.getByTestId("load-all-status");
-  await status.getByText(/^All pages loaded|arrived while loading\.$/).waitFor({ timeout: 900_000 });
+/** Types `needle` into the search of a fresh sends screen and resolves with the ms until the
+ * screen stated the exact number of matches over every send, page clock, what the walk says it
+ * holds (`held` of `total`, `arrived` while loading) and the number of matches stated. */
+async function searchAll(page, needle) {
+  const search = page.getByLabel("Recipient name, email or company");
+  await search.focus();
+  const start = await page.evaluate(() => performance.now());
+  await page.keyboard.type(needle);
+  const note = page.getByTestId("filter-note");
+  await note.getByText(/ of all [\d,]+ sends match the filters/).waitFor({ timeout: 900_000 });
   const end = await page.evaluate(() => performance.now());
+  const status = page.getByTestId("load-all-status");
+  await status.getByText(/^All pages loaded|arrived while loading\.$/).waitFor({ timeout: 10_000 });
   const text = (await status.textContent()).replaceAll(",", "");
   const [, held, total] = text.match(/(\d+) of (\d+) sends/).map(Number);
-  return { start, end, ms: end - start, held, total, arrived: total - held, text };
+  const matches = Number((await note.textContent()).replaceAll(",", "").match(/^(\d+) of all/)[1]);
+  return { start, end, ms: end - start, held, total, arrived: total - held, text, matches };
+}
+
+/** Main-thread work (DevTools TaskDuration, ms) from pressing `key` in the focused search until
+ * the filter note changed and two frames painted. */
+async function keystroke(page, cdp, key) {
+  const taskMs = async () => (await cdp.send("Performance.getMetrics")).metrics.find((m) => m.name === "TaskDuration").value * 1000;
+  const note = await page.getByTestId("filter-note").textContent();
+  const before = await taskMs();
+  await page.keyboard.press(key);
+  await page.waitForFunction((was) => document.querySelector("[data-testid=filter-note]")?.textContent !== was, note, { timeout: 30_000 });
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  return (await taskMs()) - before;
 }
 
 const sandbox = await startSandbox(["--world", "large", "--sends", String(SENDS), "--rate-limit", String(RATE), ...(LIVE ? ["--live"] : [])]);
@@ -85,14 +103,18 @@ try {
   await page.waitForTimeout(1_100);
 
   console.log(`machine: ${os.cpus().length} CPUs, load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")} (1/5/15 min)`);
-  const walk = await loadAll(page);
+  // A family name of a send on the last page: the walk must read every page to answer it.
+  const last = (await platformGet(sandbox.url, token, `/api/v3/send?page=${Math.ceil(before / PER_PAGE)}&per_page=${PER_PAGE}`)).body.sends.at(-1);
+  const family = last.recipient.name.split(" ").at(-1);
+  await page.waitForTimeout(1_100);
+  const walk = await searchAll(page, family);
   const total = walk.held;
   // The floor: the pages of every send the walk holds, at the rate limit (sends arriving meanwhile
   // push a few sends onto one more page; those requests count against the walk).
   const requests = Math.ceil(total / PER_PAGE);
   const floorMs = (requests / RATE) * 1000;
   const ratio = walk.ms / floorMs;
-  line(ratio <= BUDGET.ratio, `load all ${total} sends at --rate-limit ${RATE}${LIVE ? " --live" : ""}: ${(walk.ms / 1000).toFixed(1)} s, floor ${(floorMs / 1000).toFixed(1)} s (${requests} requests of ${PER_PAGE} ÷ ${RATE}/s): ${ratio.toFixed(3)} × the floor (budget ≤ ${BUDGET.ratio})`);
+  line(ratio <= BUDGET.ratio, `search "${family}" over all ${total} sends (${walk.matches} match) at --rate-limit ${RATE}${LIVE ? " --live" : ""}: ${(walk.ms / 1000).toFixed(1)} s, floor ${(floorMs / 1000).toFixed(1)} s (${requests} requests of ${PER_PAGE} ÷ ${RATE}/s): ${ratio.toFixed(3)} × the floor (budget ≤ ${BUDGET.ratio})`);
   line(walk.held >= before && walk.held + walk.arrived === walk.total, `the walk's end figure: "${walk.text}" (every one of the ${before} sends there were before it began, and the arrivals counted)`);
   const walkTasks = await tasksBetween(page, walk.start, walk.end);
   line(walkTasks.longest <= BUDGET.walkTaskMs, `while loading: longest main-thread task ${walkTasks.longest.toFixed(0)} ms (budget ≤ ${BUDGET.walkTaskMs} ms; ${walkTasks.count} long tasks, ${walkTasks.sum.toFixed(0)} ms in all over ${(walk.ms / 1000).toFixed(0)} s)`);
@@ -104,6 +126,19 @@ try {
   const mb = (b) => b / 1e6;
   line(mb(wasmBytes + jsBytes) <= BUDGET.memoryMb, `memory with ${total} sends loaded: wasm ${mb(wasmBytes).toFixed(1)} MB + JS heap ${mb(jsBytes).toFixed(1)} MB = ${mb(wasmBytes + jsBytes).toFixed(1)} MB (budget ≤ ${BUDGET.memoryMb} MB)`);
 
+  // Each keystroke of a search over everything held.
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("Performance.enable");
+  await page.getByLabel("Recipient name, email or company").fill("");
+  await page.waitForURL((url) => !url.searchParams.has("q"));
+  await page.getByLabel("Recipient name, email or company").focus();
+  const keys = [];
+  for (const key of "mar") keys.push(await keystroke(page, cdp, key));
+  keys.push(await keystroke(page, cdp, "Backspace"));
+  line(Math.max(...keys) <= BUDGET.keyMs, `search keystrokes over ${total} sends ("m", "ma", "mar", back to "ma"): main-thread work ${keys.map((k) => k.toFixed(0)).join(", ")} ms (budget ≤ ${BUDGET.keyMs} ms each)`);
+  await page.getByLabel("Recipient name, email or company").fill("");
+  await page.waitForURL((url) => !url.searchParams.has("q"));
+
   // Interactions over everything loaded.
   const problems = (await page.locator("[data-testid=status-chart] [data-group=problem]").getAttribute("data-count")) ?? "?";
   await interaction(
@@ -114,7 +149,7 @@ try {
       await page.getByLabel("Status", { exact: true }).focus();
       await page.keyboard.press("p");
     },
-    () => page.getByTestId("filter-note").getByText(`${Number(problems).toLocaleString("en-US")} of the ${total.toLocaleString("en-US")} loaded sends match`).waitFor({ timeout: 30_000 }),
+    () => page.getByTestId("filter-note").getByText(`${Number(problems).toLocaleString("en-US")} of all ${total.toLocaleString("en-US")} sends match`).waitFor({ timeout: 30_000 }),
   );
   await page.getByRole("link", { name: "Clear filters" }).click();
   await page.waitForURL((url) => !url.searchParams.has("status"));

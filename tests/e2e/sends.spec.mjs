@@ -348,7 +348,7 @@ describe("sends", () => {
     // A filter keeps the page size chosen just before it.
     await env.page.waitForURL((url) => url.searchParams.get("status") === "problem" && url.searchParams.get("per_page") === "100");
     const problems = data.sends.filter((s) => groupOf(s.status) === "problem");
-    await env.page.getByTestId("filter-note").getByText(`${grouped(problems.length)} of the ${grouped(data.total)} loaded sends match`).waitFor(VISIBLE);
+    await env.page.getByTestId("filter-note").getByText(`${grouped(problems.length)} of all ${grouped(data.total)} sends match`).waitFor(VISIBLE);
     // Until the table holds the matching rows, a page of 100 of them: the rows before the
     // filter (100 of every status) must not pass for them.
     await rowsWithStatus(env.page, Math.min(problems.length, 100));
@@ -372,7 +372,7 @@ describe("sends", () => {
     const [senderId, count] = [...bySender].sort((a, b) => b[1] - a[1])[0];
     await env.page.getByLabel("Sender", { exact: true }).selectOption(String(senderId));
     await env.page.waitForURL(new RegExp(`sender=${senderId}`));
-    await env.page.getByTestId("filter-note").getByText(`${grouped(count)} of the ${grouped(data.total)} loaded sends match`).waitFor(VISIBLE);
+    await env.page.getByTestId("filter-note").getByText(`${grouped(count)} of all ${grouped(data.total)} sends match`).waitFor(VISIBLE);
     await env.page.waitForFunction(
       ([id, n]) => {
         const rows = [...document.querySelectorAll("tbody tr[data-send-id]")];
@@ -390,7 +390,7 @@ describe("sends", () => {
     const company = data.sends.find((s) => s.sender.id === senderId).recipient.company_name;
     const both = data.sends.filter((s) => s.sender.id === senderId && s.recipient.company_name.toLowerCase().includes(company.toLowerCase()));
     await env.page.getByLabel("Recipient name, email or company").fill(company);
-    await env.page.getByTestId("filter-note").getByText(`${grouped(both.length)} of the ${grouped(data.total)} loaded sends match`).waitFor(VISIBLE);
+    await env.page.getByTestId("filter-note").getByText(`${grouped(both.length)} of all ${grouped(data.total)} sends match`).waitFor(VISIBLE);
     assert.deepEqual(await rowIds(env.page), both.map((s) => String(s.id)));
     assert.match(env.page.url(), /[?&]q=/);
 
@@ -429,7 +429,7 @@ describe("sends: a range of days", () => {
   const between = (since, until) => data.sends.filter((s) => s.created_at.slice(0, 10) >= since && s.created_at.slice(0, 10) <= until);
   const range = (page) => page.getByLabel("Created", { exact: true });
   /** The note once every send of the range is loaded and `n` match. */
-  const covered = (page, n) => page.getByTestId("filter-note").getByText(new RegExp(`^${grouped(n)} of the [\\d,]+ loaded sends match the filters\\. Every send created from .+ is loaded\\.$`)).waitFor({ ...VISIBLE, timeout: 60_000 });
+  const covered = (page, n) => page.getByTestId("filter-note").getByText(new RegExp(`^${grouped(n)} of (the [\\d,]+ sends read|all [\\d,]+ sends) match the filters\\. Every send created from .+ is loaded\\.$`)).waitFor({ ...VISIBLE, timeout: 60_000 });
 
   test("last month and this month show exactly their sends, counted, paged and exported as such", async () => {
     const { page } = env;
@@ -643,7 +643,7 @@ describe("sends: a mid-sized world loaded whole under --rate-limit 10", () => {
     // A filter over all of them, then a sort across every match (not only the page shown).
     await page.getByLabel("Status", { exact: true }).selectOption("returned");
     const returned = sends.filter((s) => groupOf(s.status) === "returned");
-    await page.getByTestId("filter-note").getByText(`${grouped(returned.length)} of the 3,000 loaded sends match`).waitFor(VISIBLE);
+    await page.getByTestId("filter-note").getByText(`${grouped(returned.length)} of all 3,000 sends match`).waitFor(VISIBLE);
     await page.locator("main table.sends-table th").filter({ hasText: "Cost" }).getByRole("link").click();
     await page.locator("main table.sends-table th[aria-sort=ascending]").waitFor(VISIBLE);
     const byCost = [...returned].sort((a, b) => (a.currency < b.currency ? -1 : a.currency > b.currency ? 1 : Number(cents(a.current_total_cost) - cents(b.current_total_cost))));

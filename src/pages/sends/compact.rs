@@ -46,7 +46,6 @@ impl<K: Hash + Eq + Clone> Interner<K> {
         &self.values[at as usize]
     }
 
-    #[cfg(test)]
     pub(crate) fn len(&self) -> usize {
         self.values.len()
     }

@@ -124,6 +124,9 @@ pub(crate) struct SendFilter {
     /// Parameters present in the address but not understood (name and value), to say so
     /// instead of silently showing everything.
     pub(crate) ignored: Vec<(&'static str, String)>,
+    /// Only the sends of the sender with this email: a sender's own list (docs/platform.md:
+    /// "a sender sees their own"). Not from the address: the store sets it from /me.
+    pub(crate) mine: Option<String>,
 }
 
 impl SendFilter {
@@ -181,7 +184,23 @@ impl SendFilter {
             until,
             send,
             ignored,
+            mine: None,
         }
+    }
+
+    /// Whether the sender select, and a sender's own scope, keep a send of `sender`.
+    pub(crate) fn keeps_sender(&self, sender: &super::compact::SenderKey) -> bool {
+        self.sender.is_none_or(|id| sender.0 == id)
+            && self
+                .mine
+                .as_ref()
+                .is_none_or(|me| sender.2.eq_ignore_ascii_case(me))
+    }
+
+    /// Whether the filter's answer needs every send read: any filter but one send by its id
+    /// (found by its own walk), and any but a range with a first day (read back to that day).
+    pub(crate) fn needs_every_send(&self) -> bool {
+        self.is_active() && self.send.is_none() && self.since.is_none()
     }
 
     /// Whether a send created on `day` is within `since` and `until`.
@@ -193,7 +212,8 @@ impl SendFilter {
     }
 
     pub(crate) fn is_active(&self) -> bool {
-        self.group.is_some()
+        self.mine.is_some()
+            || self.group.is_some()
             || self.send.is_some()
             || self.attention.is_some()
             || self.since.is_some()
@@ -212,6 +232,10 @@ impl SendFilter {
         let needle = self.search.trim().to_lowercase();
         move |send: &Send| {
             self.group.is_none_or(|g| send.status.group() == g)
+                && self
+                    .mine
+                    .as_ref()
+                    .is_none_or(|me| send.sender.email.eq_ignore_ascii_case(me))
                 && self.send.is_none_or(|id| send.id == id)
                 && self
                     .attention

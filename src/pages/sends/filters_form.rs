@@ -11,6 +11,7 @@ use super::filter::{
 use super::loaded::LoadedSends;
 use super::range_form::RangeFilter;
 use super::table::group_label;
+use super::views::Kept;
 use crate::components::format::count;
 use crate::components::query_href::{FilterAddress, FilterSelect};
 use crate::components::TextField;
@@ -18,11 +19,18 @@ use crate::i18n::{live_text, msg, t, M};
 use gifting_api::attention::{Attention, STUCK_DAYS};
 
 /// Options of a select: "All …" first, then each choice (a name in the platform's words)
-/// with its count. A chosen id that no loaded send has still shows, so the select never
-/// silently reads "All".
-fn options_view(all: M, choices: Vec<Choice>, chosen: Option<u64>) -> impl IntoView {
+/// with the number of sends choosing it would show, the other filters as they are. A chosen id
+/// that no loaded send has still shows, so the select never silently reads "All".
+///
+/// The options are made once per set of choices, and only their counts follow the filters: a
+/// keystroke in the search rewrites thousands of numbers, never thousands of elements.
+fn options_view(all: M, choices: Memo<Vec<Choice>>, chosen: Option<u64>) -> impl IntoView {
+    // Untracked: the caller redraws the options when the labels change, the counts redraw
+    // themselves.
+    let labels: Vec<(u64, String)> =
+        choices.with_untracked(|c| c.iter().map(|c| (c.id, c.label.clone())).collect());
     let missing = chosen
-        .filter(|id| !choices.iter().any(|c| c.id == *id))
+        .filter(|id| !labels.iter().any(|(c, _)| c == id))
         .map(|id| {
             view! {
                 <option value=id.to_string() prop:selected=true>
@@ -30,13 +38,18 @@ fn options_view(all: M, choices: Vec<Choice>, chosen: Option<u64>) -> impl IntoV
                 </option>
             }
         });
-    let rest = choices
+    let rest = labels
         .into_iter()
-        .map(|c| {
-            let selected = chosen == Some(c.id);
+        .enumerate()
+        .map(|(at, (id, label))| {
+            let selected = chosen == Some(id);
+            let text = move || {
+                let n = choices.with(|c| c.get(at).map_or(0, |c| c.count));
+                format!("{label} ({})", count(n))
+            };
             view! {
-                <option value=c.id.to_string() prop:selected=selected translate="no">
-                    {format!("{} ({})", c.label, count(c.count))}
+                <option value=id.to_string() prop:selected=selected translate="no">
+                    {text}
                 </option>
             }
         })
@@ -50,29 +63,38 @@ fn options_view(all: M, choices: Vec<Choice>, chosen: Option<u64>) -> impl IntoV
     }
 }
 
+/// The choices without their counts: what decides which options there are.
+fn labels_of(choices: Memo<Vec<Choice>>) -> Memo<Vec<(u64, String)>> {
+    Memo::new(move |_| choices.with(|c| c.iter().map(|c| (c.id, c.label.clone())).collect()))
+}
+
 #[component]
 pub(crate) fn SendFilters(
     filter: Memo<SendFilter>,
     loaded: RwSignal<LoadedSends>,
+    /// What the filters keep: each choice's count is what choosing it would show.
+    kept: Memo<Kept>,
 ) -> impl IntoView {
     let address = FilterAddress::new("page");
-    // Each select follows its own choice only: typing a search does not rebuild thousands of
-    // sender options.
     let sender = Memo::new(move |_| filter.with(|f| f.sender));
     let campaign = Memo::new(move |_| filter.with(|f| f.campaign));
+    // The choices are memos: a keystroke that changes no count redraws no option.
+    let senders = Memo::new(move |_| kept.with(|k| loaded.with(|l| l.sender_choices(k))));
+    let campaigns = Memo::new(move |_| kept.with(|k| loaded.with(|l| l.campaign_choices(k))));
+    let (sender_labels, campaign_labels) = (labels_of(senders), labels_of(campaigns));
     let sender_options = move || {
-        let choices = loaded.with(|l| l.sender_choices());
-        options_view(M::SendsAllSenders, choices, sender.get())
+        sender_labels.track();
+        options_view(M::SendsAllSenders, senders, sender.get())
     };
     let campaign_options = move || {
-        let choices = loaded.with(|l| l.campaign_choices());
-        options_view(M::SendsAllCampaigns, choices, campaign.get())
+        campaign_labels.track();
+        options_view(M::SendsAllCampaigns, campaigns, campaign.get())
     };
     view! {
         <form class="send-filters" role="search" aria-label=M::SendsFilters on:submit=|ev| ev.prevent_default()>
             <RangeFilter filter loaded address />
             <FilterSelect id="send-filter-status" label=M::SendsFilterStatus key=KEY_STATUS address>
-                <StatusOptions filter loaded />
+                <StatusOptions filter loaded kept />
             </FilterSelect>
             <FilterSelect id="send-filter-attention" label=M::SendsFilterAttention key=KEY_ATTENTION address>
                 <AttentionOptions filter />
@@ -143,10 +165,15 @@ fn AttentionOptions(filter: Memo<SendFilter>) -> impl IntoView {
 
 /// "All statuses", then each status group with its count among the loaded sends.
 #[component]
-fn StatusOptions(filter: Memo<SendFilter>, loaded: RwSignal<LoadedSends>) -> impl IntoView {
+fn StatusOptions(
+    filter: Memo<SendFilter>,
+    loaded: RwSignal<LoadedSends>,
+    kept: Memo<Kept>,
+) -> impl IntoView {
     let chosen = Memo::new(move |_| filter.with(|f| f.group));
+    let counts = Memo::new(move |_| kept.with(|k| loaded.with(|l| l.group_counts(k))));
     move || {
-        let counts = loaded.with(|l| l.group_counts());
+        let counts = counts.get();
         let chosen = chosen.get();
         let groups = StatusGroup::ALL
             .into_iter()

@@ -8,6 +8,7 @@ use leptos::prelude::*;
 use super::loaded::LoadedSends;
 use super::memory;
 use super::walk_job::{self, progress_text, Walk, WalkRun};
+use crate::api::sends_walk::PER_PAGE;
 use crate::components::format::count;
 use crate::components::{use_job, UseJob};
 use crate::i18n::{live_text, msg, M};
@@ -72,7 +73,12 @@ impl Walker {
                 }
                 None => msg::sends_walk_loading(&progress_text(page.max(1), pages)),
             },
-            JobState::Done if self.job.with(WalkRun::stopped_short) == Some(true) => status.note,
+            JobState::Done
+                if self.job.with(WalkRun::stopped_short) == Some(true)
+                    || !self.loaded.with(LoadedSends::is_whole) =>
+            {
+                status.note
+            }
             JobState::Done => {
                 let (held, total) = self
                     .loaded
@@ -96,7 +102,7 @@ fn walk_when_asked<K: Copy + PartialEq + Send + Sync + 'static>(
     walker: Walker,
     asked: Signal<Option<K>>,
     have: impl Fn(K) -> bool + 'static,
-    walk: fn(K) -> Walk,
+    walk: impl Fn(K) -> Walk + 'static,
 ) {
     let started_for = StoredValue::new(None::<K>);
     Effect::new(move |_| {
@@ -113,17 +119,36 @@ fn walk_when_asked<K: Copy + PartialEq + Send + Sync + 'static>(
     });
 }
 
-/// The "Load all pages" control with its progress. With `since` in the address (a link from
-/// Home to the sends needing attention), the sends back to that day are loaded first, so the
-/// filter shows all of them.
+/// The "Load all pages" control with its progress. A filter is answered over every send, so
+/// the pages it needs are read as a job as soon as it is on: with `since` in the address (a
+/// link from Home to the sends needing attention) the sends back to that day, with `send` the
+/// pages until that send, with any other filter the whole list (from the first page not yet
+/// read), once per visit: a walk the admin cancels is resumed only when asked.
 #[component]
 pub(crate) fn LoadAll(
     loaded: RwSignal<LoadedSends>,
     since: Signal<Option<u32>>,
     /// One send asked for (`?send=`): the pages are read until it is loaded.
     send: Signal<Option<u64>>,
+    /// The filter needs every send (see `SendFilter::needs_every_send`).
+    every: Signal<bool>,
 ) -> impl IntoView {
     let walker = Walker::new(loaded);
+    // Shown again with the whole list held: its newest sends and those still moving are read
+    // again, so what the screen holds is fresh.
+    let returned = loaded.with_untracked(LoadedSends::is_whole);
+    walk_when_asked(
+        walker,
+        Signal::derive(move || returned.then_some(())),
+        |()| false,
+        |()| Walk::Refresh,
+    );
+    walk_when_asked(
+        walker,
+        Signal::derive(move || every.get().then_some(())),
+        move |()| loaded.with(LoadedSends::is_whole),
+        move |()| Walk::From(loaded.with_untracked(|l| l.first_missing_page(PER_PAGE))),
+    );
     walk_when_asked(
         walker,
         send,

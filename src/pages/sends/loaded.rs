@@ -165,6 +165,64 @@ impl LoadedSends {
         self.walked || (self.filled > 0 && self.filled == self.slots.len())
     }
 
+    /// Whether the loaded sends hold every send `filter` keeps, so what matches is its whole
+    /// answer (short only of sends that arrived after the list was read, which the screen
+    /// counts and offers): one send by its id once loaded, the sends back to a first day once
+    /// read back to it, anything else once the whole list is read.
+    pub(crate) fn answers(&self, filter: &super::filter::SendFilter) -> bool {
+        if filter.send.is_some_and(|id| self.contains(id)) {
+            return true;
+        }
+        filter
+            .since
+            .map_or(self.is_whole(), |day| self.covers_since(day))
+    }
+
+    /// The pages (at `per_page`, by the largest total seen) holding a send not yet in a final
+    /// status: the only sends that can still change (docs/platform.md), read again to keep
+    /// what is held fresh (the platform has no read of one send).
+    pub(crate) fn pages_in_progress(&self, per_page: u32) -> Vec<u32> {
+        let Some(total) = self.total else {
+            return Vec::new();
+        };
+        let moving: Vec<bool> = self.rows.statuses.map(|s| {
+            matches!(
+                s.group(),
+                gifting_api::rest::StatusGroup::InProgress | gifting_api::rest::StatusGroup::Other
+            )
+        });
+        let per_page = u64::from(per_page.max(1));
+        let mut pages: Vec<u32> = self
+            .slots
+            .iter()
+            .enumerate()
+            .filter(|(_, &r)| {
+                r != NONE
+                    && self
+                        .rows
+                        .row(r)
+                        .is_some_and(|row| moving[usize::from(row.status)])
+            })
+            .filter_map(|(place, _)| {
+                let from_newest = total.checked_sub(place as u64 + 1)?;
+                u32::try_from(from_newest / per_page + 1).ok()
+            })
+            .collect();
+        pages.sort_unstable();
+        pages.dedup();
+        pages
+    }
+
+    /// The first page (at `per_page`) not wholly loaded: where a walk to the end resumes.
+    pub(crate) fn first_missing_page(&self, per_page: u32) -> u64 {
+        let complete = self.complete_pages(per_page);
+        complete
+            .iter()
+            .enumerate()
+            .find(|(i, &p)| p != *i as u64 + 1)
+            .map_or(complete.len() as u64 + 1, |(i, _)| i as u64 + 1)
+    }
+
     /// Sends on the platform newer than the newest loaded (arrived since), when whole.
     pub(crate) fn newer(&self) -> u64 {
         self.total.unwrap_or(0).saturating_sub(self.filled as u64)
@@ -416,6 +474,33 @@ pub(crate) mod tests {
         assert_eq!(loaded.sends(), vec![send(0), changed, send(2)]);
         assert_eq!(loaded.len(), 3);
         assert!(loaded != before, "the change tells");
+    }
+
+    #[wasm_bindgen_test]
+    fn the_pages_read_again_are_those_holding_a_send_in_progress() {
+        let mut loaded = LoadedSends::default();
+        // 30 sends, ids 1..=30, newest first; 23 and 4 are in progress.
+        let sends: Vec<Send> = newest_first(1..=30)
+            .into_iter()
+            .map(|mut s| {
+                if s.id == 23 || s.id == 4 {
+                    s.status = gifting_api::SendStatus::Processing;
+                }
+                s
+            })
+            .collect();
+        loaded.insert_page(1, 100, 30, &sends);
+        // At 10 a page: send 23 is the 8th newest (page 1), send 4 the 27th (page 3).
+        assert_eq!(loaded.pages_in_progress(10), vec![1, 3]);
+        // Two sends arrive: the pages are counted by the largest total seen.
+        loaded.insert_page(1, 10, 32, &newest_first(31..=32));
+        assert_eq!(loaded.pages_in_progress(10), vec![1, 3]);
+        assert_eq!(loaded.first_missing_page(10), 5, "every page held");
+        let mut partial = LoadedSends::default();
+        partial.insert_page(2, 10, 63, &newest_first(44..=53));
+        assert_eq!(partial.first_missing_page(10), 1);
+        partial.insert_page(1, 10, 63, &newest_first(54..=63));
+        assert_eq!(partial.first_missing_page(10), 3);
     }
 
     #[wasm_bindgen_test]

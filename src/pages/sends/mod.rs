@@ -1,7 +1,9 @@
-//! Sends (`/sends`): every gift the organization dispatched, with an overview, filters over the
-//! loaded pages, "Load all pages" and a CSV export. The pure parts (what is loaded and its compact
+//! Sends (`/sends`): every gift the organization dispatched, with an overview, filters answered
+//! over every send (the pages they need are read as a job), new sends as they arrive, "Load
+//! all pages" and a CSV export. The pure parts (what is loaded and its compact
 //! rows, filtering, sorting, sums, CSV, pacing) are plain modules with unit tests; the rest are components.
 
+mod arrivals;
 pub(crate) mod compact;
 pub(crate) mod csv;
 mod export;

@@ -8,6 +8,7 @@
 use leptos::either::Either;
 use leptos::prelude::*;
 
+use super::arrivals::NewSends;
 use super::export::ExportCsv;
 use super::filter::SendFilter;
 use super::filter::{KEYS, REMEMBERED};
@@ -17,11 +18,13 @@ use super::loaded::LoadedSends;
 use super::overview::Overview;
 use super::store::SendsStore;
 use super::table::{SendsTable, SEND_COLUMNS};
+use super::walk_job::WalkRun;
 use crate::components::format;
 use crate::components::{remember_last_filters, SavedViews, ScreenHeading};
+use crate::components::{use_job, Empty, Loaded, Pager};
 use crate::components::{ColumnChooser, Columns};
-use crate::components::{Empty, Loaded, Pager};
 use crate::i18n::{live_text, msg, M};
+use crate::jobs::JobKind;
 
 #[component]
 pub(crate) fn SendsPage() -> impl IntoView {
@@ -52,13 +55,18 @@ pub(crate) fn SendsPage() -> impl IntoView {
                     loaded
                     since=Signal::derive(move || store.filter().with(|f| f.since))
                     send=Signal::derive(move || store.filter().with(|f| f.send))
+                    every=Signal::derive(move || store.filter().with(SendFilter::needs_every_send))
                 />
                 <ExportCsv store />
                 <SavedViews list="sends" keys=&KEYS />
                 <ColumnChooser columns />
             </section>
         </div>
-        <SendFilters filter=store.filter() loaded />
+        <Show when=move || store.filter().with(|f| f.mine.is_some())>
+            <p class="notice" role="status" data-testid="sends-yours">{M::SendsOnlyYours}</p>
+        </Show>
+        <SendFilters filter=store.filter() loaded kept=store.kept() />
+        <NewSends store />
         {table}
         // Outside the rows' loading boundary: mounted once, it keeps its focus across pages.
         <Pager shown=store.shown_page() />
@@ -94,20 +102,17 @@ fn ServerPage(store: SendsStore, columns: Memo<Vec<usize>>) -> impl IntoView {
 #[component]
 fn FilteredSends(store: SendsStore, columns: Memo<Vec<usize>>) -> impl IntoView {
     let (shown, loaded, paging) = (store.shown(), store.loaded(), store.paging());
+    let walk = use_job::<WalkRun>(JobKind::SendsWalk);
     let note = move || {
         let total = shown.with(Vec::len) as u64;
+        let reading = walk.running();
+        let answered = store.answered();
         loaded.with(|l| {
             store.filter().with(|f| {
-                // A send asked for by its number, once loaded, is all there is to find.
-                let found = f.send.is_some_and(|id| l.contains(id));
+                let note = coverage_note(l, store.filtering(), total, answered, reading);
                 match range_note(l, f) {
-                    Some((range, covered)) => {
-                        format!(
-                            "{} {range}",
-                            coverage_note(l, true, total, covered || found)
-                        )
-                    }
-                    None => coverage_note(l, store.filtering(), total, found),
+                    Some(range) => format!("{note} {range}"),
+                    None => note,
                 }
             })
         })
@@ -126,8 +131,10 @@ fn FilteredSends(store: SendsStore, columns: Memo<Vec<usize>>) -> impl IntoView 
         };
         if loaded_count == 0 {
             Either::Left(view! { <Empty message=M::SendsNoneLoaded /> })
-        } else if rows.is_empty() {
+        } else if rows.is_empty() && store.answered() {
             Either::Left(view! { <Empty message=M::SendsNoneMatch /> })
+        } else if rows.is_empty() {
+            Either::Left(view! { <Empty message=M::SendsNoneMatchYet /> })
         } else {
             Either::Right(
                 view! { <SendsTable sends=rows caption=caption presorted=true columns /> },
@@ -144,12 +151,12 @@ fn FilteredSends(store: SendsStore, columns: Memo<Vec<usize>>) -> impl IntoView 
 
 /// Whether every send of the filter's days is loaded: "Every send created from Nov 1, 2026 to
 /// Nov 30, 2026 is loaded.", or that the sends back to its first day are not all loaded yet.
-fn range_note(loaded: &LoadedSends, filter: &SendFilter) -> Option<(String, bool)> {
+fn range_note(loaded: &LoadedSends, filter: &SendFilter) -> Option<String> {
     let covered = filter
         .since
         .map_or(loaded.is_whole(), |d| loaded.covers_since(d));
     let (since, until) = (filter.since.map(format::day), filter.until.map(format::day));
-    let note = match (since, until, covered) {
+    Some(match (since, until, covered) {
         (Some(since), Some(until), true) => msg::sends_range_loaded_between(&since, &until),
         (Some(since), Some(until), false) => msg::sends_range_partial_between(&since, &until),
         (Some(since), None, true) => msg::sends_range_loaded_since(&since),
@@ -157,40 +164,57 @@ fn range_note(loaded: &LoadedSends, filter: &SendFilter) -> Option<(String, bool
         (None, Some(until), true) => msg::sends_range_loaded_until(&until),
         (None, Some(until), false) => msg::sends_range_partial_until(&until),
         (None, None, _) => return None,
-    };
-    Some((note, covered))
+    })
 }
 
-/// What the filtered or sorted rows cover, in a sentence; nothing about the rest of the
-/// history when the filter's range is `covered`.
-fn coverage_note(loaded: &LoadedSends, filtering: bool, matching: u64, covered: bool) -> String {
+/// What the filtered or sorted rows cover, in a sentence: the whole answer once `answered`
+/// (every send the filter needs is read), else what was found so far while `reading`, or
+/// that the rest is unread.
+fn coverage_note(
+    loaded: &LoadedSends,
+    filtering: bool,
+    matching: u64,
+    answered: bool,
+    reading: bool,
+) -> String {
     let count = loaded.len() as u64;
     let all = format::count(count);
-    let rest = if loaded.is_complete() || covered {
+    let total = loaded.total().unwrap_or(count);
+    let rest = if loaded.is_complete() {
         Rest::Nothing
     } else if loaded.is_whole() {
         Rest::Newer(loaded.newer())
+    } else if answered {
+        Rest::Covered
+    } else if reading {
+        Rest::Reading
     } else {
-        Rest::Partial
+        Rest::Unread
     };
     match (filtering, rest) {
-        (true, Rest::Nothing) => msg::sends_match(matching, &all),
-        (true, Rest::Newer(newer)) => msg::sends_match_newer(matching, &all, newer),
-        (true, Rest::Partial) => msg::sends_match_partial(matching, &all),
-        (false, _) if loaded.is_complete() => msg::sends_sorted_complete(count),
-        (false, Rest::Nothing) => msg::sends_sorted(count),
+        (true, Rest::Newer(newer)) if newer > 0 => msg::sends_match_newer(matching, &all, newer),
+        (true, Rest::Nothing | Rest::Newer(_)) => msg::sends_match(matching, &all),
+        (true, Rest::Covered) => msg::sends_match_read(matching, &all),
+        (true, Rest::Reading) => msg::sends_match_partial(matching, &all, total),
+        (true, Rest::Unread) => msg::sends_match_stopped(matching, &all, total),
+        (false, Rest::Nothing) => msg::sends_sorted_complete(count),
+        (false, Rest::Covered) => msg::sends_sorted(count),
         (false, Rest::Newer(newer)) => msg::sends_sorted_newer(count, newer),
-        (false, Rest::Partial) => msg::sends_sorted_partial(count),
+        (false, Rest::Reading | Rest::Unread) => msg::sends_sorted_partial(count),
     }
 }
 
 /// What a coverage note says of the history beyond the loaded sends.
 #[derive(Clone, Copy)]
 enum Rest {
-    /// Nothing: every send is loaded, or every one the filter's days ask for.
+    /// Nothing: every send is loaded.
     Nothing,
+    /// Every send the filter asks for is read (its days, or the one send), not the rest.
+    Covered,
     /// This many sends arrived since the loaded ones were read.
     Newer(u64),
-    /// Older sends are not loaded yet.
-    Partial,
+    /// Older sends are being read.
+    Reading,
+    /// Older sends are not read (the walk was cancelled or failed).
+    Unread,
 }

@@ -17,7 +17,8 @@ use super::filter::SendFilter;
 use super::loaded::LoadedSends;
 use super::page_cache::{neighbours, PageCache};
 use super::summary::Summary;
-use crate::api::{use_api, ApiClient, ApiError};
+use super::views::Kept;
+use crate::api::{use_api, use_current_user, ApiClient, ApiError};
 use crate::browser::{self, now_ms};
 use crate::components::format::count;
 use crate::components::sort::{use_table_sort, TableSort};
@@ -157,8 +158,13 @@ pub(crate) struct SendsStore {
     loaded: RwSignal<LoadedSends>,
     /// The platform's page, only while no filter is on (filters work on the loaded sends).
     server_page: LocalResource<Result<Option<SendPage>, ApiError>>,
+    pages: Pages,
+    /// What the filter keeps of the loaded sends, and each choice's count beside it.
+    kept: Memo<Kept>,
     /// The loaded sends' rows that match the filter (empty while none is on).
     matching: Memo<Vec<u32>>,
+    /// Whether the matching rows are the filter's whole answer: every send it needs is read.
+    answered: Memo<bool>,
     /// Whether the table shows the loaded sends (filtered, or sorted over all of them) rather
     /// than the platform's page.
     local: Memo<bool>,
@@ -173,7 +179,12 @@ impl SendsStore {
     pub(crate) fn for_current_screen() -> Self {
         let query = use_query_map();
         let paging = use_page_query();
-        let filter = Memo::new(move |_| query.with(|q| SendFilter::from_query(|k| q.get(k))));
+        let mine = mine();
+        let filter = Memo::new(move |_| {
+            let mut filter = query.with(|q| SendFilter::from_query(|k| q.get(k)));
+            filter.mine = mine.get().flatten();
+            filter
+        });
         let filtering = Memo::new(move |_| filter.with(SendFilter::is_active));
         // The session's loaded sends: a walk started here goes on when the screen is left.
         let loaded = RwSignal::from(super::memory::loaded());
@@ -183,22 +194,15 @@ impl SendsStore {
             cache: StoredValue::new(PageCache::default()),
             ahead: StoredValue::new(SendWrapper::new(Vec::new())),
         };
-        let server_page = LocalResource::new(move || {
-            let paging = paging.get();
-            let filtering = filtering.get();
-            async move {
-                if filtering {
-                    return Ok(None);
-                }
-                pages.page(paging).await.map(Some)
-            }
-        });
+        let server_page = server_page_of(pages, paging, mine, filtering);
+        let kept = Memo::new(move |_| filter.with(|f| loaded.with(|l| l.kept(f))));
         let matching = Memo::new(move |_| {
             if !filtering.get() {
                 return Vec::new();
             }
-            filter.with(|f| loaded.with(|l| l.matching(f)))
+            kept.with(|k| k.rows.clone())
         });
+        let answered = Memo::new(move |_| filter.with(|f| loaded.with(|l| l.answers(f))));
         let sort = use_table_sort();
         // Without a filter, a sort covers every loaded send once all are loaded; until then
         // it sorts the platform's page on screen, as the table always did.
@@ -229,14 +233,18 @@ impl SendsStore {
                 }
             })
         });
-        let shown_page = shown_page_of(local, shown, paging, server_page);
+        let so_far = Memo::new(move |_| filtering.get() && !answered.get());
+        let shown_page = shown_page_of(local, so_far, shown, paging, server_page);
         SendsStore {
             filter,
             filtering,
             paging,
             loaded,
             server_page,
+            pages,
+            kept,
             matching,
+            answered,
             local,
             shown,
             coverage,
@@ -255,8 +263,25 @@ impl SendsStore {
         self.filter
     }
 
+    /// What the filter keeps, with each choice's count (see [`LoadedSends::kept`]).
+    pub(crate) fn kept(&self) -> Memo<Kept> {
+        self.kept
+    }
+
+    /// Whether the rows matching the filter are its whole answer (else: found so far).
+    pub(crate) fn answered(&self) -> bool {
+        self.answered.get()
+    }
+
     pub(crate) fn filtering(&self) -> bool {
         self.filtering.get()
+    }
+
+    /// The platform's pages are read afresh: new sends arrived, and the admin asked to see
+    /// them (pages fetched before show the list as it was).
+    pub(crate) fn read_newest_again(&self) {
+        self.pages.cache.update_value(|c| *c = PageCache::default());
+        self.server_page.refetch();
     }
 
     /// Page and size from the address (both optional).
@@ -311,12 +336,12 @@ impl SendsStore {
     /// What the overview's numbers cover.
     pub(crate) fn covers(&self) -> String {
         let loaded_count = self.loaded_count();
-        if self.filtering() {
-            msg::sends_covers_matching(
-                self.matching.with(Vec::len) as u64,
-                &count(loaded_count as u64),
-                &self.coverage(),
-            )
+        let matching = self.matching.with(Vec::len) as u64;
+        if self.filtering() && !self.answered() {
+            let total = self.loaded.with(|l| l.total().unwrap_or(0));
+            msg::sends_covers_so_far(matching, &count(loaded_count as u64), total)
+        } else if self.filtering() {
+            msg::sends_covers_matching(matching, &count(loaded_count as u64))
         } else if loaded_count == 0 {
             t(M::SendsCoversNothing).to_owned()
         } else {
@@ -335,7 +360,9 @@ impl SendsStore {
 
     pub(crate) fn export_label(&self) -> String {
         let n = self.export_count() as u64;
-        if self.filtering() {
+        if self.filtering() && !self.answered() {
+            msg::sends_export_so_far(n)
+        } else if self.filtering() {
             msg::sends_export_matching(n)
         } else {
             msg::sends_export_loaded(n)
@@ -362,10 +389,32 @@ impl SendsStore {
     }
 }
 
+/// The platform's page the address asks for, while no filter is on.
+fn server_page_of(
+    pages: Pages,
+    paging: Memo<PageQuery>,
+    mine: Memo<Option<Option<String>>>,
+    filtering: Memo<bool>,
+) -> LocalResource<Result<Option<SendPage>, ApiError>> {
+    LocalResource::new(move || {
+        let paging = paging.get();
+        // Until /me says whose sends these are, no page: a sender sees only their own.
+        let known = mine.get().is_some();
+        let filtering = filtering.get();
+        async move {
+            if filtering || !known {
+                return Ok(None);
+            }
+            pages.page(paging).await.map(Some)
+        }
+    })
+}
+
 /// Where the rows on screen sit, for the screen's one pager: the local rows (filtered, or all
 /// sorted) paged by the address, or the platform's page on screen until the next replaces it.
 fn shown_page_of(
     local: Memo<bool>,
+    so_far: Memo<bool>,
     shown: Memo<Vec<u32>>,
     paging: Memo<PageQuery>,
     server_page: LocalResource<Result<Option<SendPage>, ApiError>>,
@@ -374,15 +423,29 @@ fn shown_page_of(
         if local.get() {
             let total = shown.with(Vec::len) as u64;
             let (page, per_page) = paging.with(|p| (p.page, p.per_page));
-            return Some(ShownPage::new(
-                total,
-                page.unwrap_or(1),
-                per_page.unwrap_or(DEFAULT_PER_PAGE),
-            ));
+            let (page, per_page) = (page.unwrap_or(1), per_page.unwrap_or(DEFAULT_PER_PAGE));
+            return Some(if so_far.get() {
+                ShownPage::so_far(total, page, per_page)
+            } else {
+                ShownPage::new(total, page, per_page)
+            });
         }
         // The page on screen until the next one replaces it (the resource keeps it).
         server_page
             .map(|r| r.as_ref().ok().and_then(Option::as_ref).map(shown_of))
             .flatten()
+    })
+}
+
+/// Whose sends the screen lists, as /me tells: `None` until it answers; then a sender's own
+/// email (the platform lists every send to any token: the console shows a sender their own, a
+/// view and not a boundary, see SECURITY.md), or `Some(None)` for everyone's. A failed /me
+/// shows everyone's: the platform decides what a token may read.
+fn mine() -> Memo<Option<Option<String>>> {
+    let me = use_current_user();
+    Memo::new(move |_| match me.get()? {
+        Ok(me) => Some((me.role == gifting_api::Role::Sender).then_some(me.email)),
+        Err(ApiError::Unauthorized) => None,
+        Err(_) => Some(None),
     })
 }

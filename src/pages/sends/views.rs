@@ -13,7 +13,7 @@ use gifting_api::attention::attention;
 use gifting_api::money::Decimal;
 use gifting_api::rest::StatusGroup;
 
-use super::compact::{cents_text, Row, SenderKey, TouchKey};
+use super::compact::{cents_text, Row, SenderKey};
 use super::filter::{day_number, Choice, SendFilter};
 use super::loaded::LoadedSends;
 use super::summary::{CurrencySpend, Summary};
@@ -54,18 +54,23 @@ impl LoadedSends {
     }
 
     /// The rows the filter keeps, in the platform's order.
+    #[cfg(test)]
     pub(crate) fn matching(&self, filter: &SendFilter) -> Vec<u32> {
+        self.kept(filter).rows
+    }
+
+    /// What `filter` keeps, in one pass: its rows, and for each select beside the filters the
+    /// rows each choice would keep with every other filter as it is (so "Sam Lee (3)" is the
+    /// number the table shows on choosing him).
+    pub(crate) fn kept(&self, filter: &SendFilter) -> Kept {
         let rows = &self.rows;
         let groups = self.group_of();
-        let senders: Vec<bool> = rows
-            .senders
-            .map(|s| filter.sender.is_none_or(|id| s.0 == id));
+        let senders: Vec<bool> = rows.senders.map(|s| filter.keeps_sender(s));
         let touches: Vec<bool> = rows
             .touches
             .map(|t| filter.campaign.is_none_or(|id| t.0 == id));
         let needle = filter.search.trim().to_lowercase();
         let strings_match: Vec<bool> = rows.strings.map(|s| contains_folded(s, &needle));
-        let since = |row: &Row| filter.in_range(day_number(rows.created_at(row)));
         // Whether a status can need attention at all: only those rows are read whole.
         let maybe: Vec<bool> = rows
             .statuses
@@ -77,23 +82,39 @@ impl LoadedSends {
                     .is_some_and(|send| a.keeps(attention(&send, now)))
             })
         };
-        let keep = |row: &Row| {
+        let rest = |row: &Row| {
             maybe[usize::from(row.status)]
                 && filter.send.is_none_or(|id| row.id == id)
-                && since(row)
-                && filter
-                    .group
-                    .is_none_or(|g| groups[usize::from(row.status)] == g)
-                && senders[row.sender as usize]
-                && touches[row.touch as usize]
+                && filter.in_range(day_number(rows.created_at(row)))
                 && (needle.is_empty()
                     || strings_match[row.company as usize]
                     || contains_folded(rows.recipient_name(row), &needle)
                     || contains_folded(rows.recipient_email(row), &needle))
         };
-        self.order()
-            .filter(|&at| rows.row(at).is_some_and(keep) && needs(at))
-            .collect()
+        let mut kept = Kept::new(rows.senders.len(), rows.touches.len(), groups.len());
+        for (place, at) in self.order().enumerate() {
+            let Some(row) = rows.row(at) else { continue };
+            kept.seen(row, place as u32);
+            let mut fails = 0u8;
+            if filter
+                .group
+                .is_some_and(|g| groups[usize::from(row.status)] != g)
+            {
+                fails |= FAILS_GROUP;
+            }
+            if !senders[row.sender as usize] {
+                fails |= FAILS_SENDER;
+            }
+            if !touches[row.touch as usize] {
+                fails |= FAILS_CAMPAIGN;
+            }
+            // The costly tests last, and only for a row some answer could still count.
+            if fails.count_ones() > 1 || !rest(row) || !needs(at) {
+                continue;
+            }
+            kept.count(row, at, fails);
+        }
+        kept
     }
 
     /// Sorts `order` (rows) by the column `sort` names; stable, so equal rows keep the
@@ -267,62 +288,97 @@ impl LoadedSends {
         }
     }
 
-    /// Loaded sends per interned value (`of` names a row's), each with its first send's place.
-    fn counts(&self, of: impl Fn(&Row) -> usize, values: usize) -> Vec<(u64, u32)> {
-        let mut counts = vec![(0u64, u32::MAX); values];
-        for (i, at) in self.order().enumerate() {
-            if let Some(row) = self.rows.row(at) {
-                let entry = &mut counts[of(row)];
-                entry.0 += 1;
-                entry.1 = entry.1.min(i as u32);
-            }
-        }
-        counts
-    }
-
-    /// The choices of one interned column among the loaded sends: `of` names a row's value in
-    /// `values`, `id` a value's id and `label` its text (made only for a value a send names).
-    fn choices_of<K>(
-        &self,
-        values: &[K],
-        of: impl Fn(&Row) -> usize,
-        id: impl Fn(&K) -> u64,
-        label: impl Fn(&K) -> String,
-    ) -> Vec<Choice> {
-        let counts = self.counts(of, values.len());
+    /// The senders among the loaded sends ("Sam Lee (Sales)"), by label, each with the sends
+    /// `kept` counted for it.
+    pub(crate) fn sender_choices(&self, kept: &Kept) -> Vec<Choice> {
+        let label = |s: &SenderKey| format!("{} ({})", s.1, s.4);
         choices(
-            values
+            self.rows
+                .senders
+                .values()
                 .iter()
-                .zip(counts)
-                .map(|(v, c)| (id(v), c, || label(v))),
+                .zip(&kept.by_sender)
+                .map(|(s, c)| (s.0, *c, || label(s))),
         )
     }
 
-    /// The senders among the loaded sends ("Sam Lee (Sales)"), by label.
-    pub(crate) fn sender_choices(&self) -> Vec<Choice> {
-        let senders = self.rows.senders.values();
-        let label = |s: &SenderKey| format!("{} ({})", s.1, s.4);
-        self.choices_of(senders, |r| r.sender as usize, |s| s.0, label)
+    /// The campaigns among the loaded sends, by name, each with the sends `kept` counted for it.
+    pub(crate) fn campaign_choices(&self, kept: &Kept) -> Vec<Choice> {
+        choices(
+            self.rows
+                .touches
+                .values()
+                .iter()
+                .zip(&kept.by_touch)
+                .map(|(t, c)| (t.0, *c, || t.1.clone())),
+        )
     }
 
-    /// The campaigns among the loaded sends, by name.
-    pub(crate) fn campaign_choices(&self) -> Vec<Choice> {
-        let touches = self.rows.touches.values();
-        let label = |t: &TouchKey| t.1.clone();
-        self.choices_of(touches, |r| r.touch as usize, |t| t.0, label)
-    }
-
-    /// Loaded sends per status group, for the status select's labels.
-    pub(crate) fn group_counts(&self) -> BTreeMap<StatusGroup, u64> {
-        let groups = self.group_of();
-        let counts = self.counts(|r| usize::from(r.status), groups.len());
+    /// The sends `kept` counted per status group, for the status select's labels.
+    pub(crate) fn group_counts(&self, kept: &Kept) -> BTreeMap<StatusGroup, u64> {
         let mut out = BTreeMap::new();
-        for (group, (n, _)) in groups.into_iter().zip(counts) {
-            if n > 0 {
+        for (group, (n, _)) in self.group_of().into_iter().zip(&kept.by_status) {
+            if *n > 0 {
                 *out.entry(group).or_default() += n;
             }
         }
         out
+    }
+}
+
+/// A row fails the status select.
+const FAILS_GROUP: u8 = 1;
+/// A row fails the sender select (or is not the signed-in sender's).
+const FAILS_SENDER: u8 = 2;
+/// A row fails the campaign select.
+const FAILS_CAMPAIGN: u8 = 4;
+
+/// What a filter keeps ([`LoadedSends::kept`]): its rows in the platform's order, and per
+/// interned sender, campaign and status the rows kept by every filter but that select's own,
+/// each with the first place it was seen at among all loaded sends (`u32::MAX`: none loaded).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct Kept {
+    pub(crate) rows: Vec<u32>,
+    by_sender: Vec<(u64, u32)>,
+    by_touch: Vec<(u64, u32)>,
+    by_status: Vec<(u64, u32)>,
+}
+
+impl Kept {
+    fn new(senders: usize, touches: usize, statuses: usize) -> Kept {
+        Kept {
+            rows: Vec::new(),
+            by_sender: vec![(0, u32::MAX); senders],
+            by_touch: vec![(0, u32::MAX); touches],
+            by_status: vec![(0, u32::MAX); statuses],
+        }
+    }
+
+    /// `row` is loaded at `place` (newest first): its values are choices.
+    fn seen(&mut self, row: &Row, place: u32) {
+        for entry in [
+            &mut self.by_sender[row.sender as usize],
+            &mut self.by_touch[row.touch as usize],
+            &mut self.by_status[usize::from(row.status)],
+        ] {
+            entry.1 = entry.1.min(place);
+        }
+    }
+
+    /// `row` (`at`) passes every filter but those `fails` names (at most one select).
+    fn count(&mut self, row: &Row, at: u32, fails: u8) {
+        if fails == 0 {
+            self.rows.push(at);
+        }
+        if fails & !FAILS_SENDER == 0 {
+            self.by_sender[row.sender as usize].0 += 1;
+        }
+        if fails & !FAILS_CAMPAIGN == 0 {
+            self.by_touch[row.touch as usize].0 += 1;
+        }
+        if fails & !FAILS_GROUP == 0 {
+            self.by_status[usize::from(row.status)].0 += 1;
+        }
     }
 }
 
@@ -333,7 +389,7 @@ fn choices<F: FnOnce() -> String>(
 ) -> Vec<Choice> {
     let mut by_id: BTreeMap<u64, (u32, Choice)> = BTreeMap::new();
     for (id, (count, first), label) in values {
-        if count == 0 {
+        if first == u32::MAX {
             continue;
         }
         match by_id.get_mut(&id) {
@@ -446,9 +502,76 @@ mod tests {
             let matched: Vec<&Send> = sends.iter().filter(|s| keep(s)).collect();
             assert_eq!(l.summary(rows), summarize(matched), "{f:?}");
         }
-        assert_eq!(l.sender_choices(), sender_choices(&sends));
-        assert_eq!(l.campaign_choices(), campaign_choices(&sends));
-        assert_eq!(l.group_counts(), group_counts(&sends));
+        let all = l.kept(&SendFilter::default());
+        assert_eq!(l.sender_choices(&all), sender_choices(&sends));
+        assert_eq!(l.campaign_choices(&all), campaign_choices(&sends));
+        assert_eq!(l.group_counts(&all), group_counts(&sends));
+    }
+
+    #[wasm_bindgen_test]
+    fn each_choice_counts_what_choosing_it_would_show() {
+        let sends = varied();
+        let l = loaded(&sends);
+        let filter = SendFilter {
+            search: "globex".into(),
+            sender: Some(1),
+            campaign: Some(101),
+            group: Some(StatusGroup::Problem),
+            ..SendFilter::default()
+        };
+        let kept = l.kept(&filter);
+        let now = crate::browser::now_ms() / 1000;
+        // Choosing another value of one select, the others as they are.
+        let count = |f: SendFilter| {
+            let keep = f.matcher(now);
+            sends.iter().filter(|s| keep(s)).count() as u64
+        };
+        for choice in l.sender_choices(&kept) {
+            let f = SendFilter {
+                sender: Some(choice.id),
+                ..filter.clone()
+            };
+            assert_eq!(choice.count, count(f), "sender {}", choice.id);
+        }
+        assert_eq!(
+            l.sender_choices(&kept).len(),
+            4,
+            "every loaded sender stays a choice"
+        );
+        for choice in l.campaign_choices(&kept) {
+            let f = SendFilter {
+                campaign: Some(choice.id),
+                ..filter.clone()
+            };
+            assert_eq!(choice.count, count(f), "campaign {}", choice.id);
+        }
+        for (group, n) in l.group_counts(&kept) {
+            let f = SendFilter {
+                group: Some(group),
+                ..filter.clone()
+            };
+            assert_eq!(n, count(f), "{group:?}");
+        }
+        assert_eq!(kept.rows, l.matching(&filter));
+    }
+
+    #[wasm_bindgen_test]
+    fn a_sender_keeps_their_own_sends_by_email() {
+        let mut sends = varied();
+        sends[3].sender.email = "OTHER@example.com".into();
+        let l = loaded(&sends);
+        let filter = SendFilter {
+            mine: Some("other@EXAMPLE.com".into()),
+            ..SendFilter::default()
+        };
+        let ids: Vec<u64> = l
+            .matching(&filter)
+            .iter()
+            .filter_map(|&r| l.rows.row(r))
+            .map(|r| r.id)
+            .collect();
+        assert_eq!(ids, vec![3]);
+        assert!(filter.is_active() && filter.needs_every_send());
     }
 
     #[wasm_bindgen_test]

@@ -13,7 +13,8 @@
 //! Job work: plain data in, the job's own client and result out; nothing of a screen.
 
 use futures::future::LocalBoxFuture;
-use gifting_api::rest::page_count;
+use gifting_api::paths::endpoint;
+use gifting_api::rest::{page_count, PageQuery, SendPage};
 use leptos::prelude::{ArcRwSignal, Notify, Update, UpdateUntracked, WithUntracked};
 
 use crate::components::format::{self, count};
@@ -28,9 +29,10 @@ use crate::components::jobs_indicator;
 use crate::jobs::{self, JobCtx, JobEnd, JobHandle, JobKind, JobState};
 use crate::routes;
 
-/// How often a running walk shows what it loaded so far: redrawing the overview and filters
-/// (thousands of sender options) ten times a second would slow the walk.
-const SHOW_EVERY_MS: i64 = 2_000;
+/// How often a running walk shows what it loaded so far (the first page at once, so a search's
+/// first matches show as soon as they are read): redrawing the overview and filters (thousands
+/// of sender options) ten times a second would slow the walk.
+const SHOW_EVERY_MS: i64 = 1_000;
 
 /// Where a walk starts and when it stops.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -39,6 +41,9 @@ pub(crate) enum Walk {
     From(u64),
     /// From page 1 until a page holds only sends already loaded: the ones that arrived.
     Newest,
+    /// As [`Walk::Newest`], then the pages holding a send not yet in a final status, read again
+    /// (the held sends kept fresh when the screen is shown again).
+    Refresh,
     /// From page 1 until a send created before this day (`20261001`): every send since.
     Since(u32),
     /// From page 1 until the page that holds this send.
@@ -77,6 +82,7 @@ pub(crate) fn progress_text(page: u64, pages: Option<u64>) -> String {
 pub(crate) fn start(loaded: ArcRwSignal<LoadedSends>, walk: Walk) -> JobHandle<WalkRun> {
     let title = match walk {
         Walk::Newest => t(M::SendsWalkTitleNewest).to_owned(),
+        Walk::Refresh => t(M::SendsWalkTitleRefresh).to_owned(),
         Walk::From(_) => t(M::SendsWalkTitleAll).to_owned(),
         Walk::Since(day) => msg::sends_walk_title_since(&format::day(day)),
         Walk::Find(id) => msg::sends_walk_title_find(&id.to_string()),
@@ -101,11 +107,11 @@ fn run(
 async fn work(loaded: ArcRwSignal<LoadedSends>, walk: Walk, ctx: JobCtx<WalkRun>) -> JobEnd {
     let from = match walk {
         Walk::From(page) => page.clamp(1, u64::from(u32::MAX)) as u32,
-        Walk::Newest | Walk::Since(_) | Walk::Find(_) => 1,
+        Walk::Newest | Walk::Refresh | Walk::Since(_) | Walk::Find(_) => 1,
     };
     let mut pages = None;
     reading(&ctx, u64::from(from), pages);
-    let mut shown_at = now_ms();
+    let mut shown_at = 0;
     let mut since_reached = false;
     let end = walk_sends(ctx.api, &ctx.lane, from, |page, body| {
         let new = loaded.update_untracked(|l| {
@@ -130,7 +136,7 @@ async fn work(loaded: ArcRwSignal<LoadedSends>, walk: Walk, ctx: JobCtx<WalkRun>
                     .is_some_and(|d| d < day);
                 since_reached
             }
-            Walk::Newest => new < body.sends.len(),
+            Walk::Newest | Walk::Refresh => new < body.sends.len(),
             Walk::Find(id) => body.sends.iter().any(|s| s.id == id),
             Walk::From(_) => false,
         };
@@ -152,8 +158,50 @@ async fn work(loaded: ArcRwSignal<LoadedSends>, walk: Walk, ctx: JobCtx<WalkRun>
         (WalkEnd::Finished { .. }, Walk::Find(id)) if loaded.with_untracked(|l| l.contains(id)) => {
             found(&ctx, &loaded, id)
         }
-        (WalkEnd::Finished { .. }, _) => done(&ctx, &loaded),
+        (WalkEnd::Finished { .. }, Walk::Refresh) => {
+            match reread_in_progress(&loaded, &ctx).await {
+                Ok(()) => done(&ctx, &loaded, walk),
+                Err((page, error)) => {
+                    let failure = (error != ApiError::Cancelled).then(|| error.user_message());
+                    let end = stopped(&ctx, &loaded, (u64::from(page), None), failure);
+                    ctx.result.update(|r| r.resume_page = None);
+                    end
+                }
+            }
+        }
+        (WalkEnd::Finished { .. }, _) => done(&ctx, &loaded, walk),
     }
+}
+
+/// Reads again each page holding a send not yet in a final status: the sends that can still
+/// change (there is no read of one send). Stops at the first failure: that page and the error.
+async fn reread_in_progress(
+    loaded: &ArcRwSignal<LoadedSends>,
+    ctx: &JobCtx<WalkRun>,
+) -> Result<(), (u32, ApiError)> {
+    let pages = loaded.with_untracked(|l| l.pages_in_progress(PER_PAGE));
+    let of = pages.len() as u64;
+    for (done, page) in pages.into_iter().enumerate() {
+        let note = msg::sends_walk_rereading(&count(done as u64 + 1), of);
+        ctx.progress(done as u64, Some(of), note);
+        let query = PageQuery::new(page, PER_PAGE).to_query_string();
+        let call = endpoint::LIST_SENDS.call(&[]).query(&query);
+        let body: SendPage = ctx
+            .api
+            .get_paced(&ctx.lane, call)
+            .await
+            .map_err(|e| (page, e))?;
+        loaded.update_untracked(|l| {
+            l.insert_page(
+                body.current_page,
+                body.per_page,
+                body.total_count,
+                &body.sends,
+            )
+        });
+    }
+    loaded.notify();
+    Ok(())
 }
 
 /// Shows that `page` of `pages` is being read: the pages done before it are the job's steps.
@@ -192,9 +240,20 @@ fn found(ctx: &JobCtx<WalkRun>, loaded: &ArcRwSignal<LoadedSends>, id: u64) -> J
     }
 }
 
-fn done(ctx: &JobCtx<WalkRun>, loaded: &ArcRwSignal<LoadedSends>) -> JobEnd {
-    loaded.update_untracked(LoadedSends::mark_walked);
+/// The walk ended: a walk to the end holds the whole list now; a read of the newest pages
+/// keeps it whole if it was (it read down to the sends held), and says only that otherwise.
+fn done(ctx: &JobCtx<WalkRun>, loaded: &ArcRwSignal<LoadedSends>, walk: Walk) -> JobEnd {
+    if matches!(walk, Walk::From(_)) {
+        loaded.update_untracked(LoadedSends::mark_walked);
+    }
     loaded.notify();
+    if !loaded.with_untracked(LoadedSends::is_whole) {
+        ctx.result.update(|r| r.resume_page = None);
+        return JobEnd {
+            state: JobState::Done,
+            note: t(M::SendsWalkNewestDone).to_owned(),
+        };
+    }
     let (held, total) = loaded.with_untracked(|l| (l.len() as u64, l.total().unwrap_or(0)));
     let arrived = total.saturating_sub(held);
     ctx.result.update(|r| r.resume_page = None);
