@@ -57,7 +57,7 @@ describe("sends: every filter answered over all the sends", () => {
     const total = new RegExp(`^Showing \\d+–\\d+ of ${theirs.length}$|^${grouped(theirs.length)} of all`);
     const wrong = counts.filter((t) => !/found so far|Nothing found yet|sends read|No sends/.test(t) && !total.test(t));
     assert.deepEqual(wrong, [], `every count before the end said it was partial: ${JSON.stringify(counts.slice(0, 8))}`);
-    assert.ok(counts.some((t) => /found so far/.test(t)), "the count said 'so far' while the pages were read");
+    assert.ok(counts.some((t) => /found so far/.test(t)), `the count said "so far" while the pages were read: ${JSON.stringify(counts)}`);
     // The export holds what the count says, and says so.
     assert.match(await page.getByTestId("export-csv").innerText(), new RegExp(`${grouped(theirs.length)} sends matching the filters`));
     // The choices beside the filters count what choosing them would show.

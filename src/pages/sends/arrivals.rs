@@ -16,12 +16,10 @@ use leptos::prelude::*;
 
 use super::memory;
 use super::store::SendsStore;
-use super::walk_job::{self, Walk, WalkRun};
+use super::walk_job::{self, Walk};
 use crate::api::use_api;
 use crate::browser::tab_hidden;
-use crate::components::use_job;
 use crate::i18n::{live_text, msg};
-use crate::jobs::JobKind;
 
 /// How often the newest send is read: a send arriving shows within this (and one answer).
 pub(crate) const EVERY_MS: u64 = 30_000;
@@ -57,7 +55,7 @@ pub(crate) fn NewSends(store: SendsStore) -> impl IntoView {
         let seen = loaded.with(|l| l.total())?;
         (now > seen).then(|| now - seen)
     });
-    let walk = use_job::<WalkRun>(JobKind::SendsWalk);
+    let walk = store.walk();
     let show = move |_| {
         store.read_newest_again();
         // A walk already running meets the newcomers itself and says so when it ends.

@@ -83,11 +83,11 @@ pub(crate) fn SendFilters(
     let campaigns = Memo::new(move |_| kept.with(|k| loaded.with(|l| l.campaign_choices(k))));
     let (sender_labels, campaign_labels) = (labels_of(senders), labels_of(campaigns));
     let sender_options = move || {
-        sender_labels.track();
+        sender_labels.with(|_| ());
         options_view(M::SendsAllSenders, senders, sender.get())
     };
     let campaign_options = move || {
-        campaign_labels.track();
+        campaign_labels.with(|_| ());
         options_view(M::SendsAllCampaigns, campaigns, campaign.get())
     };
     view! {

@@ -10,9 +10,9 @@ use super::memory;
 use super::walk_job::{self, progress_text, Walk, WalkRun};
 use crate::api::sends_walk::PER_PAGE;
 use crate::components::format::count;
-use crate::components::{use_job, UseJob};
+use crate::components::UseJob;
 use crate::i18n::{live_text, msg, M};
-use crate::jobs::{JobKind, JobState};
+use crate::jobs::JobState;
 
 /// The control's view-model: the latest walk (a job the screen only reads) and its status.
 #[derive(Clone, Copy)]
@@ -22,11 +22,8 @@ struct Walker {
 }
 
 impl Walker {
-    fn new(loaded: RwSignal<LoadedSends>) -> Self {
-        Walker {
-            loaded,
-            job: use_job(JobKind::SendsWalk),
-        }
+    fn new(loaded: RwSignal<LoadedSends>, job: UseJob<WalkRun>) -> Self {
+        Walker { loaded, job }
     }
 
     fn is_running(self) -> bool {
@@ -127,13 +124,15 @@ fn walk_when_asked<K: Copy + PartialEq + Send + Sync + 'static>(
 #[component]
 pub(crate) fn LoadAll(
     loaded: RwSignal<LoadedSends>,
+    /// The screen's one view of the latest walk.
+    walk: UseJob<WalkRun>,
     since: Signal<Option<u32>>,
     /// One send asked for (`?send=`): the pages are read until it is loaded.
     send: Signal<Option<u64>>,
     /// The filter needs every send (see `SendFilter::needs_every_send`).
     every: Signal<bool>,
 ) -> impl IntoView {
-    let walker = Walker::new(loaded);
+    let walker = Walker::new(loaded, walk);
     // Shown again with the whole list held: its newest sends and those still moving are read
     // again, so what the screen holds is fresh.
     let returned = loaded.with_untracked(LoadedSends::is_whole);

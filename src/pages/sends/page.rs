@@ -18,13 +18,11 @@ use super::loaded::LoadedSends;
 use super::overview::Overview;
 use super::store::SendsStore;
 use super::table::{SendsTable, SEND_COLUMNS};
-use super::walk_job::WalkRun;
 use crate::components::format;
 use crate::components::{remember_last_filters, SavedViews, ScreenHeading};
-use crate::components::{use_job, Empty, Loaded, Pager};
 use crate::components::{ColumnChooser, Columns};
+use crate::components::{Empty, Loaded, Pager};
 use crate::i18n::{live_text, msg, M};
-use crate::jobs::JobKind;
 
 #[component]
 pub(crate) fn SendsPage() -> impl IntoView {
@@ -53,6 +51,7 @@ pub(crate) fn SendsPage() -> impl IntoView {
                 </p>
                 <LoadAll
                     loaded
+                    walk=store.walk()
                     since=Signal::derive(move || store.filter().with(|f| f.since))
                     send=Signal::derive(move || store.filter().with(|f| f.send))
                     every=Signal::derive(move || store.filter().with(SendFilter::needs_every_send))
@@ -102,7 +101,7 @@ fn ServerPage(store: SendsStore, columns: Memo<Vec<usize>>) -> impl IntoView {
 #[component]
 fn FilteredSends(store: SendsStore, columns: Memo<Vec<usize>>) -> impl IntoView {
     let (shown, loaded, paging) = (store.shown(), store.loaded(), store.paging());
-    let walk = use_job::<WalkRun>(JobKind::SendsWalk);
+    let walk = store.walk();
     let note = move || {
         let total = shown.with(Vec::len) as u64;
         let reading = walk.running();

@@ -18,12 +18,15 @@ use super::loaded::LoadedSends;
 use super::page_cache::{neighbours, PageCache};
 use super::summary::Summary;
 use super::views::Kept;
+use super::walk_job::WalkRun;
 use crate::api::{use_api, use_current_user, ApiClient, ApiError};
 use crate::browser::{self, now_ms};
 use crate::components::format::count;
 use crate::components::sort::{use_table_sort, TableSort};
+use crate::components::{use_job, UseJob};
 use crate::components::{use_page_query, ShownPage};
 use crate::i18n::{msg, t, M};
+use crate::jobs::JobKind;
 
 /// A page being fetched ahead, awaitable by more than one reader.
 type FetchAhead = Shared<LocalBoxFuture<'static, Option<SendPage>>>;
@@ -165,6 +168,9 @@ pub(crate) struct SendsStore {
     matching: Memo<Vec<u32>>,
     /// Whether the matching rows are the filter's whole answer: every send it needs is read.
     answered: Memo<bool>,
+    /// The latest walk of the sends, one view of it for every part of the screen (a walk one
+    /// part starts, every part sees).
+    walk: UseJob<WalkRun>,
     /// Whether the table shows the loaded sends (filtered, or sorted over all of them) rather
     /// than the platform's page.
     local: Memo<bool>,
@@ -245,6 +251,7 @@ impl SendsStore {
             kept,
             matching,
             answered,
+            walk: use_job(JobKind::SendsWalk),
             local,
             shown,
             coverage,
@@ -266,6 +273,11 @@ impl SendsStore {
     /// What the filter keeps, with each choice's count (see [`LoadedSends::kept`]).
     pub(crate) fn kept(&self) -> Memo<Kept> {
         self.kept
+    }
+
+    /// The latest walk of the sends (see the field).
+    pub(crate) fn walk(&self) -> UseJob<WalkRun> {
+        self.walk
     }
 
     /// Whether the rows matching the filter are its whole answer (else: found so far).
