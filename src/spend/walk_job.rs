@@ -35,14 +35,31 @@ pub(crate) struct Figures {
 impl Figures {
     /// "This month: 2,140 of about 5,600 sends read" (or "all 5,612 sends read").
     pub(crate) fn progress_line(&self) -> Option<String> {
-        let report = self.report.as_ref()?;
-        let (of, exact) = report.this_month_estimate();
-        let read = u64::from(report.read[0]);
-        Some(if exact {
-            msg::spend_progress_all(read)
-        } else {
-            msg::spend_progress_some(&count(read), of.max(read))
-        })
+        self.report.as_ref().map(progress_of)
+    }
+}
+
+/// "This month: 2,140 of about 5,600 sends read" (or "all 5,612 sends read") for `report`.
+pub(crate) fn progress_of(report: &Report) -> String {
+    let (of, exact) = report.this_month_estimate();
+    let read = u64::from(report.read[0]);
+    if exact {
+        msg::spend_progress_all(read)
+    } else {
+        msg::spend_progress_some(&count(read), of.max(read))
+    }
+}
+
+/// What home says while it reads, in place of its answer: "Reading this month's sends… 2,140
+/// of about 5,600", then "Reading last month's sends… 1,200 so far" once this month is all
+/// read (no count of anything concluded yet).
+pub(crate) fn reading_of(report: &Report) -> String {
+    let (of, exact) = report.this_month_estimate();
+    let read = u64::from(report.read[0]);
+    if exact {
+        msg::home_reading_last_month(&count(u64::from(report.read[1])))
+    } else {
+        msg::home_reading_sends_some(&count(read), &count(of.max(read)))
     }
 }
 

@@ -1,6 +1,6 @@
 //! Below home's answer: the groups that need attention, the sends needing attention by reason
-//! and month, and the trend of the two months. A chunk of its own, fetched while the sends are
-//! read, so the answer (the summary above) never waits for this code.
+//! and month, and the trend of the two months. A chunk of its own, fetched once the answer (the
+//! summary above) is complete, so the answer never waits for this code.
 
 use leptos::prelude::*;
 
