@@ -5,21 +5,17 @@
 //! ([`crate::spend::walk_job`]). Nothing is concluded before every input has arrived: no count
 //! shows until the walk has read both months (and, for an admin, the team groups have been
 //! read); meanwhile a line says what is being read. The answer is read again every 30 s while
-//! the tab is visible, and the last complete answer stays, with its time, until the new one is
-//! complete.
-
-use std::time::Duration;
+//! the tab is visible ([`super::details`]), and the last complete answer stays, with its time,
+//! until the new one is complete.
 
 use gifting_api::rest::CurrentUser;
 use gifting_api::Role;
-use leptos::either::Either;
 use leptos::prelude::*;
 
 use super::export::download_report;
 use super::home_details;
 use super::summary::SummaryBand;
 use crate::api::{use_current_user, use_team_groups, TeamGroups};
-use crate::browser::page_hidden;
 use crate::components::format;
 use crate::components::lazy_screen::LazyPart;
 use crate::components::{use_job, UseJob};
@@ -28,42 +24,6 @@ use crate::jobs::{JobKind, JobState};
 use crate::spend::report::{BudgetRow, Report};
 use crate::spend::walk_job::{self, progress_of, reading_of, Figures};
 
-/// How often home reads its figures again while the tab is visible.
-const REREAD_EVERY: Duration = Duration::from_secs(30);
-
-/// Home's answer: the figures of a complete walk, judged against the team groups, and when that
-/// walk began. Made only once every input has arrived, so it never holds an interim count.
-#[derive(Clone, Debug, PartialEq)]
-pub(crate) struct Answer {
-    report: Report,
-    rows: Vec<BudgetRow>,
-    as_of_ms: i64,
-}
-
-impl Answer {
-    /// The answer the inputs give now (tracked), or `None` while one of them is missing: the
-    /// walk not done, or (for an admin, whose answer counts groups) the groups not read.
-    fn settled(walk: Walk, groups: TeamGroups, sender: bool) -> Option<Answer> {
-        if walk.job.state()? != JobState::Done {
-            return None;
-        }
-        let groups = if sender {
-            Vec::new()
-        } else {
-            groups.get()?.ok()?
-        };
-        walk.with(|f| {
-            let report = f.report.clone()?;
-            Some(Answer {
-                rows: report.rows(&groups),
-                report,
-                as_of_ms: f.as_of_ms,
-            })
-        })
-        .flatten()
-    }
-}
-
 /// The figures as the details below the answer read them (from the context: those details are
 /// a part in a chunk of their own, [`super::details`]).
 #[derive(Clone, Copy)]
@@ -71,11 +31,14 @@ pub(crate) struct Shown {
     pub(crate) rows: Memo<Vec<BudgetRow>>,
     pub(crate) report: Memo<Option<Report>>,
     pub(crate) sender: bool,
+    /// Read again by the details, every 30 s while the tab is visible.
+    pub(crate) walk: Walk,
+    pub(crate) groups: TeamGroups,
 }
 
 /// The figures' job, found again or started, and how to start it afresh.
 #[derive(Clone, Copy)]
-struct Walk {
+pub(crate) struct Walk {
     job: UseJob<Figures>,
 }
 
@@ -101,27 +64,36 @@ impl Walk {
         self.job.with(f)
     }
 
-    fn running(self) -> bool {
+    pub(crate) fn running(self) -> bool {
         self.job.running()
     }
 
-    /// What is being read, in words, while there is no answer yet (tracked).
-    fn reading(self, groups: TeamGroups, sender: bool) -> String {
-        match self.job.state() {
-            Some(JobState::Failed | JobState::Cancelled) => t(M::HomeFiguresIncomplete).into(),
-            Some(JobState::Done) if !sender => match groups.get() {
-                Some(Err(_)) => t(M::HomeGroupsUnread).into(),
-                _ => t(M::HomeReadingGroups).into(),
-            },
-            _ => self
-                .with(|f| f.report.as_ref().map(reading_of))
-                .flatten()
-                .unwrap_or_else(|| t(M::HomeReadingSends).into()),
+    /// Home's answer (tracked): the report of a walk that is done, once (for an admin, whose
+    /// answer counts groups) the team groups are read too; `None` while an input is missing.
+    fn answer(self, groups: TeamGroups, sender: bool) -> Option<Report> {
+        if self.job.state()? != JobState::Done || !(sender || groups.get()?.is_ok()) {
+            return None;
         }
+        self.with(|f| f.report.clone()).flatten()
+    }
+
+    /// What is being read, in words, while there is no answer yet (tracked): this month's
+    /// sends and how far, else the figures; or that an input could not be read.
+    fn reading(self, groups: TeamGroups, sender: bool) -> String {
+        let failed = matches!(
+            self.job.state(),
+            Some(JobState::Failed | JobState::Cancelled)
+        ) || (!sender && matches!(groups.get(), Some(Err(_))));
+        if failed {
+            return t(M::HomeNoAnswer).into();
+        }
+        self.with(|f| f.report.as_ref().and_then(reading_of))
+            .flatten()
+            .unwrap_or_else(|| t(M::HomeReadingFigures).into())
     }
 
     /// Reads everything again, from the newest send.
-    fn refresh(self, only: Option<String>) {
+    pub(crate) fn refresh(self, only: Option<String>) {
         self.job.restart(|| walk_job::start(only));
     }
 }
@@ -142,63 +114,47 @@ fn FiguresFor(me: CurrentUser) -> impl IntoView {
     let only = sender.then(|| me.email.clone());
     let groups = use_team_groups();
     // The last complete answer: replaced only by the next complete one.
-    let answer = RwSignal::new(None::<Answer>);
-    Effect::new(move |_| {
-        if let Some(now) = Answer::settled(walk, groups, sender) {
-            answer.set(Some(now));
-        }
+    let report = Memo::new(move |last: Option<&Option<Report>>| {
+        walk.answer(groups, sender)
+            .or_else(|| last.cloned().flatten())
     });
-    reread_while_visible(walk, groups, sender, only.clone());
-    let report = Memo::new(move |_| answer.with(|a| a.as_ref().map(|a| a.report.clone())));
-    let rows =
-        Memo::new(move |_| answer.with(|a| a.as_ref().map(|a| a.rows.clone()).unwrap_or_default()));
-    let answered = Memo::new(move |_| answer.with(Option::is_some));
+    // Judged against the groups read with it, and kept while they are read again.
+    let rows = Memo::new(move |last: Option<&Vec<BudgetRow>>| {
+        let groups = if sender {
+            Some(Vec::new())
+        } else {
+            groups.get().and_then(Result::ok)
+        };
+        groups
+            .and_then(|g| report.with(|r| r.as_ref().map(|r| r.rows(&g))))
+            .or_else(|| last.cloned())
+            .unwrap_or_default()
+    });
+    let answered = Memo::new(move |_| report.with(Option::is_some));
     provide_context(Shown {
         rows,
         report,
         sender,
+        walk,
+        groups,
     });
     let title = if sender {
         M::HomeYourSendsThisMonth
     } else {
         M::HomeThisMonth
     };
-    let band = move || {
-        if answered.get() {
-            Either::Left(view! { <SummaryBand rows report sender /> })
-        } else {
-            Either::Right(view! {
-                <p class="summary-band summary-band--reading muted" role="status" data-testid="summary-reading">
-                    {live_text(move || walk.reading(groups, sender))}
-                </p>
-            })
-        }
-    };
     view! {
         <section class="panel figures" aria-labelledby="figures-heading" data-testid="home-figures">
             <h2 id="figures-heading">{title}</h2>
-            <div class="summary-slot">{band}</div>
-            <FiguresHead walk only=only.clone() answer />
+            // The line in the answer's place, while there is none; the band states nothing then.
+            <p class="summary-band summary-band--reading muted" role="status" data-testid="summary-reading" hidden=move || answered.get()>
+                {live_text(move || walk.reading(groups, sender))}
+            </p>
+            <SummaryBand rows report sender />
+            <FiguresHead walk only=only.clone() rows report />
             // Below the answer, and fetched once there is one: nothing on the way to it.
             {move || answered.get().then(|| view! { <LazyPart part=home_details::SCREEN /> })}
         </section>
-    }
-}
-
-/// Reads the figures again every [`REREAD_EVERY`] while the tab is visible (not while it is
-/// hidden, nor while a read is under way), the team groups with them; until the cleanup.
-fn reread_while_visible(walk: Walk, groups: TeamGroups, sender: bool, only: Option<String>) {
-    let tick = move || {
-        if page_hidden() || untrack(|| walk.running()) {
-            return;
-        }
-        if !sender {
-            groups.refetch();
-        }
-        walk.refresh(only.clone());
-    };
-    if let Ok(handle) = set_interval_with_handle(tick, REREAD_EVERY) {
-        on_cleanup(move || handle.clear());
     }
 }
 
@@ -208,25 +164,23 @@ fn reread_while_visible(walk: Walk, groups: TeamGroups, sender: bool, only: Opti
 fn FiguresHead(
     walk: Walk,
     only: Option<String>,
-    answer: RwSignal<Option<Answer>>,
+    rows: Memo<Vec<BudgetRow>>,
+    report: Memo<Option<Report>>,
 ) -> impl IntoView {
-    let line = move || {
-        let shown = answer.with(|a| a.as_ref().map(|a| progress_of(&a.report)));
-        match shown {
-            Some(line) if walk.running() => Some(line),
-            _ => walk.with(Figures::progress_line).flatten(),
-        }
+    let line = move || match report.with(|r| r.as_ref().map(progress_of)) {
+        Some(line) if walk.running() => Some(line),
+        _ => walk.with(Figures::progress_line).flatten(),
     };
     let problem = move || walk.with(|f| f.problem.clone()).flatten();
     let as_of = move || {
-        let ms = answer.with(|a| a.as_ref().map(|a| a.as_of_ms))?;
-        let iso = js_sys::Date::new(&(ms as f64).into()).to_iso_string();
+        let seconds = report.with(|r| r.as_ref().map(|r| r.now))?;
+        let iso = js_sys::Date::new(&((seconds * 1000) as f64).into()).to_iso_string();
         Some(msg::home_as_of(&format::date_time(&String::from(iso))))
     };
     let download = move |_| {
-        answer.with_untracked(|a| {
-            if let Some(a) = a {
-                download_report(&a.report, &a.rows);
+        report.with_untracked(|r| {
+            if let Some(r) = r {
+                download_report(r, &rows.get_untracked());
             }
         })
     };
@@ -239,7 +193,7 @@ fn FiguresHead(
                 {M::HomeRefresh}
             </button>
             " "
-            <button type="button" class="button button--small" on:click=download data-testid="figures-download" disabled=move || answer.with(Option::is_none)>
+            <button type="button" class="button button--small" on:click=download data-testid="figures-download" disabled=move || report.with(Option::is_none)>
                 {M::HomeDownloadReport}
             </button>
         </p>
