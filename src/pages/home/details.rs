@@ -8,6 +8,7 @@ use leptos::prelude::*;
 
 use super::budget::AttentionGroups;
 use super::charts::SpendTrend;
+use super::export::download_report;
 use super::figures::Shown;
 use super::summary::AttentionCounts;
 use crate::browser::page_hidden;
@@ -18,6 +19,8 @@ const REREAD_EVERY: Duration = Duration::from_secs(30);
 #[component]
 pub(crate) fn HomeDetails() -> impl IntoView {
     let shown = use_context::<Shown>()?;
+    // The file's code comes with this chunk, off the way to the answer.
+    shown.export.set(Some(download_report));
     reread_while_visible(shown);
     let Shown {
         rows,

@@ -12,7 +12,6 @@ use gifting_api::rest::CurrentUser;
 use gifting_api::Role;
 use leptos::prelude::*;
 
-use super::export::download_report;
 use super::home_details;
 use super::summary::SummaryBand;
 use crate::api::{use_current_user, use_team_groups, TeamGroups};
@@ -34,7 +33,12 @@ pub(crate) struct Shown {
     /// Read again by the details, every 30 s while the tab is visible.
     pub(crate) walk: Walk,
     pub(crate) groups: TeamGroups,
+    /// The report file's writer, which comes with the details' chunk (none before).
+    pub(crate) export: RwSignal<Option<Export>>,
 }
+
+/// Offers the answer as a file ([`super::export::download_report`]).
+pub(crate) type Export = fn(&Report, &[BudgetRow]);
 
 /// The figures' job, found again or started, and how to start it afresh.
 #[derive(Clone, Copy)]
@@ -131,12 +135,14 @@ fn FiguresFor(me: CurrentUser) -> impl IntoView {
             .unwrap_or_default()
     });
     let answered = Memo::new(move |_| report.with(Option::is_some));
+    let export = RwSignal::new(None::<Export>);
     provide_context(Shown {
         rows,
         report,
         sender,
         walk,
         groups,
+        export,
     });
     let title = if sender {
         M::HomeYourSendsThisMonth
@@ -151,7 +157,7 @@ fn FiguresFor(me: CurrentUser) -> impl IntoView {
                 {live_text(move || walk.reading(groups, sender))}
             </p>
             <SummaryBand rows report sender />
-            <FiguresHead walk only=only.clone() rows report />
+            <FiguresHead walk only=only.clone() rows report export />
             // Below the answer, and fetched once there is one: nothing on the way to it.
             {move || answered.get().then(|| view! { <LazyPart part=home_details::SCREEN /> })}
         </section>
@@ -166,6 +172,7 @@ fn FiguresHead(
     only: Option<String>,
     rows: Memo<Vec<BudgetRow>>,
     report: Memo<Option<Report>>,
+    export: RwSignal<Option<Export>>,
 ) -> impl IntoView {
     let line = move || match report.with(|r| r.as_ref().map(progress_of)) {
         Some(line) if walk.running() => Some(line),
@@ -179,8 +186,8 @@ fn FiguresHead(
     };
     let download = move |_| {
         report.with_untracked(|r| {
-            if let Some(r) = r {
-                download_report(r, &rows.get_untracked());
+            if let (Some(r), Some(export)) = (r, export.get_untracked()) {
+                export(r, &rows.get_untracked());
             }
         })
     };
@@ -193,7 +200,7 @@ fn FiguresHead(
                 {M::HomeRefresh}
             </button>
             " "
-            <button type="button" class="button button--small" on:click=download data-testid="figures-download" disabled=move || report.with(Option::is_none)>
+            <button type="button" class="button button--small" on:click=download data-testid="figures-download" disabled=move || report.with(Option::is_none) || export.with(Option::is_none)>
                 {M::HomeDownloadReport}
             </button>
         </p>
