@@ -26,10 +26,11 @@
 #   RATCHET_BROTLI_BYTES  default 206600 (206.6 KB; KB = 1000 bytes): the first load, measured
 #                         206.4 KB (205.1 KB before issue 58: the files' digests 0.8 KB of
 #                         SHA-256, the main wasm 0.5 KB with the console's side of them).
-#   HOME_RATCHET_BROTLI_BYTES  default 299500 (299.5 KB): the signed-in home, measured 299.3 KB:
+#   HOME_RATCHET_BROTLI_BYTES  default 297400 (297.4 KB): the signed-in home, measured 297.2 KB:
 #                         the path below, as the sign-in's return comes in home's pack too.
-#   PATH_RATCHET_BROTLI_BYTES  default 299500 (299.5 KB): the path to home's answer, measured
-#                         299.3 KB.
+#   PATH_RATCHET_BROTLI_BYTES  default 297400 (297.4 KB): the path to home's answer, measured
+#                         297.2 KB (299.3 KB before issue 59: the report file's writer now comes
+#                         with the details, fetched once the answer is in).
 #   PATH_GOAL_BROTLI_BYTES  default 300000 (300 KB, react-admin's whole app): the path's goal.
 #   BUDGET_BROTLI_BYTES   default 200000 (200 KB): the first load's stretch goal.
 #   DIST                  default dist
@@ -38,9 +39,9 @@ cd "$(dirname "$0")/.."
 
 DIST="${DIST:-dist}"
 RATCHET="${RATCHET_BROTLI_BYTES:-206600}"
-HOME_RATCHET="${HOME_RATCHET_BROTLI_BYTES:-299500}"
+HOME_RATCHET="${HOME_RATCHET_BROTLI_BYTES:-297400}"
 BUDGET="${BUDGET_BROTLI_BYTES:-200000}"
-PATH_RATCHET="${PATH_RATCHET_BROTLI_BYTES:-299500}"
+PATH_RATCHET="${PATH_RATCHET_BROTLI_BYTES:-297400}"
 PATH_GOAL="${PATH_GOAL_BROTLI_BYTES:-300000}"
 # The split points on the way from the signed-out load to home's summary, in order.
 PATH_POINTS="signin app_reads signed_in home home_figures"

@@ -67,6 +67,14 @@ pub fn set_document_title(title: &str) {
     }
 }
 
+/// Whether the tab is hidden (`document.visibilityState` is "hidden": another tab in front,
+/// the window minimised); `false` when unknown.
+pub fn page_hidden() -> bool {
+    web_sys::window()
+        .and_then(|w| w.document())
+        .is_some_and(|d| d.hidden())
+}
+
 /// Whether the window is wider than a phone (40rem at the default font size), where the CSS
 /// lays screens out side by side; `true` when unknown.
 pub fn wide_screen() -> bool {

@@ -25,7 +25,7 @@ mod summary;
 // after sign-in waits only for the small part above.
 lazy_screen!(home_figures in home_figures => super::figures::HomeFigures);
 // Below the answer (the groups that need attention, attention by reason, the trend): fetched
-// while the sends are read, so the summary waits for none of it.
+// once the answer is complete, so none of it is on the way to the answer.
 lazy_screen!(home_details in home_details => super::details::HomeDetails);
 
 #[component]

@@ -35,15 +35,28 @@ pub(crate) struct Figures {
 impl Figures {
     /// "This month: 2,140 of about 5,600 sends read" (or "all 5,612 sends read").
     pub(crate) fn progress_line(&self) -> Option<String> {
-        let report = self.report.as_ref()?;
-        let (of, exact) = report.this_month_estimate();
-        let read = u64::from(report.read[0]);
-        Some(if exact {
-            msg::spend_progress_all(read)
-        } else {
-            msg::spend_progress_some(&count(read), of.max(read))
-        })
+        self.report.as_ref().map(progress_of)
     }
+}
+
+/// "This month: 2,140 of about 5,600 sends read" (or "all 5,612 sends read") for `report`.
+pub(crate) fn progress_of(report: &Report) -> String {
+    let (of, exact) = report.this_month_estimate();
+    let read = u64::from(report.read[0]);
+    if exact {
+        msg::spend_progress_all(read)
+    } else {
+        msg::spend_progress_some(&count(read), of.max(read))
+    }
+}
+
+/// What home says while it reads this month's sends, in place of its answer: "Reading this
+/// month's sends… 2,140 of about 5,600" (no count of anything concluded yet); `None` once this
+/// month is all read.
+pub(crate) fn reading_of(report: &Report) -> Option<String> {
+    let (of, exact) = report.this_month_estimate();
+    let read = u64::from(report.read[0]);
+    (!exact).then(|| msg::home_reading_sends_some(&count(read), &count(of.max(read))))
 }
 
 /// The latest walk, running or ended and not dismissed.
@@ -151,6 +164,24 @@ mod tests {
     use crate::api::testing::{platform, signed_in_app};
     use crate::http::transport::take_fake_platform;
     use crate::jobs::testing::{ended, failed};
+
+    #[wasm_bindgen_test]
+    fn while_it_reads_home_says_how_far_and_states_no_count() {
+        let mut report = Report::new(1_780_000_000, None, None);
+        let start = report.months[0].start(0);
+        // Ten days into the month, the sends of its last five read: about twice as many.
+        report.now = start + 10 * 86_400;
+        report.oldest = Some(start + 5 * 86_400);
+        report.read = [21, 0];
+        assert_eq!(
+            reading_of(&report).as_deref(),
+            Some("Reading this month's sends… 21 of about 42")
+        );
+        // This month all read (a send of last month met): nothing to say of this month.
+        report.read = [50, 3];
+        assert_eq!(reading_of(&report), None);
+        assert_eq!(progress_of(&report), "This month: all 50 sends read");
+    }
 
     #[wasm_bindgen_test]
     async fn the_figures_walk_ends_done_failed_or_cancelled() {

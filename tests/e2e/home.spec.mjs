@@ -6,7 +6,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
-import { consoleFixture, parseCsv, platformGet, seriousAxeViolations, sessionToken, signedInPage, unexpectedErrors } from "./harness.mjs";
+import { consoleFixture, newPage, parseCsv, platformGet, seriousAxeViolations, sessionToken, signIn, signedInPage, unexpectedErrors } from "./harness.mjs";
 
 const VISIBLE = { state: "visible", timeout: 60_000 };
 const DAY = 86_400;
@@ -241,6 +241,64 @@ describe("home: spend against budget and the sends that need attention", () => {
       for (const m of [0, 1]) assert.equal(await attentionCell(page, reason, m).getAttribute("data-count"), String(ids[m].length), `${reason}, month ${m}`);
     }
     assert.equal(await summaryItem(page, "over").count(), 0, "a sender's summary has no budgets");
+    assert.deepEqual(unexpectedErrors(page), []);
+    await page.context().close();
+  });
+});
+
+/**
+ * Runs in the page before its scripts: every count the summary band ever states (`kind=count`,
+ * each once, in the order first stated), every line said in its place while home reads, and
+ * whether that line was ever there beside a count. A MutationObserver's callback runs before
+ * the next paint, so nothing shown is missed.
+ */
+function recordSummary() {
+  window.__stated = [];
+  window.__reading = [];
+  window.__both = false;
+  const look = () => {
+    const items = document.querySelectorAll("[data-testid=summary] li[data-kind]");
+    for (const li of items) {
+      const said = `${li.dataset.kind}=${li.dataset.count}`;
+      if (!window.__stated.includes(said)) window.__stated.push(said);
+    }
+    const reading = document.querySelector("[data-testid=summary-reading]:not([hidden])");
+    const text = reading?.textContent.trim();
+    if (text && window.__reading.at(-1) !== text) window.__reading.push(text);
+    if (reading && items.length > 0) window.__both = true;
+  };
+  new MutationObserver(look).observe(document, { childList: true, subtree: true, characterData: true, attributes: true });
+}
+
+describe("home at --latency-ms 1500: no count before every input has arrived", () => {
+  const env = consoleFixture({ sandboxArgs: ["--latency-ms", "1500"], page: false });
+
+  test("the summary states only its final counts, a line saying what is read meanwhile, and keeps them while it reads again", async () => {
+    const page = await newPage(env.browser);
+    await page.addInitScript(recordSummary);
+    const now = Math.floor(Date.now() / 1000);
+    await signIn(page, env.sandbox.url);
+    await figuresDone(page);
+    const want = await expected(env.sandbox.url, await sessionToken(page), now);
+    const count = (band) => want.rows.filter((r) => r.band === band).length;
+    const total = (m) => [...want.attention.values()].reduce((n, ids) => n + ids[m].length, 0);
+    const final = [`over=${count("over")}`, `near=${count("near")}`, `attention-this-month=${total(0)}`, `attention-last-month=${total(1)}`];
+    const stated = () => page.evaluate(() => window.__stated);
+    assert.deepEqual([...(await stated())].sort(), [...final].sort(), "only the final counts were ever stated");
+    const reading = await page.evaluate(() => window.__reading);
+    assert.ok(reading.some((t) => /^Reading (the figures|this month's sends)…/.test(t)), `a line said what was being read: ${JSON.stringify(reading)}`);
+    assert.equal(await page.evaluate(() => window.__both), false, "never the reading line and a count at once");
+    assert.ok(await page.getByTestId("summary-reading").isHidden(), "the reading line gone once the answer is in");
+
+    // Read again (as every 30 s while the tab is visible): the answer and its time stay until
+    // the new read is complete.
+    const asOf = await page.getByTestId("figures-as-of").textContent();
+    await page.getByTestId("figures-refresh").click();
+    await page.getByTestId("figures-progress").getByText("(reading…)").waitFor(VISIBLE);
+    assert.equal(await page.getByTestId("figures-as-of").textContent(), asOf, "the time of the answer shown, while it reads again");
+    assert.ok(await page.getByTestId("summary-reading").isHidden(), "no reading line in place of the answer shown");
+    await page.getByTestId("figures-progress").getByText("(reading…)").waitFor({ state: "detached", timeout: 60_000 });
+    assert.deepEqual([...(await stated())].sort(), [...final].sort(), "no other count while it read again");
     assert.deepEqual(unexpectedErrors(page), []);
     await page.context().close();
   });

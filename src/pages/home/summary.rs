@@ -37,25 +37,28 @@ fn figure(n: u64, words: String, href: String, kind: &'static str) -> impl IntoV
 }
 
 /// "3 team groups over budget · 2 near budget · 9 sends need attention this month · 14 last
-/// month"; a sender's own sends only.
+/// month"; a sender's own sends only. Empty until `report` is home's answer.
 #[component]
 pub(crate) fn SummaryBand(
     rows: Memo<Vec<BudgetRow>>,
     report: Memo<Option<Report>>,
     sender: bool,
 ) -> impl IntoView {
+    // Nothing before the answer: no count is stated from figures still arriving.
     let groups = move |band: Band| {
-        let n = rows.with(|r| r.iter().filter(|x| x.band == band).count()) as u64;
-        let href = format!("{}?band={}", routes::TEAMS, band.key());
-        (n, href)
+        report.with(Option::is_some).then(|| {
+            let n = rows.with(|r| r.iter().filter(|x| x.band == band).count()) as u64;
+            let href = format!("{}?band={}", routes::TEAMS, band.key());
+            (n, href)
+        })
     };
     let over = move || {
-        let (n, href) = groups(Band::Over);
-        figure(n, msg::home_groups_over(n), href, "over")
+        let (n, href) = groups(Band::Over)?;
+        Some(figure(n, msg::home_groups_over(n), href, "over"))
     };
     let near = move || {
-        let (n, href) = groups(Band::Near);
-        figure(n, msg::home_groups_near(n), href, "near")
+        let (n, href) = groups(Band::Near)?;
+        Some(figure(n, msg::home_groups_near(n), href, "near"))
     };
     let attention = move |m: usize| {
         report.with(|r| {
