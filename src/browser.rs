@@ -356,11 +356,3 @@ pub async fn exclusive_lock(
         }
     }
 }
-
-/// Whether the tab is hidden (another tab in front, the window minimised): background reads
-/// wait for the admin to look again.
-pub fn tab_hidden() -> bool {
-    web_sys::window()
-        .and_then(|w| w.document())
-        .is_some_and(|d| d.hidden())
-}

@@ -18,7 +18,7 @@ use super::memory;
 use super::store::SendsStore;
 use super::walk_job::{self, Walk};
 use crate::api::use_api;
-use crate::browser::tab_hidden;
+use crate::browser::page_hidden;
 use crate::i18n::{live_text, msg};
 
 /// How often the newest send is read: a send arriving shows within this (and one answer).
@@ -31,7 +31,7 @@ pub(crate) fn NewSends(store: SendsStore) -> impl IntoView {
     let loaded = store.loaded();
     let platform_total = RwSignal::new(None::<u64>);
     let read = move || {
-        if tab_hidden() {
+        if page_hidden() {
             return;
         }
         let call = endpoint::LIST_SENDS

@@ -18,19 +18,23 @@ use crate::components::TextField;
 use crate::i18n::{live_text, msg, t, M};
 use gifting_api::attention::{Attention, STUCK_DAYS};
 
+/// "Sam Lee (Sales) (3)": a choice with the number of sends choosing it would show.
+fn option_text(choice: &Choice) -> String {
+    format!("{} ({})", choice.label, count(choice.count))
+}
+
 /// Options of a select: "All …" first, then each choice (a name in the platform's words)
 /// with the number of sends choosing it would show, the other filters as they are. A chosen id
 /// that no loaded send has still shows, so the select never silently reads "All".
 ///
-/// The options are made once per set of choices, and only their counts follow the filters: a
-/// keystroke in the search rewrites thousands of numbers, never thousands of elements.
+/// Plain elements, made once per set of choices: their counts follow the filters through
+/// [`follow_counts`], so a keystroke in the search rewrites thousands of numbers, never
+/// thousands of elements (nor thousands of reactive closures).
 fn options_view(all: M, choices: Memo<Vec<Choice>>, chosen: Option<u64>) -> impl IntoView {
-    // Untracked: the caller redraws the options when the labels change, the counts redraw
-    // themselves.
-    let labels: Vec<(u64, String)> =
-        choices.with_untracked(|c| c.iter().map(|c| (c.id, c.label.clone())).collect());
+    // Untracked: the caller redraws the options when the labels change.
+    let choices = choices.get_untracked();
     let missing = chosen
-        .filter(|id| !labels.iter().any(|(c, _)| c == id))
+        .filter(|id| !choices.iter().any(|c| c.id == *id))
         .map(|id| {
             view! {
                 <option value=id.to_string() prop:selected=true>
@@ -38,18 +42,13 @@ fn options_view(all: M, choices: Memo<Vec<Choice>>, chosen: Option<u64>) -> impl
                 </option>
             }
         });
-    let rest = labels
-        .into_iter()
-        .enumerate()
-        .map(|(at, (id, label))| {
-            let selected = chosen == Some(id);
-            let text = move || {
-                let n = choices.with(|c| c.get(at).map_or(0, |c| c.count));
-                format!("{label} ({})", count(n))
-            };
+    let rest = choices
+        .iter()
+        .map(|c| {
+            let selected = chosen == Some(c.id);
             view! {
-                <option value=id.to_string() prop:selected=selected translate="no">
-                    {text}
+                <option value=c.id.to_string() prop:selected=selected translate="no">
+                    {option_text(c)}
                 </option>
             }
         })
@@ -61,6 +60,32 @@ fn options_view(all: M, choices: Memo<Vec<Choice>>, chosen: Option<u64>) -> impl
         {missing}
         {rest}
     }
+}
+
+/// Keeps the counts of the select `id`'s options as `choices` says, written in place.
+fn follow_counts(id: &'static str, choices: Memo<Vec<Choice>>) {
+    Effect::new(move |_| {
+        choices.with(|choices| {
+            let Some(select) = crate::browser::element_by_id(id) else {
+                return;
+            };
+            let by_id: std::collections::HashMap<String, &Choice> =
+                choices.iter().map(|c| (c.id.to_string(), c)).collect();
+            let options = select.children();
+            for at in 0..options.length() {
+                let Some(option) = options.item(at) else {
+                    continue;
+                };
+                let value = option.get_attribute("value").unwrap_or_default();
+                if let Some(choice) = by_id.get(&value) {
+                    let text = option_text(choice);
+                    if option.text_content().as_deref() != Some(text.as_str()) {
+                        option.set_text_content(Some(&text));
+                    }
+                }
+            }
+        })
+    });
 }
 
 /// The choices without their counts: what decides which options there are.
@@ -82,6 +107,8 @@ pub(crate) fn SendFilters(
     let senders = Memo::new(move |_| kept.with(|k| loaded.with(|l| l.sender_choices(k))));
     let campaigns = Memo::new(move |_| kept.with(|k| loaded.with(|l| l.campaign_choices(k))));
     let (sender_labels, campaign_labels) = (labels_of(senders), labels_of(campaigns));
+    follow_counts("send-filter-sender", senders);
+    follow_counts("send-filter-campaign", campaigns);
     let sender_options = move || {
         sender_labels.with(|_| ());
         options_view(M::SendsAllSenders, senders, sender.get())
