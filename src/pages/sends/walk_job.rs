@@ -29,10 +29,14 @@ use crate::components::jobs_indicator;
 use crate::jobs::{self, JobCtx, JobEnd, JobHandle, JobKind, JobState};
 use crate::routes;
 
-/// How often a running walk shows what it loaded so far (the first page at once, so a search's
-/// first matches show as soon as they are read): redrawing the overview and filters (thousands
-/// of sender options) ten times a second would slow the walk.
+/// How often a running walk shows what it loaded so far: the first page at once, so a search's
+/// first matches show as soon as they are read, then every second while it holds few sends.
+/// Each showing works over every send held (the matches, the choices' counts, the overview),
+/// and the walk waits for it: past [`MANY`] sends held, every [`SHOW_MANY_EVERY_MS`] (the
+/// job's own progress, page by page, needs none of it).
 const SHOW_EVERY_MS: i64 = 1_000;
+const MANY: usize = 10_000;
+const SHOW_MANY_EVERY_MS: i64 = 15_000;
 
 /// Where a walk starts and when it stops.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -123,7 +127,12 @@ async fn work(loaded: ArcRwSignal<LoadedSends>, walk: Walk, ctx: JobCtx<WalkRun>
             )
         });
         pages = Some(page_count(body.total_count, PER_PAGE));
-        if now_ms() - shown_at >= SHOW_EVERY_MS {
+        let every = if held_count(&loaded) < MANY {
+            SHOW_EVERY_MS
+        } else {
+            SHOW_MANY_EVERY_MS
+        };
+        if now_ms() - shown_at >= every {
             shown_at = now_ms();
             loaded.notify();
         }
@@ -202,6 +211,11 @@ async fn reread_in_progress(
     }
     loaded.notify();
     Ok(())
+}
+
+/// How many sends are held, untracked.
+fn held_count(loaded: &ArcRwSignal<LoadedSends>) -> usize {
+    loaded.with_untracked(LoadedSends::len)
 }
 
 /// Shows that `page` of `pages` is being read: the pages done before it are the job's steps.
