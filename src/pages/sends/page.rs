@@ -191,9 +191,9 @@ fn coverage_note(
         Rest::Unread
     };
     match (filtering, rest) {
-        (true, Rest::Newer(newer)) if newer > 0 => msg::sends_match_newer(matching, &all, newer),
-        (true, Rest::Nothing | Rest::Newer(_)) => msg::sends_match(matching, &all),
-        (true, Rest::Covered) => msg::sends_match_read(matching, &all),
+        (true, Rest::Newer(newer)) if newer > 0 => msg::sends_match_newer(matching, count, newer),
+        (true, Rest::Nothing | Rest::Newer(_)) => msg::sends_match(matching, count),
+        (true, Rest::Covered) => msg::sends_match_read(matching, count),
         (true, Rest::Reading) => msg::sends_match_partial(matching, &all, total),
         (true, Rest::Unread) => msg::sends_match_stopped(matching, &all, total),
         (false, Rest::Nothing) => msg::sends_sorted_complete(count),

@@ -353,7 +353,7 @@ impl SendsStore {
             let total = self.loaded.with(|l| l.total().unwrap_or(0));
             msg::sends_covers_so_far(matching, &count(loaded_count as u64), total)
         } else if self.filtering() {
-            msg::sends_covers_matching(matching, &count(loaded_count as u64))
+            msg::sends_covers_matching(matching, loaded_count as u64)
         } else if loaded_count == 0 {
             t(M::SendsCoversNothing).to_owned()
         } else {
