@@ -30,9 +30,6 @@ pub(crate) struct Shown {
     pub(crate) rows: Memo<Vec<BudgetRow>>,
     pub(crate) report: Memo<Option<Report>>,
     pub(crate) sender: bool,
-    /// Read again by the details, every 30 s while the tab is visible.
-    pub(crate) walk: Walk,
-    pub(crate) groups: TeamGroups,
     /// The report file's writer, which comes with the details' chunk (none before).
     pub(crate) export: RwSignal<Option<Export>>,
 }
@@ -140,8 +137,6 @@ fn FiguresFor(me: CurrentUser) -> impl IntoView {
         rows,
         report,
         sender,
-        walk,
-        groups,
         export,
     });
     let title = if sender {
