@@ -75,29 +75,38 @@ where
 
 /// "Showing 26–50 of 63" (en dash), or a sentence for the empty and past-the-end cases.
 pub(crate) fn showing_text(page: u32, per_page: u32, total: u64) -> String {
-    if total == 0 {
-        return t(M::PagerNothing).into();
-    }
-    let start = u64::from(page - 1) * u64::from(per_page) + 1;
-    if start > total {
-        return msg::pager_past_end(&count(u64::from(page)), &count(total));
-    }
-    let end = (start + u64::from(per_page) - 1).min(total);
-    msg::pager_showing(&count(start), &count(end), &count(total))
+    showing(page, per_page, total, false)
 }
 
 /// As [`showing_text`], for a list still being searched: its count is what was found so far,
 /// never said as a total ("Showing 1–25 of 412 found so far").
 pub(crate) fn showing_so_far_text(page: u32, per_page: u32, found: u64) -> String {
-    if found == 0 {
-        return t(M::PagerNothingYet).into();
+    showing(page, per_page, found, true)
+}
+
+/// A message of two counts, and one of three.
+type Two = fn(&str, &str) -> String;
+type Three = fn(&str, &str, &str) -> String;
+
+fn showing(page: u32, per_page: u32, total: u64, so_far: bool) -> String {
+    let (nothing, past, shown): (M, Two, Three) = if so_far {
+        (
+            M::PagerNothingYet,
+            msg::pager_past_found,
+            msg::pager_showing_so_far,
+        )
+    } else {
+        (M::PagerNothing, msg::pager_past_end, msg::pager_showing)
+    };
+    if total == 0 {
+        return t(nothing).into();
     }
     let start = u64::from(page - 1) * u64::from(per_page) + 1;
-    if start > found {
-        return msg::pager_past_found(&count(u64::from(page)), &count(found));
+    if start > total {
+        return past(&count(u64::from(page)), &count(total));
     }
-    let end = (start + u64::from(per_page) - 1).min(found);
-    msg::pager_showing_so_far(&count(start), &count(end), &count(found))
+    let end = (start + u64::from(per_page) - 1).min(total);
+    shown(&count(start), &count(end), &count(total))
 }
 
 /// The current address with `page` and `per_page` replaced, other parameters kept.
